@@ -1,0 +1,214 @@
+package battleship
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Reveal is what the shooter is told about a hit.
+type Reveal uint8
+
+// The reveal rules.
+const (
+	// RevealSunk is the classic rule: a hit is a hit, and when a ship's
+	// last cell is hit the shooter is told it sank and which ship.
+	RevealSunk Reveal = iota + 1
+	// RevealHitsOnly says hit or miss and nothing else.
+	RevealHitsOnly
+	// RevealShip names the ship on every hit (and announces sinkings),
+	// the rule of the competition Over 9000 played in.
+	RevealShip
+)
+
+var revealNames = [...]string{RevealSunk: "sunk", RevealHitsOnly: "hits-only", RevealShip: "ship"}
+
+func (r Reveal) String() string {
+	if int(r) < len(revealNames) && revealNames[r] != "" {
+		return revealNames[r]
+	}
+	return "Reveal(" + strconv.Itoa(int(r)) + ")"
+}
+
+// ParseReveal turns "sunk", "hits-only" or "ship" into a Reveal.
+func ParseReveal(s string) (Reveal, error) {
+	for r, name := range revealNames {
+		if name != "" && name == s {
+			return Reveal(r), nil
+		}
+	}
+	return 0, fmt.Errorf("battleship: reveal %q: want sunk, hits-only or ship", s)
+}
+
+// Rules are the rule options of a Battleship game.
+type Rules struct {
+	W, H   int    // board width (columns) and height (rows)
+	Fleet  []int  // ship lengths, in the order ships are placed and named
+	Reveal Reveal // what a hit tells the shooter
+}
+
+// ShipNames names the ships of the classic fleet, by index.
+var ShipNames = []string{"Carrier", "Battleship", "Cruiser", "Submarine", "Destroyer"}
+
+// Classic returns the classic rules: 10x10, fleet 5 4 3 3 2, sunk ships
+// announced.
+func Classic() Rules {
+	return Rules{W: 10, H: 10, Fleet: []int{5, 4, 3, 3, 2}, Reveal: RevealSunk}
+}
+
+// Validate checks that the rules describe a playable game.
+func (r Rules) Validate() error {
+	var errs []error
+	if r.W < 2 || r.H < 2 || r.W*r.H > MaxCells {
+		errs = append(errs, fmt.Errorf("battleship: board %dx%d: want at least 2x2 and at most %d cells", r.W, r.H, MaxCells))
+	}
+	if len(r.Fleet) == 0 {
+		errs = append(errs, errors.New("battleship: fleet is empty"))
+	}
+	total := 0
+	for _, n := range r.Fleet {
+		if n < 1 || n > max(r.W, r.H) {
+			errs = append(errs, fmt.Errorf("battleship: ship of length %d does not fit a %dx%d board", n, r.W, r.H))
+		}
+		total += n
+	}
+	if total > r.W*r.H/2 {
+		// Far below this the random placer still succeeds quickly; above
+		// it fleets may have no legal layout at all.
+		errs = append(errs, fmt.Errorf("battleship: fleet of %d cells is more than half the %d-cell board", total, r.W*r.H))
+	}
+	if r.Reveal < RevealSunk || r.Reveal > RevealShip {
+		errs = append(errs, fmt.Errorf("battleship: bad reveal rule %v", r.Reveal))
+	}
+	return errors.Join(errs...)
+}
+
+// ParseRules reads rule options (size, width, height, fleet, reveal) on top
+// of the classic rules. It returns the remaining options it did not know,
+// so the game can claim its own (such as the placer).
+func ParseRules(opts map[string]string) (Rules, map[string]string, error) {
+	r := Classic()
+	rest := map[string]string{}
+	var errs []error
+	atoi := func(key, s string) int {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("battleship: %s %q: not a whole number", key, s))
+		}
+		return n
+	}
+	for _, key := range sortedKeys(opts) {
+		val := opts[key]
+		switch key {
+		case "size":
+			n := atoi(key, val)
+			r.W, r.H = n, n
+		case "width":
+			r.W = atoi(key, val)
+		case "height":
+			r.H = atoi(key, val)
+		case "fleet":
+			r.Fleet = nil
+			for _, f := range strings.FieldsFunc(val, func(c rune) bool { return c == ',' || c == ' ' }) {
+				r.Fleet = append(r.Fleet, atoi(key, f))
+			}
+		case "reveal":
+			rv, err := ParseReveal(val)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			r.Reveal = rv
+		default:
+			rest[key] = val
+		}
+	}
+	if len(errs) == 0 {
+		if err := r.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return r, rest, errors.Join(errs...)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Geometry is everything about a board that can be computed once per rule
+// set: the placement masks of every ship length and which placements cover
+// each cell. It is immutable and shared by all games under the same rules.
+type Geometry struct {
+	Rules
+	Cells int  // W*H
+	All   Bits // every cell of the board
+	// Placements[L] lists every in-bounds placement of a ship of length L,
+	// horizontal ones first, each in row-major order of its first cell.
+	Placements map[int][]Bits
+	// Covering[L][c] lists the indices into Placements[L] that cover cell c.
+	Covering map[int][][]int32
+	// Lengths are the distinct ship lengths of the fleet, longest first.
+	Lengths []int
+}
+
+// NewGeometry precomputes the geometry of valid rules.
+func NewGeometry(r Rules) (*Geometry, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Geometry{Rules: r, Cells: r.W * r.H, Placements: map[int][]Bits{}, Covering: map[int][][]int32{}}
+	g.Rules.Fleet = slices.Clone(r.Fleet)
+	for c := range g.Cells {
+		g.All = g.All.Set(c)
+	}
+	for _, L := range r.Fleet {
+		if _, ok := g.Placements[L]; ok {
+			continue
+		}
+		g.Lengths = append(g.Lengths, L)
+		var ps []Bits
+		for row := range r.H {
+			for col := 0; col+L <= r.W; col++ {
+				var m Bits
+				for i := range L {
+					m = m.Set(row*r.W + col + i)
+				}
+				ps = append(ps, m)
+			}
+		}
+		if L > 1 {
+			for row := 0; row+L <= r.H; row++ {
+				for col := range r.W {
+					var m Bits
+					for i := range L {
+						m = m.Set((row+i)*r.W + col)
+					}
+					ps = append(ps, m)
+				}
+			}
+		}
+		cover := make([][]int32, g.Cells)
+		for i, m := range ps {
+			for w := m; !w.Empty(); {
+				c := w.First()
+				w = w.AndNot(Cell(c))
+				cover[c] = append(cover[c], int32(i))
+			}
+		}
+		g.Placements[L] = ps
+		g.Covering[L] = cover
+	}
+	slices.SortFunc(g.Lengths, func(a, b int) int { return b - a })
+	return g, nil
+}
+
+// Name renders cell c as a column letter and row number ("A1", "J10").
+func (g *Geometry) Name(c int) string {
+	return string(rune('A'+c%g.W)) + strconv.Itoa(c/g.W+1)
+}
