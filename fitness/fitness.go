@@ -103,6 +103,9 @@ type Game interface {
 // opponent of another role, such as Battleship's shots to sink a fleet.
 type SoloGame interface {
 	Game
+	// SoloOpponent is the opponent solo games are measured against when
+	// none is named (Battleship: the placer of the rules).
+	SoloOpponent() Player
 	// PlaySolo plays p against opp (a player of the other role) and
 	// returns p's cost: lower is better. Pure in (p, opp, seed).
 	PlaySolo(p, opp Player, seed uint64) float64

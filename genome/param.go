@@ -203,8 +203,11 @@ func (s Schema) Validate() error {
 		if p.Kind == Grid && (p.Rows < 1 || p.Cols < 1) {
 			errs = append(errs, fmt.Errorf("genome: %s: grid of %dx%d", p.Name, p.Rows, p.Cols))
 		}
-		if p.Kind == Grid && p.Symmetry == 0 {
-			errs = append(errs, fmt.Errorf("genome: %s: grid without a symmetry", p.Name))
+		if p.Kind == Grid && (p.Symmetry == 0 || int(p.Symmetry) >= len(symmetryNames)) {
+			errs = append(errs, fmt.Errorf("genome: %s: grid with symmetry %v", p.Name, p.Symmetry))
+		}
+		if p.Kind == Int && (p.Min != math.Trunc(p.Min) || p.Max != math.Trunc(p.Max)) {
+			errs = append(errs, fmt.Errorf("genome: %s: int range [%v, %v] is not integral", p.Name, p.Min, p.Max))
 		}
 		if err := p.Check(p.Default); err != nil {
 			errs = append(errs, fmt.Errorf("genome: default: %w", err))

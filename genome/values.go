@@ -170,12 +170,29 @@ func fromPlain(p *Param, a any) (Value, error) {
 		}
 		return Value{Str: str}, nil
 	case Grid:
-		list, ok := a.([]any)
-		if !ok {
+		// Map gives a grid as []float64; accept that too, so that
+		// FromMap(v.Map()) round-trips without an encoder in between.
+		var list []any
+		switch x := a.(type) {
+		case []any:
+			list = x
+		case []float64:
+			for _, c := range x {
+				list = append(list, c)
+			}
+		case [][]float64:
+			for _, row := range x {
+				list = append(list, row)
+			}
+		default:
 			return Value{}, fmt.Errorf("%s: want a list of %d numbers, got %v", p.Name, p.Rows*p.Cols, describe(a))
 		}
 		var cells []float64
 		for _, item := range list {
+			if row, ok := item.([]float64); ok {
+				cells = append(cells, row...)
+				continue
+			}
 			if row, ok := item.([]any); ok {
 				for _, c := range row {
 					x, ok := number(c)
@@ -205,6 +222,12 @@ func number(a any) (float64, bool) {
 		return float64(x), true
 	case uint64:
 		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint32:
+		return float64(x), true
+	case float32:
+		return float64(x), !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
 	case float64:
 		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 	}
@@ -238,17 +261,11 @@ func Expand(free []float64, rows, cols int, sym Symmetry) []float64 {
 }
 
 // Reduce projects full cells onto the free weights of sym: each class gets
-// the mean of its cells. Reduce(Expand(w)) == w.
+// the mean of its cells. Reduce(Expand(w)) == w exactly.
 func Reduce(cells []float64, rows, cols int, sym Symmetry) []float64 {
 	class, n := GridClasses(rows, cols, sym)
-	sum := make([]float64, n)
-	cnt := make([]float64, n)
-	for i, c := range class {
-		sum[c] += cells[i]
-		cnt[c]++
+	if len(cells) != len(class) {
+		panic(fmt.Sprintf("genome: %d cells for a %dx%d grid", len(cells), rows, cols))
 	}
-	for i := range sum {
-		sum[i] /= cnt[i]
-	}
-	return sum
+	return reduceClasses(cells, class, n)
 }

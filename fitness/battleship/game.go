@@ -147,3 +147,6 @@ type playerDef struct {
 	schema  func(Rules) genome.Schema // nil: nothing to tune
 	build   func(g *Geometry, v genome.Values) (fitness.Player, error)
 }
+
+// Measure implements fitness.Measured: solo games count shots.
+func (g *Game) Measure() string { return "shots" }

@@ -9,9 +9,20 @@ import (
 var registry = []playerDef{
 	{name: "random", role: fitness.Shooter, summary: "fires at a uniformly random unfired cell",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return randomShooter{}, nil }},
+	{name: "tierlist", role: fitness.Shooter, summary: "seed 000: five tiers (explored, avoid, normal, preferred, critical), random in the highest",
+		build: func(*Geometry, genome.Values) (fitness.Player, error) { return tierListShooter{}, nil }},
+	{name: "mediocre", role: fitness.Shooter, summary: "seed 002: random hunt, then random in the cross up to 4 cells around a hit",
+		build: func(*Geometry, genome.Values) (fitness.Player, error) { return mediocreShooter{}, nil }},
+	{name: "good", role: fitness.Shooter, summary: "seed 002: parity hunt (step: shortest ship afloat), then cross and line stacks, closest first",
+		build: func(*Geometry, genome.Values) (fitness.Player, error) { return goodShooter{}, nil }},
 	// shooters: add rows above this line
 
 	{name: "random", role: fitness.Placer, summary: "each ship in turn uniform over its legal positions",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return randomPlacer{}, nil }},
+	{name: "blockhalf", role: fitness.Placer, summary: "seed 002: block a random half of the board, first fit by backtracking, up to 50 tries",
+		build: func(*Geometry, genome.Values) (fitness.Player, error) { return blockHalfPlacer{}, nil }},
+	{name: "tuned", role: fitness.Placer, summary: "parameterised: edge affinity, touching aversion, horizontal bias, temperature",
+		schema: tunedPlacerSchema,
+		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedPlacer(g, v) }},
 	// placers: add rows above this line
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ExitCode is what the process returns; DESIGN.md fixes the meanings.
+type ExitCode int
+
+// The exit codes.
+const (
+	ExitOK          ExitCode = 0
+	ExitFailure     ExitCode = 1   // a runtime failure: I/O, a corrupt checkpoint
+	ExitUsage       ExitCode = 2   // bad flags, arguments or config
+	ExitInterrupted ExitCode = 130 // stopped by Ctrl-C
+)
+
+// usageError marks an error as the user's input being wrong (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// asUsage marks err, if any, as a usage error.
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what commands may touch of the outside world, injected so tests
+// can run commands in-process.
+type env struct {
+	stdout, stderr io.Writer
+	// stderrTTY says whether stderr is a terminal (progress bars) .
+	stderrTTY bool
+}
+
+func commands() []command {
+	return []command{
+		{"run", "CONFIG [--out DIR] [--workers N] [--quiet]", "start a tuning run from a config", runRun},
+		{"resume", "RUN_DIR [--generations N]", "continue a stopped run exactly where it stopped", runResume},
+		{"export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE]", "write a run's best parameter sets", runExport},
+		{"validate", "CONFIG", "check a config and report every problem at once", runValidate},
+		{"eval", "GAME --player SPEC [--vs SPEC ...] [flags]", "play games and report figures with 95% intervals", runEval},
+		{"games", "[GAME]", "list games, their rule options, players and tunable parameters", runGames},
+		{"perft", "GAME --depth D [--OPTION VALUE ...]", "count move sequences (hadron, mnk)", runPerft},
+	}
+}
+
+const helpText = `evotune evolves the parameters of game-playing strategies.
+
+Usage:
+  evotune COMMAND [arguments]
+
+Commands:
+%s
+A player SPEC is a registered name (over9000, aenigma) or a tunable player
+with parameters from a file: tuned:best.yaml.
+
+Exit codes: 0 success, 1 runtime failure, 2 bad usage or config,
+130 interrupted. Results go to stdout, progress and errors to stderr.
+
+Run 'evotune COMMAND --help' for a command's flags.
+`
+
+func printHelp(w io.Writer) {
+	var b strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, helpText, b.String())
+}
+
+// Main runs evotune with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	// Commands install their own interrupt handling: eval stops at once,
+	// run and resume stop after a checkpoint.
+	ctx := context.Background()
+	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	return int(dispatch(ctx, e, args))
+}
+
+func dispatch(ctx context.Context, e *env, args []string) ExitCode {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			return dispatch(ctx, e, []string{args[1], "--help"})
+		}
+		printHelp(e.stdout)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, e, args[1:])
+		return report(e, c.name, err)
+	}
+	fmt.Fprintf(e.stderr, "evotune: unknown command %q; run 'evotune help'\n", args[0])
+	return ExitUsage
+}
+
+// report prints err, if any, as one line and maps it to an exit code.
+func report(e *env, cmd string, err error) ExitCode {
+	var ue usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.Is(err, errFlagParse):
+		return ExitUsage // the flag package already printed the problem
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "evotune %s: interrupted\n", cmd)
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
+		return ExitUsage
+	default:
+		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
+		return ExitFailure
+	}
+}
+
+// oneLine folds a joined error onto one line.
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+var errFlagParse = errors.New("flag parse error")
+
+// newFlagSet returns a flag set that reports errors to e.stderr and
+// prints usage with the command's arguments.
+func newFlagSet(e *env, name, args, summary string) *flag.FlagSet {
+	fs := flag.NewFlagSet("evotune "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: evotune %s %s\n\n%s.\n\nFlags:\n", name, args, summary)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseArgs parses flags that may come before, between or after
+// positional arguments, and returns the positional ones.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errFlagParse
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// optionsFlag collects repeatable KEY=VALUE rule options.
+type optionsFlag map[string]string
+
+func (o optionsFlag) String() string { return "" }
+func (o optionsFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	o[k] = val
+	return nil
+}

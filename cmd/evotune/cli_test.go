@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs evotune in-process and returns its exit code and output.
+func run(t testing.TB, args ...string) (code ExitCode, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), &env{stdout: &out, stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestEvalIndependentOfWorkers(t *testing.T) {
+	args := []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "301", "--seed", "11", "--json"}
+	code1, out1, err1 := run(t, append(args, "--workers", "1")...)
+	code2, out2, err2 := run(t, append(args, "--workers", "2")...)
+	if code1 != ExitOK || code2 != ExitOK {
+		t.Fatalf("exit %d/%d: %s%s", code1, code2, err1, err2)
+	}
+	if out1 != out2 {
+		t.Fatalf("--workers 1 and 2 differ:\n%s\n%s", out1, out2)
+	}
+}
+
+func TestEvalJSONFields(t *testing.T) {
+	code, out, errs := run(t, "eval", "battleship", "--player", "random", "--vs", "random", "--games", "50", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Players []struct {
+			Name  string `json:"name"`
+			Shots *struct {
+				Mean float64    `json:"mean"`
+				CI95 [2]float64 `json:"ci95"`
+			} `json:"shots"`
+		} `json:"players"`
+		Matches []struct {
+			A, B                string
+			Wins, Draws, Losses int
+			Score               float64
+			CI95                []float64 `json:"ci95"`
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Players) == 0 || doc.Players[0].Name != "random" || doc.Players[0].Shots == nil ||
+		doc.Players[0].Shots.Mean < 17 || doc.Players[0].Shots.CI95[0] >= doc.Players[0].Shots.CI95[1] {
+		t.Fatalf("players: %s", out)
+	}
+	m := doc.Matches[0]
+	if m.A != "random" || m.B != "random" || m.Wins+m.Draws+m.Losses != 50 || len(m.CI95) != 2 {
+		t.Fatalf("matches: %s", out)
+	}
+}
+
+func TestBadInputExitsTwoWithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	malformed := write("malformed.yaml", "jitter: [\n")
+	outOfRange := write("range.yaml", "jitter: 1000\n")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, ""},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"unknown game", []string{"eval", "chess", "--player", "random"}, `unknown game "chess"`},
+		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
+		{"unknown opponent", []string{"eval", "battleship", "--player", "random", "--vs", "nobody"}, `unknown shooter "nobody"`},
+		{"unknown placer", []string{"eval", "battleship", "--player", "random", "--placer", "nobody"}, `unknown placer "nobody"`},
+		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
+		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
+		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, "outside"},
+		{"games 0", []string{"eval", "battleship", "--player", "random", "--games", "0"}, "--games must be at least 1"},
+		{"games not a number", []string{"eval", "battleship", "--player", "random", "--games", "many"}, "invalid value"},
+		{"no player", []string{"eval", "battleship"}, "--player is required"},
+		{"no game", []string{"eval", "--player", "random"}, "want exactly one GAME"},
+		{"bad rule", []string{"eval", "battleship", "--player", "random", "--rule", "size=99"}, "at most 128 cells"},
+		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, "unknown rule option colour"},
+		{"perft without depth", []string{"perft", "battleship"}, "--depth is required"},
+		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
+		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(t, tc.args...)
+			if code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, ExitUsage, errs)
+			}
+			if strings.Contains(errs, "panic") || strings.Contains(errs, "goroutine") {
+				t.Fatalf("stack trace on stderr: %s", errs)
+			}
+			if !strings.Contains(errs, tc.want) {
+				t.Fatalf("stderr %q does not mention %q", errs, tc.want)
+			}
+			if tc.want != "" && !strings.Contains(errs, "invalid value") && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("want one line on stderr, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"eval", "--help"}, {"help", "games"}} {
+		code, out, errs := run(t, args...)
+		if code != ExitOK || !strings.Contains(out+errs, "evotune") {
+			t.Fatalf("%v: exit %d, output %q", args, code, out+errs)
+		}
+	}
+}
+
+func TestGamesListsPlayersAndParameters(t *testing.T) {
+	code, out, errs := run(t, "games", "battleship")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"random (shooter)", "random (placer)", "reveal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("games battleship does not list %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+)
+
+type evalOptions struct {
+	game    string
+	player  listFlag
+	vs      listFlag
+	placer  string
+	rules   optionsFlag
+	games   int
+	seed    uint64
+	workers int
+	json    bool
+}
+
+func runEval(ctx context.Context, e *env, args []string) error {
+	o := evalOptions{rules: optionsFlag{}}
+	fs := newFlagSet(e, "eval", "GAME --player SPEC [--vs SPEC ...] [flags]",
+		"Play games and report, per player, its solo figures (Battleship: shots to sink a fleet)\n"+
+			"and, per pairing with a --vs opponent, wins, draws, losses and score, all with 95% intervals.\n"+
+			"Solo games share their deals across players; head-to-head games are played in\n"+
+			"seat-swapped pairs on the same deal. Results do not depend on --workers")
+	fs.Var(&o.player, "player", "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
+	fs.Var(&o.vs, "vs", "opponent `SPEC` met head to head by every player (repeatable)")
+	fs.StringVar(&o.placer, "placer", "", "battleship: placer `SPEC` laying the fleets (default random)")
+	fs.Var(o.rules, "rule", "rule option `KEY=VALUE` (repeatable; see 'evotune games GAME')")
+	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
+	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
+	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one GAME, got %d arguments (%s); see 'evotune games'", len(pos), strings.Join(pos, " "))
+	}
+	o.game = pos[0]
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	return o.run(ctx, e)
+}
+
+func (o *evalOptions) run(ctx context.Context, e *env) error {
+	if len(o.player) == 0 {
+		return usagef("--player is required")
+	}
+	if o.games < 1 {
+		return usagef("--games must be at least 1, got %d", o.games)
+	}
+	if o.workers < 1 {
+		return usagef("--workers must be at least 1, got %d", o.workers)
+	}
+	if o.placer != "" {
+		o.rules["placer"] = o.placer
+	}
+	g, err := catalog.New(o.game, o.rules)
+	if err != nil {
+		return asUsage(err)
+	}
+	_, solo := g.(fitness.SoloGame)
+	if !solo && len(o.vs) == 0 {
+		return usagef("%s has no solo measure: name opponents with --vs", g.Name())
+	}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
+	for _, list := range []struct {
+		specs []string
+		into  *[]fitness.Contender
+	}{{o.player, &req.Players}, {o.vs, &req.Opponents}} {
+		for _, spec := range list.specs {
+			p, err := fitness.ParseSpec(g, firstRole(g), spec)
+			if err != nil {
+				return asUsage(err)
+			}
+			*list.into = append(*list.into, fitness.Contender{Label: spec, Player: p})
+		}
+	}
+	update, finish := newProgress(e, req.Total(), "eval "+g.Name())
+	req.Progress = update
+	rep, err := fitness.Evaluate(ctx, req)
+	finish()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	writeEvalText(e.stdout, rep)
+	return nil
+}
+
+// firstRole is the role of a game's first listed player: Battleship's
+// shooters, everyone else's movers.
+func firstRole(g fitness.Game) fitness.Role {
+	if ps := g.Players(); len(ps) > 0 {
+		return ps[0].Role
+	}
+	return fitness.Mover
+}
+
+func writeEvalText(w io.Writer, rep fitness.EvalReport) {
+	fmt.Fprintf(w, "%s: %d games per player and pairing, seed %d\n", rep.Game, rep.Games, rep.Seed)
+	if len(rep.Players) > 0 {
+		measure := rep.Players[0].Measure
+		width := labelWidth(rep)
+		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
+		for _, p := range rep.Players {
+			s := p.Solo
+			fmt.Fprintf(w, "%-*s  %8.3f  [%6.3f, %6.3f]  %6.1f  %6.3f  %7d\n",
+				width, p.Name, s.Mean, s.CI95[0], s.CI95[1], s.Median, s.SD, s.N)
+		}
+	}
+	if len(rep.Matches) > 0 {
+		fmt.Fprintln(w)
+		for _, m := range rep.Matches {
+			fmt.Fprintf(w, "%s vs %s: %d games, %d wins, %d draws, %d losses, score %.4f [%.4f, %.4f]\n",
+				m.A, m.B, m.Games, m.Wins, m.Draws, m.Losses, m.Score, m.CI95[0], m.CI95[1])
+		}
+	}
+}
+
+func labelWidth(rep fitness.EvalReport) int {
+	w := len("player")
+	for _, p := range rep.Players {
+		w = max(w, len(p.Name))
+	}
+	return w
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"github.com/evotune/evotune/engine"
+)
+
+func runExport(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE]",
+		"Write the best K parameter sets of a run's hall of fame with their fitness, games and 95%\n"+
+			"interval. The YAML loads directly as --player NAME:FILE in eval")
+	top := fs.Int("top", 1, "how many parameter sets")
+	format := fs.String("format", "yaml", "yaml or json")
+	out := fs.String("o", "", "write to `FILE` (atomically) instead of stdout")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one RUN_DIR, got %d arguments", len(pos))
+	}
+	f, err := engine.ParseFormat(*format)
+	if err != nil {
+		return usagef("--format: %v", err)
+	}
+	if *top < 1 {
+		return usagef("--top must be at least 1, got %d", *top)
+	}
+	data, err := engine.Export(pos[0], *top, f)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = e.stdout.Write(data)
+		return err
+	}
+	return engine.WriteFile(*out, data)
+}
+
+func runValidate(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "validate", "CONFIG",
+		"Check a config without running it: every problem is reported at once as file:line: key: message")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one CONFIG, got %d arguments", len(pos))
+	}
+	cfg, err := engine.Load(pos[0])
+	if err != nil {
+		return asUsage(err)
+	}
+	_, err = e.stdout.Write([]byte(cfg.Summary()))
+	return err
+}

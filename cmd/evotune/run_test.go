@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const killConfig = `name: kill
+seed: 3
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 40
+evolution:
+  population: 10
+  generations: 6
+  tournament-size: 2
+  elitism: 2
+`
+
+// evotune starts this test binary as the evotune command.
+func evotune(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
+	return cmd
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := evotune(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("evotune %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+var compared = []string{"checkpoint.json", "generations.csv", "best.yaml"}
+
+func readFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range compared {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+// TestKilledRunsResumeExactly SIGKILLs real `evotune run` processes at
+// random moments, resumes each, and demands byte-identical results to a
+// run that was never interrupted.
+func TestKilledRunsResumeExactly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	straight := filepath.Join(t.TempDir(), "run")
+	began := time.Now()
+	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
+	took := time.Since(began)
+	want := readFiles(t, straight)
+
+	rng := rand.New(rand.NewPCG(2026, 11))
+	for k := range 4 {
+		dir := filepath.Join(t.TempDir(), "run")
+		at := time.Duration(rng.Int64N(int64(took)))
+		cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(at)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		killed := err != nil
+		var exitErr *exec.ExitError
+		if err != nil && !errors.As(err, &exitErr) {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err != nil {
+			// Killed before the first checkpoint: nothing to resume, so
+			// the same command starts it again.
+			mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", "1")
+		} else {
+			mustRun(t, "resume", dir, "--quiet", "--workers", "1")
+		}
+		got := readFiles(t, dir)
+		for _, f := range compared {
+			if !bytes.Equal(got[f], want[f]) {
+				t.Errorf("kill %d at %v (killed: %v): %s differs from the uninterrupted run", k, at, killed, f)
+			}
+		}
+	}
+}
+
+func TestResumeErrorsExitOne(t *testing.T) {
+	notRun := t.TempDir()
+	code, _, errs := run(t, "resume", notRun)
+	if code != ExitFailure || !strings.Contains(errs, "not a run directory") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, "export", filepath.Join(notRun, "missing"))
+	if code != ExitFailure || !strings.Contains(errs, "no such file") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+func TestRunExportEval(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(killConfig, "generations: 6", "generations: 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := run(t, "run", cfg, "--out", dir, "--quiet")
+	if code != ExitOK || !strings.Contains(out, "best fitness") {
+		t.Fatalf("run: exit %d: %s%s", code, out, errs)
+	}
+	best := filepath.Join(t.TempDir(), "best.yaml")
+	if code, _, errs := run(t, "export", dir, "--top", "3", "-o", best); code != ExitOK {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	code, out, errs = run(t, "eval", "battleship", "--player", "tuned:"+best, "--games", "20")
+	if code != ExitOK || !strings.Contains(out, "tuned:"+best) {
+		t.Fatalf("eval of the export: exit %d: %s%s", code, out, errs)
+	}
+	// A second run into the same directory is refused: it holds results.
+	if code, _, errs := run(t, "run", cfg, "--out", dir, "--quiet"); code != ExitUsage || !strings.Contains(errs, "already holds a run") {
+		t.Fatalf("rerun: exit %d: %s", code, errs)
+	}
+}

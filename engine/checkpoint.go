@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// CheckpointFormat is the version of checkpoint.json this code writes and
+// reads.
+const CheckpointFormat = 1
+
+// The files of a run directory.
+const (
+	fileConfig      = "config.yaml"
+	fileCheckpoint  = "checkpoint.json"
+	fileGenerations = "generations.csv"
+	fileBest        = "best.yaml"
+	fileLog         = "run.log"
+)
+
+// Checkpoint is everything needed to continue a run exactly.
+type Checkpoint struct {
+	Format     int    `json:"format"`
+	ConfigHash string `json:"config_hash"`
+	Config     string `json:"config"`     // the config text as given
+	ConfigDir  string `json:"config_dir"` // where its relative paths point
+	// Generation is the number of generations completed; Population is
+	// the last one's evaluated pool, best first.
+	Generation int        `json:"generation"`
+	Population []Member   `json:"population"`
+	HallOfFame []Member   `json:"hall_of_fame"`
+	History    []GenStats `json:"history"`
+}
+
+// ErrNotRunDir is returned for a directory without a checkpoint.
+var ErrNotRunDir = errors.New("not a run directory")
+
+func (ck *Checkpoint) encode() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(ck); err != nil {
+		return nil, fmt.Errorf("engine: encode checkpoint: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// ReadCheckpoint reads and checks a run directory's checkpoint: format,
+// shape, and that its config still parses and every genome belongs to its
+// space. It returns the checkpoint and the config it was written for.
+func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
+	path := filepath.Join(dir, fileCheckpoint)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil, nil, fmt.Errorf("%s: %w", dir, errors.Unwrap(serr))
+		}
+		if _, cerr := os.Stat(filepath.Join(dir, fileConfig)); cerr == nil {
+			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
+				dir, ErrNotRunDir, fileCheckpoint, dir)
+		}
+		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, fileCheckpoint)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("engine: %w", err)
+	}
+	var ck Checkpoint
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ck); err != nil {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
+	}
+	if ck.Format != CheckpointFormat {
+		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
+	}
+	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), ck.ConfigDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads: %s", path, oneLine(err))
+	}
+	if cfg.Hash() != ck.ConfigHash {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+	}
+	if ck.Generation < 1 || len(ck.History) != ck.Generation || len(ck.Population) == 0 || len(ck.HallOfFame) == 0 {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: generation %d with %d history rows, %d members, %d in the hall of fame",
+			path, ck.Generation, len(ck.History), len(ck.Population), len(ck.HallOfFame))
+	}
+	for _, list := range [][]Member{ck.Population, ck.HallOfFame} {
+		for i, m := range list {
+			if err := cfg.spaceOf.Check(m.Genes); err != nil {
+				return nil, nil, fmt.Errorf("%s: corrupt checkpoint: member %d: %v", path, i, err)
+			}
+		}
+	}
+	want := cfg.Evolution.Population
+	if cfg.Evolution.Model == DownToSize {
+		want += cfg.Evolution.Offspring
+	}
+	if len(ck.Population) != want {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(ck.Population), want)
+	}
+	return &ck, cfg, nil
+}

@@ -1,0 +1,617 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/genome"
+	"gopkg.in/yaml.v3"
+)
+
+// Config is a tuning job as written in YAML; configs/reference.yaml
+// documents every key and its default.
+type Config struct {
+	Name      string            `json:"-"`
+	Seed      uint64            `json:"seed"`
+	Game      string            `json:"game"`
+	Rules     map[string]string `json:"rules"`
+	Player    string            `json:"player"`
+	Fitness   FitnessConfig     `json:"fitness"`
+	Evolution EvolutionConfig   `json:"evolution"`
+	Run       RunConfig         `json:"-"`
+
+	space, seeds *yaml.Node // handed to genome, which reports their lines
+
+	// Filled by Load once the config is valid.
+	file      string
+	baseDir   string // where relative NAME:FILE specs are found
+	text      []byte
+	lines     lines
+	game      fitness.Game
+	role      fitness.Role
+	spaceOf   *genome.Space
+	seedGenes [][]float64
+	baselines []fitness.Player
+}
+
+// FitnessConfig says what an individual's fitness is made of.
+type FitnessConfig struct {
+	Objective  Objective       `json:"objective"`
+	Baselines  BaselinesMode   `json:"baselines"`
+	Population PopulationMode  `json:"population"`
+	HallOfFame HallOfFameMode  `json:"hall_of_fame"`
+	Mutation   genome.Mutation `json:"-"`
+	_          struct{}        `json:"-"`
+}
+
+// BaselinesMode: every individual plays Games games against each listed
+// opponent (placers for the shots objective).
+type BaselinesMode struct {
+	Weight    float64  `json:"weight"`
+	Games     int      `json:"games"`
+	Opponents []string `json:"opponents"`
+}
+
+// PopulationMode: every individual meets Opponents others of its own
+// generation, Games games each, seats swapped.
+type PopulationMode struct {
+	Weight    float64 `json:"weight"`
+	Opponents int     `json:"opponents"`
+	Games     int     `json:"games"`
+}
+
+// HallOfFameMode: every individual meets the Members best of earlier
+// generations, Games games each.
+type HallOfFameMode struct {
+	Weight  float64 `json:"weight"`
+	Members int     `json:"members"`
+	Games   int     `json:"games"`
+}
+
+// EvolutionConfig chooses the model and its operators.
+type EvolutionConfig struct {
+	Model          Model            `json:"model"`
+	Population     int              `json:"population"`
+	Generations    int              `json:"-"` // a budget: raising it on resume is allowed
+	Selection      Selection        `json:"selection"`
+	TournamentSize int              `json:"tournament_size"`
+	Crossover      genome.Crossover `json:"crossover"`
+	CrossoverRate  float64          `json:"crossover_rate"`
+	BlendAlpha     float64          `json:"blend_alpha"`
+	MutationRate   float64          `json:"mutation_rate"`
+	Mutation       genome.Mutation  `json:"mutation"`
+	Elitism        int              `json:"elitism"`
+	Keep           int              `json:"keep"`
+	Offspring      int              `json:"offspring"`
+	HallOfFame     int              `json:"hall_of_fame"`
+}
+
+// RunConfig holds settings that do not change results.
+type RunConfig struct {
+	Workers int
+}
+
+// defaults returns the config every file starts from.
+func defaults() Config {
+	return Config{
+		Seed: 1,
+		Fitness: FitnessConfig{
+			Baselines:  BaselinesMode{Weight: 1, Games: 100},
+			Population: PopulationMode{Weight: 1, Opponents: 4, Games: 10},
+			HallOfFame: HallOfFameMode{Weight: 1, Members: 5, Games: 10},
+		},
+		Evolution: EvolutionConfig{
+			Model:          Generational,
+			Population:     24,
+			Generations:    20,
+			Selection:      Tournament,
+			TournamentSize: 3,
+			Crossover:      genome.Blend,
+			CrossoverRate:  0.7,
+			BlendAlpha:     0.3,
+			MutationRate:   0.8,
+			Mutation:       genome.Mutation{Sigma: 0.1},
+			Elitism:        2,
+			Keep:           2,
+			HallOfFame:     10,
+		},
+	}
+}
+
+// Load reads, decodes and validates a config file. Every problem is
+// reported at once, as ConfigErrors with file:line: key: message.
+func Load(file string) (*Config, error) {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(file, text)
+}
+
+// Parse decodes and validates config text; file names it in messages and
+// relative NAME:FILE specs in it are found beside it.
+func Parse(file string, text []byte) (*Config, error) {
+	return parseIn(file, text, filepath.Dir(file))
+}
+
+func parseIn(file string, text []byte, baseDir string) (*Config, error) {
+	c := defaults()
+	c.file, c.baseDir, c.text, c.lines = file, baseDir, text, lines{}
+	p := &problems{file: file}
+	var root yaml.Node
+	if err := yaml.Unmarshal(text, &root); err != nil {
+		p.add(yamlLine(err), "", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, p.err()
+	}
+	if len(root.Content) == 0 {
+		p.add(0, "", "empty config: want at least game and player")
+		return nil, p.err()
+	}
+	d := &decoder{p: p, lines: c.lines}
+	c.decode(d, root.Content[0])
+	if len(p.errs) == 0 {
+		c.check(p)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	if c.Name == "" {
+		c.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	return &c, nil
+}
+
+func (c *Config) decode(d *decoder, root *yaml.Node) {
+	var model, selection, crossover, objective string
+	d.decodeMap(root, "", []field{
+		{"name", d.str(&c.Name)},
+		{"seed", d.uint64(&c.Seed)},
+		{"game", d.str(&c.Game)},
+		{"rules", d.options(&c.Rules)},
+		{"player", d.str(&c.Player)},
+		{"space", d.node(&c.space)},
+		{"seeds", d.node(&c.seeds)},
+		{"fitness", func(n *yaml.Node, path string) {
+			f := &c.Fitness
+			d.decodeMap(n, path, []field{
+				{"objective", d.str(&objective)},
+				{"baselines", func(n *yaml.Node, path string) {
+					d.decodeMap(n, path, []field{
+						{"weight", d.number(&f.Baselines.Weight)},
+						{"games", d.integer(&f.Baselines.Games)},
+						{"opponents", d.strings(&f.Baselines.Opponents)},
+					})
+				}},
+				{"population", func(n *yaml.Node, path string) {
+					d.decodeMap(n, path, []field{
+						{"weight", d.number(&f.Population.Weight)},
+						{"opponents", d.integer(&f.Population.Opponents)},
+						{"games", d.integer(&f.Population.Games)},
+					})
+				}},
+				{"hall-of-fame", func(n *yaml.Node, path string) {
+					d.decodeMap(n, path, []field{
+						{"weight", d.number(&f.HallOfFame.Weight)},
+						{"members", d.integer(&f.HallOfFame.Members)},
+						{"games", d.integer(&f.HallOfFame.Games)},
+					})
+				}},
+			})
+		}},
+		{"evolution", func(n *yaml.Node, path string) {
+			e := &c.Evolution
+			d.decodeMap(n, path, []field{
+				{"model", d.str(&model)},
+				{"population", d.integer(&e.Population)},
+				{"generations", d.integer(&e.Generations)},
+				{"selection", d.str(&selection)},
+				{"tournament-size", d.integer(&e.TournamentSize)},
+				{"crossover", d.str(&crossover)},
+				{"crossover-rate", d.number(&e.CrossoverRate)},
+				{"blend-alpha", d.number(&e.BlendAlpha)},
+				{"mutation-rate", d.number(&e.MutationRate)},
+				{"mutation", func(n *yaml.Node, path string) {
+					d.decodeMap(n, path, []field{
+						{"sigma", d.number(&e.Mutation.Sigma)},
+						{"gene-rate", d.number(&e.Mutation.Rate)},
+						{"choice-rate", d.number(&e.Mutation.ChoiceRate)},
+					})
+				}},
+				{"elitism", d.integer(&e.Elitism)},
+				{"keep", d.integer(&e.Keep)},
+				{"offspring", d.integer(&e.Offspring)},
+				{"hall-of-fame", d.integer(&e.HallOfFame)},
+			})
+		}},
+		{"run", func(n *yaml.Node, path string) {
+			d.decodeMap(n, path, []field{{"workers", d.integer(&c.Run.Workers)}})
+		}},
+	})
+	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
+	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
+	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
+	parseEnum(d, "fitness.objective", objective, &c.Fitness.Objective, ParseObjective)
+}
+
+func parseEnum[T any](d *decoder, key, s string, dst *T, parse func(string) (T, error)) {
+	if s == "" {
+		return
+	}
+	v, err := parse(s)
+	if err != nil {
+		d.p.add(d.lines[key], key, "%s", trimPrefix(err))
+		return
+	}
+	*dst = v
+}
+
+// trimPrefix drops a package prefix ("genome: ") from a message that will
+// be shown after a file:line: key: prefix of its own.
+func trimPrefix(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i > 0 && !strings.ContainsAny(msg[:i], " .") {
+		return msg[i+2:]
+	}
+	return msg
+}
+
+// has reports whether the file set key (so defaults can depend on it).
+func (c *Config) has(key string) bool { _, ok := c.lines[key]; return ok }
+
+// line returns where key was written, or where its closest written parent was.
+func (c *Config) line(key string) int {
+	for {
+		if l, ok := c.lines[key]; ok {
+			return l
+		}
+		i := strings.LastIndex(key, ".")
+		if i < 0 {
+			return 0
+		}
+		key = key[:i]
+	}
+}
+
+// check validates the decoded config, builds the game, the space and the
+// seeds, and records every problem.
+func (c *Config) check(p *problems) {
+	bad := func(key, format string, args ...any) { p.add(c.line(key), key, format, args...) }
+	if c.Game == "" {
+		bad("game", "missing: name a game (see 'evotune games')")
+		return
+	}
+	if c.Player == "" {
+		bad("player", "missing: name the tunable player")
+	}
+	info, err := catalog.Lookup(c.Game)
+	if err != nil {
+		bad("game", "%s", err)
+		return
+	}
+	g, err := info.New(c.Rules)
+	if err != nil {
+		bad("rules", "%s", oneLine(err))
+		return
+	}
+	c.game = g
+	_, solo := g.(fitness.SoloGame)
+	if c.Fitness.Objective == 0 {
+		c.Fitness.Objective = Score
+		if solo {
+			c.Fitness.Objective = Shots
+		}
+	}
+	if c.Fitness.Objective == Shots && !solo {
+		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
+	}
+	c.role = fitness.Mover
+	if ps := g.Players(); len(ps) > 0 {
+		c.role = ps[0].Role
+	}
+	if c.Player != "" {
+		pi, ok := fitness.Info(g, c.role, c.Player)
+		switch {
+		case !ok:
+			var names []string
+			for _, q := range g.Players() {
+				if q.Role == c.role && q.Tunable() {
+					names = append(names, q.Name)
+				}
+			}
+			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(names, ", "))
+		default:
+			sp, err := genome.NewSpace(pi.Schema, c.space)
+			if err != nil {
+				c.genomeProblems(p, "space", err)
+			} else {
+				c.spaceOf = sp
+				genes, err := sp.ParseSeeds(c.seeds)
+				if err != nil {
+					c.genomeProblems(p, "seeds", err)
+				}
+				c.seedGenes = genes
+			}
+		}
+	}
+	c.checkFitness(bad)
+	c.checkEvolution(bad)
+	if c.Run.Workers < 0 {
+		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
+	}
+}
+
+// genomeProblems turns genome's line errors into config errors.
+func (c *Config) genomeProblems(p *problems, key string, err error) {
+	var les genome.LineErrors
+	if errors.As(err, &les) {
+		for _, le := range les {
+			p.add(le.Line, le.Key, "%s", le.Msg)
+		}
+		return
+	}
+	p.add(c.line(key), key, "%s", trimPrefix(err))
+}
+
+func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
+	f := &c.Fitness
+	// A mode counts when its section is written; baselines also count by
+	// default when nothing else is, so the smallest config works.
+	if !c.has("fitness.baselines") && (c.has("fitness.population") || c.has("fitness.hall-of-fame")) {
+		f.Baselines.Weight = 0
+	}
+	if !c.has("fitness.population") {
+		f.Population.Weight = 0
+	}
+	if !c.has("fitness.hall-of-fame") {
+		f.HallOfFame.Weight = 0
+	}
+	for _, m := range []struct {
+		key    string
+		weight float64
+		games  int
+	}{
+		{"fitness.baselines", f.Baselines.Weight, f.Baselines.Games},
+		{"fitness.population", f.Population.Weight, f.Population.Games},
+		{"fitness.hall-of-fame", f.HallOfFame.Weight, f.HallOfFame.Games},
+	} {
+		if m.weight < 0 {
+			bad(m.key+".weight", "%v: want 0 or more", m.weight)
+		}
+		if m.weight > 0 && m.games < 1 {
+			bad(m.key+".games", "%d: want at least 1", m.games)
+		}
+	}
+	if f.Baselines.Weight+f.Population.Weight+f.HallOfFame.Weight <= 0 {
+		bad("fitness", "no fitness mode has a positive weight")
+	}
+	if f.Objective == Shots && c.game != nil {
+		if f.Population.Weight > 0 {
+			bad("fitness.population", "the shots objective is measured against placers: population games need the score objective")
+		}
+		if f.HallOfFame.Weight > 0 {
+			bad("fitness.hall-of-fame", "the shots objective is measured against placers: hall-of-fame games need the score objective")
+		}
+	}
+	if f.Baselines.Weight > 0 && c.game != nil {
+		role := c.role
+		opps := f.Baselines.Opponents
+		if f.Objective == Shots {
+			role = fitness.Placer
+			if len(opps) == 0 {
+				c.baselines = []fitness.Player{c.game.(fitness.SoloGame).SoloOpponent()}
+				f.Baselines.Opponents = []string{c.Rules["placer"]}
+				if f.Baselines.Opponents[0] == "" {
+					f.Baselines.Opponents[0] = "random"
+				}
+			}
+		} else if len(opps) == 0 {
+			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
+		}
+		for i, spec := range opps {
+			pl, err := fitness.ParseSpec(c.game, role, c.resolvePath(spec))
+			if err != nil {
+				bad(fmt.Sprintf("fitness.baselines.opponents[%d]", i), "%s", oneLine(err))
+				continue
+			}
+			c.baselines = append(c.baselines, pl)
+		}
+	}
+	if f.Population.Weight > 0 && f.Population.Opponents < 1 {
+		bad("fitness.population.opponents", "%d: want at least 1", f.Population.Opponents)
+	}
+	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
+		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
+	}
+}
+
+// resolvePath makes a NAME:FILE spec's file relative to the config's
+// directory, so a config and its parameter files travel together.
+func (c *Config) resolvePath(spec string) string {
+	name, file, ok := strings.Cut(spec, ":")
+	if !ok || filepath.IsAbs(file) {
+		return spec
+	}
+	return name + ":" + filepath.Join(c.baseDir, file)
+}
+
+func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
+	e := &c.Evolution
+	if e.Population < 2 {
+		bad("evolution.population", "%d: want at least 2", e.Population)
+	}
+	if e.Generations < 1 {
+		bad("evolution.generations", "%d: want at least 1", e.Generations)
+	}
+	rate := func(key string, x float64) {
+		if x < 0 || x > 1 {
+			bad(key, "%v: want a probability in [0, 1]", x)
+		}
+	}
+	rate("evolution.crossover-rate", e.CrossoverRate)
+	rate("evolution.mutation-rate", e.MutationRate)
+	rate("evolution.mutation.gene-rate", e.Mutation.Rate)
+	rate("evolution.mutation.choice-rate", e.Mutation.ChoiceRate)
+	if e.Mutation.Sigma < 0 {
+		bad("evolution.mutation.sigma", "%v: want 0 (default 0.1) or more", e.Mutation.Sigma)
+	}
+	if e.BlendAlpha < 0 {
+		bad("evolution.blend-alpha", "%v: want 0 or more", e.BlendAlpha)
+	}
+	if e.HallOfFame < 1 {
+		bad("evolution.hall-of-fame", "%d: want at least 1", e.HallOfFame)
+	}
+	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
+		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)
+	}
+	if e.Population < 2 {
+		return
+	}
+	if e.Selection == Tournament && e.Model != NaturalSelection && (e.TournamentSize < 1 || e.TournamentSize+1 > e.Population) {
+		// eaopt's tournament draws both parents' contestants without
+		// replacement: it needs size+1 individuals.
+		bad("evolution.tournament-size", "%d: want from 1 to population-1 (%d)", e.TournamentSize, e.Population-1)
+	}
+	switch e.Model {
+	case Generational:
+		if e.Elitism < 0 || e.Elitism >= e.Population {
+			bad("evolution.elitism", "%d: want from 0 to population-1 (%d)", e.Elitism, e.Population-1)
+		}
+	case NaturalSelection:
+		if e.Keep < 1 || e.Keep >= e.Population {
+			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
+		}
+	case DownToSize:
+		if !c.has("evolution.offspring") {
+			e.Offspring = e.Population
+		}
+		if e.Offspring < 2 {
+			bad("evolution.offspring", "%d: want at least 2", e.Offspring)
+		}
+	}
+	if c.Fitness.Population.Weight > 0 && c.Fitness.Population.Opponents > e.Population-1 {
+		bad("fitness.population.opponents", "%d: more than the %d others in a population of %d",
+			c.Fitness.Population.Opponents, e.Population-1, e.Population)
+	}
+	if len(c.seedGenes) > e.Population {
+		bad("seeds", "%d seeds for a population of %d", len(c.seedGenes), e.Population)
+	}
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// yamlLine digs the line number out of a yaml.v3 syntax error.
+func yamlLine(err error) int {
+	var n int
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		fmt.Sscanf(msg[i:], "line %d", &n)
+	}
+	return n
+}
+
+// Space is the searched parameter space.
+func (c *Config) Space() *genome.Space { return c.spaceOf }
+
+// GameOf returns the game the config plays.
+func (c *Config) GameOf() fitness.Game { return c.game }
+
+// Text is the config file as given.
+func (c *Config) Text() []byte { return c.text }
+
+// settings flattens the result-affecting settings to key -> value, with
+// defaults filled in, so that two configs can be compared key by key.
+func (c *Config) settings() map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(join(prefix, k), y)
+			}
+		default:
+			b, _ := json.Marshal(x)
+			out[prefix] = string(b)
+		}
+	}
+	var m map[string]any
+	b, _ := json.Marshal(c)
+	_ = json.Unmarshal(b, &m)
+	walk("", m)
+	for key, n := range map[string]*yaml.Node{"space": c.space, "seeds": c.seeds} {
+		if isNull(n) {
+			continue
+		}
+		var v any
+		_ = n.Decode(&v)
+		b, _ := json.Marshal(v)
+		var generic any
+		_ = json.Unmarshal(b, &generic)
+		walk(key, generic)
+	}
+	return out
+}
+
+// Hash identifies the results a config produces: configs with equal
+// hashes give identical runs.
+func (c *Config) Hash() string {
+	s := c.settings()
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%s\n", k, s[k])
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// ChangedKeys lists the result-affecting keys whose values differ.
+func (c *Config) ChangedKeys(other *Config) []string {
+	a, b := c.settings(), other.settings()
+	var keys []string
+	for k, v := range a {
+		if b[k] != v {
+			keys = append(keys, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return slices.Compact(keys)
+}
+
+// Summary describes a valid config in a few lines, for `evotune validate`.
+func (c *Config) Summary() string {
+	e, f := c.Evolution, c.Fitness
+	var modes []string
+	if f.Baselines.Weight > 0 {
+		modes = append(modes, fmt.Sprintf("baselines %v x %d games (weight %g)", f.Baselines.Opponents, f.Baselines.Games, f.Baselines.Weight))
+	}
+	if f.Population.Weight > 0 {
+		modes = append(modes, fmt.Sprintf("population %d opponents x %d games (weight %g)", f.Population.Opponents, f.Population.Games, f.Population.Weight))
+	}
+	if f.HallOfFame.Weight > 0 {
+		modes = append(modes, fmt.Sprintf("hall of fame %d members x %d games (weight %g)", f.HallOfFame.Members, f.HallOfFame.Games, f.HallOfFame.Weight))
+	}
+	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
+		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), f.Objective, strings.Join(modes, "; "),
+		e.Model, e.Population, e.Generations, c.Seed)
+}

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestBadConfigs checks every broken config in testdata/bad against the
+// exact messages in its .golden file: each names file:line: key.
+func TestBadConfigs(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 15 {
+		t.Fatalf("only %d broken configs", len(files))
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(file)
+			if err == nil {
+				t.Fatal("loaded without error")
+			}
+			got := err.Error() + "\n"
+			for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+				if !strings.HasPrefix(line, file+":") {
+					t.Errorf("message does not start with %s: %q", file, line)
+				}
+			}
+			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./engine -run TestBadConfigs -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("messages:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestShippedConfigsAreValid(t *testing.T) {
+	files, err := filepath.Glob("../configs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no configs: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			if _, err := Load(file); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestHashIgnoresBudgetAndWorkers(t *testing.T) {
+	base := "game: battleship\nplayer: tuned\n"
+	tests := []struct {
+		name    string
+		edit    string
+		changed string // "" when results do not change
+	}{
+		{"same", "", ""},
+		{"budget", "evolution: {generations: 99}\n", ""},
+		{"workers", "run: {workers: 7}\n", ""},
+		{"name", "name: other\n", ""},
+		{"a default written out", "evolution: {population: 24}\n", ""},
+		{"population", "evolution: {population: 30}\n", "evolution.population"},
+		{"seed", "seed: 2\n", "seed"},
+		{"rules", "rules: {reveal: ship}\n", "rules.reveal"},
+		{"space", "space: {jitter: {max: 0.01}}\n", "space.jitter.max"},
+	}
+	a, err := Parse("a.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Parse("b.yaml", []byte(base+tc.edit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys := strings.Join(a.ChangedKeys(b), ",")
+			if keys != tc.changed || (a.Hash() == b.Hash()) != (tc.changed == "") {
+				t.Fatalf("changed keys %q (hash equal %v), want %q", keys, a.Hash() == b.Hash(), tc.changed)
+			}
+		})
+	}
+}
+
+// FuzzParse feeds arbitrary text to the config decoder: it must return a
+// config or an error, never panic, and every error line must carry the
+// file name.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("testdata/bad/*.yaml")
+	more, _ := filepath.Glob("../configs/*.yaml")
+	for _, file := range append(seeds, more...) {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("game: battleship\nplayer: tuned\nspace: {weights: {symmetry: dihedral}}\nseeds: [{}, ~]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := Parse("fuzz.yaml", data)
+		if err == nil {
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !strings.HasPrefix(line, "fuzz.yaml") {
+				t.Fatalf("error line without the file name: %q", line)
+			}
+		}
+	})
+}

@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// smallConfig is a run of a few seconds that exercises seeds, elitism,
+// crossover and mutation.
+const smallConfig = `name: small
+seed: 7
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 24
+evolution:
+  population: 8
+  generations: 4
+  tournament-size: 2
+  elitism: 1
+`
+
+func loadText(t testing.TB, dir, text string) *Config {
+	t.Helper()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// runFiles are the files of a run directory that must match byte for byte.
+var runFiles = []string{fileCheckpoint, fileGenerations, fileBest, fileConfig}
+
+func readRun(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range runFiles {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	exp, err := Export(dir, 3, JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["export"] = exp
+	return out
+}
+
+func sameRun(t testing.TB, a, b map[string][]byte, what string) {
+	t.Helper()
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s: %s differs:\n%s\n---\n%s", what, name, clip(data), clip(b[name]))
+		}
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 600 {
+		return string(b[:600]) + "..."
+	}
+	return string(b)
+}
+
+func TestRunIndependentOfWorkers(t *testing.T) {
+	var runs []map[string][]byte
+	for _, w := range []int{1, 2} {
+		dir := t.TempDir()
+		cfg := loadText(t, t.TempDir(), smallConfig)
+		if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: w}); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, readRun(t, dir))
+	}
+	sameRun(t, runs[0], runs[1], "workers 1 vs 2")
+}
+
+func TestResumeMatchesStraightRun(t *testing.T) {
+	straight := t.TempDir()
+	cfgDir := t.TempDir()
+	cfg := loadText(t, cfgDir, smallConfig)
+	if _, err := Start(context.Background(), cfg, Options{Dir: straight, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := readRun(t, straight)
+	for _, stopAfter := range []int{1, 2, 3} {
+		t.Run("stop after "+string(rune('0'+stopAfter)), func(t *testing.T) {
+			dir := t.TempDir()
+			stop := make(chan struct{})
+			p := &stopAt{after: stopAfter, stop: stop}
+			res, err := Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: dir, Workers: 1, Stop: stop, Progress: p})
+			if !errors.Is(err, ErrStopped) || res.Generation != stopAfter {
+				t.Fatalf("stopped run: %v at %+v", err, res)
+			}
+			if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			sameRun(t, want, readRun(t, dir), "resumed")
+		})
+	}
+}
+
+// stopAt closes stop when generation after ends.
+type stopAt struct {
+	after int
+	stop  chan struct{}
+}
+
+func (s *stopAt) StartGeneration(int, int) {}
+func (s *stopAt) Games(int)                {}
+func (s *stopAt) EndGeneration(gen int, _ GenStats, _ Member) {
+	if gen+1 == s.after {
+		close(s.stop)
+	}
+}
+
+func TestResumeRaisesBudgetAndRefusesEdits(t *testing.T) {
+	dir := t.TempDir()
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Generations: 2}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resume(context.Background(), Options{Dir: dir, Generations: 3})
+	if err != nil || res.Generation != 3 {
+		t.Fatalf("raised budget: %v, %+v", err, res)
+	}
+	// Editing a result-changing key is refused, naming it.
+	path := filepath.Join(dir, fileConfig)
+	text, _ := os.ReadFile(path)
+	edited := strings.Replace(string(text), "population: 8", "population: 9", 1)
+	edited = strings.Replace(edited, "seed: 7", "seed: 8", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir)
+	_, err = Resume(context.Background(), Options{Dir: dir, Generations: 4})
+	if err == nil || !strings.Contains(err.Error(), "evolution.population, seed") {
+		t.Fatalf("edited config: %v", err)
+	}
+	if after := snapshot(t, dir); !equalSnap(before, after) {
+		t.Fatal("a refused resume changed files")
+	}
+	// Raising the budget inside the file is fine.
+	raised := strings.Replace(string(text), "generations: 4", "generations: 4\n  # more later", 1)
+	if err := os.WriteFile(path, []byte(raised), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() == fileLog {
+			continue
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		out[e.Name()] = string(data)
+	}
+	return out
+}
+
+func equalSnap(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestBrokenRunDirectories(t *testing.T) {
+	good := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: good, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _ := os.ReadFile(filepath.Join(good, fileCheckpoint))
+	other := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), strings.Replace(smallConfig, "seed: 7", "seed: 8", 1)),
+		Options{Dir: other, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	otherCk, _ := os.ReadFile(filepath.Join(other, fileCheckpoint))
+	tests := []struct {
+		name  string
+		setup func(dir string)
+		want  string
+	}{
+		{"truncated", func(dir string) { write(t, dir, fileCheckpoint, ck[:len(ck)/2]) }, "corrupt checkpoint"},
+		{"garbage", func(dir string) { write(t, dir, fileCheckpoint, []byte("\x00\x01not json")) }, "corrupt checkpoint"},
+		{"empty", func(dir string) { write(t, dir, fileCheckpoint, nil) }, "corrupt checkpoint"},
+		{"another config's checkpoint", func(dir string) { write(t, dir, fileCheckpoint, otherCk) }, "edited in ways that change results (seed)"},
+		{"not a run directory", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory"},
+		{"genes out of range", func(dir string) {
+			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
+		}, "corrupt checkpoint"},
+		{"future format", func(dir string) {
+			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
+		}, "checkpoint format 9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, data := range snapshot(t, good) {
+				write(t, dir, name, []byte(data))
+			}
+			tc.setup(dir)
+			before := snapshot(t, dir)
+			_, err := Resume(context.Background(), Options{Dir: dir, Generations: 3})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if after := snapshot(t, dir); !equalSnap(before, after) {
+				t.Fatal("a failed resume changed files")
+			}
+			if _, err := Export(dir, 1, YAML); err == nil && tc.name != "another config's checkpoint" {
+				t.Fatal("export of a broken run directory succeeded")
+			}
+		})
+	}
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: good}); !errors.Is(err, ErrRunExists) {
+		t.Fatalf("starting over an existing run: %v", err)
+	}
+}
+
+func write(t testing.TB, dir, name string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

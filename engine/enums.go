@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Model is the breeding scheme.
+type Model uint8
+
+// The models.
+const (
+	// Generational breeds a whole new population by selection, crossover
+	// and mutation (eaopt's ModGenerational), keeping Elitism best as they are.
+	Generational Model = iota + 1
+	// DownToSize breeds Offspring children and keeps the best Population
+	// of parents and children together (eaopt's ModDownToSize).
+	DownToSize
+	// NaturalSelection keeps the Keep best and replaces the rest with fresh
+	// random genomes: the scheme Aenigma's parameters were found with.
+	NaturalSelection
+)
+
+// Selection picks parents.
+type Selection uint8
+
+// The selections.
+const (
+	Tournament Selection = iota + 1
+	Roulette
+)
+
+// Objective is what fitness measures.
+type Objective uint8
+
+// The objectives.
+const (
+	// Shots is Battleship's solo measure: mean shots to sink a placer's
+	// fleet, lower is better.
+	Shots Objective = iota + 1
+	// Score is the mean head-to-head score (win 1, draw 1/2), higher is better.
+	Score
+)
+
+var (
+	modelNames     = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection"}
+	selectionNames = []string{Tournament: "tournament", Roulette: "roulette"}
+	objectiveNames = []string{Shots: "shots", Score: "score"}
+)
+
+func name(names []string, i int, kind string) string {
+	if i > 0 && i < len(names) {
+		return names[i]
+	}
+	return kind + "(" + strconv.Itoa(i) + ")"
+}
+
+func parse[T ~uint8](names []string, s, kind string) (T, error) {
+	for i, n := range names {
+		if n != "" && n == s {
+			return T(i), nil
+		}
+	}
+	var want string
+	for _, n := range names[1:] {
+		if want != "" {
+			want += ", "
+		}
+		want += n
+	}
+	return 0, fmt.Errorf("unknown %s %q (want %s)", kind, s, want)
+}
+
+func (m Model) String() string     { return name(modelNames, int(m), "Model") }
+func (s Selection) String() string { return name(selectionNames, int(s), "Selection") }
+func (o Objective) String() string { return name(objectiveNames, int(o), "Objective") }
+
+// MarshalJSON writes the name, so checkpoints and hashes read well.
+func (m Model) MarshalJSON() ([]byte, error)     { return json.Marshal(m.String()) }
+func (s Selection) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+func (o Objective) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
+
+// ParseModel reads a model name.
+func ParseModel(s string) (Model, error) { return parse[Model](modelNames, s, "model") }
+
+// ParseSelection reads a selection name.
+func ParseSelection(s string) (Selection, error) {
+	return parse[Selection](selectionNames, s, "selection")
+}
+
+// ParseObjective reads an objective name.
+func ParseObjective(s string) (Objective, error) {
+	return parse[Objective](objectiveNames, s, "objective")
+}
+
+// Minimise reports whether lower values of the objective are better.
+func (o Objective) Minimise() bool { return o == Shots }

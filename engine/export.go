@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/evotune/evotune/genome"
+	"gopkg.in/yaml.v3"
+)
+
+// ExportDoc is what `evotune export` writes and `--player NAME:FILE`
+// reads back: the best parameter sets of a run with their figures.
+type ExportDoc struct {
+	Game      string            `json:"game" yaml:"game"`
+	Player    string            `json:"player" yaml:"player"`
+	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
+	Objective string            `json:"objective" yaml:"objective"`
+	Players   []ExportedPlayer  `json:"players" yaml:"players"`
+}
+
+// ExportedPlayer is one parameter set and its figures.
+type ExportedPlayer struct {
+	Rank       int            `json:"rank" yaml:"rank"`
+	Generation int            `json:"generation" yaml:"generation"`
+	Fitness    float64        `json:"fitness" yaml:"fitness"`
+	Games      int            `json:"games" yaml:"games"`
+	CI95       [2]float64     `json:"ci95" yaml:"ci95,flow"`
+	Params     map[string]any `json:"params" yaml:"params"`
+}
+
+// exportDoc lists the top k members of the hall of fame.
+func (c *Config) exportDoc(hof []Member, k int, _ string) *ExportDoc {
+	doc := &ExportDoc{Game: c.Game, Player: c.Player, Rules: c.Rules, Objective: c.Fitness.Objective.String()}
+	for i := 0; i < k && i < len(hof); i++ {
+		m := hof[i]
+		vals, err := c.spaceOf.Decode(m.Genes)
+		if err != nil {
+			continue // checked when the checkpoint was read
+		}
+		doc.Players = append(doc.Players, ExportedPlayer{
+			Rank: i + 1, Generation: m.Generation + 1, Fitness: m.Fitness, Games: m.Games, CI95: m.CI95,
+			Params: readable(vals),
+		})
+	}
+	return doc
+}
+
+// readable renders values for people: grids as rows.
+func readable(v genome.Values) map[string]any {
+	m := v.Map()
+	for _, p := range v.Schema() {
+		if p.Kind != genome.Grid {
+			continue
+		}
+		cells := m[p.Name].([]float64)
+		rows := make([][]float64, p.Rows)
+		for r := range rows {
+			rows[r] = cells[r*p.Cols : (r+1)*p.Cols]
+		}
+		m[p.Name] = rows
+	}
+	return m
+}
+
+func (d *ExportDoc) yaml() ([]byte, error) {
+	var root yaml.Node
+	if err := root.Encode(d); err != nil {
+		return nil, fmt.Errorf("engine: export: %w", err)
+	}
+	flowLists(&root)
+	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s parameter set(s); load one with --player %s:FILE", len(d.Players), d.Player, d.Player)
+	out, err := yaml.Marshal(&root)
+	if err != nil {
+		return nil, fmt.Errorf("engine: export: %w", err)
+	}
+	return out, nil
+}
+
+// flowLists writes lists of numbers on one line each, so a 10x10 grid is
+// ten readable rows rather than a hundred lines.
+func flowLists(n *yaml.Node) {
+	if n.Kind == yaml.SequenceNode {
+		scalars := true
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				scalars = false
+			}
+		}
+		if scalars {
+			n.Style = yaml.FlowStyle
+		}
+	}
+	for _, c := range n.Content {
+		flowLists(c)
+	}
+}
+
+func (d *ExportDoc) json() ([]byte, error) {
+	out, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("engine: export: %w", err)
+	}
+	return append(out, '\n'), nil
+}
+
+// Format is an export file format.
+type Format uint8
+
+// The export formats.
+const (
+	YAML Format = iota + 1
+	JSON
+)
+
+// ParseFormat reads "yaml" or "json".
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "yaml", "yml":
+		return YAML, nil
+	case "json":
+		return JSON, nil
+	}
+	return 0, fmt.Errorf("unknown format %q (want yaml or json)", s)
+}
+
+// Export renders the best k parameter sets of the run in dir.
+func Export(dir string, k int, f Format) ([]byte, error) {
+	ck, cfg, err := ReadCheckpoint(dir)
+	if err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("engine: export: top %d: want at least 1", k)
+	}
+	doc := cfg.exportDoc(ck.HallOfFame, k, dir)
+	if f == JSON {
+		return doc.json()
+	}
+	return doc.yaml()
+}

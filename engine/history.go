@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+func sqrt(x float64) float64 { return math.Sqrt(x) }
+
+// GenStats is one row of generations.csv.
+type GenStats struct {
+	Generation int     `json:"generation"`
+	Best       float64 `json:"best"` // the generation's best fitness
+	Mean       float64 `json:"mean"`
+	SD         float64 `json:"sd"`
+	Games      int     `json:"games"` // games played in the generation
+}
+
+func (r *runner) stats(gen int, sorted []Member, games int) GenStats {
+	var sum float64
+	for _, m := range sorted {
+		sum += m.Fitness
+	}
+	n := float64(len(sorted))
+	mean := sum / n
+	var ss float64
+	for _, m := range sorted {
+		ss += (m.Fitness - mean) * (m.Fitness - mean)
+	}
+	sd := 0.0
+	if n > 1 {
+		sd = math.Sqrt(ss / (n - 1))
+	}
+	return GenStats{Generation: gen, Best: sorted[0].Fitness, Mean: mean, SD: sd, Games: games}
+}
+
+// csv renders the history; numbers in Go's shortest exact form, so a
+// resumed run writes the same bytes.
+func historyCSV(h []GenStats) []byte {
+	var b bytes.Buffer
+	b.WriteString("generation,best,mean,sd,games\n")
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+	for _, s := range h {
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%d\n", s.Generation, f(s.Best), f(s.Mean), f(s.SD), s.Games)
+	}
+	return b.Bytes()
+}

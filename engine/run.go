@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Progress is told how a run goes; the CLI draws it. Calls come from the
+// run's goroutine except Games, which workers call concurrently.
+type Progress interface {
+	StartGeneration(gen, games int)
+	Games(done int)
+	EndGeneration(gen int, s GenStats, best Member)
+}
+
+// Options control a run without changing its results.
+type Options struct {
+	Dir     string // the run directory
+	Workers int    // games at once; 0: the config's run.workers, else all cores
+	// Generations, when set, is the generation budget (resume may raise it).
+	Generations int
+	Progress    Progress
+	// Stop, when closed, ends the run after the generation in flight has
+	// been checkpointed; cancelling ctx instead abandons that generation.
+	Stop <-chan struct{}
+	// Now is the clock for run.log only; nil means time.Now.
+	Now func() time.Time
+}
+
+// ErrStopped is returned when a run ended early because Stop was closed.
+var ErrStopped = errors.New("engine: stopped on request")
+
+// ErrRunExists is returned when Start finds a run already in its directory.
+var ErrRunExists = errors.New("already holds a run")
+
+// Result is where a run ended.
+type Result struct {
+	Generation int // generations completed
+	Budget     int
+	Best       Member
+	Dir        string
+}
+
+type runner struct {
+	cfg      *Config
+	dir      string
+	workers  int
+	budget   int
+	progress Progress
+	stop     <-chan struct{}
+	now      func() time.Time
+	log      io.Writer
+
+	lastGames int // games of the last evaluated generation
+}
+
+func newRunner(cfg *Config, opts Options) *runner {
+	r := &runner{cfg: cfg, dir: opts.Dir, workers: opts.Workers, budget: cfg.Evolution.Generations,
+		progress: opts.Progress, stop: opts.Stop, now: opts.Now}
+	if r.workers == 0 {
+		r.workers = cfg.Run.Workers
+	}
+	if r.workers == 0 {
+		r.workers = runtime.NumCPU()
+	}
+	if opts.Generations > 0 {
+		r.budget = opts.Generations
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	return r
+}
+
+// Start begins a new run of cfg in opts.Dir, which must not hold one.
+func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("engine: run directory: %w", err)
+	}
+	// Only a checkpoint holds results; a directory without one (a run
+	// killed during its first generation) may be started again.
+	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
+		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
+			opts.Dir, ErrRunExists, opts.Dir)
+	}
+	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
+		return nil, err
+	}
+	r := newRunner(cfg, opts)
+	logf, err := r.openLog()
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	r.logf("start %s: game %s, player %s, model %v, population %d, %d generations, %d workers",
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, r.budget, r.workers)
+	return r.loop(ctx, 0, r.initial(), nil, nil)
+}
+
+// Resume continues the run in opts.Dir from its checkpoint. It refuses when
+// the directory's config.yaml was edited in a way that changes results,
+// naming the keys; a larger generation budget is allowed.
+func Resume(ctx context.Context, opts Options) (*Result, error) {
+	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(opts.Dir, fileConfig)
+	text, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	cfg, err := parseIn(cfgPath, text, ck.ConfigDir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Hash() != ck.ConfigHash {
+		return nil, fmt.Errorf("%s was edited in ways that change results (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
+			cfgPath, joinKeys(ckCfg.ChangedKeys(cfg)))
+	}
+	r := newRunner(cfg, opts)
+	if r.budget < ck.Generation {
+		return nil, fmt.Errorf("engine: budget of %d generations is below the %d already run", r.budget, ck.Generation)
+	}
+	logf, err := r.openLog()
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	// Rewrite the derived files from the checkpoint: a kill between the
+	// checkpoint and them must not leave them a generation behind.
+	if err := r.writeDerived(ck); err != nil {
+		return nil, err
+	}
+	if ck.Generation >= r.budget {
+		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+	}
+	pool, err := r.breed(ck.Generation-1, ck.Population)
+	if err != nil {
+		return nil, err
+	}
+	return r.loop(ctx, ck.Generation, pool, ck.HallOfFame, ck.History)
+}
+
+func joinKeys(keys []string) string {
+	if len(keys) == 0 {
+		return "settings"
+	}
+	s := keys[0]
+	for _, k := range keys[1:] {
+		s += ", " + k
+	}
+	return s
+}
+
+// loop evaluates generations gen.. until the budget, checkpointing each.
+func (r *runner) loop(ctx context.Context, gen int, pool [][]float64, hof []Member, history []GenStats) (*Result, error) {
+	for ; gen < r.budget; gen++ {
+		began := r.now()
+		members, games, err := r.evaluateCounted(ctx, gen, pool, hof)
+		if err != nil {
+			return nil, err
+		}
+		sorted := slices.Clone(members)
+		r.sortBest(sorted)
+		hof = r.updateHallOfFame(hof, sorted)
+		history = append(history, r.stats(gen, sorted, games))
+		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
+			ConfigDir: r.cfg.baseDir, Generation: gen + 1, Population: sorted, HallOfFame: hof, History: history}
+		if err := r.writeCheckpoint(ck); err != nil {
+			return nil, err
+		}
+		secs := r.now().Sub(began).Seconds()
+		r.logf("generation %d/%d: best %.6g, mean %.6g, %d games in %.2fs (%.0f games/s)",
+			gen+1, r.budget, sorted[0].Fitness, history[gen].Mean, games, secs, float64(games)/max(secs, 1e-9))
+		if r.progress != nil {
+			r.progress.EndGeneration(gen, history[gen], hof[0])
+		}
+		if gen+1 < r.budget && r.stopRequested() {
+			r.logf("stopped after generation %d on request", gen+1)
+			return &Result{Generation: gen + 1, Budget: r.budget, Best: hof[0], Dir: r.dir}, ErrStopped
+		}
+		if gen+1 < r.budget {
+			if pool, err = r.breed(gen, sorted); err != nil {
+				return nil, err
+			}
+		}
+	}
+	r.logf("finished %d generations", r.budget)
+	return &Result{Generation: r.budget, Budget: r.budget, Best: hof[0], Dir: r.dir}, nil
+}
+
+func (r *runner) stopRequested() bool {
+	select {
+	case <-r.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (r *runner) evaluateCounted(ctx context.Context, gen int, pool [][]float64, hof []Member) ([]Member, int, error) {
+	members, err := r.evaluate(ctx, gen, pool, hof)
+	if err != nil {
+		return nil, 0, err
+	}
+	return members, r.lastGames, nil
+}
+
+// writeCheckpoint writes the checkpoint first (the truth), then the files
+// derived from it.
+func (r *runner) writeCheckpoint(ck *Checkpoint) error {
+	data, err := ck.encode()
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(r.dir, fileCheckpoint), data); err != nil {
+		return err
+	}
+	return r.writeDerived(ck)
+}
+
+func (r *runner) writeDerived(ck *Checkpoint) error {
+	if err := writeAtomic(filepath.Join(r.dir, fileGenerations), historyCSV(ck.History)); err != nil {
+		return err
+	}
+	best, err := r.cfg.exportDoc(ck.HallOfFame, 1, r.dir).yaml()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(r.dir, fileBest), best)
+}
+
+func (r *runner) openLog() (io.Closer, error) {
+	f, err := os.OpenFile(filepath.Join(r.dir, fileLog), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	r.log = f
+	return f, nil
+}
+
+// logf appends a timestamped line to run.log: the only place clock values
+// go, so every other file of two identical runs compares byte for byte.
+func (r *runner) logf(format string, args ...any) {
+	if r.log == nil {
+		return
+	}
+	fmt.Fprintf(r.log, "%s %s\n", r.now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}

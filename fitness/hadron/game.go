@@ -1,0 +1,190 @@
+package hadron
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// Options are Hadron's rule options. The search limits are rules, not
+// knobs: every searching player of a game gets the same budget, so tuning
+// compares heuristics, not effort.
+type Options struct {
+	Size  int   // board side, MinSize..MaxSize; 0 means 9
+	Depth int   // search depth in plies, at least 1; 0 means 4
+	Nodes int64 // node budget per move, 0 for none; the depth still caps the search
+}
+
+// DefaultOptions are the tournament board and a depth-4 search.
+var DefaultOptions = Options{Size: 9, Depth: 4}
+
+// Info registers Hadron with the game registry.
+var Info = fitness.GameInfo{
+	Name:    "hadron",
+	Summary: "place stones on cells whose neighbours hold as many white as black stones; no move, you lose",
+	Options: []fitness.Option{
+		{Name: "size", Default: "9", Summary: fmt.Sprintf("board side, %d to %d", MinSize, MaxSize)},
+		{Name: "depth", Default: "4", Summary: "alpha-beta search depth in plies, at least 1"},
+		{Name: "nodes", Default: "0", Summary: "node budget per move of the searching players, 0 for none"},
+	},
+	New: func(opts map[string]string) (fitness.Game, error) {
+		o, err := ParseOptions(opts)
+		if err != nil {
+			return nil, err
+		}
+		return New(o)
+	},
+}
+
+// ParseOptions reads rule options as the user wrote them. Every unknown
+// name and bad value is reported, in name order.
+func ParseOptions(opts map[string]string) (Options, error) {
+	o := DefaultOptions
+	names := make([]string, 0, len(opts))
+	for k := range opts {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var errs []error
+	for _, k := range names {
+		if k != "size" && k != "depth" && k != "nodes" {
+			errs = append(errs, fmt.Errorf("hadron: unknown option %q (want size, depth or nodes)", k))
+			continue
+		}
+		x, err := strconv.ParseInt(strings.TrimSpace(opts[k]), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("hadron: %s %q: not an integer", k, opts[k]))
+			continue
+		}
+		switch k {
+		case "size":
+			o.Size = int(x)
+			if err := checkSize(o.Size); err != nil {
+				errs = append(errs, err)
+			}
+		case "depth":
+			o.Depth = int(x)
+			if o.Depth < 1 {
+				errs = append(errs, fmt.Errorf("hadron: depth %d: must be at least 1", x))
+			}
+		case "nodes":
+			o.Nodes = x
+			if x < 0 {
+				errs = append(errs, fmt.Errorf("hadron: nodes %d: must be 0 (no budget) or more", x))
+			}
+		}
+	}
+	return o, errors.Join(errs...)
+}
+
+// Game is Hadron under one set of rule options. It is immutable and safe
+// for concurrent use.
+type Game struct {
+	opts Options
+	geom *geom
+}
+
+var (
+	_ fitness.Game    = (*Game)(nil)
+	_ fitness.Perfter = (*Game)(nil)
+)
+
+// New builds a game; zero fields of o take their defaults.
+func New(o Options) (*Game, error) {
+	if o.Size == 0 {
+		o.Size = DefaultOptions.Size
+	}
+	if o.Depth == 0 {
+		o.Depth = DefaultOptions.Depth
+	}
+	if err := checkSize(o.Size); err != nil {
+		return nil, err
+	}
+	if o.Depth < 1 {
+		return nil, fmt.Errorf("hadron: depth %d: must be at least 1", o.Depth)
+	}
+	if o.Nodes < 0 {
+		return nil, fmt.Errorf("hadron: nodes %d: must be 0 (no budget) or more", o.Nodes)
+	}
+	// Deeper than the number of cells searches nothing more.
+	o.Depth = min(o.Depth, o.Size*o.Size)
+	return &Game{opts: o, geom: geoms[o.Size]}, nil
+}
+
+// Name is "hadron".
+func (g *Game) Name() string { return Info.Name }
+
+// Options are the game's rule options, defaults filled in.
+func (g *Game) Options() Options { return g.opts }
+
+// Perft returns the perft counts from the empty board for depths
+// 1..depth.
+func (g *Game) Perft(depth int) []uint64 {
+	out := make([]uint64, 0, max(depth, 0))
+	b := newBoard(g.geom)
+	for d := 1; d <= depth; d++ {
+		out = append(out, b.Perft(d))
+	}
+	return out
+}
+
+// Record is a finished game.
+type Record struct {
+	Size   int
+	Moves  []Cell // in order, White's first
+	Winner Color
+}
+
+// String writes the moves in tournament notation and the winner:
+// "E5 D5 ... (white wins)".
+func (r Record) String() string {
+	var sb strings.Builder
+	for _, m := range r.Moves {
+		sb.WriteString(m.String())
+		sb.WriteByte(' ')
+	}
+	fmt.Fprintf(&sb, "(%v wins)", r.Winner)
+	return sb.String()
+}
+
+// Play plays one game, a as White (moving first), b as Black, and returns
+// a's outcome. Hadron has no draws. Both players must come from this
+// package's NewPlayer; anything else is a programmer error and panics.
+func (g *Game) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+	r, err := g.PlayRecord(a, b, seed)
+	if err != nil {
+		panic(err)
+	}
+	if r.Winner == White {
+		return fitness.Win
+	}
+	return fitness.Loss
+}
+
+// PlayRecord plays a game as Play does and returns its moves. Each seat's
+// random choices come from its own stream of seed, so the game is a pure
+// function of (a, b, seed).
+func (g *Game) PlayRecord(a, b fitness.Player, seed uint64) (Record, error) {
+	var seats [2]mover
+	for k, p := range []fitness.Player{a, b} {
+		hp, ok := p.(*Player)
+		if !ok || hp == nil {
+			return Record{}, fmt.Errorf("hadron: player %T is not a hadron player", p)
+		}
+		seats[k] = g.newMover(hp, fitness.Derive(seed, uint64(k)))
+		defer seats[k].release()
+	}
+	board := newBoard(g.geom)
+	r := Record{Size: g.opts.Size}
+	for !board.Over() {
+		i := seats[board.toMove.side()].move(&board)
+		r.Moves = append(r.Moves, board.cell(i))
+		board.place(i)
+	}
+	r.Winner = board.Winner()
+	return r, nil
+}

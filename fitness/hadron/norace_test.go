@@ -1,0 +1,5 @@
+//go:build !race
+
+package hadron
+
+const raceEnabled = false

@@ -1,0 +1,25 @@
+// Package mnk is the tic-tac-toe family for evotune: m,n,k-games, in which
+// X and O take turns to mark an empty cell of an m-wide, n-high board and
+// the first to get k or more in a row (across, down or diagonally) wins. A
+// full board without a line is a draw. 3,3,3 is tic-tac-toe; 9,9,5 is
+// free-style gomoku on a small board.
+//
+// Small boards can be solved, large ones cannot, and the players reflect
+// both: perfect plays exact minimax, while classic and tuned play a bounded
+// alpha-beta search over an evaluation of open and half-open runs, tuned
+// with weights that evotune evolves.
+//
+// The package is laid out one job to a file:
+//
+//	rules.go     Rules, Limits and the rule options
+//	bitset.go    the 128-bit cell set
+//	geom.go      board layout, line and threat detection on bitboards
+//	position.go  a position, making and taking back moves
+//	perft.go     perft and the full game-tree count (TreeCount)
+//	game.go      Info, Game: players, Play, Perft
+//	players.go   the player table, random and greedy
+//	perfect.go   the exact solver
+//	weights.go   the tuned schema and the classic weights
+//	eval.go      the incremental run evaluation
+//	search.go    the bounded alpha-beta search of classic and tuned
+package mnk

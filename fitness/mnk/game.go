@@ -1,0 +1,179 @@
+package mnk
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+// Info registers the game. Its options are m, n, k (the rules, 3,3,3 by
+// default), and depth and nodes (the search limits of classic and tuned).
+var Info = fitness.GameInfo{
+	Name:    "mnk",
+	Summary: "m,n,k-games: k in a row on an m x n board (3,3,3 is tic-tac-toe)",
+	Options: fitnessOptions(),
+	New: func(opts map[string]string) (fitness.Game, error) {
+		c, err := parseOptions(opts)
+		if err != nil {
+			return nil, err
+		}
+		return NewGame(c.rules, c.limits)
+	},
+}
+
+func fitnessOptions() []fitness.Option {
+	out := make([]fitness.Option, len(options))
+	for i, o := range options {
+		out[i] = fitness.Option{Name: o.name, Default: o.def, Summary: o.summary}
+	}
+	return out
+}
+
+// Game is one m,n,k rule set with the search limits of its heuristic
+// players. It is immutable and safe for concurrent use.
+type Game struct {
+	g      *geom
+	limits Limits
+	tuned  genome.Schema // depends on K: one weight per run length
+
+	// Per-game scratch space (transposition tables, boards) is recycled
+	// through pools rather than kept in players, which must stay immutable.
+	solvers   sync.Pool // *solver
+	searchers sync.Pool // *searcher
+}
+
+var (
+	_ fitness.Game    = (*Game)(nil)
+	_ fitness.Perfter = (*Game)(nil)
+)
+
+// NewGame builds a game. A zero Depth means the default depth.
+func NewGame(r Rules, l Limits) (*Game, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if l.Depth == 0 {
+		l.Depth = defaultDepth
+	}
+	if l.Depth < 1 || l.Depth > maxDepth {
+		return nil, fmt.Errorf("mnk: depth %d is outside [1, %d]", l.Depth, maxDepth)
+	}
+	if l.Nodes < 0 {
+		return nil, fmt.Errorf("mnk: nodes %d is negative", l.Nodes)
+	}
+	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r.K)}, nil
+}
+
+// Name is "mnk".
+func (gm *Game) Name() string { return Info.Name }
+
+// Rules returns the game's rules.
+func (gm *Game) Rules() Rules { return gm.g.Rules }
+
+// Limits returns the search limits of classic and tuned.
+func (gm *Game) Limits() Limits { return gm.limits }
+
+// Players lists the registered players, in the order of the player table.
+func (gm *Game) Players() []fitness.PlayerInfo {
+	out := make([]fitness.PlayerInfo, 0, len(strategies))
+	for s := range strategies {
+		if s == 0 {
+			continue
+		}
+		out = append(out, gm.info(strategy(s)))
+	}
+	return out
+}
+
+func (gm *Game) info(s strategy) fitness.PlayerInfo {
+	pi := fitness.PlayerInfo{Name: s.String(), Role: fitness.Mover, Summary: strategies[s].summary}
+	if s == tunedPlay {
+		pi.Schema = slices.Clone(gm.tuned)
+	}
+	return pi
+}
+
+// NewPlayer builds a registered player. tuned reads its weights from
+// params, which must come from its schema; the others ignore params.
+func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, error) {
+	s, ok := parseStrategy(name)
+	if !ok {
+		return nil, fmt.Errorf("mnk: unknown player %q (want %s)", name, strategyNames())
+	}
+	p := &player{strategy: s, rules: gm.g.Rules}
+	switch s {
+	case perfectPlay:
+		if gm.g.cells > maxPerfectCells {
+			return nil, fmt.Errorf("mnk: perfect: board %dx%d has %d cells, more than the %d it can solve",
+				gm.g.M, gm.g.N, gm.g.cells, maxPerfectCells)
+		}
+	case classicPlay:
+		p.w = classicWeights(gm.g.K)
+	case tunedPlay:
+		w, err := tunedWeights(gm.tuned, params)
+		if err != nil {
+			return nil, err
+		}
+		p.w = w
+	}
+	return p, nil
+}
+
+// Play plays one game: a is X and moves first. The outcome is seen from a.
+// Each player draws its random choices from its own stream derived from
+// seed, so one player's choices never shift the other's.
+func (gm *Game) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+	out, _ := gm.play(a, b, seed, false)
+	return out
+}
+
+// play is Play that can also return the moves, as bits.
+func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Outcome, []int) {
+	movers := [2]mover{
+		gm.start(gm.own(a), fitness.Derive(seed, uint64(X))),
+		gm.start(gm.own(b), fitness.Derive(seed, uint64(O))),
+	}
+	defer movers[X].release()
+	defer movers[O].release()
+	var moves []int
+	var p position
+	for {
+		me := p.toMove()
+		view := p // movers get a copy: they cannot corrupt the game
+		c := movers[me].move(&view)
+		if c < 0 || c >= len(gm.g.centre) || !gm.g.free(&p).has(c) {
+			panic(fmt.Sprintf("mnk: %s played bit %d, not a free cell", [2]fitness.Player{a, b}[me].Name(), c))
+		}
+		if record {
+			moves = append(moves, c)
+		}
+		switch {
+		case gm.g.play(&p, c):
+			if me == X {
+				return fitness.Win, moves
+			}
+			return fitness.Loss, moves
+		case p.ply == gm.g.cells:
+			return fitness.Draw, moves
+		}
+	}
+}
+
+// own checks that p is a player built by a game with these rules. Anything
+// else is a programmer error: players come from NewPlayer.
+func (gm *Game) own(p fitness.Player) *player {
+	pl, ok := p.(*player)
+	if !ok {
+		panic(fmt.Sprintf("mnk: player %T is not an mnk player", p))
+	}
+	if pl.rules != gm.g.Rules {
+		panic(fmt.Sprintf("mnk: %s player was built for %v, not %v", pl.Name(), pl.rules, gm.g.Rules))
+	}
+	return pl
+}
+
+// Perft counts the move sequences of 1..depth moves from the empty board.
+func (gm *Game) Perft(depth int) []uint64 { return gm.g.perft(depth) }

@@ -1,0 +1,174 @@
+package mnk
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// geom is everything about a board that the rules fix: the bit layout,
+// line detection, hashing keys and the lines the evaluation scans. It is
+// built once per game and only read afterwards, so games share it freely
+// between goroutines.
+//
+// Cell (row r, column c) is bit r*stride + c, where stride = M+1: every row
+// carries one spare column that is always empty. A shift by one cell or by
+// one row then moves a run along a row, a column or a diagonal, and the
+// spare column stops runs from wrapping from the end of one row into the
+// start of the next (the shift-and trick of bitboard Connect Four).
+type geom struct {
+	Rules
+	stride int
+	cells  int         // M*N
+	full   bitset      // every real cell
+	dirs   [4]uint     // bit steps along a row, a column and the two diagonals
+	zob    [2][]uint64 // hashing keys by side and bit
+	centre []float64   // by bit: 1 at the centre falling to 0 at the edge
+	order  []int       // real cells, the richest in possible lines first
+	lines  [][]int     // every row, column and diagonal that can hold K marks
+	lineAt [][4]int    // by bit and direction: the index in lines, or -1
+}
+
+// zobristSeed names the stream of the hashing keys. They are part of the
+// rules, not of a match, so every game of the same rules shares them.
+const zobristSeed = 0x6d6e6b5a6f62 // "mnkZob"
+
+func newGeom(r Rules) *geom {
+	g := &geom{Rules: r, stride: r.M + 1, cells: r.M * r.N}
+	s := g.stride
+	g.dirs = [4]uint{1, uint(s), uint(s + 1), uint(s - 1)}
+	bitsUsed := s * r.N
+	g.zob = [2][]uint64{make([]uint64, bitsUsed), make([]uint64, bitsUsed)}
+	g.centre = make([]float64, bitsUsed)
+	g.lineAt = make([][4]int, bitsUsed)
+	windows := make([]int, bitsUsed) // k-cell windows through each cell
+	for b := range g.lineAt {
+		g.lineAt[b] = [4]int{-1, -1, -1, -1}
+	}
+	cr, cc := float64(r.N-1)/2, float64(r.M-1)/2
+	for row := range r.N {
+		for col := range r.M {
+			b := g.bit(row, col)
+			g.full = g.full.or(cell(b))
+			g.order = append(g.order, b)
+			for side := range 2 {
+				g.zob[side][b] = fitness.Derive(zobristSeed, uint64(side), uint64(b))
+			}
+			g.centre[b] = 1 - max(spread(float64(row), cr), spread(float64(col), cc))
+		}
+	}
+	// Lines: walk each direction from every cell that has no predecessor.
+	steps := [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} // (drow, dcol)
+	for d, st := range steps {
+		for row := range r.N {
+			for col := range r.M {
+				if g.inside(row-st[0], col-st[1]) {
+					continue // not the start of a line
+				}
+				var line []int
+				for rr, c := row, col; g.inside(rr, c); rr, c = rr+st[0], c+st[1] {
+					line = append(line, g.bit(rr, c))
+				}
+				for i := 0; i+r.K <= len(line); i++ {
+					for _, b := range line[i : i+r.K] {
+						windows[b]++
+					}
+				}
+				if len(line) < r.K {
+					continue // no room for a win: the evaluation ignores it
+				}
+				for _, b := range line {
+					g.lineAt[b][d] = len(g.lines)
+				}
+				g.lines = append(g.lines, line)
+			}
+		}
+	}
+	// The perfect player tries cells in this order: a cell on many
+	// possible lines both threatens and blocks the most.
+	slices.SortStableFunc(g.order, func(a, b int) int {
+		if c := cmp.Compare(windows[b], windows[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(g.centre[b], g.centre[a])
+	})
+	return g
+}
+
+// spread is how far x is from the middle m of its axis, from 0 to 1.
+func spread(x, m float64) float64 {
+	if m == 0 {
+		return 0
+	}
+	return math.Abs(x-m) / m
+}
+
+func (g *geom) bit(row, col int) int { return row*g.stride + col }
+
+func (g *geom) inside(row, col int) bool { return row >= 0 && row < g.N && col >= 0 && col < g.M }
+
+// rowCol is the inverse of bit.
+func (g *geom) rowCol(b int) (row, col int) { return b / g.stride, b % g.stride }
+
+// hasLine reports whether marks hold K or more in a row. Per direction, d
+// rounds of x &= x>>(n*step) with doubling n leave the cells that start a
+// run of 2^d; one more shift by what is missing reaches K.
+func (g *geom) hasLine(marks bitset) bool {
+	k := g.K
+	for _, step := range g.dirs {
+		x, n := marks, 1
+		for 2*n <= k && !x.empty() {
+			x = x.and(x.shr(uint(n) * step))
+			n *= 2
+		}
+		if n < k {
+			x = x.and(x.shr(uint(k-n) * step))
+		}
+		if !x.empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// wins returns the free cells where one more mark would give marks K in a
+// row. For each direction, ahead[j] holds the cells whose next j cells in
+// that direction are marked, behind[j] the same looking back; a cell
+// completes a line when ahead[i] and behind[K-1-i] both hold it.
+func (g *geom) wins(marks, free bitset) bitset {
+	var out bitset
+	// Lines longer than 16 exist only on long thin boards; they pay for
+	// an allocation, the rest keep the runs on the stack.
+	var aheadBuf, behindBuf [16]bitset
+	ahead, behind := aheadBuf[:], behindBuf[:]
+	if g.K > len(ahead) {
+		ahead, behind = make([]bitset, g.K), make([]bitset, g.K)
+	}
+	all := bitset{^uint64(0), ^uint64(0)}
+	for _, step := range g.dirs {
+		ahead[0], behind[0] = all, all
+		for j := 1; j < g.K; j++ {
+			ahead[j] = marks.and(ahead[j-1]).shr(step)
+			behind[j] = marks.and(behind[j-1]).shl(step)
+			if ahead[j].empty() && behind[j].empty() {
+				// Longer runs are empty too; only the splits with short
+				// runs on both sides remain possible, and for those one
+				// side needs at least (K-1)/2 marks.
+				for ; j < g.K; j++ {
+					ahead[j], behind[j] = bitset{}, bitset{}
+				}
+			}
+		}
+		for i := range g.K {
+			out = out.or(ahead[i].and(behind[g.K-1-i]))
+		}
+	}
+	return out.and(free)
+}
+
+// live reports whether marks' side can still make a line somewhere: some
+// K-cell window holds none of the opponent's marks (open = cells that are
+// not the opponent's).
+func (g *geom) live(open bitset) bool { return g.hasLine(open.and(g.full)) }

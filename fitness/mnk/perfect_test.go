@@ -1,0 +1,156 @@
+package mnk
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+// mustPlayer builds a player with default parameters or stops the test.
+func mustPlayer(tb testing.TB, gm *Game, name string) fitness.Player {
+	tb.Helper()
+	var params genome.Values
+	if name == tunedPlay.String() {
+		params = gm.tuned.Defaults()
+	}
+	p, err := gm.NewPlayer(name, params)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// TestSolverMatchesNaiveMinimax compares the value the solver gives every
+// move of random positions with plain minimax. One solver serves all
+// positions, as a pooled one does, so what its table kept from earlier
+// positions must stay true.
+func TestSolverMatchesNaiveMinimax(t *testing.T) {
+	for _, r := range []Rules{TicTacToe, {4, 3, 3}, {3, 4, 3}, {4, 3, 4}, {3, 3, 2}} {
+		t.Run(r.String(), func(t *testing.T) {
+			gm := mustGame(t, r, Limits{})
+			s := gm.newSolverMover(fitness.NewRand(1))
+			defer s.release()
+			rng := fitness.NewRand(uint64(r.Cells()))
+			minPly := max(1, r.Cells()-7) // keep plain minimax cheap
+			for range 60 {
+				b := newNaive(r)
+				plies := minPly + rng.IntN(r.Cells()-minPly)
+				for b.ply < plies {
+					i := rng.IntN(len(b.cells))
+					if b.cells[i] != 0 {
+						continue
+					}
+					if over, _ := b.set(i); over {
+						b.unset(i)
+						break
+					}
+				}
+				p := b.position(gm.g)
+				for i, v := range b.cells {
+					if v != 0 {
+						continue
+					}
+					over, won := b.set(i)
+					want := 1
+					if !won {
+						want = 0
+						if !over {
+							want = -b.value()
+						}
+					}
+					b.unset(i)
+					if got := s.moveValue(&p, gm.g.bit(i/r.M, i%r.M)); int(got) != want {
+						t.Fatalf("value of cell %d = %d, minimax %d on\n%s", i, got, want, gm.g.format(&p))
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPerfectNeverLoses(t *testing.T) {
+	const games = 1000
+	gm := mustGame(t, TicTacToe, Limits{})
+	perfect := mustPlayer(t, gm, "perfect")
+	for _, opp := range []string{"random", "greedy", "perfect"} {
+		for _, asX := range []bool{true, false} {
+			t.Run(fmt.Sprintf("vs %s as %v", opp, map[bool]side{true: X, false: O}[asX]), func(t *testing.T) {
+				other := mustPlayer(t, gm, opp)
+				var tally fitness.Tally
+				for seed := range uint64(games) {
+					if asX {
+						tally.Add(gm.Play(perfect, other, seed))
+					} else {
+						tally.Add(gm.Play(other, perfect, seed).Flip())
+					}
+				}
+				if tally.Losses > 0 {
+					t.Errorf("perfect lost %d of %d games", tally.Losses, games)
+				}
+				if opp == "perfect" && tally.Draws != games {
+					t.Errorf("perfect against itself: %+v, want only draws", tally)
+				}
+				t.Logf("%+v", tally)
+			})
+		}
+	}
+}
+
+// TestPerfectKnownResults checks perfect self-play against solved games:
+// k=3 is a first-player win on boards of at least 4x3 (so 4,4,3 is), and
+// 3,3,3 and 4,4,4 are draws.
+func TestPerfectKnownResults(t *testing.T) {
+	tests := []struct {
+		rules Rules
+		want  fitness.Outcome
+	}{
+		{TicTacToe, fitness.Draw},
+		{Rules{4, 4, 3}, fitness.Win},
+		{Rules{4, 3, 3}, fitness.Win},
+		{Rules{3, 4, 3}, fitness.Win},
+		{Rules{4, 4, 4}, fitness.Draw},
+		{Rules{3, 3, 2}, fitness.Win},
+		{Rules{2, 2, 2}, fitness.Win},
+		{Rules{1, 1, 1}, fitness.Win},
+		{Rules{3, 1, 2}, fitness.Win},
+		{Rules{4, 1, 2}, fitness.Win}, // X in a middle cell threatens both sides
+		{Rules{2, 1, 2}, fitness.Draw},
+	}
+	for _, tc := range tests {
+		t.Run(tc.rules.String(), func(t *testing.T) {
+			gm := mustGame(t, tc.rules, Limits{})
+			p := mustPlayer(t, gm, "perfect")
+			for seed := range uint64(3) {
+				if got := gm.Play(p, p, seed); got != tc.want {
+					t.Errorf("seed %d: perfect self-play = %v, want %v", seed, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestPerfectVariesAmongEqualMoves: every first move of tic-tac-toe
+// draws, so perfect's first move must spread over the board.
+func TestPerfectVariesAmongEqualMoves(t *testing.T) {
+	gm := mustGame(t, TicTacToe, Limits{})
+	p := mustPlayer(t, gm, "perfect")
+	firsts := map[int]int{}
+	for seed := range uint64(200) {
+		_, moves := gm.play(p, p, seed, true)
+		firsts[moves[0]]++
+	}
+	if len(firsts) != 9 {
+		t.Errorf("first moves over 200 games: %v, want all 9 cells", firsts)
+	}
+}
+
+func TestPerfectRefusesLargeBoards(t *testing.T) {
+	gm := mustGame(t, Rules{9, 9, 5}, Limits{})
+	_, err := gm.NewPlayer("perfect", genome.Values{})
+	want := "mnk: perfect: board 9x9 has 81 cells, more than the 20 it can solve"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}

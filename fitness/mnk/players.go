@@ -1,0 +1,117 @@
+package mnk
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// strategy is one of the registered players.
+type strategy uint8
+
+// The strategies, in the order `evotune games` lists them.
+const (
+	randomPlay strategy = iota + 1
+	greedyPlay
+	perfectPlay
+	classicPlay
+	tunedPlay
+)
+
+// strategies is the player table, indexed by strategy.
+var strategies = [...]struct{ name, summary string }{
+	randomPlay:  {"random", "a uniformly random free cell"},
+	greedyPlay:  {"greedy", "wins now if it can, else blocks an immediate loss, else plays at random"},
+	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table; random among equally valued moves (small boards)"},
+	classicPlay: {"classic", "alpha-beta at the game's depth over hand-set run weights 1, 10, 100, 1000 by length"},
+	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter"},
+}
+
+func (s strategy) String() string {
+	if s > 0 && int(s) < len(strategies) {
+		return strategies[s].name
+	}
+	return "strategy(" + strconv.Itoa(int(s)) + ")"
+}
+
+func parseStrategy(name string) (strategy, bool) {
+	for s := range strategies {
+		if s > 0 && strategies[s].name == name {
+			return strategy(s), true
+		}
+	}
+	return 0, false
+}
+
+func strategyNames() string {
+	var names []string
+	for s := range strategies {
+		if s > 0 {
+			names = append(names, strategies[s].name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// player is a strategy with its parameters fixed; immutable.
+type player struct {
+	strategy strategy
+	rules    Rules    // the rules it was built for
+	w        *weights // classic and tuned
+}
+
+func (p *player) Name() string { return p.strategy.String() }
+
+// mover is one player's state during one game.
+type mover interface {
+	// move returns the bit of a free cell to mark in p, which is not over.
+	move(p *position) int
+	// release hands scratch space back to the game's pools.
+	release()
+}
+
+// start creates p's state for one game, with its own random stream.
+func (gm *Game) start(p *player, seed uint64) mover {
+	rng := fitness.NewRand(seed)
+	switch p.strategy {
+	case greedyPlay:
+		return &greedy{g: gm.g, rng: rng}
+	case perfectPlay:
+		return gm.newSolverMover(rng)
+	case classicPlay, tunedPlay:
+		return gm.newSearcher(p.w, seed, rng)
+	}
+	return &randomMover{g: gm.g, rng: rng}
+}
+
+// pick returns a uniformly random member of a non-empty set.
+func pick(rng *rand.Rand, s bitset) int { return s.nth(rng.IntN(s.count())) }
+
+type randomMover struct {
+	g   *geom
+	rng *rand.Rand
+}
+
+func (m *randomMover) move(p *position) int { return pick(m.rng, m.g.free(p)) }
+func (m *randomMover) release()             {}
+
+// greedy looks one move ahead for both sides.
+type greedy struct {
+	g   *geom
+	rng *rand.Rand
+}
+
+func (m *greedy) move(p *position) int {
+	free, me := m.g.free(p), p.toMove()
+	if w := m.g.wins(p.marks[me], free); !w.empty() {
+		return pick(m.rng, w)
+	}
+	if t := m.g.wins(p.marks[me.other()], free); !t.empty() {
+		return pick(m.rng, t)
+	}
+	return pick(m.rng, free)
+}
+
+func (m *greedy) release() {}

@@ -1,0 +1,75 @@
+package mnk
+
+import "strconv"
+
+// side is a player's mark. X moves first.
+type side uint8
+
+// The sides.
+const (
+	X side = iota
+	O
+)
+
+func (s side) String() string {
+	switch s {
+	case X:
+		return "X"
+	case O:
+		return "O"
+	}
+	return "side(" + strconv.Itoa(int(s)) + ")"
+}
+
+// other is the opponent.
+func (s side) other() side { return s ^ 1 }
+
+// position is a board and, through ply, whose turn it is.
+type position struct {
+	marks [2]bitset // by side
+	ply   int       // marks placed so far
+}
+
+// toMove is the side whose turn it is.
+func (p *position) toMove() side { return side(p.ply & 1) }
+
+func (p *position) occupied() bitset { return p.marks[X].or(p.marks[O]) }
+
+// free is the set of empty cells.
+func (g *geom) free(p *position) bitset { return g.full.andNot(p.occupied()) }
+
+// play puts the mover's mark on bit b, which must be free, and reports
+// whether it made a line. The caller checks for a full board.
+func (g *geom) play(p *position, b int) (won bool) {
+	s := p.toMove()
+	p.marks[s] = p.marks[s].or(cell(b))
+	p.ply++
+	return g.hasLine(p.marks[s])
+}
+
+// undo takes back the last mark, which was on bit b.
+func (p *position) undo(b int) {
+	p.ply--
+	s := p.toMove()
+	p.marks[s] = p.marks[s].andNot(cell(b))
+}
+
+// format draws the board as X, O and '.', row 0 on top.
+func (g *geom) format(p *position) string {
+	out := make([]byte, 0, (g.M+1)*g.N)
+	for row := range g.N {
+		for col := range g.M {
+			b := g.bit(row, col)
+			switch {
+			case p.marks[X].has(b):
+				out = append(out, 'X')
+			case p.marks[O].has(b):
+				out = append(out, 'O')
+			default:
+				out = append(out, '.')
+			}
+		}
+		out = append(out, '\n')
+	}
+	return string(out)
+}

@@ -1,0 +1,143 @@
+package mnk
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Rules are the fixed rules of one m,n,k-game: an M-wide, N-high board on
+// which whoever first has K or more marks in a row (across, down or along
+// either diagonal) wins. M is the number of columns and N the number of
+// rows, as in "7,6,4", the Connect Four sized board.
+type Rules struct {
+	M int // columns: the board's width
+	N int // rows: the board's height
+	K int // marks in an unbroken line that win
+}
+
+// maxBits is how many cells a bitset holds. The board is stored with one
+// spare column (see geom), so it must satisfy (M+1)*N <= maxBits: 10x10,
+// 11x10 and 15x7 fit, 11x11 does not.
+const maxBits = 128
+
+// TicTacToe is the 3,3,3 game, the default rules.
+var TicTacToe = Rules{M: 3, N: 3, K: 3}
+
+func (r Rules) String() string {
+	return strconv.Itoa(r.M) + "," + strconv.Itoa(r.N) + "," + strconv.Itoa(r.K)
+}
+
+// Cells is the number of cells on the board.
+func (r Rules) Cells() int { return r.M * r.N }
+
+// Validate reports every reason the rules cannot be played.
+func (r Rules) Validate() error {
+	var errs []error
+	if r.M < 1 {
+		errs = append(errs, fmt.Errorf("mnk: m %d: the board needs at least one column", r.M))
+	}
+	if r.N < 1 {
+		errs = append(errs, fmt.Errorf("mnk: n %d: the board needs at least one row", r.N))
+	}
+	// Compare before multiplying, so huge values cannot overflow.
+	if r.M >= 1 && r.N >= 1 && (r.M >= maxBits || r.N > maxBits || (r.M+1)*r.N > maxBits) {
+		errs = append(errs, fmt.Errorf("mnk: board %dx%d is too large: (m+1)*n must be at most %d (10x10 fits)",
+			r.M, r.N, maxBits))
+	}
+	switch {
+	case r.K < 1:
+		errs = append(errs, fmt.Errorf("mnk: k %d: at least one mark must make a line", r.K))
+	case r.M >= 1 && r.N >= 1 && r.K > max(r.M, r.N):
+		errs = append(errs, fmt.Errorf("mnk: k %d exceeds the board %dx%d", r.K, r.M, r.N))
+	}
+	return errors.Join(errs...)
+}
+
+// Limits bound the classic and tuned searches. They are rule options, the
+// same for every player of a game, so that evolved weights are compared at
+// equal effort. Searches are bounded by work, never by the clock, so a game
+// is a pure function of its seed.
+type Limits struct {
+	// Depth is the full-width search depth in plies; forced replies to an
+	// immediate threat do not use it up.
+	Depth int
+	// Nodes, if positive, caps the nodes searched per move: the search
+	// deepens one ply at a time up to Depth and plays the best move of the
+	// last iteration it completed. Depth 1 always completes.
+	Nodes int64
+}
+
+// The defaults of the rule options.
+const (
+	defaultDepth = 3
+	maxDepth     = 64
+)
+
+// options lists the rule options in the order `evotune games` shows them.
+var options = []option{
+	{"m", "3", "board width (columns)", func(c *config, v int64) error { c.rules.M = int(v); return nil }},
+	{"n", "3", "board height (rows)", func(c *config, v int64) error { c.rules.N = int(v); return nil }},
+	{"k", "3", "marks in a row that win", func(c *config, v int64) error { c.rules.K = int(v); return nil }},
+	{"depth", strconv.Itoa(defaultDepth), "search depth in plies of the classic and tuned players",
+		func(c *config, v int64) error {
+			if v < 1 || v > maxDepth {
+				return fmt.Errorf("mnk: depth %d is outside [1, %d]", v, maxDepth)
+			}
+			c.limits.Depth = int(v)
+			return nil
+		}},
+	{"nodes", "0", "node budget per move of the classic and tuned players (0: no budget); with one they deepen iteratively up to depth",
+		func(c *config, v int64) error {
+			if v < 0 {
+				return fmt.Errorf("mnk: nodes %d is negative", v)
+			}
+			c.limits.Nodes = v
+			return nil
+		}},
+}
+
+// option is one rule option: its name, default, summary, and how its value
+// changes the config.
+type option struct {
+	name, def, summary string
+	set                func(*config, int64) error
+}
+
+// config is what the rule options decide.
+type config struct {
+	rules  Rules
+	limits Limits
+}
+
+// parseOptions reads rule options as written by the user; every unknown
+// name and bad value is reported, in name order.
+func parseOptions(opts map[string]string) (config, error) {
+	c := config{rules: TicTacToe, limits: Limits{Depth: defaultDepth}}
+	names := make([]string, 0, len(opts))
+	for name := range opts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var errs []error
+	for _, name := range names {
+		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
+		if i < 0 {
+			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, depth or nodes)", name))
+			continue
+		}
+		v, err := strconv.ParseInt(opts[name], 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mnk: option %s: %q is not an integer", name, opts[name]))
+			continue
+		}
+		if err := options[i].set(&c, v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, c.rules.Validate())
+	}
+	return c, errors.Join(errs...)
+}

@@ -1,0 +1,135 @@
+package mnk
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+func TestOptions(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   map[string]string
+		rules  Rules
+		limits Limits
+		err    string // substring of the error; "" for none
+	}{
+		{name: "defaults", opts: nil, rules: TicTacToe, limits: Limits{Depth: defaultDepth}},
+		{name: "gomoku 9x9", opts: map[string]string{"m": "9", "n": "9", "k": "5", "depth": "2", "nodes": "5000"},
+			rules: Rules{9, 9, 5}, limits: Limits{Depth: 2, Nodes: 5000}},
+		{name: "connect four board", opts: map[string]string{"m": "7", "n": "6", "k": "4"}, rules: Rules{7, 6, 4}, limits: Limits{Depth: defaultDepth}},
+		{name: "largest square", opts: map[string]string{"m": "10", "n": "10", "k": "5"}, rules: Rules{10, 10, 5}, limits: Limits{Depth: defaultDepth}},
+		{name: "k too long", opts: map[string]string{"k": "7"}, err: "mnk: k 7 exceeds the board 3x3"},
+		{name: "k zero", opts: map[string]string{"k": "0"}, err: "mnk: k 0"},
+		{name: "no columns", opts: map[string]string{"m": "0"}, err: "mnk: m 0"},
+		{name: "negative rows", opts: map[string]string{"n": "-2"}, err: "mnk: n -2"},
+		{name: "board too large", opts: map[string]string{"m": "11", "n": "11"}, err: "mnk: board 11x11 is too large"},
+		{name: "huge board", opts: map[string]string{"m": "9223372036854775807", "n": "2"}, err: "is too large"},
+		{name: "unknown option", opts: map[string]string{"size": "3"}, err: `mnk: unknown option "size"`},
+		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
+		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
+		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is negative"},
+		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, depth or nodes)` + "\n" + `mnk: option depth: "x"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Info.New(tc.opts)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error = %v, want one containing %q", err, tc.err)
+				}
+				if g != nil {
+					t.Error("a game came back with the error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			gm := g.(*Game)
+			if gm.Rules() != tc.rules || gm.Limits() != tc.limits {
+				t.Errorf("got %v %+v, want %v %+v", gm.Rules(), gm.Limits(), tc.rules, tc.limits)
+			}
+		})
+	}
+}
+
+func TestInfoListsEveryOption(t *testing.T) {
+	var names []string
+	for _, o := range Info.Options {
+		names = append(names, o.Name+"="+o.Default)
+	}
+	if got, want := strings.Join(names, " "), "m=3 n=3 k=3 depth=3 nodes=0"; got != want {
+		t.Errorf("options %q, want %q", got, want)
+	}
+	// Every listed default must parse back to the defaults.
+	opts := map[string]string{}
+	for _, o := range Info.Options {
+		opts[o.Name] = o.Default
+	}
+	if _, err := Info.New(opts); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestLinesMatchNaive checks line and threat detection against the naive
+// scan on random positions of many boards, including ones whose runs
+// would wrap from one row into the next without the spare column.
+func TestLinesMatchNaive(t *testing.T) {
+	boards := []Rules{{3, 3, 3}, {4, 4, 3}, {5, 5, 4}, {7, 6, 4}, {9, 9, 5}, {10, 10, 5}, {15, 7, 7},
+		{1, 9, 4}, {9, 1, 4}, {2, 6, 2}, {6, 2, 2}, {3, 3, 1}, {10, 10, 10}, {127, 1, 20}}
+	for _, r := range boards {
+		t.Run(r.String(), func(t *testing.T) {
+			g := mustGame(t, r, Limits{}).g
+			rng := fitness.NewRand(uint64(r.M*1000 + r.N*10 + r.K))
+			for range 300 {
+				b := newNaive(r)
+				for i := range b.cells {
+					b.cells[i] = int8(rng.IntN(3))
+				}
+				p := b.position(g)
+				free := g.free(&p)
+				for who := int8(1); who <= 2; who++ {
+					if got, want := g.hasLine(p.marks[who-1]), b.hasLine(who); got != want {
+						t.Fatalf("hasLine(%d) = %v, naive %v on\n%s", who, got, want, g.format(&p))
+					}
+					wins := g.wins(p.marks[who-1], free)
+					for i := range b.cells {
+						bit := g.bit(i/r.M, i%r.M)
+						want := b.cells[i] == 0 && b.runThrough(i, who) >= r.K
+						if got := wins.has(bit); got != want {
+							t.Fatalf("wins(%d) has cell %d = %v, naive %v on\n%s", who, i, got, want, g.format(&p))
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestEnumsHaveNames(t *testing.T) {
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"X", X.String(), "X"},
+		{"O", O.String(), "O"},
+		{"bad side", side(7).String(), "side(7)"},
+		{"strategy", perfectPlay.String(), "perfect"},
+		{"bad strategy", strategy(99).String(), "strategy(99)"},
+		{"run kind", halfOpen.String(), "half"},
+		{"bad run kind", runKind(5).String(), "runKind(5)"},
+		{"bound", lowerBound.String(), "lower"},
+		{"bad bound", bound(0).String(), "bound(0)"},
+		{"rules", Rules{9, 9, 5}.String(), "9,9,5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package mnk
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/evotune/evotune/genome"
+)
+
+// runKind says how many ends of a run of marks are free.
+type runKind uint8
+
+// The run kinds the evaluation scores. A run with both ends blocked, or
+// without room to grow to K between the opponent's marks and the edges, is
+// dead and scores nothing.
+const (
+	halfOpen runKind = iota // one end free
+	open                    // both ends free
+)
+
+func (k runKind) String() string {
+	switch k {
+	case halfOpen:
+		return "half"
+	case open:
+		return "open"
+	}
+	return "runKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// weights is an evaluation: what each live run is worth, by owner (the
+// side to move at the evaluated position, "own", or the other, "opp"), kind
+// and length, plus a centre bias per mark and the amplitude of the jitter.
+type weights struct {
+	own, opp [2][]float64 // by runKind, then length 1..K-1 (index 0 unused)
+	centre   float64      // per mark, times its centrality (1 centre, 0 edge)
+	jitter   float64      // each evaluation moves by up to +-jitter
+}
+
+// lengthWeight is the classic worth of an open run of length L: 10^(L-1).
+// For K = 5 that is 1, 10, 100, 1000 for lengths 1 to 4; every K uses the
+// same scale from length 1 up (K = 4 gives 1, 10, 100; K = 3 gives 1, 10),
+// so a single mark is always worth 1 and the centre bias and jitter keep
+// their meaning across K.
+func lengthWeight(length int) float64 { return math.Pow(10, float64(length-1)) }
+
+// classicWeights is the hand-set evaluation of the classic player: an open
+// run of length L scores 10^(L-1) and a half-open one a tenth of that (the
+// worth of an open run one shorter), for both sides alike; no centre bias
+// and no jitter. Its only randomness is the order in which equally
+// promising moves are searched (see searcher.move).
+func classicWeights(k int) *weights {
+	w := newWeights(k)
+	for l := 1; l < k; l++ {
+		for _, side := range []*[2][]float64{&w.own, &w.opp} {
+			side[open][l] = lengthWeight(l)
+			side[halfOpen][l] = lengthWeight(l) / 10
+		}
+	}
+	return w
+}
+
+func newWeights(k int) *weights {
+	w := &weights{}
+	for kind := range 2 {
+		w.own[kind] = make([]float64, max(k, 1))
+		w.opp[kind] = make([]float64, max(k, 1))
+	}
+	return w
+}
+
+// The tuned player's parameter names: own_open_3 is the worth of an open
+// run of three marks of the side to move, opp_half_2 of a half-open run of
+// two of the side that just moved.
+func weightName(owner string, kind runKind, length int) string {
+	return owner + "_" + kind.String() + "_" + strconv.Itoa(length)
+}
+
+// Defaults of the tuned player, as multiples of the classic weights. The
+// side to move is a tempo ahead, so its runs are worth more than the same
+// runs of the side that just moved.
+const (
+	ownScale      = 1.5 // own runs, relative to classic
+	oppScale      = 1.0 // the opponent's
+	defaultCentre = 0.5
+	defaultJitter = 0.2
+)
+
+// tunedSchema declares the tuned player's knobs for lines of K: a weight
+// per owner, kind and length 1..K-1, each searched on a log scale over six
+// decades around its classic value, then the centre bias and the jitter.
+func tunedSchema(k int) genome.Schema {
+	var s genome.Schema
+	for _, owner := range []struct {
+		name, who string
+		scale     float64
+	}{{"own", "the side to move", ownScale}, {"opp", "the side that just moved", oppScale}} {
+		for _, kind := range []runKind{open, halfOpen} {
+			for l := 1; l < k; l++ {
+				def := lengthWeight(l) * owner.scale
+				if kind == halfOpen {
+					def /= 10
+				}
+				s = append(s, genome.Param{
+					Name:    weightName(owner.name, kind, l),
+					Kind:    genome.Float,
+					Summary: fmt.Sprintf("worth of a %s run of %d of %s", kind, l, owner.who),
+					Min:     lengthWeight(l) / 1000,
+					Max:     lengthWeight(l) * 1000,
+					Log:     true,
+					Default: genome.Value{Num: def},
+				})
+			}
+		}
+	}
+	return append(s,
+		genome.Param{Name: "centre", Kind: genome.Float, Min: 0, Max: 10, Default: genome.Value{Num: defaultCentre},
+			Summary: "bias per mark toward the centre: centrality (1 centre, 0 edge) times this, own minus opponent's"},
+		genome.Param{Name: "jitter", Kind: genome.Float, Min: 0, Max: 5, Default: genome.Value{Num: defaultJitter},
+			Summary: "amplitude of the seeded noise added to every evaluation, so equal moves vary from game to game"},
+	)
+}
+
+// tunedWeights reads the tuned player's weights from v, which must carry
+// every parameter of schema with its kind. Values are checked against the
+// ranges, so a hand-made genome.Values cannot smuggle in a NaN.
+func tunedWeights(schema genome.Schema, v genome.Values) (*weights, error) {
+	have := v.Schema()
+	for i := range schema {
+		want := &schema[i]
+		p, ok := have.Lookup(want.Name)
+		if !ok || p.Kind != want.Kind {
+			return nil, fmt.Errorf("mnk: tuned: parameters do not match its schema: no float %q", want.Name)
+		}
+		if err := want.Check(v.Get(want.Name)); err != nil {
+			return nil, fmt.Errorf("mnk: tuned: %w", err)
+		}
+	}
+	k := (len(schema)-2)/4 + 1
+	w := newWeights(k)
+	for l := 1; l < k; l++ {
+		for _, kind := range []runKind{open, halfOpen} {
+			w.own[kind][l] = v.Float(weightName("own", kind, l))
+			w.opp[kind][l] = v.Float(weightName("opp", kind, l))
+		}
+	}
+	w.centre = v.Float("centre")
+	w.jitter = v.Float("jitter")
+	return w, nil
+}
