@@ -26,8 +26,8 @@ const (
 type Checkpoint struct {
 	Format     int    `json:"format"`
 	ConfigHash string `json:"config_hash"`
-	Config     string `json:"config"`     // the config text as given
-	ConfigDir  string `json:"config_dir"` // where its relative paths point
+	Config     string `json:"config"`               // the config text as given
+	ConfigDir  string `json:"config_dir,omitempty"` // where its relative NAME:FILE specs point
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int        `json:"generation"`
@@ -77,7 +77,7 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if ck.Format != CheckpointFormat {
 		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
 	}
-	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), ck.ConfigDir)
+	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(&ck))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads: %s", path, oneLine(err))
 	}
@@ -103,4 +103,12 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(ck.Population), want)
 	}
 	return &ck, cfg, nil
+}
+
+// baseDirOf is where a checkpoint's relative specs are found.
+func baseDirOf(ck *Checkpoint) string {
+	if ck.ConfigDir == "" {
+		return "."
+	}
+	return ck.ConfigDir
 }

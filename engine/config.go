@@ -36,6 +36,7 @@ type Config struct {
 	// Filled by Load once the config is valid.
 	file      string
 	baseDir   string // where relative NAME:FILE specs are found
+	relative  bool   // some spec names a file relative to baseDir
 	text      []byte
 	lines     lines
 	game      fitness.Game
@@ -151,7 +152,11 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 	p := &problems{file: file}
 	var root yaml.Node
 	if err := yaml.Unmarshal(text, &root); err != nil {
-		p.add(yamlLine(err), "", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if l := yamlLine(err); l > 0 {
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", l))
+		}
+		p.add(yamlLine(err), "", "%s", msg)
 		return nil, p.err()
 	}
 	if len(root.Content) == 0 {
@@ -160,8 +165,15 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 	}
 	d := &decoder{p: p, lines: c.lines}
 	c.decode(d, root.Content[0])
-	if len(p.errs) == 0 {
-		c.check(p)
+	// Check the meaning too, so every mistake shows in one pass; a key
+	// that failed to decode has already said what is wrong with it.
+	decoded := p.errs
+	semantic := &problems{file: file}
+	c.check(semantic)
+	for _, e := range semantic.errs {
+		if !coveredBy(e.Key, decoded) {
+			p.errs = append(p.errs, e)
+		}
 	}
 	if err := p.err(); err != nil {
 		return nil, err
@@ -266,6 +278,17 @@ func trimPrefix(err error) string {
 	return msg
 }
 
+// coveredBy reports whether key, or a key above or below it, already has
+// an error among errs.
+func coveredBy(key string, errs ConfigErrors) bool {
+	for _, e := range errs {
+		if e.Key == "" || e.Key == key || strings.HasPrefix(key, e.Key+".") || strings.HasPrefix(e.Key, key+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // has reports whether the file set key (so defaults can depend on it).
 func (c *Config) has(key string) bool { _, ok := c.lines[key]; return ok }
 
@@ -323,13 +346,9 @@ func (c *Config) check(p *problems) {
 		pi, ok := fitness.Info(g, c.role, c.Player)
 		switch {
 		case !ok:
-			var names []string
-			for _, q := range g.Players() {
-				if q.Role == c.role && q.Tunable() {
-					names = append(names, q.Name)
-				}
-			}
-			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(names, ", "))
+			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(c.tunable(g), ", "))
+		case !pi.Tunable() && isNull(c.space):
+			bad("player", "%s has no parameters to tune (tunable: %s)", c.Player, strings.Join(c.tunable(g), ", "))
 		default:
 			sp, err := genome.NewSpace(pi.Schema, c.space)
 			if err != nil {
@@ -349,6 +368,16 @@ func (c *Config) check(p *problems) {
 	if c.Run.Workers < 0 {
 		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
 	}
+}
+
+func (c *Config) tunable(g fitness.Game) []string {
+	var names []string
+	for _, q := range g.Players() {
+		if q.Role == c.role && q.Tunable() {
+			names = append(names, q.Name)
+		}
+	}
+	return names
 }
 
 // genomeProblems turns genome's line errors into config errors.
@@ -442,7 +471,22 @@ func (c *Config) resolvePath(spec string) string {
 	if !ok || filepath.IsAbs(file) {
 		return spec
 	}
+	c.relative = true
 	return name + ":" + filepath.Join(c.baseDir, file)
+}
+
+// checkpointDir is where a checkpoint must remember relative specs to be
+// found from: empty when there are none, so runs of one config from
+// different places write identical checkpoints.
+func (c *Config) checkpointDir() string {
+	if !c.relative {
+		return ""
+	}
+	dir, err := filepath.Abs(c.baseDir)
+	if err != nil {
+		return c.baseDir
+	}
+	return dir
 }
 
 func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
@@ -464,6 +508,8 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	rate("evolution.mutation.choice-rate", e.Mutation.ChoiceRate)
 	if e.Mutation.Sigma < 0 {
 		bad("evolution.mutation.sigma", "%v: want 0 (default 0.1) or more", e.Mutation.Sigma)
+	} else if err := e.Mutation.Validate(); err != nil {
+		bad("evolution.mutation", "%s", oneLine(err)) // genome's own checks, should they grow
 	}
 	if e.BlendAlpha < 0 {
 		bad("evolution.blend-alpha", "%v: want 0 or more", e.BlendAlpha)
@@ -540,6 +586,7 @@ func (c *Config) settings() map[string]string {
 			for k, y := range x {
 				walk(join(prefix, k), y)
 			}
+		case nil: // an unset section: the same as an empty one
 		default:
 			b, _ := json.Marshal(x)
 			out[prefix] = string(b)

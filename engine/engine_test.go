@@ -82,6 +82,7 @@ func TestRunIndependentOfWorkers(t *testing.T) {
 	var runs []map[string][]byte
 	for _, w := range []int{1, 2} {
 		dir := t.TempDir()
+		// Configs in different places: nothing of the path may leak in.
 		cfg := loadText(t, t.TempDir(), smallConfig)
 		if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: w}); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -69,11 +70,13 @@ func (d *ExportDoc) yaml() ([]byte, error) {
 	}
 	flowLists(&root)
 	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s parameter set(s); load one with --player %s:FILE", len(d.Players), d.Player, d.Player)
-	out, err := yaml.Marshal(&root)
-	if err != nil {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
 		return nil, fmt.Errorf("engine: export: %w", err)
 	}
-	return out, nil
+	return b.Bytes(), nil
 }
 
 // flowLists writes lists of numbers on one line each, so a 10x10 grid is

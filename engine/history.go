@@ -11,8 +11,8 @@ func sqrt(x float64) float64 { return math.Sqrt(x) }
 
 // GenStats is one row of generations.csv.
 type GenStats struct {
-	Generation int     `json:"generation"`
-	Best       float64 `json:"best"` // the generation's best fitness
+	Generation int     `json:"generation"` // counted from 1
+	Best       float64 `json:"best"`       // the generation's best fitness
 	Mean       float64 `json:"mean"`
 	SD         float64 `json:"sd"`
 	Games      int     `json:"games"` // games played in the generation
@@ -33,7 +33,7 @@ func (r *runner) stats(gen int, sorted []Member, games int) GenStats {
 	if n > 1 {
 		sd = math.Sqrt(ss / (n - 1))
 	}
-	return GenStats{Generation: gen, Best: sorted[0].Fitness, Mean: mean, SD: sd, Games: games}
+	return GenStats{Generation: gen + 1, Best: sorted[0].Fitness, Mean: mean, SD: sd, Games: games}
 }
 
 // csv renders the history; numbers in Go's shortest exact form, so a

@@ -117,7 +117,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	cfg, err := parseIn(cfgPath, text, ck.ConfigDir)
+	cfg, err := parseIn(cfgPath, text, baseDirOf(ck))
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func (r *runner) loop(ctx context.Context, gen int, pool [][]float64, hof []Memb
 		hof = r.updateHallOfFame(hof, sorted)
 		history = append(history, r.stats(gen, sorted, games))
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.baseDir, Generation: gen + 1, Population: sorted, HallOfFame: hof, History: history}
+			ConfigDir: r.cfg.checkpointDir(), Generation: gen + 1, Population: sorted, HallOfFame: hof, History: history}
 		if err := r.writeCheckpoint(ck); err != nil {
 			return nil, err
 		}

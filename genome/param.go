@@ -4,6 +4,14 @@
 // kind, range, default). A Values is one assignment of those knobs, read by
 // the player through typed accessors. The package knows no game: games
 // import it to declare their knobs, the engine imports it to search them.
+//
+// For the search, NewSpace narrows a schema by the config's `space:`
+// section (or builds one from it), and a genome is a point in the resulting
+// Space: a []float64 of genes in [0, 1] that Decode turns into Values and
+// Encode back. Space.Random, Space.Mutate and Space.Cross are the evolution
+// operators; Space.ParseSeeds reads the config's known parameter sets.
+// Every random draw comes from a *rand.Rand the caller passes in, so that
+// results are a function of the caller's seeds alone.
 package genome
 
 import (

@@ -34,7 +34,7 @@ const (
 func (blockHalfPlacer) Name() string { return "blockhalf" }
 
 func (blockHalfPlacer) Place(g *Geometry, rng *rand.Rand) Layout {
-	b := blockHalfSearch{g: g, ships: make([]Bits, len(g.Fleet)), starts: lineStarts(g)}
+	b := blockHalfSearch{g: g, ships: make([]Bits, len(g.Fleet))}
 	for range blockHalfTries {
 		blocked := Bits{Lo: rng.Uint64(), Hi: rng.Uint64()}.And(g.All)
 		b.budget = blockHalfBudget
@@ -45,30 +45,9 @@ func (blockHalfPlacer) Place(g *Geometry, rng *rand.Rand) Layout {
 	return placeUniform(g, rng)
 }
 
-// lineStarts indexes every placement of each ship length by its first cell
-// and orientation: starts[L][0][c] is the horizontal one starting at c, [1]
-// the vertical one; empty where the ship would leave the board.
-func lineStarts(g *Geometry) map[int]*[2][]Bits {
-	out := make(map[int]*[2][]Bits, len(g.Lengths))
-	for _, L := range g.Lengths {
-		s := &[2][]Bits{make([]Bits, g.Cells), make([]Bits, g.Cells)}
-		for _, p := range g.Placements[L] {
-			first := p.First()
-			orient := 0
-			if L > 1 && !p.Has(first+1) { // a horizontal ship holds first+1
-				orient = 1
-			}
-			s[orient][first] = p
-		}
-		out[L] = s
-	}
-	return out
-}
-
 type blockHalfSearch struct {
 	g      *Geometry
 	ships  []Bits
-	starts map[int]*[2][]Bits
 	budget int
 }
 
@@ -77,20 +56,50 @@ func (b *blockHalfSearch) place(i int, taken Bits) bool {
 	if i == len(b.ships) {
 		return true
 	}
-	st := b.starts[b.g.Fleet[i]]
-	for c := range b.g.Cells {
-		for orient := range st {
-			p := st[orient][c]
-			if p.Empty() || p.Meets(taken) {
-				continue
-			}
-			if b.budget--; b.budget < 0 {
-				return false
-			}
-			b.ships[i] = p
-			if b.place(i+1, taken.Or(p)) {
-				return true
-			}
+	// Prune: a ship with no free placement now has none deeper either.
+	// This only cuts branches without a solution, so the layout found is
+	// the same first fit, but hopeless tries end at once.
+	for _, L := range b.g.Fleet[i:] {
+		if !b.fits(L, taken) {
+			return false
+		}
+	}
+	// Geometry.Placements lists the horizontal placements, then the
+	// vertical ones, each in row-major order of the first cell: merging
+	// the two lists visits every cell in turn, horizontal first.
+	L := b.g.Fleet[i]
+	ps := b.g.Placements[L]
+	nh := len(ps)
+	if L > 1 {
+		nh = b.g.H * max(0, b.g.W-L+1)
+	}
+	hor, ver := ps[:nh], ps[nh:]
+	for len(hor) > 0 || len(ver) > 0 {
+		var p Bits
+		if len(ver) == 0 || len(hor) > 0 && hor[0].First() <= ver[0].First() {
+			p, hor = hor[0], hor[1:]
+		} else {
+			p, ver = ver[0], ver[1:]
+		}
+		if p.Meets(taken) {
+			continue
+		}
+		if b.budget--; b.budget < 0 {
+			return false
+		}
+		b.ships[i] = p
+		if b.place(i+1, taken.Or(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fits reports whether some placement of length L avoids taken.
+func (b *blockHalfSearch) fits(L int, taken Bits) bool {
+	for _, p := range b.g.Placements[L] {
+		if !p.Meets(taken) {
+			return true
 		}
 	}
 	return false

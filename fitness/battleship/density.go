@@ -1,11 +1,13 @@
 package battleship
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
 )
 
 // This file is the probability-density kernel shared by the shooters bob,
@@ -22,18 +24,29 @@ import (
 //     parity(c) and fires at the highest v(c) + U(0, Jitter), ties to the
 //     lowest cell.
 //
-// Counting uses bitboards: the legal starts of a length-L ship are the AND
-// of L shifted copies of the free cells; the starts are spread to one byte
-// per cell and the L shifted copies summed eight cells at a time. Only the
-// few placements covering a hit are walked, through Geometry.Covering.
-// All scratch memory lives in the gunner, so a shot allocates nothing.
+// Counting uses bitboards, never a walk over every placement. The valid
+// starts of a length-L ship are two bitboards (horizontal, vertical). The
+// blocked cells only grow during a game, so each shot the starts whose
+// window meets a newly blocked cell (the starts ANDed with the OR of L
+// shifted copies of those cells) are dropped, and only the cells of those
+// dropped placements are counted down: every placement is dropped at most
+// once a game. A length's total is the popcount of its starts. The
+// placements covering unresolved hits are found the same way and walked
+// to add their extra weight. Ships of one length without hits of their
+// own share one density. Scratch memory lives in the gunner: one
+// allocation a game for fleets like the classic one (see densityInline)
+// plus, under reveal: ship, one buffer for the densities of ships with
+// known hits, allocated once; shots reuse it.
 //
-// Floating-point order is fixed (and mirrored by the naive reference in
-// density_test.go): a cell's density is the integer placement count plus
-// the hit extras (HitWeight^k - 1) in increasing order of the first hit a
-// placement covers; p = density * (1/total); ships are folded into the
-// product in fleet order. With an integral HitWeight every density is an
-// exact integer, so the reference agrees bit for bit.
+// Floating-point order is fixed, and mirrored by the naive reference in
+// density_test.go: a cell's density is its integer placement count plus
+// the extras HitWeight^k - 1 of the placements covering hits, horizontal
+// ones first, each orientation by first cell (Geometry.Placements order);
+// p = density * (1/total); ships are folded into the product in fleet
+// order; the score multiplies P^Exponent (math.Pow skipped at 1) by the
+// grid, tier and parity factors in that order. With an integral
+// HitWeight every density and total is an exact integer, so the reference
+// agrees bit for bit and picks the very same cells.
 
 // densityParams are the knobs of the kernel. The neutral value of every
 // multiplier is 1; bob and over9000 are fixed settings of it, tuned reads
@@ -95,24 +108,24 @@ func (p *densityParams) validate(g *Geometry) error {
 // with; immutable, shared by every gunner on the geometry.
 type densityTables struct {
 	g      *Geometry
-	words  int      // 8-cell words covering the board
 	maxLen int      // longest ship
 	lenIdx []int    // ship length -> index into the per-length scratch
 	hStart []Bits   // by length: cells where a horizontal ship may start
 	vStart []Bits   // by length: cells where a vertical ship may start
 	hPl    [][]Bits // by length and start cell: the horizontal placement
 	vPl    [][]Bits // by length and start cell: the vertical placement
+	// base[i][c] counts the placements of a ship of length Lengths[i]
+	// covering cell c on an empty board.
+	base [][MaxCells]float64
 	// notWest/notEast: every cell but the first/last column.
 	notWest, notEast Bits
 	parity           []Bits // by m: cells with (row+col) % m == 0
-	fleetCells       int    // hits that end the game
 }
 
 func newDensityTables(g *Geometry) *densityTables {
-	t := &densityTables{g: g, words: (g.Cells + 7) / 8}
+	t := &densityTables{g: g}
 	for _, L := range g.Fleet {
 		t.maxLen = max(t.maxLen, L)
-		t.fleetCells += L
 	}
 	t.lenIdx = make([]int, t.maxLen+1)
 	for i, L := range g.Lengths {
@@ -123,6 +136,12 @@ func newDensityTables(g *Geometry) *densityTables {
 	t.parity = make([]Bits, t.maxLen+1)
 	t.hPl = make([][]Bits, t.maxLen+1)
 	t.vPl = make([][]Bits, t.maxLen+1)
+	t.base = make([][MaxCells]float64, len(g.Lengths))
+	for i, L := range g.Lengths {
+		for c := range g.Cells {
+			t.base[i][c] = float64(len(g.Covering[L][c]))
+		}
+	}
 	for L := 1; L <= t.maxLen; L++ {
 		t.hPl[L] = make([]Bits, g.Cells)
 		t.vPl[L] = make([]Bits, g.Cells)
@@ -207,16 +226,6 @@ func (t *densityTables) extending(b Bits) Bits {
 	return e.Or(w).Or(s).Or(n)
 }
 
-// densitySpread[x] has byte i set to bit i of x.
-var densitySpread = func() (tab [256]uint64) {
-	for x := range tab {
-		for i := range 8 {
-			tab[x] |= uint64(x>>i&1) << (8 * i)
-		}
-	}
-	return tab
-}()
-
 // densityShooter is bob, over9000 or tuned: a name and kernel settings.
 type densityShooter struct {
 	name string
@@ -235,9 +244,27 @@ func newDensityShooter(name string, g *Geometry, p densityParams) (*densityShoot
 
 func (s *densityShooter) Name() string { return s.name }
 
-// densityInline is how many ships and distinct ship lengths a gunner
-// holds without a second allocation.
-const densityInline = 6
+// The registry's constructors: the shooters as players, nil on error.
+func newBob(g *Geometry) (fitness.Player, error)      { return densityPlayer(bobShooter(g)) }
+func newOver9000(g *Geometry) (fitness.Player, error) { return densityPlayer(over9000Shooter(g)) }
+func newTunedShooter(g *Geometry, v genome.Values) (fitness.Player, error) {
+	return densityPlayer(tunedShooter(g, v))
+}
+
+func densityPlayer(s *densityShooter, err error) (fitness.Player, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// A gunner holds up to densityInline ships and densityInlineLengths
+// distinct ship lengths (the classic fleet has 5 and 4) without a second
+// allocation.
+const (
+	densityInline        = 6
+	densityInlineLengths = 4
+)
 
 // Start implements Shooter.
 func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
@@ -257,17 +284,29 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 	for i := range k.afloat {
 		k.afloat[i] = true
 	}
-	if n := len(g.Lengths); n <= densityInline {
+	k.live, k.pending = k.liveBuf[:0], k.pendingBuf[:0]
+	if n := len(g.Lengths); n <= densityInlineLengths {
 		k.dens, k.total, k.stamp = k.densBuf[:n], k.totalBuf[:n], k.stampBuf[:n]
+		k.count, k.startH, k.startV = k.countBuf[:n], k.startBuf[:n], k.startBuf[n:2*n]
 	} else {
 		k.dens, k.total, k.stamp = make([][MaxCells]float64, n), make([]float64, n), make([]int, n)
+		k.count, k.startH, k.startV = make([][MaxCells]float64, n), make([]Bits, n), make([]Bits, n)
 	}
+	k.reset()
 	k.hitPowBuf[0] = 1
 	for i := 1; i <= t.maxLen; i++ {
 		k.hitPowBuf[i] = k.hitPowBuf[i-1] * s.p.HitWeight
 	}
 	k.tiers = s.p.Avoid != 1 || s.p.Preferred != 1 || s.p.Critical != 1
 	return k
+}
+
+// densityShip is one ship in play, p_s(c) = dens[c] * inv, or several
+// consecutive ones (in fleet order) with the same density.
+type densityShip struct {
+	dens  *[MaxCells]float64
+	inv   float64
+	times int
 }
 
 // densitySunk is a sunk ship whose cells are being worked out from the
@@ -279,8 +318,8 @@ type densitySunk struct {
 	done       bool // known is the whole ship
 }
 
-// densityGunner is one game's state of a density shooter. It is one
-// allocation for fleets of up to densityInline ships.
+// densityGunner is one game's state of a density shooter; see
+// densityInline for its allocations.
 type densityGunner struct {
 	p   *densityParams
 	t   *densityTables
@@ -295,24 +334,31 @@ type densityGunner struct {
 	pending             []densitySunk
 	tiers               bool // some tier multiplier is not 1
 
-	// Per distinct ship length (Geometry.Lengths order): the density of a
-	// ship with no hits of its own, its total, and the shot it is of.
-	dens  [][MaxCells]float64
-	total []float64
-	stamp []int // k.shots+1 when dens was computed
+	// Per distinct ship length (Geometry.Lengths order), for a ship with no
+	// hits of its own: the starts of its placements that meet no blocked
+	// cell, the number of them covering each cell, and the weighted
+	// density with the total weight as of shot stamp-1.
+	blocked        Bits // the blocked cells the starts and counts are of
+	startH, startV []Bits
+	count          [][MaxCells]float64
+	dens           [][MaxCells]float64
+	total          []float64
+	stamp          []int // k.shots+1 when dens and total were computed
 
-	hitPow           int                   // entries of hitPowBuf in use
-	hitPowBuf        [MaxCells + 1]float64 // HitWeight^k
-	own              [MaxCells]float64     // ownDensity's result
-	q                [MaxCells]float64     // 1 - prod(1 - p), then the score
-	spreadH, spreadV [2 * MaxCells]byte    // first half stays zero
-	count            [MaxCells]byte
+	hitPowBuf [MaxCells/2 + 1]float64 // HitWeight^k; ships are at most 64 long
+	own       [][MaxCells]float64     // reveal: ship — by ship, the density of one with hits
+	live      []densityShip           // the ships in play this shot
+	score     [MaxCells]float64       // prod_s (1 - p_s), then each unfired cell's score
 
+	liveBuf     [densityInline]densityShip
+	pendingBuf  [densityInline]densitySunk
 	afloatBuf   [densityInline]bool
 	shipHitsBuf [densityInline]Bits
-	densBuf     [densityInline][MaxCells]float64
-	totalBuf    [densityInline]float64
-	stampBuf    [densityInline]int
+	densBuf     [densityInlineLengths][MaxCells]float64
+	countBuf    [densityInlineLengths][MaxCells]float64
+	startBuf    [2 * densityInlineLengths]Bits
+	totalBuf    [densityInlineLengths]float64
+	stampBuf    [densityInlineLengths]int
 }
 
 // Observe implements Gunner.
@@ -380,16 +426,15 @@ func (k *densityGunner) resolve() {
 
 // Fire implements Gunner.
 func (k *densityGunner) Fire() int {
-	k.probabilities()
+	k.ships()
 	return k.choose()
 }
 
-// probabilities fills k.q with P(c) = 1 - prod_s (1 - p_s(c)).
-func (k *densityGunner) probabilities() {
-	q := k.q[:k.g.Cells]
-	for c := range q {
-		q[c] = 1
-	}
+// ships sets k.live to the ships still in play, in fleet order, each with
+// its density and the inverse of its total weight, so that its probability
+// at cell c is p_s(c) = dens[c] * inv.
+func (k *densityGunner) ships() {
+	k.live = k.live[:0]
 	// The constraints of a ship with no hits of its own (every ship when
 	// reveal information is not used or not given).
 	ship := k.p.UseReveal && k.g.Reveal == RevealShip
@@ -397,6 +442,7 @@ func (k *densityGunner) probabilities() {
 	if ship {
 		blocked, cover = k.misses.Or(k.hits), Bits{}
 	}
+	k.block(blocked)
 	for i, L := range k.g.Fleet {
 		if !k.afloat[i] {
 			continue
@@ -404,68 +450,99 @@ func (k *densityGunner) probabilities() {
 		var dens *[MaxCells]float64
 		var total float64
 		if ship && !k.shipHits[i].Empty() {
-			dens, total = &k.own, k.ownDensity(L, k.shipHits[i])
+			if k.own == nil {
+				k.own = make([][MaxCells]float64, len(k.g.Fleet))
+			}
+			dens, total = &k.own[i], k.ownDensity(&k.own[i], L, k.shipHits[i])
 		} else {
 			li := k.t.lenIdx[L]
 			if k.stamp[li] != k.shots+1 {
-				k.total[li] = k.density(&k.dens[li], L, blocked, cover)
+				k.total[li] = k.density(li, L, cover)
 				k.stamp[li] = k.shots + 1
 			}
 			dens, total = &k.dens[li], k.total[li]
+			if cover.Empty() || k.hitPowBuf[1] == 1 {
+				dens = &k.count[li]
+			}
 		}
 		if total == 0 {
 			continue // no placement fits: knowledge contradicts the rules
 		}
-		inv := 1 / total
-		d := dens[:len(q)]
-		for c := range q {
-			q[c] *= 1 - d[c]*inv
+		if n := len(k.live); n > 0 && k.live[n-1].dens == dens {
+			k.live[n-1].times++ // the same length, constraints and so density
+			continue
 		}
-	}
-	for c := range q {
-		q[c] = 1 - q[c]
+		k.live = append(k.live, densityShip{dens: dens, inv: 1 / total, times: 1})
 	}
 }
 
-// density fills dens with the weighted count of the placements of a
-// length-L ship covering each cell, among those meeting no blocked cell,
-// and returns the total weight. A placement covering k cells of cover
-// weighs HitWeight^k.
-func (k *densityGunner) density(dens *[MaxCells]float64, L int, blocked, cover Bits) float64 {
-	t, g := k.t, k.g
-	free := g.All.AndNot(blocked)
-	sh, sv := t.hStart[L].And(free), t.vStart[L].And(free)
-	for i := 1; i < L; i++ {
-		sh = sh.And(t.shr(free, i))
-		sv = sv.And(t.shr(free, i*g.W))
+// reset makes every placement of every length valid again.
+func (k *densityGunner) reset() {
+	t := k.t
+	k.blocked = Bits{}
+	for li, L := range k.g.Lengths {
+		k.startH[li], k.startV[li] = t.hStart[L], t.vStart[L]
+		k.count[li] = t.base[li]
 	}
-	// Spread the starts to one byte per cell, after a zero first half, and
-	// sum L shifted copies eight cells at a time (at most 2L per cell, so
-	// bytes never carry into each other).
-	densitySpreadInto(&k.spreadH, sh, t.words)
-	densitySpreadInto(&k.spreadV, sv, t.words)
-	for w := range t.words {
-		base := MaxCells + 8*w
-		var x uint64
+}
+
+// block brings the starts and counts up to date with the blocked cells.
+// Blocked cells only ever grow during a game, so the placements that have
+// just become invalid are found with bit operations — the starts whose
+// window now meets a blocked cell — and only their cells are counted
+// down: each placement is visited at most once per game.
+func (k *densityGunner) block(blocked Bits) {
+	if blocked == k.blocked {
+		return
+	}
+	if !k.blocked.AndNot(blocked).Empty() {
+		k.reset() // cannot happen: knowledge only grows
+	}
+	t, g := k.t, k.g
+	fresh := blocked.AndNot(k.blocked)
+	k.blocked = blocked
+	for li, L := range g.Lengths {
+		var hitH, hitV Bits // starts whose placement meets a fresh cell
 		for i := range L {
-			x += binary.LittleEndian.Uint64(k.spreadH[base-i:])
+			hitH = hitH.Or(t.shr(fresh, i))
+			hitV = hitV.Or(t.shr(fresh, i*g.W))
 		}
-		if L > 1 {
-			for i := range L {
-				x += binary.LittleEndian.Uint64(k.spreadV[base-i*g.W:])
+		hitH, hitV = hitH.And(k.startH[li]), hitV.And(k.startV[li])
+		k.startH[li] = k.startH[li].AndNot(hitH)
+		k.startV[li] = k.startV[li].AndNot(hitV)
+		cnt := &k.count[li]
+		for wi, w := range [2]uint64{hitH.Lo, hitH.Hi} {
+			for ; w != 0; w &= w - 1 {
+				s := wi<<6 | bits.TrailingZeros64(w)
+				for c := s; c < s+L; c++ {
+					cnt[c]--
+				}
 			}
 		}
-		binary.LittleEndian.PutUint64(k.count[8*w:], x)
+		for wi, w := range [2]uint64{hitV.Lo, hitV.Hi} {
+			for ; w != 0; w &= w - 1 {
+				s := wi<<6 | bits.TrailingZeros64(w)
+				for c := s; c < s+L*g.W; c += g.W {
+					cnt[c]--
+				}
+			}
+		}
 	}
-	cnt := k.count[:g.Cells]
-	d := dens[:len(cnt)]
-	for c, n := range cnt {
-		d[c] = float64(n)
-	}
+}
+
+// density sets k.dens[li] to the weighted count of the valid placements of
+// a length-L ship covering each cell, where a placement covering k cells
+// of cover weighs HitWeight^k, and returns the total weight. With nothing
+// to weigh, k.count[li] is the density and k.dens[li] is left alone.
+func (k *densityGunner) density(li, L int, cover Bits) float64 {
+	t, g := k.t, k.g
+	sh, sv := k.startH[li], k.startV[li]
 	total := float64(sh.Count() + sv.Count())
 	if cover.Empty() || k.hitPowBuf[1] == 1 {
 		return total
 	}
+	d := &k.dens[li]
+	copy(d[:g.Cells], k.count[li][:g.Cells])
 	// Placements covering hits weigh more: add HitWeight^k - 1 for each,
 	// horizontal ones first, each orientation in order of first cell (the
 	// order of Geometry.Placements).
@@ -493,23 +570,13 @@ func (k *densityGunner) density(dens *[MaxCells]float64, L int, blocked, cover B
 	return total
 }
 
-// densitySpreadInto writes b, one byte per cell, to the second half of dst.
-func densitySpreadInto(dst *[2 * MaxCells]byte, b Bits, words int) {
-	for j := range min(words, 8) {
-		binary.LittleEndian.PutUint64(dst[MaxCells+8*j:], densitySpread[byte(b.Lo>>(8*j))])
-	}
-	for j := 8; j < words; j++ {
-		binary.LittleEndian.PutUint64(dst[MaxCells+8*j:], densitySpread[byte(b.Hi>>(8*(j-8)))])
-	}
-}
-
-// ownDensity fills k.own for a ship whose hits are known (reveal: ship):
+// ownDensity fills dens for a ship whose hits are known (reveal: ship):
 // its placements must cover all of own and none of the other hits or the
 // misses. They are few, so they are walked.
-func (k *densityGunner) ownDensity(L int, own Bits) float64 {
+func (k *densityGunner) ownDensity(dens *[MaxCells]float64, L int, own Bits) float64 {
 	g := k.g
 	for c := range g.Cells {
-		k.own[c] = 0
+		dens[c] = 0
 	}
 	blocked := k.misses.Or(k.hits.AndNot(own))
 	w := k.hitPowBuf[own.Count()]
@@ -523,14 +590,16 @@ func (k *densityGunner) ownDensity(L int, own Bits) float64 {
 		total += w
 		for wi, m := range [2]uint64{pl.Lo, pl.Hi} {
 			for ; m != 0; m &= m - 1 {
-				k.own[wi<<6|bits.TrailingZeros64(m)] += w
+				dens[wi<<6|bits.TrailingZeros64(m)] += w
 			}
 		}
 	}
 	return total
 }
 
-// choose scores the unfired cells and picks the best.
+// choose scores the unfired cells and picks the best: the score of cell c
+// is (1 - prod_s (1 - p_s(c)))^Exponent times its grid weight, its tier
+// multiplier and, while hunting, its parity multiplier.
 func (k *densityGunner) choose() int {
 	p, t := k.p, k.t
 	open := k.g.All.AndNot(k.fired)
@@ -545,11 +614,63 @@ func (k *densityGunner) choose() int {
 	if hunting {
 		parity = t.parity[k.shortestAfloat()]
 	}
+	// Fold the ships into prod_s (1 - p_s(c)) ship by ship over the whole
+	// board: independent cells pipeline, where a per-cell chain would not.
+	// The first ship writes its factor (1 * f is f); ships sharing one
+	// density multiply its factor in as many times, left to right.
+	score := k.score[:k.g.Cells]
+	fresh := true
+	for _, s := range k.live {
+		d, inv := s.dens[:len(score)], s.inv
+		switch {
+		case fresh && s.times == 1:
+			for c := range score {
+				score[c] = 1 - d[c]*inv
+			}
+		case fresh && s.times == 2:
+			for c := range score {
+				f := 1 - d[c]*inv
+				score[c] = f * f
+			}
+		case fresh:
+			for c := range score {
+				f := 1 - d[c]*inv
+				q := f
+				for range s.times - 1 {
+					q *= f
+				}
+				score[c] = q
+			}
+		case s.times == 1:
+			for c, q := range score {
+				score[c] = q * (1 - d[c]*inv)
+			}
+		case s.times == 2:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				score[c] = q * f * f
+			}
+		default:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				for range s.times {
+					q *= f
+				}
+				score[c] = q
+			}
+		}
+		fresh = false
+	}
+	if fresh {
+		for c := range score {
+			score[c] = 1
+		}
+	}
 	best, top := -1, math.Inf(-1)
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
-			v := k.q[c]
+			v := 1 - score[c]
 			if p.Exponent != 1 {
 				v = math.Pow(v, p.Exponent)
 			}
@@ -569,7 +690,7 @@ func (k *densityGunner) choose() int {
 			if hunting && parity.Has(c) {
 				v *= p.Parity
 			}
-			k.q[c] = v
+			k.score[c] = v
 			if v > top {
 				best, top = c, v
 			}
@@ -588,7 +709,7 @@ func (k *densityGunner) choose() int {
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
-			v := k.q[c]
+			v := k.score[c]
 			if v != top && v+p.Jitter <= top {
 				continue
 			}

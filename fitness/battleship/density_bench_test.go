@@ -11,10 +11,10 @@ func BenchmarkSolo(b *testing.B) {
 		name  string
 		build func(*Geometry) (*densityShooter, error)
 	}{
-		{"bob", newBob},
-		{"over9000", newOver9000},
+		{"bob", bobShooter},
+		{"over9000", over9000Shooter},
 		{"tuned", func(g *Geometry) (*densityShooter, error) {
-			return newTunedShooter(g, tunedSchema(g.Rules).Defaults())
+			return tunedShooter(g, tunedSchema(g.Rules).Defaults())
 		}},
 	} {
 		s, err := tc.build(g)

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
 )
 
 // densRef is a slow, naive reference of the density kernel: every shot it
@@ -19,6 +21,20 @@ type densRef struct {
 	p     densityParams
 	rng   *rand.Rand
 	shots []Shot
+	cells map[int][][]int // by length: the cells of each placement
+}
+
+// placements lists the cells of every placement of a length-L ship.
+func (r *densRef) placements(L int) [][]int {
+	if r.cells == nil {
+		r.cells = map[int][][]int{}
+	}
+	if _, ok := r.cells[L]; !ok {
+		for _, pl := range r.g.Placements[L] {
+			r.cells[L] = append(r.cells[L], pl.Cells(nil))
+		}
+	}
+	return r.cells[L]
 }
 
 func (r *densRef) Observe(s Shot) { r.shots = append(r.shots, s) }
@@ -101,13 +117,9 @@ func (r *densRef) values() (val []float64, open []bool) {
 			changed = false
 			for i, s := range sunk {
 				L := g.Fleet[s.ship]
-				common := make([]bool, n)
-				for c := range common {
-					common[c] = true
-				}
+				covered := make([]int, n) // by how many candidates
 				found := 0
-				for _, pl := range g.Placements[L] {
-					cells := pl.Cells(nil)
+				for _, cells := range r.placements(L) {
 					if !slices.Contains(cells, s.cell) {
 						continue
 					}
@@ -123,15 +135,15 @@ func (r *densRef) values() (val []float64, open []bool) {
 						continue
 					}
 					found++
-					for c := range common {
-						common[c] = common[c] && slices.Contains(cells, c)
+					for _, c := range cells {
+						covered[c]++
 					}
 				}
 				if found == 0 {
 					continue
 				}
 				for c := range n {
-					if common[c] && !known[i][c] {
+					if covered[c] == found && !known[i][c] {
 						known[i][c], changed = true, true
 					}
 				}
@@ -158,14 +170,16 @@ func (r *densRef) values() (val []float64, open []bool) {
 		if !afloat[i] {
 			continue
 		}
-		own := false
+		ownHits := 0
 		for c := range n {
-			own = own || (shipRule && owner[c] == i)
+			if shipRule && owner[c] == i {
+				ownHits++
+			}
 		}
+		own := ownHits > 0
 		dens := make([]float64, n)
 		total := 0.0
-		for _, pl := range g.Placements[L] {
-			cells := pl.Cells(nil)
+		for _, cells := range r.placements(L) {
 			ok, k := true, 0
 			for _, c := range cells {
 				switch {
@@ -183,12 +197,8 @@ func (r *densRef) values() (val []float64, open []bool) {
 					}
 				}
 			}
-			if own {
-				for c := range n {
-					if owner[c] == i && !slices.Contains(cells, c) {
-						ok = false
-					}
-				}
+			if own && k != ownHits {
+				ok = false // it must cover all the ship's hits
 			}
 			if !ok {
 				continue
@@ -257,24 +267,25 @@ func (r *densRef) values() (val []float64, open []bool) {
 	return val, open
 }
 
-// densGame plays a solo game of gun against p's fleet and returns the
-// shots; if ref is not nil it is fed the same results and must choose the
-// same cell every time.
-func densGame(t testing.TB, g *Geometry, gun, ref Gunner, p Placer, seed uint64) []int {
+// densGame plays a solo game of gun against p's fleet, laid as in
+// Geometry.Solo, and returns the shots; if twin is not nil it is fed the
+// same results and must choose the same cell every time. A repeated or
+// off-board shot panics in fleet.shoot.
+func densGame(t testing.TB, g *Geometry, gun, twin Gunner, p Placer, seed uint64) []int {
 	t.Helper()
 	f := newFleet(g, p.Place(g, fitness.NewRand(fitness.Derive(seed, streamFleet, 0))))
 	var shots []int
 	for f.afloat > 0 {
 		c := gun.Fire()
-		if ref != nil {
-			if rc := ref.Fire(); rc != c {
-				t.Fatalf("seed %d shot %d: kernel fires at %s, reference at %s", seed, len(shots)+1, g.Name(c), g.Name(rc))
+		if twin != nil {
+			if tc := twin.Fire(); tc != c {
+				t.Fatalf("seed %d shot %d: %s, then %s", seed, len(shots)+1, g.Name(c), g.Name(tc))
 			}
 		}
 		s := f.shoot("density", c)
 		gun.Observe(s)
-		if ref != nil {
-			ref.Observe(s)
+		if twin != nil {
+			twin.Observe(s)
 		}
 		shots = append(shots, c)
 		if len(shots) > g.Cells {
@@ -288,8 +299,9 @@ func densShooterRng(seed uint64) *rand.Rand {
 	return fitness.NewRand(fitness.Derive(seed, streamShooter, 0))
 }
 
-// densRules are classic rules under each reveal rule, plus two odd
-// boards (a length-1 ship, a board spanning both bitboard words unevenly).
+// densRules are the classic rules under each reveal rule, plus three odd
+// boards: a length-1 ship and more distinct lengths than a gunner holds
+// inline, a board narrower than 8 columns, a wide one with a long ship.
 func densRules() []Rules {
 	sunk, hits, ship := Classic(), Classic(), Classic()
 	hits.Reveal, ship.Reveal = RevealHitsOnly, RevealShip
@@ -300,24 +312,14 @@ func densRules() []Rules {
 	}
 }
 
+// TestDensityMatchesNaiveReference plays bob, over9000 and tuned (at its
+// defaults) in lockstep with the naive reference: with the integral
+// default hit weight they must fire at the very same cells.
 func TestDensityMatchesNaiveReference(t *testing.T) {
-	builders := []struct {
-		name  string
-		build func(*Geometry) (*densityShooter, error)
-	}{
-		{"bob", newBob},
-		{"over9000", newOver9000},
-		{"tuned-defaults", func(g *Geometry) (*densityShooter, error) {
-			return newTunedShooter(g, tunedSchema(g.Rules).Defaults())
-		}},
-	}
-	games := 40
-	if testing.Short() {
-		games = 8
-	}
+	games := densScale(25)
 	for _, r := range densRules() {
 		g := mustGeometry(t, r)
-		for _, b := range builders {
+		for _, b := range densBuilders() {
 			t.Run(fmt.Sprintf("%s/%v/%dx%d", b.name, r.Reveal, r.W, r.H), func(t *testing.T) {
 				s, err := b.build(g)
 				if err != nil {
@@ -330,4 +332,191 @@ func TestDensityMatchesNaiveReference(t *testing.T) {
 			})
 		}
 	}
+}
+
+// densScale shrinks a test's workload under -short and -race.
+func densScale(n int) int {
+	switch {
+	case densRace:
+		return max(1, n/50)
+	case testing.Short():
+		return max(1, n/16)
+	}
+	return n
+}
+
+// TestDensityRandomPositions compares the kernel's scores of every unfired
+// cell with the naive reference's along games played by random parameter
+// values (non-integral hit weights, so only up to rounding).
+func TestDensityRandomPositions(t *testing.T) {
+	for _, r := range densRules() {
+		g := mustGeometry(t, r)
+		t.Run(fmt.Sprintf("%v/%dx%d", r.Reveal, r.W, r.H), func(t *testing.T) {
+			for seed := range uint64(densScale(30)) {
+				rng := fitness.NewRand(seed)
+				v := densRandomValues(t, tunedSchema(r), rng)
+				s, err := tunedShooter(g, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := &densRef{g: g, p: s.p}
+				k := s.Start(g, densShooterRng(seed)).(*densityGunner)
+				f := newFleet(g, placeUniform(g, rng))
+				for f.afloat > 0 {
+					c := k.Fire()
+					want, open := ref.values()
+					for cell, o := range open {
+						if got := k.score[cell]; o && math.Abs(got-want[cell]) > 1e-9*max(1, math.Abs(want[cell])) {
+							t.Fatalf("seed %d shot %d cell %s: kernel %v, reference %v (params %v)",
+								seed, len(ref.shots)+1, g.Name(cell), got, want[cell], v.Map())
+						}
+					}
+					shot := f.shoot("tuned", c)
+					k.Observe(shot)
+					ref.Observe(shot)
+				}
+			}
+		})
+	}
+}
+
+func TestDensityShootersFinishWithoutRepeats(t *testing.T) {
+	for _, r := range densRules() {
+		g := mustGeometry(t, r)
+		for _, b := range densBuilders() {
+			t.Run(fmt.Sprintf("%s/%v/%dx%d", b.name, r.Reveal, r.W, r.H), func(t *testing.T) {
+				s, err := b.build(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				limit := g.Cells
+				if g.Cells == 100 {
+					limit = 100
+				}
+				for seed := range uint64(densScale(300)) {
+					if n := len(densGame(t, g, s.Start(g, densShooterRng(seed)), nil, randomPlacer{}, seed)); n > limit {
+						t.Fatalf("seed %d: %d shots, want at most %d", seed, n, limit)
+					}
+				}
+			})
+		}
+	}
+}
+
+func densBuilders() []struct {
+	name  string
+	build func(*Geometry) (*densityShooter, error)
+} {
+	return []struct {
+		name  string
+		build func(*Geometry) (*densityShooter, error)
+	}{
+		{"bob", bobShooter},
+		{"over9000", over9000Shooter},
+		{"tuned", func(g *Geometry) (*densityShooter, error) { return tunedShooter(g, tunedSchema(g.Rules).Defaults()) }},
+	}
+}
+
+// densCells turns cell names ("B2 C2") into cells.
+func densCells(t testing.TB, g *Geometry, names string) []int {
+	t.Helper()
+	var out []int
+	for _, name := range strings.Fields(names) {
+		c := -1
+		for i := range g.Cells {
+			if g.Name(i) == name {
+				c = i
+			}
+		}
+		if c < 0 {
+			t.Fatalf("no cell %q", name)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestDensityResolvesSunkShips(t *testing.T) {
+	// Ships 0 and 1, both of length 2, on a 4x4 board:
+	//   A B C D
+	// 1 . 1 1 .
+	// 2 0 0 . .
+	// (the last case puts ship 1 at B2 C2 instead).
+	type step struct {
+		cell       string
+		ship, sunk int
+	}
+	tests := []struct {
+		name     string
+		reveal   Reveal
+		shots    []step
+		resolved string // cells known to belong to sunk ships
+	}{
+		{"sunk/pinned by its last cell", RevealSunk,
+			[]step{{"A2", 0, -1}, {"B2", 0, 0}}, "A2 B2"},
+		{"sunk/ambiguous keeps the sinking cell", RevealSunk,
+			[]step{{"A2", 0, -1}, {"B1", 1, -1}, {"B2", 0, 0}}, "B2"},
+		{"sunk/a later sinking settles the first", RevealSunk,
+			[]step{{"A2", 0, -1}, {"B1", 1, -1}, {"B2", 0, 0}, {"C1", 1, 1}}, "A2 B2 B1 C1"},
+		{"sunk/a line of three hits", RevealSunk,
+			[]step{{"A2", 0, -1}, {"B2", 1, -1}, {"C2", 1, 1}}, "B2 C2"},
+		{"hits-only/nothing is known", RevealHitsOnly,
+			[]step{{"A2", 0, -1}, {"B1", 1, -1}, {"B2", 0, 0}, {"C1", 1, 1}}, ""},
+		{"ship/named hits", RevealShip,
+			[]step{{"A2", 0, -1}, {"B1", 1, -1}, {"B2", 0, 0}}, "A2 B2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mustGeometry(t, Rules{W: 4, H: 4, Fleet: []int{2, 2}, Reveal: tc.reveal})
+			s, err := over9000Shooter(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := s.Start(g, densShooterRng(1)).(*densityGunner)
+			for _, st := range tc.shots {
+				shot := Shot{Cell: densCells(t, g, st.cell)[0], Hit: true, Ship: -1, Sunk: -1}
+				if tc.reveal == RevealShip {
+					shot.Ship = st.ship
+				}
+				if tc.reveal != RevealHitsOnly {
+					shot.Sunk = st.sunk
+				}
+				k.Observe(shot)
+			}
+			var want Bits
+			for _, c := range densCells(t, g, tc.resolved) {
+				want = want.Set(c)
+			}
+			if k.resolved != want {
+				t.Fatalf("resolved %v, want %v", k.resolved.Cells(nil), want.Cells(nil))
+			}
+		})
+	}
+}
+
+// densRandomValues draws every parameter of schema uniformly in its range
+// (a grid cell by cell).
+func densRandomValues(t testing.TB, schema genome.Schema, rng *rand.Rand) genome.Values {
+	t.Helper()
+	v := schema.Defaults()
+	for _, p := range schema {
+		draw := func() float64 { return p.Min + rng.Float64()*(p.Max-p.Min) }
+		var x genome.Value
+		switch p.Kind {
+		case genome.Float:
+			x.Num = draw()
+		case genome.Grid:
+			x.Cells = make([]float64, p.Rows*p.Cols)
+			for i := range x.Cells {
+				x.Cells[i] = draw()
+			}
+		default:
+			t.Fatalf("%s: no drawing of %v parameters", p.Name, p.Kind)
+		}
+		var err error
+		if v, err = v.With(p.Name, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return v
 }

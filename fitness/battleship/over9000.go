@@ -10,21 +10,28 @@ import "github.com/evotune/evotune/genome"
 //   - weight grid by ring, the distance from the nearest edge:
 //     ring 0 (the edge) 1.2, ring 1 1.1, every ring further in 1.0 — the
 //     seed's observation that humans favour the sides;
-//   - jitter 0.01: U(0, 0.01) added to every candidate's score, so ties
-//     break at random and no fixed layout is its worst case.
+//   - jitter 0.01: U(0, 0.01) added to every score, so ties break at
+//     random and no fixed layout is its worst case.
+//
+// Both modifications answer human placement, not uniform placement: on the
+// classic rules, 4,000 games each, the kernel without them needs 44.28
+// mean shots against random placement and over9000 44.94 (grid alone
+// 44.85, jitter alone 44.61). Against blockhalf (first-fit placement, which
+// crowds the top rows) the lowest-cell tie-break of the bare kernel is
+// lucky, 45.33, and over9000's jitter gives that up: 47.64.
 var over9000Rings = []float64{1.2, 1.1} // rings beyond these weigh 1
 
 const over9000Jitter = 0.01
 
-// newOver9000 returns over9000 (seed 001): bob plus everything the rules
-// reveal. A sunk ship leaves the count, and its cells (those of the only
+// over9000Shooter returns over9000 (seed 001): bob plus everything the
+// rules reveal. A sunk ship leaves the count, and its cells (those of the only
 // placement of its length through the sinking shot that is made of hits
 // no other sunk ship owns, or the cells common to all such placements)
 // stop attracting fire: they block the remaining ships like misses. Under
 // reveal: ship each hit is attributed to its ship, whose placements must
 // then cover all its hits and none of another's. Scores are multiplied by
 // the edge-favouring weight grid and jittered (see over9000Rings).
-func newOver9000(g *Geometry) (*densityShooter, error) {
+func over9000Shooter(g *Geometry) (*densityShooter, error) {
 	return newDensityShooter("over9000", g, densityParams{
 		UseReveal: true,
 		HitWeight: densityHitWeight,

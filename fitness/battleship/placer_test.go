@@ -20,6 +20,7 @@ func placerRules() []Rules {
 		{W: 7, H: 4, Fleet: []int{1, 2, 7}, Reveal: RevealSunk},
 		{W: 8, H: 8, Fleet: []int{5, 4, 4, 3, 3, 3, 2}, Reveal: RevealSunk},
 		{W: 4, H: 4, Fleet: []int{4, 4}, Reveal: RevealSunk},
+		{W: 11, H: 11, Fleet: []int{11, 10, 9}, Reveal: RevealSunk},
 	}
 }
 
@@ -84,6 +85,67 @@ func TestPlacersAreReproducible(t *testing.T) {
 					t.Fatalf("seed %d: two layouts\n%s\n%s", seed, g.String(a), g.String(b))
 				}
 			}
+		})
+	}
+}
+
+// firstFit is a plain reference for blockhalf's search: for each cell in
+// row-major order, horizontal then vertical, by coordinates.
+func firstFit(g *Geometry, taken Bits, fleet []int) ([]Bits, bool) {
+	if len(fleet) == 0 {
+		return nil, true
+	}
+	L := fleet[0]
+	for c := range g.Cells {
+		for _, d := range [][2]int{{0, 1}, {1, 0}} {
+			if d[0] == 1 && L == 1 {
+				continue // a one-cell ship has one orientation
+			}
+			var m Bits
+			ok := true
+			for k := range L {
+				n := neighbourAt(g, c, k*d[0], k*d[1])
+				if n < 0 || taken.Has(n) {
+					ok = false
+					break
+				}
+				m = m.Set(n)
+			}
+			if !ok {
+				continue
+			}
+			if rest, ok := firstFit(g, taken.Or(m), fleet[1:]); ok {
+				return append([]Bits{m}, rest...), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func TestBlockHalfIsFirstFit(t *testing.T) {
+	for _, r := range []Rules{
+		Classic(),
+		{W: 8, H: 8, Fleet: []int{4, 3, 2}, Reveal: RevealSunk},
+		{W: 7, H: 4, Fleet: []int{1, 2, 5}, Reveal: RevealSunk},
+		{W: 6, H: 9, Fleet: []int{1, 3}, Reveal: RevealSunk},
+	} {
+		g := mustGeometry(t, r)
+		t.Run(fmt.Sprintf("%dx%d%v", r.W, r.H, r.Fleet), func(t *testing.T) {
+			found := 0
+			for seed := range uint64(300) {
+				rng := fitness.NewRand(seed)
+				blocked := Bits{Lo: rng.Uint64(), Hi: rng.Uint64()}.And(g.All)
+				b := blockHalfSearch{g: g, ships: make([]Bits, len(g.Fleet)), budget: blockHalfBudget}
+				ok := b.place(0, blocked)
+				want, wantOK := firstFit(g, blocked, g.Fleet)
+				if ok != wantOK || ok && g.String(Layout{b.ships}) != g.String(Layout{want}) {
+					t.Fatalf("seed %d: found %v\n%s\nreference found %v\n%s", seed, ok, g.String(Layout{b.ships}), wantOK, g.String(Layout{want}))
+				}
+				if ok {
+					found++
+				}
+			}
+			t.Logf("%d of 300 blocked boards had room", found)
 		})
 	}
 }
@@ -322,4 +384,19 @@ func fold(x, lo, hi float64) float64 {
 	}
 	y := lo + math.Mod(math.Abs(x), hi-lo)
 	return min(max(y, lo), hi)
+}
+
+// BenchmarkPlace lays one classic fleet per iteration with each of this
+// file's placers.
+func BenchmarkPlace(b *testing.B) {
+	g := mustGeometry(b, Classic())
+	for _, p := range []Placer{randomPlacer{}, blockHalfPlacer{}, mustTuned(b, g, nil), mustTuned(b, g, map[string]float64{tpTouch: 1})} {
+		b.Run(p.Name(), func(b *testing.B) {
+			seed := uint64(0)
+			for b.Loop() {
+				p.Place(g, fitness.NewRand(seed))
+				seed++
+			}
+		})
+	}
 }

@@ -15,6 +15,13 @@ var registry = []playerDef{
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return mediocreShooter{}, nil }},
 	{name: "good", role: fitness.Shooter, summary: "seed 002: parity hunt (step: shortest ship afloat), then cross and line stacks, closest first",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return goodShooter{}, nil }},
+	{name: "bob", role: fitness.Shooter, summary: "seed 001: placement density per ship, hits weighted, 1-prod(1-p); hits and misses only, ignores sunk notices",
+		build: func(g *Geometry, _ genome.Values) (fitness.Player, error) { return newBob(g) }},
+	{name: "over9000", role: fitness.Shooter, summary: "seed 001: bob plus sunk ships and ship names, edge-favouring weight grid, small jitter",
+		build: func(g *Geometry, _ genome.Values) (fitness.Player, error) { return newOver9000(g) }},
+	{name: "tuned", role: fitness.Shooter, summary: "parameterised density shooter: exponent, hit weight, weight grid, tiers, parity, jitter (defaults = over9000)",
+		schema: tunedSchema,
+		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedShooter(g, v) }},
 	// shooters: add rows above this line
 
 	{name: "random", role: fitness.Placer, summary: "each ship in turn uniform over its legal positions",

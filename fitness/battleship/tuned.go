@@ -46,8 +46,8 @@ func tunedSchema(r Rules) genome.Schema {
 	}
 }
 
-// newTunedShooter builds the tuned shooter from values of tunedSchema.
-func newTunedShooter(g *Geometry, v genome.Values) (*densityShooter, error) {
+// tunedShooter builds the tuned shooter from values of tunedSchema.
+func tunedShooter(g *Geometry, v genome.Values) (*densityShooter, error) {
 	grid := v.Grid(tunedWeights)
 	if len(grid) != g.Cells {
 		return nil, fmt.Errorf("battleship: tuned shooter: %s has %d cells, the %dx%d board %d", tunedWeights, len(grid), g.W, g.H, g.Cells)

@@ -42,6 +42,14 @@ func tunedPlacerSchema(Rules) genome.Schema {
 //
 // A dead end (no legal position for the next ship) restarts the layout;
 // after tunedPlacerRestarts of them the random placer lays the fleet.
+//
+// The weights are computed without an exp per candidate: the edge and
+// orientation factor of every placement is fixed at build time, and the
+// touching factor takes one of a few values per ship (by the number of
+// touching cells). The first is scaled so that its largest value over all
+// placements of the length is 1 (the parameter ranges bound it below by
+// e^-70), the second so that its largest value among the candidates is
+// 1: nothing overflows and the best candidates never underflow.
 type tunedPlacer struct {
 	edge, touch, horizontal, temp float64
 	geo                           *Geometry
@@ -53,7 +61,7 @@ const tunedPlacerRestarts = 1000
 // placeFeatures are the per-placement terms of the score for one ship
 // length, indexed like Geometry.Placements[L].
 type placeFeatures struct {
-	static []float64 // edge and orientation terms, already weighted
+	weight []float64 // exp((edge and orientation terms - their max)/temperature)
 	halo   []Bits    // cells orthogonally next to the placement
 }
 
@@ -65,8 +73,8 @@ func newTunedPlacer(g *Geometry, v genome.Values) (*tunedPlacer, error) {
 		temp:       v.Float(tpTemperature),
 		geo:        g,
 	}
-	if !(p.temp > 0) {
-		return nil, fmt.Errorf("battleship: tuned placer: %s %v: want > 0", tpTemperature, p.temp)
+	if !(p.temp > 0) || math.IsInf(p.temp, 0) {
+		return nil, fmt.Errorf("battleship: tuned placer: %s %v: want a positive number", tpTemperature, p.temp)
 	}
 	p.feat = p.features(g)
 	return p, nil
@@ -86,7 +94,8 @@ func (p *tunedPlacer) features(g *Geometry) map[int]*placeFeatures {
 	out := make(map[int]*placeFeatures, len(g.Lengths))
 	for _, L := range g.Lengths {
 		ps := g.Placements[L]
-		f := &placeFeatures{static: make([]float64, len(ps)), halo: make([]Bits, len(ps))}
+		f := &placeFeatures{weight: make([]float64, len(ps)), halo: make([]Bits, len(ps))}
+		best := math.Inf(-1)
 		for j, m := range ps {
 			s := p.edge * float64(m.And(ring).Count()) / float64(L)
 			if L > 1 {
@@ -96,7 +105,8 @@ func (p *tunedPlacer) features(g *Geometry) map[int]*placeFeatures {
 					s -= p.horizontal / 2
 				}
 			}
-			f.static[j] = s
+			f.weight[j] = s / p.temp
+			best = max(best, f.weight[j])
 			var halo Bits
 			for w := m; !w.Empty(); {
 				c := w.First()
@@ -108,6 +118,9 @@ func (p *tunedPlacer) features(g *Geometry) map[int]*placeFeatures {
 				}
 			}
 			f.halo[j] = halo.AndNot(m)
+		}
+		for j := range f.weight {
+			f.weight[j] = math.Exp(f.weight[j] - best)
 		}
 		out[L] = f
 	}
@@ -121,38 +134,47 @@ func (p *tunedPlacer) Place(g *Geometry, rng *rand.Rand) Layout {
 	}
 	ships := make([]Bits, len(g.Fleet))
 	legal := make([]int, 0, 2*g.Cells)
-	score := make([]float64, 0, 2*g.Cells)
+	touches := make([]int, 0, 2*g.Cells)
+	weight := make([]float64, 0, 2*g.Cells)
+	var touchW []float64 // by number of touching cells
 	for range tunedPlacerRestarts {
 		var taken Bits
 		ok := true
 		for i, L := range g.Fleet {
 			ps, f := g.Placements[L], feat[L]
-			legal, score = legal[:0], score[:0]
-			best := math.Inf(-1)
+			legal, touches, weight = legal[:0], touches[:0], weight[:0]
+			lo, hi := math.MaxInt, 0
 			for j, m := range ps {
 				if m.Meets(taken) {
 					continue
 				}
-				s := f.static[j]
+				n := 0
 				if p.touch != 0 {
-					s -= p.touch * float64(f.halo[j].And(taken).Count())
+					n = f.halo[j].And(taken).Count()
 				}
-				s /= p.temp
-				legal, score = append(legal, j), append(score, s)
-				best = max(best, s)
+				legal, touches = append(legal, j), append(touches, n)
+				lo, hi = min(lo, n), max(hi, n)
 			}
 			if len(legal) == 0 {
 				ok = false
 				break
 			}
+			// touchW[n] = exp(-touch*n/temp), over its largest value on
+			// [lo, hi] (at lo for aversion, at hi for attraction).
+			top := max(-p.touch*float64(lo), -p.touch*float64(hi))
+			touchW = touchW[:0]
+			for n := 0; n <= hi; n++ {
+				touchW = append(touchW, math.Exp((-p.touch*float64(n)-top)/p.temp))
+			}
 			total := 0.0
-			for k, s := range score {
-				score[k] = math.Exp(s - best) // in (0, 1], the best is 1
-				total += score[k]
+			for k, j := range legal {
+				w := f.weight[j] * touchW[touches[k]]
+				weight = append(weight, w)
+				total += w
 			}
 			x := rng.Float64() * total
 			pick := len(legal) - 1 // rounding: the last legal one
-			for k, w := range score {
+			for k, w := range weight {
 				if x -= w; x < 0 {
 					pick = k
 					break

@@ -9,11 +9,15 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/battleship"
+	"github.com/evotune/evotune/fitness/hadron"
+	"github.com/evotune/evotune/fitness/mnk"
 )
 
 // games is the one table of games, in the order `evotune games` lists them.
 var games = []fitness.GameInfo{
 	battleship.Info,
+	hadron.Info,
+	mnk.Info,
 }
 
 // All returns every registered game.

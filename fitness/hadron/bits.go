@@ -3,8 +3,9 @@ package hadron
 import "math/bits"
 
 // set is a 128-bit bitboard: bit i is cell i = row*size + col. Two words
-// hold boards up to 11x11 (121 cells); a struct of two words, rather than
-// a slice, keeps every operation in registers.
+// hold boards up to 11x11 (121 cells). A struct of two words, not an array
+// or a slice, because the compiler keeps small structs in registers and
+// arrays in memory.
 type set struct{ lo, hi uint64 }
 
 // bit returns the set holding only cell i. Go defines a shift by 64 or
@@ -17,7 +18,7 @@ func (a set) or(b set) set     { return set{a.lo | b.lo, a.hi | b.hi} }
 func (a set) xor(b set) set    { return set{a.lo ^ b.lo, a.hi ^ b.hi} }
 func (a set) andNot(b set) set { return set{a.lo &^ b.lo, a.hi &^ b.hi} }
 func (a set) empty() bool      { return a.lo|a.hi == 0 }
-func (a set) has(i int) bool   { return !a.and(bit(i)).empty() }
+func (a set) has(i int) bool   { return (a.lo>>uint(i)|a.hi>>uint(i-64))&1 != 0 }
 func (a set) count() int       { return bits.OnesCount64(a.lo) + bits.OnesCount64(a.hi) }
 
 // up moves every bit k places towards higher indexes (0 < k < 64).

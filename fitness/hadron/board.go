@@ -146,10 +146,10 @@ func (b *Board) cellsOf(s set) []Cell {
 func (b *Board) place(i int) {
 	s := b.toMove
 	m := bit(i)
-	b.stones[s.side()] = b.stones[s.side()].or(m)
+	b.stones[s.side()&1] = b.stones[s.side()&1].or(m)
 	b.occ = b.occ.or(m)
 	b.legal = b.legal.andNot(m)
-	b.hash ^= zobrist[s.side()][i]
+	b.hash ^= zobrist[s.side()&1][i]
 	sg := s.sign()
 	g := b.g
 	for k := range g.deg[i] {
@@ -165,9 +165,9 @@ func (b *Board) undo(i int) {
 	s := b.toMove.Other()
 	b.toMove = s
 	m := bit(i)
-	b.stones[s.side()] = b.stones[s.side()].andNot(m)
+	b.stones[s.side()&1] = b.stones[s.side()&1].andNot(m)
 	b.occ = b.occ.andNot(m)
-	b.hash ^= zobrist[s.side()][i]
+	b.hash ^= zobrist[s.side()&1][i]
 	sg := s.sign()
 	g := b.g
 	for k := range g.deg[i] {
@@ -185,7 +185,7 @@ func (b *Board) refresh(i int) {
 	b.legal = b.legal.andNot(m)
 	b.plus = b.plus.andNot(m)
 	b.minus = b.minus.andNot(m)
-	if b.occ.has(i) {
+	if !b.occ.and(m).empty() {
 		return
 	}
 	switch b.diff[i] {

@@ -20,7 +20,7 @@ type Options struct {
 }
 
 // DefaultOptions are the tournament board and a depth-4 search.
-var DefaultOptions = Options{Size: 9, Depth: 4}
+func DefaultOptions() Options { return Options{Size: 9, Depth: 4} }
 
 // Info registers Hadron with the game registry.
 var Info = fitness.GameInfo{
@@ -36,14 +36,18 @@ var Info = fitness.GameInfo{
 		if err != nil {
 			return nil, err
 		}
-		return New(o)
+		g, err := New(o)
+		if err != nil {
+			return nil, err // not a typed nil inside the interface
+		}
+		return g, nil
 	},
 }
 
 // ParseOptions reads rule options as the user wrote them. Every unknown
 // name and bad value is reported, in name order.
 func ParseOptions(opts map[string]string) (Options, error) {
-	o := DefaultOptions
+	o := DefaultOptions()
 	names := make([]string, 0, len(opts))
 	for k := range opts {
 		names = append(names, k)
@@ -96,10 +100,10 @@ var (
 // New builds a game; zero fields of o take their defaults.
 func New(o Options) (*Game, error) {
 	if o.Size == 0 {
-		o.Size = DefaultOptions.Size
+		o.Size = DefaultOptions().Size
 	}
 	if o.Depth == 0 {
-		o.Depth = DefaultOptions.Depth
+		o.Depth = DefaultOptions().Depth
 	}
 	if err := checkSize(o.Size); err != nil {
 		return nil, err
@@ -137,6 +141,7 @@ type Record struct {
 	Size   int
 	Moves  []Cell // in order, White's first
 	Winner Color
+	Nodes  int64 // search nodes both players visited, a machine-independent cost
 }
 
 // String writes the moves in tournament notation and the winner:
@@ -186,5 +191,10 @@ func (g *Game) PlayRecord(a, b fitness.Player, seed uint64) (Record, error) {
 		board.place(i)
 	}
 	r.Winner = board.Winner()
+	for _, s := range seats {
+		if s, ok := s.(*searcher); ok {
+			r.Nodes += s.total
+		}
+	}
 	return r, nil
 }

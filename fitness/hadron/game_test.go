@@ -65,8 +65,8 @@ func TestInfoListsEveryOption(t *testing.T) {
 	for _, opt := range Info.Options {
 		o[opt.Name] = opt.Default
 	}
-	if got, err := ParseOptions(o); err != nil || got != DefaultOptions {
-		t.Fatalf("defaults as listed give %+v, %v; want %+v", got, err, DefaultOptions)
+	if got, err := ParseOptions(o); err != nil || got != DefaultOptions() {
+		t.Fatalf("defaults as listed give %+v, %v; want %+v", got, err, DefaultOptions())
 	}
 }
 

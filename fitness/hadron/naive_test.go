@@ -63,7 +63,7 @@ func (v *naive) moves() []int {
 	return out
 }
 
-func (v *naive) play(i int) { v.grid[i] = v.toMove; v.toMove = v.toMove.Other() }
+func (v *naive) play(i int)   { v.grid[i] = v.toMove; v.toMove = v.toMove.Other() }
 func (v *naive) unplay(i int) { v.grid[i] = Empty; v.toMove = v.toMove.Other() }
 
 // perft walks every sequence, no bulk counting.

@@ -159,4 +159,3 @@ func mustBoard(tb testing.TB, size int) *Board {
 	}
 	return b
 }
-

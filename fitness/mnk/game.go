@@ -20,7 +20,11 @@ var Info = fitness.GameInfo{
 		if err != nil {
 			return nil, err
 		}
-		return NewGame(c.rules, c.limits)
+		gm, err := NewGame(c.rules, c.limits)
+		if err != nil {
+			return nil, err // not a typed nil inside the interface
+		}
+		return gm, nil
 	},
 }
 
@@ -43,6 +47,9 @@ type Game struct {
 	// through pools rather than kept in players, which must stay immutable.
 	solvers   sync.Pool // *solver
 	searchers sync.Pool // *searcher
+
+	tablesOnce sync.Once
+	tables     *lineTables // built on first use by classic or tuned
 }
 
 var (
@@ -111,13 +118,13 @@ func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, er
 				gm.g.M, gm.g.N, gm.g.cells, maxPerfectCells)
 		}
 	case classicPlay:
-		p.w = classicWeights(gm.g.K)
+		p.w = gm.price(classicWeights(gm.g.K))
 	case tunedPlay:
 		w, err := tunedWeights(gm.tuned, params)
 		if err != nil {
 			return nil, err
 		}
-		p.w = w
+		p.w = gm.price(w)
 	}
 	return p, nil
 }
@@ -175,5 +182,7 @@ func (gm *Game) own(p fitness.Player) *player {
 	return pl
 }
 
-// Perft counts the move sequences of 1..depth moves from the empty board.
+// Perft counts the move sequences of 1..depth moves from the empty board;
+// a game that ends (a line or a full board) is not extended. Depth is
+// capped at 128, past the longest game.
 func (gm *Game) Perft(depth int) []uint64 { return gm.g.perft(depth) }

@@ -21,15 +21,19 @@ import (
 type geom struct {
 	Rules
 	stride int
-	cells  int         // M*N
-	full   bitset      // every real cell
-	dirs   [4]uint     // bit steps along a row, a column and the two diagonals
-	zob    [2][]uint64 // hashing keys by side and bit
-	centre []float64   // by bit: 1 at the centre falling to 0 at the edge
-	order  []int       // real cells, the richest in possible lines first
-	lines  [][]int     // every row, column and diagonal that can hold K marks
-	lineAt [][4]int    // by bit and direction: the index in lines, or -1
+	cells  int          // M*N
+	full   bitset       // every real cell
+	dirs   [4]uint      // bit steps along a row, a column and the two diagonals
+	zob    [2][]uint64  // hashing keys by side and bit
+	centre []float64    // by bit: 1 at the centre falling to 0 at the edge
+	order  []int        // real cells, the richest in possible lines first
+	lines  [][]int      // every row, column and diagonal that can hold K marks
+	lineAt [][4]linePos // by bit and direction: where the cell is in lines
 }
+
+// linePos places a cell in a line: lines[line][pos]. line is -1 when the
+// cell's line in that direction is too short to hold K.
+type linePos struct{ line, pos int }
 
 // zobristSeed names the stream of the hashing keys. They are part of the
 // rules, not of a match, so every game of the same rules shares them.
@@ -42,10 +46,10 @@ func newGeom(r Rules) *geom {
 	bitsUsed := s * r.N
 	g.zob = [2][]uint64{make([]uint64, bitsUsed), make([]uint64, bitsUsed)}
 	g.centre = make([]float64, bitsUsed)
-	g.lineAt = make([][4]int, bitsUsed)
+	g.lineAt = make([][4]linePos, bitsUsed)
 	windows := make([]int, bitsUsed) // k-cell windows through each cell
 	for b := range g.lineAt {
-		g.lineAt[b] = [4]int{-1, -1, -1, -1}
+		g.lineAt[b] = [4]linePos{{-1, 0}, {-1, 0}, {-1, 0}, {-1, 0}}
 	}
 	cr, cc := float64(r.N-1)/2, float64(r.M-1)/2
 	for row := range r.N {
@@ -79,8 +83,8 @@ func newGeom(r Rules) *geom {
 				if len(line) < r.K {
 					continue // no room for a win: the evaluation ignores it
 				}
-				for _, b := range line {
-					g.lineAt[b][d] = len(g.lines)
+				for i, b := range line {
+					g.lineAt[b][d] = linePos{line: len(g.lines), pos: i}
 				}
 				g.lines = append(g.lines, line)
 			}

@@ -34,14 +34,15 @@ type solver struct {
 	best  []int
 }
 
-// solverTableBits sizes the table: enough for every position of the board
-// (at most 3^cells) up to 2^20 entries, 40 MiB.
+// solverTableBits sizes the table: about a slot per reachable position
+// (a quarter of 3^cells: tic-tac-toe has 5478 of 19683), up to 2^20
+// entries, 40 MiB.
 func solverTableBits(cells int) int {
 	n := 1.0
 	for range cells {
 		n *= 3
 	}
-	return min(20, max(10, bits.Len64(uint64(n))))
+	return min(20, max(10, bits.Len64(uint64(n/4))))
 }
 
 func (gm *Game) newSolverMover(rng *rand.Rand) *solver {

@@ -4,11 +4,14 @@ import "fmt"
 
 // perft counts the distinct move sequences of exactly d moves from the
 // empty board, for d = 1..depth. A sequence ends early, and is not
-// extended, when its last move makes a line or fills the board.
+// extended, when its last move makes a line or fills the board, so depths
+// past the number of cells count 0; depth is capped at maxBits, longer
+// than any game, so that a typo cannot allocate gigabytes of zeros.
 func (g *geom) perft(depth int) []uint64 {
 	if depth < 1 {
 		return nil
 	}
+	depth = min(depth, maxBits)
 	counts := make([]uint64, min(depth, g.cells))
 	var p position
 	g.perftFrom(&p, counts)

@@ -12,7 +12,6 @@ func TestPerftMatchesNaive(t *testing.T) {
 		depth int
 	}{
 		{"tic-tac-toe", TicTacToe, 9},
-		{"tic-tac-toe past the end", TicTacToe, 11},
 		{"one cell", Rules{1, 1, 1}, 2},
 		{"3x3 k=1", Rules{3, 3, 1}, 3},
 		{"3x3 k=2", Rules{3, 3, 2}, 9},
@@ -35,17 +34,19 @@ func TestPerftMatchesNaive(t *testing.T) {
 	}
 }
 
-// TestPerftTicTacToe pins the well-known tic-tac-toe counts, checked
-// against the naive enumeration above rather than trusted.
+// TestPerftTicTacToe pins the well-known tic-tac-toe counts (which
+// TestPerftMatchesNaive checks against the naive enumeration) and the
+// edges of the depth range.
 func TestPerftTicTacToe(t *testing.T) {
 	want := []uint64{9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872}
-	if got := newNaive(TicTacToe).perft(9); !slices.Equal(got, want) {
-		t.Fatalf("naive perft = %v, want %v", got, want)
-	}
-	if got := mustGame(t, TicTacToe, Limits{}).Perft(9); !slices.Equal(got, want) {
+	gm := mustGame(t, TicTacToe, Limits{})
+	if got := gm.Perft(9); !slices.Equal(got, want) {
 		t.Errorf("Perft(9) = %v, want %v", got, want)
 	}
-	if got := mustGame(t, TicTacToe, Limits{}).Perft(0); len(got) != 0 {
+	if got := gm.Perft(11); !slices.Equal(got, append(want, 0, 0)) {
+		t.Errorf("Perft(11) = %v, want %v and two zeros: no game is longer than 9", got, want)
+	}
+	if got := gm.Perft(0); len(got) != 0 {
 		t.Errorf("Perft(0) = %v, want nothing", got)
 	}
 }

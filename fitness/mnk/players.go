@@ -22,9 +22,10 @@ const (
 
 // strategies is the player table, indexed by strategy.
 var strategies = [...]struct{ name, summary string }{
-	randomPlay:  {"random", "a uniformly random free cell"},
-	greedyPlay:  {"greedy", "wins now if it can, else blocks an immediate loss, else plays at random"},
-	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table; random among equally valued moves (small boards)"},
+	randomPlay: {"random", "a uniformly random free cell"},
+	greedyPlay: {"greedy", "wins now if it can, else blocks an immediate loss, else plays at random"},
+	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table, random among equally valued moves; boards of at most " +
+		strconv.Itoa(maxPerfectCells) + " cells"},
 	classicPlay: {"classic", "alpha-beta at the game's depth over hand-set run weights 1, 10, 100, 1000 by length"},
 	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter"},
 }
@@ -58,8 +59,8 @@ func strategyNames() string {
 // player is a strategy with its parameters fixed; immutable.
 type player struct {
 	strategy strategy
-	rules    Rules    // the rules it was built for
-	w        *weights // classic and tuned
+	rules    Rules   // the rules it was built for
+	w        *priced // classic and tuned
 }
 
 func (p *player) Name() string { return p.strategy.String() }

@@ -61,11 +61,12 @@ func (r Rules) Validate() error {
 // is a pure function of its seed.
 type Limits struct {
 	// Depth is the full-width search depth in plies; forced replies to an
-	// immediate threat do not use it up.
+	// immediate threat do not use it up. Zero means the default, 3.
 	Depth int
 	// Nodes, if positive, caps the nodes searched per move: the search
 	// deepens one ply at a time up to Depth and plays the best move of the
-	// last iteration it completed. Depth 1 always completes.
+	// last iteration it completed. Depth 1 always completes. Zero means no
+	// cap, so a large Depth on a large board can take very long.
 	Nodes int64
 }
 

@@ -60,18 +60,22 @@ type scoredMove struct {
 // and run counts of the evaluation (eval.go) and a transposition table that
 // lives for the game.
 type searcher struct {
-	gm   *Game
-	g    *geom
-	w    *weights
-	lim  Limits
-	salt uint64 // jitter stream of this game
-	rng  *rand.Rand
+	gm     *Game
+	g      *geom
+	tables *lineTables
+	w      *priced
+	lim    Limits
+	salt   uint64 // jitter stream of this game
+	rng    *rand.Rand
 
 	pos   position
 	key   uint64
-	board []int8        // by bit: 0 empty, 1 X, 2 O
-	feat  [2][2][]int32 // live runs by side, runKind and length
-	cen   [2]float64    // centrality sums by side
+	board []int8     // by bit: 0 empty, 1 X, 2 O
+	code  []int32    // by line: its cells as a base-3 number (eval.go)
+	sum   [2]float64 // worth of all lines, by side to move
+	cen   [2]float64 // centrality sums by side
+	cells []int8     // scratch for scanning long lines
+	runs  []run      // scratch for scanning long lines
 	tt    []ttEntry
 	moves [][]scoredMove // by ply, reused
 
@@ -84,18 +88,14 @@ type searcher struct {
 // most, fewer on boards with fewer positions.
 func searchTableBits(cells int) int { return min(16, max(8, 2*cells)) }
 
-func (gm *Game) newSearcher(w *weights, seed uint64, rng *rand.Rand) *searcher {
+func (gm *Game) newSearcher(w *priced, seed uint64, rng *rand.Rand) *searcher {
 	s, _ := gm.searchers.Get().(*searcher)
 	if s == nil {
 		g := gm.g
-		s = &searcher{gm: gm, g: g, lim: gm.limits,
+		s = &searcher{gm: gm, g: g, tables: gm.lineTables(), lim: gm.limits,
 			board: make([]int8, len(g.centre)),
+			code:  make([]int32, len(g.lines)),
 			tt:    make([]ttEntry, 1<<searchTableBits(g.cells)),
-		}
-		for sd := range 2 {
-			for kind := range 2 {
-				s.feat[sd][kind] = make([]int32, max(g.K, 1))
-			}
 		}
 	} else {
 		clear(s.tt) // the jitter, and so every score, differs per game

@@ -1,0 +1,70 @@
+package mnk_test
+
+import (
+	"fmt"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/mnk"
+	"github.com/evotune/evotune/genome"
+)
+
+func Example() {
+	// Rule options as a user writes them; m is the width, n the height.
+	game, err := mnk.Info.New(map[string]string{"m": "4", "n": "4", "k": "3"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	perfect, err := game.NewPlayer("perfect", genome.Values{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// 4,4,3 is a first-player win: perfect play as X wins.
+	fmt.Println("4,4,3 perfect vs perfect:", game.Play(perfect, perfect, 1))
+
+	ttt, _ := mnk.Info.New(nil) // the defaults: 3,3,3
+	fmt.Println("tic-tac-toe perft:", ttt.(fitness.Perfter).Perft(9))
+
+	tree, _ := mnk.TreeCount(mnk.TicTacToe)
+	fmt.Printf("%d games (%d X wins, %d O wins, %d draws), %d positions\n",
+		tree.Games(), tree.XWins, tree.OWins, tree.Draws, tree.Positions)
+
+	_, err = mnk.Info.New(map[string]string{"k": "7"})
+	fmt.Println(err)
+	// Output:
+	// 4,4,3 perfect vs perfect: win
+	// tic-tac-toe perft: [9 72 504 3024 15120 54720 148176 200448 127872]
+	// 255168 games (131184 X wins, 77904 O wins, 46080 draws), 5478 positions
+	// mnk: k 7 exceeds the board 3x3
+}
+
+func ExampleGame_NewPlayer() {
+	game, err := mnk.NewGame(mnk.Rules{M: 9, N: 9, K: 5}, mnk.Limits{Depth: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var schema genome.Schema
+	for _, p := range game.Players() {
+		if p.Name == "tuned" {
+			schema = p.Schema
+		}
+	}
+	fmt.Println(len(schema), "knobs, first", schema[0].Name, schema[0].Range())
+	params, err := schema.Defaults().With("own_open_3", genome.Value{Num: 300})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tuned, err := game.NewPlayer("tuned", params)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	random, _ := game.NewPlayer("random", genome.Values{})
+	fmt.Println("tuned vs random:", game.Play(tuned, random, 7))
+	// Output:
+	// 18 knobs, first own_open_1 [0.001, 1000] log
+	// tuned vs random: win
+}
