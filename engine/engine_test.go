@@ -123,8 +123,8 @@ type stopAt struct {
 	stop  chan struct{}
 }
 
-func (s *stopAt) StartGeneration(int, int) {}
-func (s *stopAt) Games(int)                {}
+func (s *stopAt) StartGeneration(int, int, int) {}
+func (s *stopAt) Games(int)                     {}
 func (s *stopAt) EndGeneration(gen int, _ GenStats, _ Member) {
 	if gen+1 == s.after {
 		close(s.stop)

@@ -144,7 +144,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pool [][]float64, hof []
 	jobs := r.schedule(gen, len(pool), hofPlayers)
 	r.lastGames = len(jobs)
 	if r.progress != nil {
-		r.progress.StartGeneration(gen, len(jobs))
+		r.progress.StartGeneration(gen, r.budget, len(jobs))
 	}
 	var update func(int)
 	if r.progress != nil {

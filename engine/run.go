@@ -15,7 +15,8 @@ import (
 // Progress is told how a run goes; the CLI draws it. Calls come from the
 // run's goroutine except Games, which workers call concurrently.
 type Progress interface {
-	StartGeneration(gen, games int)
+	// StartGeneration: generation gen (from 0) of budget begins, with games to play.
+	StartGeneration(gen, budget, games int)
 	Games(done int)
 	EndGeneration(gen int, s GenStats, best Member)
 }

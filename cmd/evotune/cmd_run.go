@@ -132,28 +132,32 @@ func runEngine(ctx context.Context, e *env, quiet bool, opts *engine.Options, st
 // runProgress draws one bar per generation on a terminal, or one plain
 // line per generation otherwise.
 type runProgress struct {
-	w     io.Writer
-	tty   bool
-	mu    sync.Mutex
-	bar   *progressbar.ProgressBar
-	start time.Time
-	games int
-	last  int
-	best  string
+	w      io.Writer
+	tty    bool
+	mu     sync.Mutex
+	bar    *progressbar.ProgressBar
+	start  time.Time
+	budget int
+	gen    int
+	last   int
+	best   string
+	// spent and done time the generations of this process, for the ETA.
+	spent time.Duration
+	done  int
 }
 
 func newRunProgress(e *env) *runProgress { return &runProgress{w: e.stderr, tty: e.stderrTTY} }
 
-func (p *runProgress) StartGeneration(gen, games int) {
+func (p *runProgress) StartGeneration(gen, budget, games int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.start, p.games, p.last = time.Now(), games, 0
+	p.start, p.gen, p.budget, p.last = time.Now(), gen, budget, 0
 	if !p.tty {
 		return
 	}
-	desc := fmt.Sprintf("generation %d", gen+1)
+	desc := fmt.Sprintf("generation %d/%d", gen+1, budget)
 	if p.best != "" {
-		desc += ", best " + p.best
+		desc += ", best so far " + p.best
 	}
 	p.bar = progressbar.NewOptions(games, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"),
@@ -177,10 +181,14 @@ func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Memb
 		_ = p.bar.Finish()
 		p.bar = nil
 	}
-	secs := time.Since(p.start).Seconds()
+	took := time.Since(p.start)
+	p.spent += took
+	p.done++
+	eta := time.Duration(float64(p.spent) / float64(p.done) * float64(p.budget-gen-1)).Round(time.Second)
 	p.best = fmt.Sprintf("%.4g", best.Fitness)
-	fmt.Fprintf(p.w, "generation %d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g]; %d games, %.0f games/s\n",
-		gen+1, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], s.Games, float64(s.Games)/max(secs, 1e-9))
+	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %d games; %d games, %.0f games/s, ETA %v\n",
+		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], best.Games,
+		s.Games, float64(s.Games)/max(took.Seconds(), 1e-9), eta)
 }
 
 func (p *runProgress) close() {

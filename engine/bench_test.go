@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// quickstart loads configs/quickstart.yaml and a runner on a temp dir.
+func quickstart(b *testing.B) *runner {
+	b.Helper()
+	cfg, err := Load(filepath.Join("..", "configs", "quickstart.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return newRunner(cfg, Options{Dir: b.TempDir(), Workers: 1})
+}
+
+// BenchmarkQuickstartGeneration is one generation of the quickstart's
+// games on one worker: what the overhead below is compared with.
+func BenchmarkQuickstartGeneration(b *testing.B) {
+	r := quickstart(b)
+	pool := r.initial()
+	for b.Loop() {
+		if _, err := r.evaluate(context.Background(), 0, pool, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.lastGames), "games/gen")
+}
+
+// BenchmarkGenerationOverhead is everything a generation does outside its
+// games: sorting, the hall of fame, the atomic checkpoint with its derived
+// files (generations.csv, best.yaml), and breeding the next generation.
+func BenchmarkGenerationOverhead(b *testing.B) {
+	r := quickstart(b)
+	members, err := r.evaluate(context.Background(), 0, r.initial(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var hof []Member
+	var history []GenStats
+	for gen := range 20 { // a hall of fame and history of a run in progress
+		hof = r.updateHallOfFame(hof, members)
+		history = append(history, r.stats(gen, members, r.lastGames))
+	}
+	for b.Loop() {
+		sorted := slices.Clone(members)
+		r.sortBest(sorted)
+		h := r.updateHallOfFame(hof, sorted)
+		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
+			Generation: 21, Population: sorted, HallOfFame: h, History: history}
+		if err := r.writeCheckpoint(ck); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.breed(20, sorted); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
