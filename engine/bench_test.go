@@ -21,9 +21,9 @@ func quickstart(b *testing.B) *runner {
 // games on one worker: what the overhead below is compared with.
 func BenchmarkQuickstartGeneration(b *testing.B) {
 	r := quickstart(b)
-	pool := r.initial()
+	pools := r.initial()
 	for b.Loop() {
-		if _, err := r.evaluate(context.Background(), 0, pool, nil); err != nil {
+		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,26 +35,27 @@ func BenchmarkQuickstartGeneration(b *testing.B) {
 // files (generations.csv, best.yaml), and breeding the next generation.
 func BenchmarkGenerationOverhead(b *testing.B) {
 	r := quickstart(b)
-	members, err := r.evaluate(context.Background(), 0, r.initial(), nil)
+	all, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
 	if err != nil {
 		b.Fatal(err)
 	}
+	sp, members := r.cfg.species[0], all[0]
 	var hof []Member
 	var history []GenStats
 	for gen := range 20 { // a hall of fame and history of a run in progress
-		hof = r.updateHallOfFame(hof, members)
+		hof = r.updateHallOfFame(sp, hof, members)
 		history = append(history, r.stats(gen, members, r.lastGames))
 	}
 	for b.Loop() {
 		sorted := slices.Clone(members)
-		r.sortBest(sorted)
-		h := r.updateHallOfFame(hof, sorted)
+		sp.sortBest(sorted)
+		h := r.updateHallOfFame(sp, hof, sorted)
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			Generation: 21, Population: sorted, HallOfFame: h, History: history}
+			Generation: 21, SpeciesState: SpeciesState{Population: sorted, HallOfFame: h, History: history}}
 		if err := r.writeCheckpoint(ck); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := r.breed(20, sorted); err != nil {
+		if _, err := r.breed(sp, 20, sorted); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -79,42 +79,51 @@ func (t tournament) Validate() error {
 }
 
 // cost is what eaopt minimises.
-func (r *runner) cost(m Member) float64 {
-	if r.cfg.Fitness.Objective.Minimise() {
+func (sp *species) cost(m Member) float64 {
+	if sp.minimise {
 		return m.Fitness
 	}
 	return -m.Fitness
 }
 
-// better orders members best first, ties by position (stable), so sorting
-// is deterministic.
-func (r *runner) sortBest(ms []Member) {
-	sort.SliceStable(ms, func(i, j int) bool { return r.cost(ms[i]) < r.cost(ms[j]) })
+// sortBest orders members best first, ties by position (stable), so
+// sorting is deterministic.
+func (sp *species) sortBest(ms []Member) {
+	sort.SliceStable(ms, func(i, j int) bool { return sp.cost(ms[i]) < sp.cost(ms[j]) })
 }
 
-// initial returns generation 0: the config's seeds as they are, then
-// uniform random genomes.
-func (r *runner) initial() [][]float64 {
-	n := r.cfg.Evolution.Population
-	if r.cfg.Evolution.Model == DownToSize {
-		n += r.cfg.Evolution.Offspring
+// poolSize is how many genomes a generation evaluates per species.
+func (c *Config) poolSize() int {
+	if c.Evolution.Model == DownToSize {
+		return c.Evolution.Population + c.Evolution.Offspring
 	}
-	pool := make([][]float64, 0, n)
-	for _, g := range r.cfg.seedGenes {
-		pool = append(pool, slices.Clone(g))
-	}
-	for i := len(pool); i < n; i++ {
-		pool = append(pool, r.cfg.spaceOf.Random(fitness.NewRand(r.stream(0, purposeInit, uint64(i)))))
-	}
-	return pool
+	return c.Evolution.Population
 }
 
-// breed turns generation gen's evaluated pool, sorted best first, into the
-// genomes of generation gen+1.
-func (r *runner) breed(gen int, sorted []Member) ([][]float64, error) {
+// initial returns generation 0 of every species: the config's seeds as
+// they are, then uniform random genomes.
+func (r *runner) initial() [][][]float64 {
+	var pools [][][]float64
+	for _, sp := range r.cfg.species {
+		n := r.cfg.poolSize()
+		pool := make([][]float64, 0, n)
+		for _, g := range sp.seeds {
+			pool = append(pool, slices.Clone(g))
+		}
+		for i := len(pool); i < n; i++ {
+			pool = append(pool, sp.space.Random(fitness.NewRand(r.stream(0, sp.offset+purposeInit, uint64(i)))))
+		}
+		pools = append(pools, pool)
+	}
+	return pools
+}
+
+// breed turns generation gen's evaluated pool of species sp, sorted best
+// first, into its genomes of generation gen+1.
+func (r *runner) breed(sp *species, gen int, sorted []Member) ([][]float64, error) {
 	e := r.cfg.Evolution
-	rng := newEaoptRand(r.stream(gen, purposeBreed))
-	ops := &operators{space: r.cfg.spaceOf, mut: e.Mutation, cross: e.Crossover, alpha: e.BlendAlpha}
+	rng := newEaoptRand(r.stream(gen, sp.offset+purposeBreed))
+	ops := &operators{space: sp.space, mut: e.Mutation, cross: e.Crossover, alpha: e.BlendAlpha}
 	toPop := func(ms []Member) eaopt.Population {
 		indis := make(eaopt.Individuals, len(ms))
 		for i, m := range ms {
@@ -122,7 +131,7 @@ func (r *runner) breed(gen int, sorted []Member) ([][]float64, error) {
 			// evaluates, and every genome is re-evaluated next generation
 			// (which also defuses v0.4.2's stale-mate-after-crossover bug).
 			indis[i] = eaopt.Individual{Genome: &eaGenome{genes: slices.Clone(m.Genes), ops: ops},
-				Fitness: r.cost(m), Evaluated: true, ID: fmt.Sprint(i)}
+				Fitness: sp.cost(m), Evaluated: true, ID: fmt.Sprint(i)}
 		}
 		return eaopt.Population{Individuals: indis, RNG: rng}
 	}
@@ -144,7 +153,7 @@ func (r *runner) breed(gen int, sorted []Member) ([][]float64, error) {
 			next = append(next, slices.Clone(m.Genes))
 		}
 		for i := len(next); i < e.Population; i++ {
-			next = append(next, r.cfg.spaceOf.Random(fitness.NewRand(r.stream(gen, purposeFresh, uint64(i)))))
+			next = append(next, sp.space.Random(fitness.NewRand(r.stream(gen, sp.offset+purposeFresh, uint64(i)))))
 		}
 		return next, nil
 	case DownToSize:
@@ -186,7 +195,7 @@ func (r *runner) breed(gen int, sorted []Member) ([][]float64, error) {
 // updateHallOfFame merges a generation's evaluated members into the hall
 // of fame: a genome already there (a survivor) pools its games, so its
 // figures sharpen with every re-evaluation; the rest compete for a place.
-func (r *runner) updateHallOfFame(hof, gen []Member) []Member {
+func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 	out := slices.Clone(hof)
 	for _, m := range gen {
 		found := false
@@ -201,7 +210,7 @@ func (r *runner) updateHallOfFame(hof, gen []Member) []Member {
 			out = append(out, m)
 		}
 	}
-	r.sortBest(out)
+	sp.sortBest(out)
 	// Two copies of one genome in a generation pool into one entry above;
 	// cap the list.
 	if len(out) > r.cfg.Evolution.HallOfFame {

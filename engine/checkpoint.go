@@ -30,10 +30,26 @@ type Checkpoint struct {
 	ConfigDir  string `json:"config_dir,omitempty"` // where its relative NAME:FILE specs point
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
-	Generation int        `json:"generation"`
-	Population []Member   `json:"population"`
+	Generation int `json:"generation"`
+	SpeciesState
+	// Rivals is the co-evolving species, when the config has one.
+	Rivals *SpeciesState `json:"rivals,omitempty"`
+}
+
+// SpeciesState is where one species stands after a generation.
+type SpeciesState struct {
+	Population []Member   `json:"population"` // the last generation, best first
 	HallOfFame []Member   `json:"hall_of_fame"`
 	History    []GenStats `json:"history"`
+}
+
+// states lists the species' states, main species first.
+func (ck *Checkpoint) states() []SpeciesState {
+	out := []SpeciesState{ck.SpeciesState}
+	if ck.Rivals != nil {
+		out = append(out, *ck.Rivals)
+	}
+	return out
 }
 
 // ErrNotRunDir is returned for a directory without a checkpoint.
@@ -84,23 +100,25 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if cfg.Hash() != ck.ConfigHash {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
 	}
-	if ck.Generation < 1 || len(ck.History) != ck.Generation || len(ck.Population) == 0 || len(ck.HallOfFame) == 0 {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: generation %d with %d history rows, %d members, %d in the hall of fame",
-			path, ck.Generation, len(ck.History), len(ck.Population), len(ck.HallOfFame))
+	states := ck.states()
+	if len(states) != len(cfg.species) {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
-	for _, list := range [][]Member{ck.Population, ck.HallOfFame} {
-		for i, m := range list {
-			if err := cfg.spaceOf.Check(m.Genes); err != nil {
-				return nil, nil, fmt.Errorf("%s: corrupt checkpoint: member %d: %v", path, i, err)
+	for s, st := range states {
+		if ck.Generation < 1 || len(st.History) != ck.Generation || len(st.HallOfFame) == 0 {
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: generation %d with %d history rows and %d in the hall of fame",
+				path, ck.Generation, len(st.History), len(st.HallOfFame))
+		}
+		if len(st.Population) != cfg.poolSize() {
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(st.Population), cfg.poolSize())
+		}
+		for _, list := range [][]Member{st.Population, st.HallOfFame} {
+			for i, m := range list {
+				if err := cfg.species[s].space.Check(m.Genes); err != nil {
+					return nil, nil, fmt.Errorf("%s: corrupt checkpoint: member %d: %v", path, i, err)
+				}
 			}
 		}
-	}
-	want := cfg.Evolution.Population
-	if cfg.Evolution.Model == DownToSize {
-		want += cfg.Evolution.Offspring
-	}
-	if len(ck.Population) != want {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(ck.Population), want)
 	}
 	return &ck, cfg, nil
 }

@@ -29,6 +29,7 @@ type Config struct {
 	Player    string            `json:"player"`
 	Fitness   FitnessConfig     `json:"fitness"`
 	Evolution EvolutionConfig   `json:"evolution"`
+	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
 	Run       RunConfig         `json:"-"`
 
 	space, seeds *yaml.Node // handed to genome, which reports their lines
@@ -44,6 +45,31 @@ type Config struct {
 	spaceOf   *genome.Space
 	seedGenes [][]float64
 	baselines []fitness.Player
+	species   []*species // the main species, then the rivals when co-evolving
+}
+
+// CoevolveConfig adds a second species that evolves against the first:
+// for Battleship, placers that learn to hide fleets from the shooters
+// while the shooters learn to find them.
+type CoevolveConfig struct {
+	Player    string   `json:"player"`
+	Opponents []string `json:"opponents"` // fixed players the rivals also meet
+
+	space, seeds *yaml.Node
+}
+
+// species is one evolving population: who it is and how it is scored.
+type species struct {
+	label     string // "" for the main species, "rivals" for the co-evolving one
+	player    string
+	role      fitness.Role
+	space     *genome.Space
+	seeds     [][]float64
+	baselines []fitness.Player
+	minimise  bool
+	// offset keeps the rivals' random streams apart from the main
+	// species' (which are those of a run without rivals).
+	offset uint64
 }
 
 // FitnessConfig says what an individual's fitness is made of.
@@ -249,6 +275,16 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 		{"run", func(n *yaml.Node, path string) {
 			d.decodeMap(n, path, []field{{"workers", d.integer(&c.Run.Workers)}})
 		}},
+		{"coevolve", func(n *yaml.Node, path string) {
+			c.Coevolve = &CoevolveConfig{}
+			co := c.Coevolve
+			d.decodeMap(n, path, []field{
+				{"player", d.str(&co.Player)},
+				{"space", d.node(&co.space)},
+				{"seeds", d.node(&co.seeds)},
+				{"opponents", d.strings(&co.Opponents)},
+			})
+		}},
 	})
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
@@ -363,8 +399,14 @@ func (c *Config) check(p *problems) {
 			}
 		}
 	}
+	c.checkCoevolve(p, bad)
 	c.checkFitness(bad)
 	c.checkEvolution(bad)
+	if c.spaceOf != nil {
+		main := &species{player: c.Player, role: c.role, space: c.spaceOf, seeds: c.seedGenes,
+			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
+		c.species = append([]*species{main}, c.species...)
+	}
 	if c.Run.Workers < 0 {
 		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
 	}
@@ -380,12 +422,61 @@ func (c *Config) tunable(g fitness.Game) []string {
 	return names
 }
 
-// genomeProblems turns genome's line errors into config errors.
+// checkCoevolve builds the rival species: players of the game's other
+// role, scored by the same games with the opposite sense.
+func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ...any)) {
+	co := c.Coevolve
+	if co == nil || c.game == nil {
+		return
+	}
+	if c.Fitness.Objective != Shots {
+		bad("coevolve", "co-evolution pits Battleship shooters against placers: it needs the shots objective")
+		return
+	}
+	role := fitness.Placer
+	if c.role == fitness.Placer {
+		role = fitness.Shooter
+	}
+	if co.Player == "" {
+		bad("coevolve.player", "missing: name the tunable %v that evolves against the %vs", role, c.role)
+		return
+	}
+	pi, ok := fitness.Info(c.game, role, co.Player)
+	if !ok || !pi.Tunable() {
+		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
+		return
+	}
+	sp, err := genome.NewSpace(pi.Schema, co.space)
+	if err != nil {
+		c.genomeProblems(p, "coevolve.space", err)
+		return
+	}
+	rivals := &species{label: "rivals", player: co.Player, role: role, space: sp, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
+	if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
+		c.genomeProblems(p, "coevolve.seeds", err)
+	}
+	for i, spec := range co.Opponents {
+		pl, err := fitness.ParseSpec(c.game, c.role, c.resolvePath(spec))
+		if err != nil {
+			bad(fmt.Sprintf("coevolve.opponents[%d]", i), "%s", oneLine(err))
+			continue
+		}
+		rivals.baselines = append(rivals.baselines, pl)
+	}
+	if len(rivals.seeds) > c.Evolution.Population {
+		bad("coevolve.seeds", "%d seeds for a population of %d", len(rivals.seeds), c.Evolution.Population)
+	}
+	c.species = append(c.species, rivals)
+}
+
+// genomeProblems turns genome's line errors into config errors; under
+// coevolve, genome's keys ("space.x") are placed under it.
 func (c *Config) genomeProblems(p *problems, key string, err error) {
 	var les genome.LineErrors
 	if errors.As(err, &les) {
+		prefix := strings.TrimSuffix(strings.TrimSuffix(key, "space"), "seeds")
 		for _, le := range les {
-			p.add(le.Line, le.Key, "%s", le.Msg)
+			p.add(le.Line, prefix+le.Key, "%s", le.Msg)
 		}
 		return
 	}
@@ -424,7 +515,10 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if f.Baselines.Weight+f.Population.Weight+f.HallOfFame.Weight <= 0 {
 		bad("fitness", "no fitness mode has a positive weight")
 	}
-	if f.Objective == Shots && c.game != nil {
+	if c.Coevolve != nil && f.Population.Weight <= 0 && f.HallOfFame.Weight <= 0 {
+		bad("fitness", "co-evolving species meet only through the population or hall-of-fame modes: give one a weight")
+	}
+	if f.Objective == Shots && c.game != nil && c.Coevolve == nil {
 		if f.Population.Weight > 0 {
 			bad("fitness.population", "the shots objective is measured against placers: population games need the score objective")
 		}
@@ -596,7 +690,11 @@ func (c *Config) settings() map[string]string {
 	b, _ := json.Marshal(c)
 	_ = json.Unmarshal(b, &m)
 	walk("", m)
-	for key, n := range map[string]*yaml.Node{"space": c.space, "seeds": c.seeds} {
+	nodes := map[string]*yaml.Node{"space": c.space, "seeds": c.seeds}
+	if c.Coevolve != nil {
+		nodes["coevolve.space"], nodes["coevolve.seeds"] = c.Coevolve.space, c.Coevolve.seeds
+	}
+	for key, n := range nodes {
 		if isNull(n) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,7 +55,7 @@ func readRun(t testing.TB, dir string) map[string][]byte {
 		}
 		out[f] = data
 	}
-	exp, err := Export(dir, 3, JSON)
+	exp, err := Export(dir, 3, JSON, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if after := snapshot(t, dir); !equalSnap(before, after) {
 				t.Fatal("a failed resume changed files")
 			}
-			if _, err := Export(dir, 1, YAML); err == nil && tc.name != "another config's checkpoint" {
+			if _, err := Export(dir, 1, YAML, false); err == nil && tc.name != "another config's checkpoint" {
 				t.Fatal("export of a broken run directory succeeded")
 			}
 		})
@@ -252,4 +253,65 @@ func write(t testing.TB, dir, name string, data []byte) {
 	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+const coevolveConfig = `name: coevolve
+seed: 5
+game: battleship
+player: tuned
+coevolve:
+  player: tuned
+  opponents: [over9000]
+fitness:
+  baselines: {games: 8}
+  population: {opponents: 2, games: 6}
+  hall-of-fame: {members: 2, games: 4}
+evolution:
+  population: 6
+  generations: 3
+  tournament-size: 2
+  elitism: 1
+  hall-of-fame: 4
+`
+
+// TestCoevolutionResumesExactly holds a co-evolving run to the same
+// contracts: identical at any worker count and after a stop and resume,
+// for both species' files.
+func TestCoevolutionResumesExactly(t *testing.T) {
+	runFiles := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
+	read := func(dir string) map[string][]byte {
+		out := map[string][]byte{}
+		for _, f := range runFiles {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f] = data
+		}
+		exp, err := Export(dir, 2, YAML, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["rivals export"] = exp
+		return out
+	}
+	cfgDir := t.TempDir()
+	straight := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, coevolveConfig), Options{Dir: straight, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := read(straight)
+	if !bytes.Contains(want["rivals export"], []byte("player: tuned")) || !bytes.Contains(want[fileCheckpoint], []byte(`"rivals"`)) {
+		t.Fatalf("no rivals in the run:\n%s", want["rivals export"])
+	}
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	if _, err := Start(context.Background(), loadText(t, cfgDir, coevolveConfig),
+		Options{Dir: dir, Workers: 2, Stop: stop, Progress: &stopAt{after: 1, stop: stop}}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stop: %v", err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
 }

@@ -13,7 +13,7 @@ type Member struct {
 	Fitness    float64    `json:"fitness"` // the objective's value: shots or score
 	Games      int        `json:"games"`
 	CI95       [2]float64 `json:"ci95"`
-	Generation int        `json:"generation"` // when it was (first) evaluated
+	Generation int        `json:"generation"` // when it was (first) evaluated, from 0
 }
 
 // modeStats accumulates one individual's results in one fitness mode.
@@ -23,7 +23,7 @@ func (m *modeStats) add(x float64) { m.n++; m.sum += x; m.sumsq += x * x }
 
 func (m modeStats) mean() float64 { return m.sum / m.n }
 
-// variance of the mean.
+// varMean is the variance of the mean.
 func (m modeStats) varMean() float64 {
 	if m.n < 2 {
 		return 0
@@ -39,82 +39,105 @@ const (
 	nModes
 )
 
-// job is one game of the generation's batch. a is an individual; the
-// opponent is another individual (b >= 0) or a fixed player.
+// job is one game of the generation's batch: individual a of species sp
+// against individual b of species bsp (b >= 0) or a fixed player opp.
 type job struct {
-	a, b int
-	opp  fitness.Player
-	mode int
-	seed uint64
-	swap bool // seats swapped: the opponent plays first
-	solo bool
+	sp, a   int
+	bsp, b  int
+	opp     fitness.Player
+	mode    int
+	seed    uint64
+	swap    bool // seats swapped: the opponent plays first
+	solo    bool
+	between bool // a game between two species: both score the same shots
 }
 
 // schedule lists the generation's games. Deals depend on (generation,
 // mode, opponent, game) but not on the individual, so every individual
 // meets the same deals: common random numbers.
-func (r *runner) schedule(gen int, n int, hof []fitness.Player) []job {
+func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 	f := r.cfg.Fitness
+	solo := f.Objective == Shots
 	var jobs []job
-	pairs := func(a, b int, opp fitness.Player, mode, games int, seedOf func(pair int) uint64) {
-		for j := range games {
-			jobs = append(jobs, job{a: a, b: b, opp: opp, mode: mode, seed: seedOf(j / 2), swap: j%2 == 1})
+	add := func(j job, games int, seedOf func(game int) uint64) {
+		for g := range games {
+			j.seed = seedOf(g)
+			if !solo {
+				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
+			}
+			jobs = append(jobs, j)
 		}
 	}
-	if f.Baselines.Weight > 0 {
-		for i := range n {
-			for o, opp := range r.cfg.baselines {
-				if f.Objective == Shots {
-					for j := range f.Baselines.Games {
-						jobs = append(jobs, job{a: i, b: -1, opp: opp, mode: modeBaselines, solo: true,
-							seed: r.stream(gen, purposeBaselines, uint64(o), uint64(j))})
-					}
-					continue
-				}
-				pairs(i, -1, opp, modeBaselines, f.Baselines.Games, func(p int) uint64 {
-					return r.stream(gen, purposeBaselines, uint64(o), uint64(p))
-				})
+	for s, sp := range r.cfg.species {
+		if f.Baselines.Weight == 0 {
+			break
+		}
+		for i := range sizes[s] {
+			for o, opp := range sp.baselines {
+				add(job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo}, f.Baselines.Games,
+					func(g int) uint64 { return r.stream(gen, sp.offset+purposeBaselines, uint64(o), uint64(g)) })
 			}
 		}
 	}
-	if f.Population.Weight > 0 && n > 1 {
-		// One seeded permutation; individual perm[k] meets perm[k+d] for
-		// d = 1..ceil(M/2), so everyone meets about M others (2 per
-		// offset) and results count for both sides.
-		perm := fitness.NewRand(r.stream(gen, purposePairing)).Perm(n)
-		for d := 1; d <= (f.Population.Opponents+1)/2 && d < n; d++ {
-			for k := range n {
-				if 2*d == n && k >= n/2 {
-					break // the same pairs again
+	if f.Population.Weight > 0 {
+		if len(r.cfg.species) == 2 {
+			r.scheduleRivals(gen, sizes, add)
+		} else if n := sizes[0]; n > 1 {
+			// One seeded permutation; individual perm[k] meets perm[k+d]
+			// for d = 1..ceil(M/2), so everyone meets about M others (2
+			// per offset) and results count for both sides.
+			perm := fitness.NewRand(r.stream(gen, purposePairing)).Perm(n)
+			for d := 1; d <= (f.Population.Opponents+1)/2 && d < n; d++ {
+				for k := range n {
+					if 2*d == n && k >= n/2 {
+						break // the same pairs again
+					}
+					add(job{a: perm[k], b: perm[(k+d)%n], mode: modePopulation, solo: solo}, f.Population.Games,
+						func(g int) uint64 { return r.stream(gen, purposePopulation, uint64(d), uint64(k), uint64(g)) })
 				}
-				a, b := perm[k], perm[(k+d)%n]
-				pairs(a, b, nil, modePopulation, f.Population.Games, func(p int) uint64 {
-					return r.stream(gen, purposePopulation, uint64(d), uint64(k), uint64(p))
-				})
 			}
 		}
 	}
 	if f.HallOfFame.Weight > 0 {
-		for i := range n {
-			for h, opp := range hof {
-				pairs(i, -1, opp, modeHallOfFame, f.HallOfFame.Games, func(p int) uint64 {
-					return r.stream(gen, purposeHallOfFame, uint64(h), uint64(p))
-				})
+		for s, sp := range r.cfg.species {
+			for i := range sizes[s] {
+				// A lone species meets its own hall of fame; rivals meet
+				// each other's.
+				for h, opp := range hof[len(hof)-1-s] {
+					add(job{sp: s, a: i, b: -1, opp: opp, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
+						func(g int) uint64 { return r.stream(gen, sp.offset+purposeHallOfFame, uint64(h), uint64(g)) })
+				}
 			}
 		}
 	}
 	return jobs
 }
 
-// play runs one job and returns the result seen from a.
-func (r *runner) play(j job, players []fitness.Player) float64 {
-	a := players[j.a]
-	if j.solo {
-		return r.cfg.game.(fitness.SoloGame).PlaySolo(a, j.opp, j.seed)
+// scheduleRivals pairs every individual of the main species with M of the
+// rival species through a seeded permutation of the rivals; each game
+// scores for both.
+func (r *runner) scheduleRivals(gen int, sizes []int, add func(job, int, func(int) uint64)) {
+	n0, n1 := sizes[0], sizes[1]
+	perm := fitness.NewRand(r.stream(gen, purposePairing)).Perm(n1)
+	for d := range min(r.cfg.Fitness.Population.Opponents, n1) {
+		for i := range n0 {
+			add(job{sp: 0, a: i, bsp: 1, b: perm[(i+d)%n1], mode: modePopulation, solo: true, between: true},
+				r.cfg.Fitness.Population.Games,
+				func(g int) uint64 { return r.stream(gen, purposePopulation, uint64(d), uint64(i), uint64(g)) })
+		}
 	}
+}
+
+// play runs one job and returns the result seen from a: its score, or the
+// shots of the solo game.
+func (r *runner) play(j job, players [][]fitness.Player) float64 {
+	a := players[j.sp][j.a]
 	b := j.opp
 	if j.b >= 0 {
-		b = players[j.b]
+		b = players[j.bsp][j.b]
+	}
+	if j.solo {
+		return r.cfg.game.(fitness.SoloGame).PlaySolo(a, b, j.seed)
 	}
 	if j.swap {
 		return r.cfg.game.Play(b, a, j.seed).Flip().Score()
@@ -122,32 +145,35 @@ func (r *runner) play(j job, players []fitness.Player) float64 {
 	return r.cfg.game.Play(a, b, j.seed).Score()
 }
 
-// evaluate plays the generation's batch and returns every individual's
-// fitness, games and 95% interval.
-func (r *runner) evaluate(ctx context.Context, gen int, pool [][]float64, hof []Member) ([]Member, error) {
-	players := make([]fitness.Player, len(pool))
-	for i, genes := range pool {
-		p, err := r.player(genes)
-		if err != nil {
-			return nil, err
+// evaluate plays the generation's batch and returns, per species, every
+// individual's fitness, games and 95% interval. hof holds each species'
+// hall of fame.
+func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof [][]Member) ([][]Member, error) {
+	players := make([][]fitness.Player, len(pools))
+	sizes := make([]int, len(pools))
+	hofPlayers := make([][]fitness.Player, len(pools))
+	for s, sp := range r.cfg.species {
+		sizes[s] = len(pools[s])
+		for _, genes := range pools[s] {
+			p, err := r.player(sp, genes)
+			if err != nil {
+				return nil, err
+			}
+			players[s] = append(players[s], p)
 		}
-		players[i] = p
-	}
-	var hofPlayers []fitness.Player
-	for i := 0; i < len(hof) && i < r.cfg.Fitness.HallOfFame.Members; i++ {
-		p, err := r.player(hof[i].Genes)
-		if err != nil {
-			return nil, err
+		for i := 0; i < len(hof[s]) && i < r.cfg.Fitness.HallOfFame.Members; i++ {
+			p, err := r.player(sp, hof[s][i].Genes)
+			if err != nil {
+				return nil, err
+			}
+			hofPlayers[s] = append(hofPlayers[s], p)
 		}
-		hofPlayers = append(hofPlayers, p)
 	}
-	jobs := r.schedule(gen, len(pool), hofPlayers)
+	jobs := r.schedule(gen, sizes, hofPlayers)
 	r.lastGames = len(jobs)
-	if r.progress != nil {
-		r.progress.StartGeneration(gen, r.budget, len(jobs))
-	}
 	var update func(int)
 	if r.progress != nil {
+		r.progress.StartGeneration(gen, r.budget, len(jobs))
 		update = r.progress.Games
 	}
 	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) float64 {
@@ -157,44 +183,58 @@ func (r *runner) evaluate(ctx context.Context, gen int, pool [][]float64, hof []
 		return nil, err
 	}
 	// Reduce in job order, so the sums are the same at any worker count.
-	stats := make([][nModes]modeStats, len(pool))
+	stats := make([][][nModes]modeStats, len(pools))
+	for s := range pools {
+		stats[s] = make([][nModes]modeStats, sizes[s])
+	}
 	for i, j := range jobs {
 		x := results[i]
-		stats[j.a][j.mode].add(x)
-		if j.b >= 0 {
-			stats[j.b][j.mode].add(1 - x)
+		stats[j.sp][j.a][j.mode].add(x)
+		switch {
+		case j.between:
+			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+		case j.b >= 0:
+			stats[j.bsp][j.b][j.mode].add(1 - x)
 		}
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
-	out := make([]Member, len(pool))
-	for i := range pool {
-		var wsum, fit, v float64
-		games := 0
-		for m, s := range stats[i] {
-			if s.n == 0 || weights[m] == 0 {
-				continue
-			}
-			wsum += weights[m]
+	out := make([][]Member, len(pools))
+	for s := range pools {
+		out[s] = make([]Member, sizes[s])
+		for i := range pools[s] {
+			out[s][i] = combine(pools[s][i], gen, stats[s][i], weights)
 		}
-		for m, s := range stats[i] {
-			if s.n == 0 || weights[m] == 0 {
-				continue
-			}
-			w := weights[m] / wsum
-			fit += w * s.mean()
-			v += w * w * s.varMean()
-			games += int(s.n)
-		}
-		half := 1.959963984540054 * math.Sqrt(v)
-		out[i] = Member{Genes: pool[i], Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}, Generation: gen}
 	}
 	return out, nil
 }
 
-func (r *runner) player(genes []float64) (fitness.Player, error) {
-	vals, err := r.cfg.spaceOf.Decode(genes)
+// combine weighs an individual's modes into one fitness with a 95%
+// interval; modes it played no game in do not count.
+func combine(genes []float64, gen int, st [nModes]modeStats, weights [nModes]float64) Member {
+	var wsum, fit, v float64
+	games := 0
+	for m, s := range st {
+		if s.n > 0 && weights[m] > 0 {
+			wsum += weights[m]
+		}
+	}
+	for m, s := range st {
+		if s.n == 0 || weights[m] == 0 {
+			continue
+		}
+		w := weights[m] / wsum
+		fit += w * s.mean()
+		v += w * w * s.varMean()
+		games += int(s.n)
+	}
+	half := 1.959963984540054 * math.Sqrt(v)
+	return Member{Genes: genes, Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}, Generation: gen}
+}
+
+func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {
+	vals, err := sp.space.Decode(genes)
 	if err != nil {
 		return nil, err
 	}
-	return fitness.NewPlayerAs(r.cfg.game, r.cfg.role, r.cfg.Player, vals)
+	return fitness.NewPlayerAs(r.cfg.game, sp.role, sp.player, vals)
 }

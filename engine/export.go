@@ -29,12 +29,12 @@ type ExportedPlayer struct {
 	Params     map[string]any `json:"params" yaml:"params"`
 }
 
-// exportDoc lists the top k members of the hall of fame.
-func (c *Config) exportDoc(hof []Member, k int, _ string) *ExportDoc {
-	doc := &ExportDoc{Game: c.Game, Player: c.Player, Rules: c.Rules, Objective: c.Fitness.Objective.String()}
+// exportDoc lists the top k members of a species' hall of fame.
+func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
+	doc := &ExportDoc{Game: c.Game, Player: sp.player, Rules: c.Rules, Objective: c.Fitness.Objective.String()}
 	for i := 0; i < k && i < len(hof); i++ {
 		m := hof[i]
-		vals, err := c.spaceOf.Decode(m.Genes)
+		vals, err := sp.space.Decode(m.Genes)
 		if err != nil {
 			continue // checked when the checkpoint was read
 		}
@@ -126,8 +126,9 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown format %q (want yaml or json)", s)
 }
 
-// Export renders the best k parameter sets of the run in dir.
-func Export(dir string, k int, f Format) ([]byte, error) {
+// Export renders the best k parameter sets of the run in dir: of its main
+// species, or of the co-evolved rivals.
+func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 	ck, cfg, err := ReadCheckpoint(dir)
 	if err != nil {
 		return nil, err
@@ -135,7 +136,14 @@ func Export(dir string, k int, f Format) ([]byte, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("engine: export: top %d: want at least 1", k)
 	}
-	doc := cfg.exportDoc(ck.HallOfFame, k, dir)
+	s := 0
+	if rivals {
+		if ck.Rivals == nil {
+			return nil, fmt.Errorf("%s: the run has no co-evolved rivals", dir)
+		}
+		s = 1
+	}
+	doc := cfg.exportDoc(cfg.species[s], ck.states()[s].HallOfFame, k)
 	if f == JSON {
 		return doc.json()
 	}

@@ -102,7 +102,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	defer logf.Close()
 	r.logf("start %s: game %s, player %s, model %v, population %d, %d generations, %d workers",
 		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, r.budget, r.workers)
-	return r.loop(ctx, 0, r.initial(), nil, nil)
+	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
@@ -144,11 +144,14 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if ck.Generation >= r.budget {
 		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
 	}
-	pool, err := r.breed(ck.Generation-1, ck.Population)
-	if err != nil {
-		return nil, err
+	states := ck.states()
+	pools := make([][][]float64, len(states))
+	for s, sp := range cfg.species {
+		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
+			return nil, err
+		}
 	}
-	return r.loop(ctx, ck.Generation, pool, ck.HallOfFame, ck.History)
+	return r.loop(ctx, ck.Generation, pools, states)
 }
 
 func joinKeys(keys []string) string {
@@ -163,40 +166,66 @@ func joinKeys(keys []string) string {
 }
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pool [][]float64, hof []Member, history []GenStats) (*Result, error) {
+func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
 	for ; gen < r.budget; gen++ {
 		began := r.now()
-		members, games, err := r.evaluateCounted(ctx, gen, pool, hof)
+		hofs := make([][]Member, len(states))
+		for s := range states {
+			hofs[s] = states[s].HallOfFame
+		}
+		members, err := r.evaluate(ctx, gen, pools, hofs)
 		if err != nil {
 			return nil, err
 		}
-		sorted := slices.Clone(members)
-		r.sortBest(sorted)
-		hof = r.updateHallOfFame(hof, sorted)
-		history = append(history, r.stats(gen, sorted, games))
+		for s, sp := range r.cfg.species {
+			sorted := slices.Clone(members[s])
+			sp.sortBest(sorted)
+			states[s] = SpeciesState{
+				Population: sorted,
+				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
+				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+			}
+		}
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.checkpointDir(), Generation: gen + 1, Population: sorted, HallOfFame: hof, History: history}
+			ConfigDir: r.cfg.checkpointDir(), Generation: gen + 1, SpeciesState: states[0]}
+		if len(states) > 1 {
+			ck.Rivals = &states[1]
+		}
 		if err := r.writeCheckpoint(ck); err != nil {
 			return nil, err
 		}
 		secs := r.now().Sub(began).Seconds()
-		r.logf("generation %d/%d: best %.6g, mean %.6g, %d games in %.2fs (%.0f games/s)",
-			gen+1, r.budget, sorted[0].Fitness, history[gen].Mean, games, secs, float64(games)/max(secs, 1e-9))
+		for s, sp := range r.cfg.species {
+			st := states[s]
+			r.logf("generation %d/%d%s: best %.6g, mean %.6g, best so far %.6g over %d games; %d games in %.2fs (%.0f games/s)",
+				gen+1, r.budget, labelled(sp), st.Population[0].Fitness, st.History[gen].Mean,
+				st.HallOfFame[0].Fitness, st.HallOfFame[0].Games, r.lastGames, secs, float64(r.lastGames)/max(secs, 1e-9))
+		}
+		main := states[0]
 		if r.progress != nil {
-			r.progress.EndGeneration(gen, history[gen], hof[0])
+			r.progress.EndGeneration(gen, main.History[gen], main.HallOfFame[0])
 		}
 		if gen+1 < r.budget && r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
-			return &Result{Generation: gen + 1, Budget: r.budget, Best: hof[0], Dir: r.dir}, ErrStopped
+			return &Result{Generation: gen + 1, Budget: r.budget, Best: main.HallOfFame[0], Dir: r.dir}, ErrStopped
 		}
 		if gen+1 < r.budget {
-			if pool, err = r.breed(gen, sorted); err != nil {
-				return nil, err
+			for s, sp := range r.cfg.species {
+				if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
 	r.logf("finished %d generations", r.budget)
-	return &Result{Generation: r.budget, Budget: r.budget, Best: hof[0], Dir: r.dir}, nil
+	return &Result{Generation: r.budget, Budget: r.budget, Best: states[0].HallOfFame[0], Dir: r.dir}, nil
+}
+
+func labelled(sp *species) string {
+	if sp.label == "" {
+		return ""
+	}
+	return " (" + sp.label + ")"
 }
 
 func (r *runner) stopRequested() bool {
@@ -206,14 +235,6 @@ func (r *runner) stopRequested() bool {
 	default:
 		return false
 	}
-}
-
-func (r *runner) evaluateCounted(ctx context.Context, gen int, pool [][]float64, hof []Member) ([]Member, int, error) {
-	members, err := r.evaluate(ctx, gen, pool, hof)
-	if err != nil {
-		return nil, 0, err
-	}
-	return members, r.lastGames, nil
 }
 
 // writeCheckpoint writes the checkpoint first (the truth), then the files
@@ -230,14 +251,28 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 }
 
 func (r *runner) writeDerived(ck *Checkpoint) error {
-	if err := writeAtomic(filepath.Join(r.dir, fileGenerations), historyCSV(ck.History)); err != nil {
-		return err
+	for s, st := range ck.states() {
+		sp := r.cfg.species[s]
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
+			return err
+		}
+		best, err := r.cfg.exportDoc(sp, st.HallOfFame, 1).yaml()
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
+			return err
+		}
 	}
-	best, err := r.cfg.exportDoc(ck.HallOfFame, 1, r.dir).yaml()
-	if err != nil {
-		return err
+	return nil
+}
+
+// file names a per-species file: rivals get a prefix.
+func (sp *species) file(name string) string {
+	if sp.label == "" {
+		return name
 	}
-	return writeAtomic(filepath.Join(r.dir, fileBest), best)
+	return sp.label + "-" + name
 }
 
 func (r *runner) openLog() (io.Closer, error) {

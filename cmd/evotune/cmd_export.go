@@ -12,6 +12,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	top := fs.Int("top", 1, "how many parameter sets")
 	format := fs.String("format", "yaml", "yaml or json")
 	out := fs.String("o", "", "write to `FILE` (atomically) instead of stdout")
+	rivals := fs.Bool("rivals", false, "export the co-evolved rival species (e.g. placers) instead")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -26,7 +27,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if *top < 1 {
 		return usagef("--top must be at least 1, got %d", *top)
 	}
-	data, err := engine.Export(pos[0], *top, f)
+	data, err := engine.Export(pos[0], *top, f, *rivals)
 	if err != nil {
 		return err
 	}
