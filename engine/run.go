@@ -263,6 +263,18 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
 			return err
 		}
+		vals, err := sp.space.Decode(st.HallOfFame[0].Genes)
+		if err != nil {
+			return err
+		}
+		title := r.cfg.Name
+		if sp.label != "" {
+			title += " " + sp.label
+		}
+		svg := reportSVG(title, r.cfg.Fitness.Objective.String(), sp.minimise, st.History, vals, sp.space.Params())
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -97,6 +97,14 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"perft without depth", []string{"perft", "battleship"}, "--depth is required"},
 		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
 		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
+		{"hadron size below 3", []string{"perft", "hadron", "--size", "2", "--depth", "3"}, "size 2: must be at least 3"},
+		{"hadron depth 0", []string{"perft", "hadron", "--depth", "0"}, "--depth \"0\": want a whole number of at least 1"},
+		{"hadron search depth 0", []string{"eval", "hadron", "--player", "aenigma", "--vs", "random", "--rule", "depth=0"}, "depth"},
+		{"hadron unknown player", []string{"eval", "hadron", "--player", "nobody", "--vs", "random"}, `unknown player "nobody"`},
+		{"hadron without opponents", []string{"eval", "hadron", "--player", "aenigma"}, "name opponents with --vs"},
+		{"mnk k too long", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "7", "--depth", "2"}, "k 7 exceeds the board 3x3"},
+		{"mnk unknown player", []string{"eval", "mnk", "--player", "nobody", "--vs", "random"}, `unknown player "nobody"`},
+		{"mnk unknown option", []string{"perft", "mnk", "--size", "3", "--depth", "2"}, `unknown option "size"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,5 +143,33 @@ func TestGamesListsPlayersAndParameters(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("games battleship does not list %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestPerft(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the last line of output
+	}{
+		{"hadron 9x9 depth 2", []string{"perft", "hadron", "--depth", "2"}, "perft(2) = 6192"},
+		{"hadron 5x5", []string{"perft", "hadron", "--size=5", "--depth", "1"}, "perft(1) = 25"},
+		{"tic-tac-toe", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "3", "--depth", "9"}, "perft(9) = 127872"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if code != ExitOK || lines[len(lines)-1] != tc.want {
+				t.Fatalf("exit %d, output %q (stderr %q), want last line %q", code, out, errs, tc.want)
+			}
+		})
+	}
+	code, out, _ := run(t, "perft", "mnk", "--depth", "2", "--json")
+	var doc struct {
+		Perft []struct{ Depth, Nodes int }
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Perft) != 2 || doc.Perft[1].Nodes != 72 {
+		t.Fatalf("perft --json: exit %d: %s", code, out)
 	}
 }
