@@ -197,11 +197,20 @@ func (r *runner) breed(sp *species, gen int, sorted []Member) ([][]float64, erro
 // figures sharpen with every re-evaluation; the rest compete for a place.
 func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 	out := slices.Clone(hof)
-	for _, m := range gen {
+	merged := make([]bool, len(out))
+	for k, m := range gen {
+		// Copies of one genome in a generation played the same deals, so
+		// their results are one sample, not several: count it once.
+		if slices.ContainsFunc(gen[:k], func(o Member) bool { return slices.Equal(o.Genes, m.Genes) }) {
+			continue
+		}
 		found := false
 		for i := range out {
 			if slices.Equal(out[i].Genes, m.Genes) {
-				out[i] = pool(out[i], m)
+				if i < len(merged) && !merged[i] {
+					out[i] = pool(out[i], m)
+					merged[i] = true
+				}
 				found = true
 				break
 			}
@@ -211,8 +220,6 @@ func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 		}
 	}
 	sp.sortBest(out)
-	// Two copies of one genome in a generation pool into one entry above;
-	// cap the list.
 	if len(out) > r.cfg.Evolution.HallOfFame {
 		out = out[:r.cfg.Evolution.HallOfFame]
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,19 +44,26 @@ func loadText(t testing.TB, dir, text string) *Config {
 }
 
 // runFiles are the files of a run directory that must match byte for byte.
-var runFiles = []string{fileCheckpoint, fileGenerations, fileBest, fileConfig}
+var runFiles = []string{fileCheckpoint, fileGenerations, fileBest, fileConfig, fileReport}
 
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
+	return readFilesAndExport(t, dir, runFiles, false)
+}
+
+// readFilesAndExport reads files of a run directory and its top-3 export
+// (of the rivals, if asked).
+func readFilesAndExport(t testing.TB, dir string, files []string, rivals bool) map[string][]byte {
+	t.Helper()
 	out := map[string][]byte{}
-	for _, f := range runFiles {
+	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
 		out[f] = data
 	}
-	exp, err := Export(dir, 3, JSON, false)
+	exp, err := Export(dir, 3, JSON, rivals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,31 +286,16 @@ evolution:
 // contracts: identical at any worker count and after a stop and resume,
 // for both species' files.
 func TestCoevolutionResumesExactly(t *testing.T) {
-	runFiles := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
-	read := func(dir string) map[string][]byte {
-		out := map[string][]byte{}
-		for _, f := range runFiles {
-			data, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[f] = data
-		}
-		exp, err := Export(dir, 2, YAML, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out["rivals export"] = exp
-		return out
-	}
+	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest, fileReport, "rivals-"+fileReport)
+	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, files, true) }
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, cfgDir, coevolveConfig), Options{Dir: straight, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := read(straight)
-	if !bytes.Contains(want["rivals export"], []byte("player: tuned")) || !bytes.Contains(want[fileCheckpoint], []byte(`"rivals"`)) {
-		t.Fatalf("no rivals in the run:\n%s", want["rivals export"])
+	if !bytes.Contains(want["export"], []byte(`"player": "tuned"`)) || !bytes.Contains(want[fileCheckpoint], []byte(`"rivals"`)) {
+		t.Fatalf("no rivals in the run:\n%s", want["export"])
 	}
 	dir := t.TempDir()
 	stop := make(chan struct{})
@@ -314,4 +307,25 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
+}
+
+func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	r := newRunner(cfg, Options{Dir: t.TempDir()})
+	sp := cfg.species[0]
+	a := Member{Genes: []float64{0.1}, Fitness: 40, Games: 100, CI95: [2]float64{39, 41}}
+	b := Member{Genes: []float64{0.2}, Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}
+	hof := r.updateHallOfFame(sp, nil, []Member{a, b, a}) // a twice in one generation
+	if len(hof) != 2 || hof[0].Games != 100 {
+		t.Fatalf("duplicates in one generation pooled: %+v", hof)
+	}
+	a2 := a
+	a2.Fitness, a2.Generation = 42, 1
+	hof = r.updateHallOfFame(sp, hof, []Member{a2, a2})
+	if hof[0].Games != 200 || hof[0].Fitness != 41 || hof[0].Generation != 0 {
+		t.Fatalf("re-evaluation in a later generation: %+v, want 200 games at fitness 41 from generation 0", hof[0])
+	}
+	if half := (hof[0].CI95[1] - hof[0].CI95[0]) / 2; math.Abs(half-math.Sqrt(0.5)) > 1e-12 {
+		t.Fatalf("pooled half-width %v, want sqrt(1/2)", half)
+	}
 }

@@ -47,7 +47,7 @@ func mustRun(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-var compared = []string{"checkpoint.json", "generations.csv", "best.yaml"}
+var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
 
 func readFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
