@@ -146,3 +146,54 @@ func TestRunExportEval(t *testing.T) {
 		t.Fatalf("rerun: exit %d: %s", code, errs)
 	}
 }
+
+// TestInterruptStopsAfterCheckpoint sends one SIGINT to a real run: it
+// must finish the generation in flight, checkpoint it, say how to resume
+// and exit 130; the resumed run must equal one never interrupted.
+func TestInterruptStopsAfterCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	straight := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", straight, "--quiet")
+	want := readFiles(t, straight)
+
+	dir := filepath.Join(t.TempDir(), "run")
+	var errb bytes.Buffer
+	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "1")
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the first checkpoint exists, so the run is mid-way.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
+		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
+	}
+	if !strings.Contains(errb.String(), "evotune resume "+dir) {
+		t.Fatalf("stderr does not say how to resume:\n%s", errb.String())
+	}
+	mustRun(t, "resume", dir, "--quiet")
+	got := readFiles(t, dir)
+	for _, f := range compared {
+		if !bytes.Equal(got[f], want[f]) {
+			t.Errorf("%s differs after interrupt and resume", f)
+		}
+	}
+}
