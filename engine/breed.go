@@ -54,15 +54,17 @@ func (t tournament) Apply(n uint, indis eaopt.Individuals, rng *mrand.Rand) (eao
 	winners := make(eaopt.Individuals, n)
 	indexes := make([]int, n)
 	for k := range winners {
+		// Draw size distinct contestants by a partial shuffle of the
+		// free positions; the fittest wins, ties to the lower index.
 		best := -1
-		for range t.size {
-			j := rng.Intn(len(free))
-			c := free[j]
+		for d := range t.size {
+			j := d + rng.Intn(len(free)-d)
+			free[d], free[j] = free[j], free[d]
+			c := free[d]
 			if best < 0 || indis[c].Fitness < indis[free[best]].Fitness ||
 				(indis[c].Fitness == indis[free[best]].Fitness && c < free[best]) {
-				best = j
+				best = d
 			}
-			_ = c
 		}
 		indexes[k] = free[best]
 		winners[k] = indis[free[best]].Clone(rng)
@@ -157,22 +159,25 @@ func (r *runner) breed(sp *species, gen int, sorted []Member) ([][]float64, erro
 		}
 		return next, nil
 	case DownToSize:
-		// Keep the best Population of parents and children (select down
-		// to size), then breed Offspring children from them; next
+		// The best Population of parents and children survive (select
+		// down to size); they breed Offspring children, and the next
 		// generation evaluates survivors and children together.
 		parents := sorted[:e.Population]
-		pop := toPop(parents)
 		model := eaopt.ModGenerational{Selector: sel, MutRate: e.MutationRate, CrossRate: e.CrossoverRate}
-		kids := toPop(parents)
-		for len(kids.Individuals) < e.Offspring {
-			kids.Individuals = append(kids.Individuals, pop.Individuals...)
+		var kids [][]float64
+		for len(kids) < e.Offspring {
+			// Each pass breeds one child per parent from a fresh copy.
+			pop := toPop(parents)
+			if err := model.Apply(&pop); err != nil {
+				return nil, fmt.Errorf("engine: breeding: %w", err)
+			}
+			kids = append(kids, genes(pop.Individuals)...)
 		}
-		kids.Individuals = kids.Individuals[:e.Offspring]
-		kids.RNG = rng
-		if err := model.Apply(&kids); err != nil {
-			return nil, fmt.Errorf("engine: breeding: %w", err)
+		next := make([][]float64, 0, e.Population+e.Offspring)
+		for _, m := range parents {
+			next = append(next, slices.Clone(m.Genes))
 		}
-		return append(genes(pop.Individuals), genes(kids.Individuals)...), nil
+		return append(next, kids[:e.Offspring]...), nil
 	default:
 		pop := toPop(sorted)
 		model := eaopt.ModGenerational{Selector: sel, MutRate: e.MutationRate, CrossRate: e.CrossoverRate}
