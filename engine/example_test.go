@@ -1,0 +1,37 @@
+package engine_test
+
+import (
+	"fmt"
+
+	"github.com/evotune/evotune/engine"
+)
+
+// Parse validates a config and fills in every default; a broken one is
+// reported in full, each problem as file:line: key: message.
+func ExampleParse() {
+	cfg, err := engine.Parse("tune.yaml", []byte(`
+game: battleship
+player: tuned
+seeds: [{}]
+evolution: {population: 16, generations: 10}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(cfg.Summary())
+
+	_, err = engine.Parse("broken.yaml", []byte(`
+game: battleship
+player: tuned
+evolution: {population: 1, model: annealing}
+`))
+	fmt.Println(err)
+	// Output:
+	// tune.yaml: valid
+	//   battleship, player tuned, 12 genes to search, 1 seeds
+	//   objective shots: baselines [random] x 100 games (weight 1)
+	//   generational model, population 16, 10 generations, seed 1
+	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection)
+	// broken.yaml:4: evolution.population: 1: want at least 2
+}
