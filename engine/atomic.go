@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("engine: write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	tmp := f.Name()
 	defer func() {
@@ -22,8 +23,11 @@ func writeAtomic(path string, data []byte) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
+	// CreateTemp makes 0600 files; results are for sharing like any file.
+	if err = f.Chmod(0o644); err == nil {
+		if _, err = f.Write(data); err == nil {
+			err = f.Sync()
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -32,9 +36,17 @@ func writeAtomic(path string, data []byte) (err error) {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
-		return fmt.Errorf("engine: write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	return syncDir(dir)
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func syncDir(dir string) error {

@@ -28,6 +28,9 @@ type Checkpoint struct {
 	ConfigHash string `json:"config_hash"`
 	Config     string `json:"config"`               // the config text as given
 	ConfigDir  string `json:"config_dir,omitempty"` // where its relative NAME:FILE specs point
+	// Files holds the sha256 of every player file the config names
+	// (NAME:FILE specs): they are part of the config.
+	Files map[string]string `json:"files,omitempty"`
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
@@ -95,7 +98,7 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	}
 	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(&ck))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads: %s", path, oneLine(err))
+		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
 	if cfg.Hash() != ck.ConfigHash {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)

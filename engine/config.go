@@ -36,8 +36,9 @@ type Config struct {
 
 	// Filled by Load once the config is valid.
 	file      string
-	baseDir   string // where relative NAME:FILE specs are found
-	relative  bool   // some spec names a file relative to baseDir
+	baseDir   string            // where relative NAME:FILE specs are found
+	relative  bool              // some spec names a file relative to baseDir
+	files     map[string]string // NAME:FILE spec as written -> sha256 of the file
 	text      []byte
 	lines     lines
 	game      fitness.Game
@@ -407,6 +408,9 @@ func (c *Config) check(p *problems) {
 			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
 		c.species = append([]*species{main}, c.species...)
 	}
+	if c.Name != "" && !validName(c.Name) {
+		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
+	}
 	if c.Run.Workers < 0 {
 		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
 	}
@@ -529,10 +533,14 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if f.Baselines.Weight > 0 && c.game != nil {
 		role := c.role
 		opps := f.Baselines.Opponents
+		sg, solo := c.game.(fitness.SoloGame)
+		if f.Objective == Shots && !solo {
+			return // said already: the game has no solo measure
+		}
 		if f.Objective == Shots {
 			role = fitness.Placer
 			if len(opps) == 0 {
-				c.baselines = []fitness.Player{c.game.(fitness.SoloGame).SoloOpponent()}
+				c.baselines = []fitness.Player{sg.SoloOpponent()}
 				f.Baselines.Opponents = []string{c.Rules["placer"]}
 				if f.Baselines.Opponents[0] == "" {
 					f.Baselines.Opponents[0] = "random"
@@ -550,6 +558,20 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 			c.baselines = append(c.baselines, pl)
 		}
 	}
+	if f.Objective == Score {
+		// Head-to-head games are played in seat-swapped pairs on one deal.
+		for _, m := range []struct {
+			key    string
+			weight float64
+			games  int
+		}{{"fitness.baselines.games", f.Baselines.Weight, f.Baselines.Games},
+			{"fitness.population.games", f.Population.Weight, f.Population.Games},
+			{"fitness.hall-of-fame.games", f.HallOfFame.Weight, f.HallOfFame.Games}} {
+			if m.weight > 0 && m.games > 0 && m.games%2 != 0 {
+				bad(m.key, "%d: want an even number: head-to-head games are played in seat-swapped pairs", m.games)
+			}
+		}
+	}
 	if f.Population.Weight > 0 && f.Population.Opponents < 1 {
 		bad("fitness.population.opponents", "%d: want at least 1", f.Population.Opponents)
 	}
@@ -558,15 +580,39 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	}
 }
 
+func validName(s string) bool {
+	if s == "" || s[0] == '.' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // resolvePath makes a NAME:FILE spec's file relative to the config's
 // directory, so a config and its parameter files travel together.
 func (c *Config) resolvePath(spec string) string {
 	name, file, ok := strings.Cut(spec, ":")
-	if !ok || filepath.IsAbs(file) {
+	if !ok {
 		return spec
 	}
-	c.relative = true
-	return name + ":" + filepath.Join(c.baseDir, file)
+	if !filepath.IsAbs(file) {
+		c.relative = true
+		file = filepath.Join(c.baseDir, file)
+	}
+	// The file is part of the config: an edit to it changes results, so
+	// its contents enter the hash and resume refuses a changed file.
+	if data, err := os.ReadFile(file); err == nil {
+		sum := sha256.Sum256(data)
+		if c.files == nil {
+			c.files = map[string]string{}
+		}
+		c.files[spec] = hex.EncodeToString(sum[:])
+	}
+	return name + ":" + file
 }
 
 // checkpointDir is where a checkpoint must remember relative specs to be

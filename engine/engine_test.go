@@ -227,6 +227,9 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"genes out of range", func(dir string) {
 			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
 		}, "corrupt checkpoint"},
+		{"null fitness", func(dir string) {
+			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"fitness": `), []byte(`"fitness": null, "x": `), 1))
+		}, "corrupt checkpoint"},
 		{"future format", func(dir string) {
 			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
 		}, "checkpoint format 9"},
@@ -327,5 +330,31 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 	}
 	if half := (hof[0].CI95[1] - hof[0].CI95[0]) / 2; math.Abs(half-math.Sqrt(0.5)) > 1e-12 {
 		t.Fatalf("pooled half-width %v, want sqrt(1/2)", half)
+	}
+}
+
+func TestOpponentFilesAreProtected(t *testing.T) {
+	cfgDir := t.TempDir()
+	champ := filepath.Join(cfgDir, "champ.yaml")
+	write(t, cfgDir, "champ.yaml", []byte("jitter: 0.02\n"))
+	text := strings.Replace(smallConfig, "fitness:\n  baselines:\n    games: 24\n",
+		"fitness:\n  objective: score\n  baselines:\n    games: 4\n    opponents: [\"tuned:champ.yaml\", over9000]\n", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{fileCheckpoint, fileBest, fileGenerations, fileReport, fileConfig} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Mode().Perm() != 0o644 {
+			t.Fatalf("%s: %v, mode %v; want 0644", f, err, st.Mode().Perm())
+		}
+	}
+	write(t, cfgDir, "champ.yaml", []byte("jitter: 0.03\n"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrConfigChanged) ||
+		!strings.Contains(err.Error(), "file tuned:champ.yaml") {
+		t.Fatalf("resume after the opponent's file changed: %v", err)
+	}
+	os.Remove(champ)
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "champ.yaml") {
+		t.Fatalf("resume without the opponent's file: %v", err)
 	}
 }

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/evotune/evotune/fitness"
@@ -14,6 +18,31 @@ type Member struct {
 	Games      int        `json:"games"`
 	CI95       [2]float64 `json:"ci95"`
 	Generation int        `json:"generation"` // when it was (first) evaluated, from 0
+}
+
+// UnmarshalJSON refuses members with missing or null figures, so a
+// damaged checkpoint is not read as fitness 0.
+func (m *Member) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Genes      []float64   `json:"genes"`
+		Fitness    *float64    `json:"fitness"`
+		Games      *int        `json:"games"`
+		CI95       *[2]float64 `json:"ci95"`
+		Generation *int        `json:"generation"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	if raw.Genes == nil || raw.Fitness == nil || raw.Games == nil || raw.CI95 == nil || raw.Generation == nil {
+		return errors.New("member without genes, fitness, games, ci95 or generation")
+	}
+	if *raw.Games < 1 || *raw.Generation < 0 || math.IsNaN(*raw.Fitness) {
+		return fmt.Errorf("member with %d games from generation %d", *raw.Games, *raw.Generation)
+	}
+	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation}
+	return nil
 }
 
 // modeStats accumulates one individual's results in one fitness mode.
@@ -202,7 +231,13 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	for s := range pools {
 		out[s] = make([]Member, sizes[s])
 		for i := range pools[s] {
-			out[s][i] = combine(pools[s][i], gen, stats[s][i], weights)
+			m := combine(pools[s][i], gen, stats[s][i], weights)
+			if r.cfg.Fitness.Objective == Score {
+				// A score lies in [0, 1]; the normal interval of a few
+				// games can stick out of it.
+				m.CI95 = [2]float64{max(0, m.CI95[0]), min(1, m.CI95[1])}
+			}
+			out[s][i] = m
 		}
 	}
 	return out, nil

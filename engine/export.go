@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+
+	"github.com/evotune/evotune/fitness"
 
 	"github.com/evotune/evotune/genome"
 	"gopkg.in/yaml.v3"
@@ -14,6 +17,7 @@ import (
 type ExportDoc struct {
 	Game      string            `json:"game" yaml:"game"`
 	Player    string            `json:"player" yaml:"player"`
+	Role      string            `json:"role" yaml:"role"`
 	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
 	Objective string            `json:"objective" yaml:"objective"`
 	Players   []ExportedPlayer  `json:"players" yaml:"players"`
@@ -31,7 +35,7 @@ type ExportedPlayer struct {
 
 // exportDoc lists the top k members of a species' hall of fame.
 func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
-	doc := &ExportDoc{Game: c.Game, Player: sp.player, Rules: c.Rules, Objective: c.Fitness.Objective.String()}
+	doc := &ExportDoc{Game: c.Game, Player: sp.player, Role: sp.role.String(), Rules: c.Rules, Objective: c.Fitness.Objective.String()}
 	for i := 0; i < k && i < len(hof); i++ {
 		m := hof[i]
 		vals, err := sp.space.Decode(m.Genes)
@@ -39,11 +43,19 @@ func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
 			continue // checked when the checkpoint was read
 		}
 		doc.Players = append(doc.Players, ExportedPlayer{
-			Rank: i + 1, Generation: m.Generation + 1, Fitness: m.Fitness, Games: m.Games, CI95: m.CI95,
+			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
+			CI95:   [2]float64{round6(m.CI95[0]), round6(m.CI95[1])},
 			Params: readable(vals),
 		})
 	}
 	return doc
+}
+
+// round6 keeps 6 significant digits: figures with noise in the second
+// decimal read better without 45.013000000000005.
+func round6(x float64) float64 {
+	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return y
 }
 
 // readable renders values for people: grids as rows.
@@ -69,7 +81,12 @@ func (d *ExportDoc) yaml() ([]byte, error) {
 		return nil, fmt.Errorf("engine: export: %w", err)
 	}
 	flowLists(&root)
-	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s parameter set(s); load one with --player %s:FILE", len(d.Players), d.Player, d.Player)
+	flag := "--player"
+	if d.Role == fitness.Placer.String() {
+		flag = "--placer"
+	}
+	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
+		len(d.Players), d.Player, d.Role, flag, d.Player)
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -139,7 +156,7 @@ func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 	s := 0
 	if rivals {
 		if ck.Rivals == nil {
-			return nil, fmt.Errorf("%s: the run has no co-evolved rivals", dir)
+			return nil, fmt.Errorf("%s: %w", dir, ErrNoRivals)
 		}
 		s = 1
 	}

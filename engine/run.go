@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -38,8 +40,19 @@ type Options struct {
 // ErrStopped is returned when a run ended early because Stop was closed.
 var ErrStopped = errors.New("engine: stopped on request")
 
-// ErrRunExists is returned when Start finds a run already in its directory.
-var ErrRunExists = errors.New("already holds a run")
+// Errors that mean the user asked for something that cannot be done; the
+// CLI exits 2 for them.
+var (
+	// ErrRunExists is returned when Start finds a run already in its directory.
+	ErrRunExists = errors.New("already holds a run")
+	// ErrConfigChanged is returned when resume finds config.yaml edited in
+	// a way that changes results.
+	ErrConfigChanged = errors.New("edited in ways that change results")
+	// ErrBudget is returned for a generation budget below the generations run.
+	ErrBudget = errors.New("budget below the generations already run")
+	// ErrNoRivals is returned when exporting rivals of a run without them.
+	ErrNoRivals = errors.New("the run has no co-evolved rivals")
+)
 
 // Result is where a run ended.
 type Result struct {
@@ -83,7 +96,7 @@ func newRunner(cfg *Config, opts Options) *runner {
 // Start begins a new run of cfg in opts.Dir, which must not hold one.
 func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("engine: run directory: %w", err)
+		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
 	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
@@ -123,12 +136,23 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if cfg.Hash() != ck.ConfigHash {
-		return nil, fmt.Errorf("%s was edited in ways that change results (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
-			cfgPath, joinKeys(ckCfg.ChangedKeys(cfg)))
+		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
+			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(cfg)))
+	}
+	var changed []string
+	for spec, sum := range ck.Files {
+		if cfg.files[spec] != sum {
+			changed = append(changed, "file "+spec)
+		}
+	}
+	if len(changed) > 0 {
+		sort.Strings(changed)
+		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
+			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
 	}
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
-		return nil, fmt.Errorf("engine: budget of %d generations is below the %d already run", r.budget, ck.Generation)
+		return nil, fmt.Errorf("%w: a budget of %d generations, %d already run", ErrBudget, r.budget, ck.Generation)
 	}
 	logf, err := r.openLog()
 	if err != nil {
@@ -175,6 +199,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 		members, err := r.evaluate(ctx, gen, pools, hofs)
 		if err != nil {
+			r.logf("generation %d abandoned: %v", gen+1, err)
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
@@ -187,7 +212,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.checkpointDir(), Generation: gen + 1, SpeciesState: states[0]}
+			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Generation: gen + 1, SpeciesState: states[0]}
 		if len(states) > 1 {
 			ck.Rivals = &states[1]
 		}

@@ -222,7 +222,7 @@ func TestLoadParams(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			file := write(strings.ReplaceAll(tc.name, " ", "_")+".yaml", tc.body)
-			v, err := fitness.LoadParams(file, "coin", "tuned", coinSchema)
+			v, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), file) {
 					t.Fatalf("err = %v, want one naming the file and %q", err, tc.err)
@@ -237,7 +237,7 @@ func TestLoadParams(t *testing.T) {
 			}
 		})
 	}
-	if _, err := fitness.LoadParams(filepath.Join(dir, "missing.yaml"), "coin", "tuned", coinSchema); err == nil ||
+	if _, err := fitness.LoadParams(filepath.Join(dir, "missing.yaml"), "coin", fitness.Mover, "tuned", coinSchema); err == nil ||
 		!strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing file: %v", err)
 	}

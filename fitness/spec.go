@@ -59,7 +59,7 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 	if !info.Tunable() {
 		return nil, fmt.Errorf("%s: %s has no parameters to load from %s", g.Name(), name, file)
 	}
-	vals, err := LoadParams(file, g.Name(), name, info.Schema)
+	vals, err := LoadParams(file, g.Name(), role, name, info.Schema)
 	if err != nil {
 		return nil, err
 	}
@@ -72,15 +72,16 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 type paramsFile struct {
 	Game    string         `yaml:"game"`
 	Player  string         `yaml:"player"`
+	Role    string         `yaml:"role"`
 	Params  map[string]any `yaml:"params"`
 	Players []struct {
 		Params map[string]any `yaml:"params"`
 	} `yaml:"players"`
 }
 
-// LoadParams reads parameter values for player of game from a YAML or
-// JSON file and checks them against schema.
-func LoadParams(file, game, player string, schema genome.Schema) (genome.Values, error) {
+// LoadParams reads parameter values for player (in role) of game from a
+// YAML or JSON file and checks them against schema.
+func LoadParams(file, game string, role Role, player string, schema genome.Schema) (genome.Values, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return genome.Values{}, fmt.Errorf("%s: %w", file, unwrapPath(err))
@@ -100,6 +101,9 @@ func LoadParams(file, game, player string, schema genome.Schema) (genome.Values,
 		}
 		if pf.Game != "" && pf.Game != game {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for game %q, not %q", file, pf.Game, game)
+		}
+		if pf.Role != "" && role != Mover && pf.Role != role.String() {
+			return genome.Values{}, fmt.Errorf("%s: parameters are for a %s, not a %v", file, pf.Role, role)
 		}
 		if pf.Player != "" && pf.Player != player {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for player %q, not %q", file, pf.Player, player)

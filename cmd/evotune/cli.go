@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // ExitCode is what the process returns; DESIGN.md fixes the meanings.
@@ -71,8 +73,9 @@ Usage:
 
 Commands:
 %s
-A player SPEC is a registered name (over9000, aenigma) or a tunable player
-with parameters from a file: tuned:best.yaml.
+A player SPEC is a registered name (over9000, aenigma, classic; see
+'evotune games GAME') or a tunable player with parameters from a file,
+such as an export: tuned:best.yaml.
 
 Exit codes: 0 success, 1 runtime failure, 2 bad usage or config,
 130 interrupted. Results go to stdout, progress and errors to stderr.
@@ -103,10 +106,11 @@ func dispatch(ctx context.Context, e *env, args []string) ExitCode {
 		if len(args) > 1 {
 			return dispatch(ctx, e, []string{args[1], "--help"})
 		}
-		printHelp(e.stdout)
 		if len(args) == 0 {
+			printHelp(e.stderr)
 			return ExitUsage
 		}
+		printHelp(e.stdout)
 		return ExitOK
 	}
 	for _, c := range commands() {
@@ -123,6 +127,7 @@ func dispatch(ctx context.Context, e *env, args []string) ExitCode {
 // report prints err, if any, as one line and maps it to an exit code.
 func report(e *env, cmd string, err error) ExitCode {
 	var ue usageError
+	var ce engine.ConfigErrors
 	switch {
 	case err == nil:
 		return ExitOK
@@ -133,7 +138,11 @@ func report(e *env, cmd string, err error) ExitCode {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(e.stderr, "evotune %s: interrupted\n", cmd)
 		return ExitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ce):
+		fmt.Fprintf(e.stderr, "evotune %s: %d problems:\n%s\n", cmd, len(ce), ce.Error())
+		return ExitUsage
+	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists), errors.Is(err, engine.ErrConfigChanged),
+		errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
 		return ExitUsage
 	default:
@@ -147,14 +156,34 @@ func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", ";
 
 var errFlagParse = errors.New("flag parse error")
 
+// helpFor holds each flag set's full help text printer.
+var helpFor = map[*flag.FlagSet]func(){}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // newFlagSet returns a flag set that reports errors to e.stderr and
 // prints usage with the command's arguments.
 func newFlagSet(e *env, name, args, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet("evotune "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: evotune %s %s\n\n%s.\n\nFlags:\n", name, args, summary)
-		fs.PrintDefaults()
+	// A flag error gets one line and a pointer to --help; --help itself
+	// gets the whole text, on stdout.
+	fs.Usage = func() { fmt.Fprintf(e.stderr, "run 'evotune %s --help' for usage\n", name) }
+	helpFor[fs] = func() {
+		fmt.Fprintf(e.stdout, "Usage: evotune %s %s\n\n%s.\n", name, args, summary)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(e.stdout, "\nFlags:")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(e.stderr)
+		}
 	}
 	return fs
 }
@@ -162,6 +191,15 @@ func newFlagSet(e *env, name, args, summary string) *flag.FlagSet {
 // parseArgs parses flags that may come before, between or after
 // positional arguments, and returns the positional ones.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			helpFor[fs]()
+			return nil, flag.ErrHelp
+		}
+		if a == "--" {
+			break
+		}
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

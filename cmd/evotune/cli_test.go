@@ -19,7 +19,7 @@ func run(t testing.TB, args ...string) (code ExitCode, stdout, stderr string) {
 }
 
 func TestEvalIndependentOfWorkers(t *testing.T) {
-	args := []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "301", "--seed", "11", "--json"}
+	args := []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "302", "--seed", "11", "--json"}
 	code1, out1, err1 := run(t, append(args, "--workers", "1")...)
 	code2, out2, err2 := run(t, append(args, "--workers", "2")...)
 	if code1 != ExitOK || code2 != ExitOK {
@@ -97,6 +97,10 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"perft without depth", []string{"perft", "battleship"}, "--depth is required"},
 		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
 		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
+		{"odd games head to head", []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "3"}, "want an even number"},
+		{"run generations 0", []string{"run", "../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"resume generations 0", []string{"resume", ".", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"export rivals of a plain run", []string{"export", "testdata/no-rivals", "--rivals"}, "no co-evolved rivals"},
 		{"hadron size below 3", []string{"perft", "hadron", "--size", "2", "--depth", "3"}, "size 2: must be at least 3"},
 		{"hadron depth 0", []string{"perft", "hadron", "--depth", "0"}, "--depth \"0\": want a whole number of at least 1"},
 		{"hadron search depth 0", []string{"eval", "hadron", "--player", "aenigma", "--vs", "random", "--rule", "depth=0"}, "depth"},

@@ -37,9 +37,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Var(&o.vs, "vs", "opponent `SPEC` met head to head by every player (repeatable)")
 	fs.StringVar(&o.placer, "placer", "", "battleship: placer `SPEC` laying the fleets (default random)")
 	fs.Var(o.rules, "rule", "rule option `KEY=VALUE` (repeatable; see 'evotune games GAME')")
-	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing")
+	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing (even when there are --vs opponents:\nhead-to-head games come in seat-swapped pairs)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
-	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "games played at once")
+	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -61,8 +61,14 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if o.games < 1 {
 		return usagef("--games must be at least 1, got %d", o.games)
 	}
-	if o.workers < 1 {
-		return usagef("--workers must be at least 1, got %d", o.workers)
+	if o.workers < 0 {
+		return usagef("--workers %d: want 0 (all cores) or more", o.workers)
+	}
+	if o.workers == 0 {
+		o.workers = runtime.NumCPU()
+	}
+	if len(o.vs) > 0 && o.games%2 != 0 {
+		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
 	}
 	if o.placer != "" {
 		o.rules["placer"] = o.placer

@@ -13,6 +13,8 @@ import (
 
 const perftUsage = `Usage: evotune perft GAME --depth D [--OPTION VALUE ...] [--json]
 
+--json prints one JSON document: {"game", "options", "perft": [{"depth", "nodes"}]}.
+
 Count the distinct legal move sequences of exactly d moves from the start,
 for d = 1..D (a game that ends earlier is not extended). Every other
 --OPTION VALUE is a rule option of the game, e.g.

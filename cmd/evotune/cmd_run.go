@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -16,10 +18,11 @@ import (
 )
 
 func runRun(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "run", "CONFIG [--out DIR] [--workers N] [--quiet]",
+	fs := newFlagSet(e, "run", "CONFIG [--out DIR] [--workers N] [--generations N] [--quiet]",
 		"Start a tuning run: evaluate, checkpoint and breed every generation, and write\n"+
-			"config.yaml, checkpoint.json, generations.csv, best.yaml and run.log to the run directory.\n"+
-			"Ctrl-C stops after the generation in flight is checkpointed; a second Ctrl-C aborts it")
+			"config.yaml, checkpoint.json, generations.csv, best.yaml, report.svg and run.log to the run\n"+
+			"directory. Ctrl-C (or SIGTERM) stops after the generation in flight is checkpointed; a second\n"+
+			"one aborts it. 'best so far' is the hall of fame's best; re-evaluation can move it either way")
 	out := fs.String("out", "", "run `DIR` (default runs/NAME)")
 	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	generations := fs.Int("generations", 0, "generation budget `N`, overriding the config's")
@@ -31,8 +34,8 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one CONFIG, got %d arguments", len(pos))
 	}
-	if *workers < 0 || *generations < 0 {
-		return usagef("--workers and --generations must not be negative")
+	if err := checkCounts(fs, *workers, *generations); err != nil {
+		return err
 	}
 	cfg, err := engine.Load(pos[0])
 	if err != nil {
@@ -55,7 +58,9 @@ func runRun(ctx context.Context, e *env, args []string) error {
 func runResume(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "resume", "RUN_DIR [--generations N] [--workers N] [--quiet]",
 		"Continue a run from its last checkpoint. The result is identical to a run that was never\n"+
-			"stopped. The run directory's config.yaml may not change results; the budget may grow")
+			"stopped. The run directory's config.yaml may not change results; the budget may grow.\n"+
+			"Without --generations the budget is the config's evolution.generations (a 'run\n"+
+			"--generations N' budget is not remembered)")
 	generations := fs.Int("generations", 0, "new generation budget `N` (total, not additional)")
 	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	quiet := fs.Bool("quiet", false, "no progress output")
@@ -66,13 +71,23 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one RUN_DIR, got %d arguments", len(pos))
 	}
-	if *workers < 0 || *generations < 0 {
-		return usagef("--workers and --generations must not be negative")
+	if err := checkCounts(fs, *workers, *generations); err != nil {
+		return err
 	}
 	opts := engine.Options{Dir: pos[0], Workers: *workers, Generations: *generations}
 	return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
 		return engine.Resume(ctx, opts)
 	})
+}
+
+func checkCounts(fs *flag.FlagSet, workers, generations int) error {
+	if workers < 0 {
+		return usagef("--workers %d: want 0 (all cores) or more", workers)
+	}
+	if generations < 0 || (generations == 0 && flagSet(fs, "generations")) {
+		return usagef("--generations %d: want at least 1", generations)
+	}
+	return nil
 }
 
 // runEngine wires progress and the two-stage Ctrl-C around a run: the
@@ -83,7 +98,7 @@ func runEngine(ctx context.Context, e *env, quiet bool, opts *engine.Options, st
 	defer cancel()
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
 	defer signal.Stop(sigs)
 	go func() {
 		for n := 1; ; n++ {
@@ -118,7 +133,11 @@ func runEngine(ctx context.Context, e *env, quiet bool, opts *engine.Options, st
 		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: evotune resume %s\n", res.Generation, res.Budget, res.Dir)
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: evotune resume %s\n", opts.Dir, opts.Dir)
+		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
+			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: evotune resume %s\n", opts.Dir, opts.Dir)
+		} else {
+			fmt.Fprintf(e.stderr, "evotune: aborted before the first checkpoint: nothing to resume; start again with evotune run\n")
+		}
 		return err
 	case err != nil:
 		return err
