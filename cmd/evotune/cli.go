@@ -141,7 +141,10 @@ func report(e *env, cmd string, err error) ExitCode {
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "evotune %s: %d problems:\n%s\n", cmd, len(ce), ce.Error())
 		return ExitUsage
-	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists), errors.Is(err, engine.ErrConfigChanged),
+	// A run directory whose checkpoint belongs to another config is a
+	// runtime failure (exit 1), like a corrupt one: the directory, not the
+	// command line, is wrong.
+	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
 		errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
 		return ExitUsage

@@ -197,3 +197,54 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenRunDirectoriesExitOne: a corrupt checkpoint or one from
+// another config is a clear error, exit 1, and no file changes.
+func TestBrokenRunDirectoriesExitOne(t *testing.T) {
+	copyRun := func(t *testing.T) string {
+		dir := t.TempDir()
+		for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
+			data, err := os.ReadFile(filepath.Join("testdata", "no-rivals", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	tests := []struct {
+		name   string
+		damage func(dir string)
+		want   string
+	}{
+		{"truncated checkpoint", func(dir string) {
+			p := filepath.Join(dir, "checkpoint.json")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)/3], 0o644)
+		}, "corrupt checkpoint"},
+		{"checkpoint of another config", func(dir string) {
+			p := filepath.Join(dir, "config.yaml")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
+		}, "evolution.population"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyRun(t)
+			tc.damage(dir)
+			before := readFiles(t, dir)
+			code, _, errs := run(t, "resume", dir, "--generations", "2")
+			if code != ExitFailure || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want exit 1 and one line about %q", code, errs, tc.want)
+			}
+			after := readFiles(t, dir)
+			for f := range before {
+				if !bytes.Equal(before[f], after[f]) {
+					t.Fatalf("%s changed", f)
+				}
+			}
+		})
+	}
+}
