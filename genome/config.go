@@ -617,26 +617,21 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 	if d.Kind == Int {
 		readNum = readInt
 	}
-	read("min", func(f field, _ string) string {
-		x, msg := readNum(f.val)
-		if msg == "" {
-			msg = outsideNum(d, x, "declared ")
+	// A narrowed bound must lie inside the declared range.
+	bound := func(dst *float64) func(field, string) string {
+		return func(f field, _ string) string {
+			x, msg := readNum(f.val)
+			if msg == "" {
+				msg = outsideNum(d, x, "declared ")
+			}
+			if msg == "" {
+				*dst = x
+			}
+			return msg
 		}
-		if msg == "" {
-			p.Min = x
-		}
-		return msg
-	})
-	read("max", func(f field, _ string) string {
-		x, msg := readNum(f.val)
-		if msg == "" {
-			msg = outsideNum(d, x, "declared ")
-		}
-		if msg == "" {
-			p.Max = x
-		}
-		return msg
-	})
+	}
+	read("min", bound(&p.Min))
+	read("max", bound(&p.Max))
 	if p.Min > p.Max {
 		if f, has := e.get("min"); has && ok["min"] {
 			r.add(f.key.Line, e.path+".min", "%s is above max %s", fmtNum(p.Min), fmtNum(p.Max))
