@@ -86,7 +86,7 @@ type job struct {
 // meets the same deals: common random numbers.
 func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 	f := r.cfg.Fitness
-	solo := f.Objective == Shots
+	solo := f.Objective == Solo
 	var jobs []job
 	add := func(j job, games int, seedOf func(game int) uint64) {
 		for g := range games {
@@ -158,20 +158,26 @@ func (r *runner) scheduleRivals(gen int, sizes []int, add func(job, int, func(in
 }
 
 // play runs one job and returns the result seen from a: its score, or the
-// shots of the solo game.
-func (r *runner) play(j job, players [][]fitness.Player) float64 {
+// cost of the solo game (which a player of the rival role raises).
+func (r *runner) play(ctx context.Context, j job, players [][]fitness.Player) (float64, error) {
 	a := players[j.sp][j.a]
 	b := j.opp
 	if j.b >= 0 {
 		b = players[j.bsp][j.b]
 	}
 	if j.solo {
-		return r.cfg.game.(fitness.SoloGame).PlaySolo(a, b, j.seed)
+		if r.cfg.species[j.sp].role != r.cfg.role {
+			a, b = b, a // the solo game measures the first role
+		}
+		cost, err := r.cfg.game.(fitness.SoloGame).PlaySolo(ctx, a, b, j.seed)
+		return cost, fitness.Failed(j.seed, err)
 	}
 	if j.swap {
-		return r.cfg.game.Play(b, a, j.seed).Flip().Score()
+		o, err := r.cfg.game.Play(ctx, b, a, j.seed)
+		return o.Flip().Score(), fitness.Failed(j.seed, err)
 	}
-	return r.cfg.game.Play(a, b, j.seed).Score()
+	o, err := r.cfg.game.Play(ctx, a, b, j.seed)
+	return o.Score(), fitness.Failed(j.seed, err)
 }
 
 // evaluate plays the generation's batch and returns, per species, every
@@ -205,9 +211,13 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		r.progress.StartGeneration(gen, r.budget, len(jobs))
 		update = r.progress.Games
 	}
-	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) float64 {
-		return r.play(jobs[i], players)
+	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) (float64, error) {
+		return r.play(ctx, jobs[i], players)
 	}, update)
+	var ge *fitness.GameError
+	if errors.As(err, &ge) {
+		return nil, fmt.Errorf("engine: generation %d: %w", gen+1, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -271,5 +281,5 @@ func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fitness.NewPlayerAs(r.cfg.game, sp.role, sp.player, vals)
+	return r.cfg.game.NewPlayer(sp.role, sp.player, vals)
 }

@@ -296,7 +296,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if sp.label != "" {
 			title += " " + sp.label
 		}
-		svg := reportSVG(title, r.cfg.Fitness.Objective.String(), sp.minimise, st.History, vals, sp.space.Params())
+		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}

@@ -2,10 +2,13 @@ package fitness_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -105,7 +108,7 @@ func TestTallyCI(t *testing.T) {
 }
 
 func TestParallelIndependentOfWorkers(t *testing.T) {
-	fn := func(i int) uint64 { return fitness.Derive(9, uint64(i)) }
+	fn := func(i int) (uint64, error) { return fitness.Derive(9, uint64(i)), nil }
 	want, err := fitness.Parallel(context.Background(), 1000, 1, fn, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -126,15 +129,69 @@ func TestParallelIndependentOfWorkers(t *testing.T) {
 func TestParallelStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err := fitness.Parallel(ctx, 1_000_000, 1, func(i int) int {
+	_, err := fitness.Parallel(ctx, 1_000_000, 1, func(i int) (int, error) {
 		calls++
 		if calls == 10 {
 			cancel()
 		}
-		return i
+		return i, nil
 	}, nil)
 	if err == nil || calls >= 1_000_000 {
 		t.Fatalf("err %v after %d calls: cancellation ignored", err, calls)
+	}
+}
+
+func TestParallelReportsLowestFailingIndex(t *testing.T) {
+	// Games 300, 301 and 700 fail; whatever the worker count and whichever
+	// fails first in time, the error is game 300's, every game below it
+	// ran, and no game past the last failure of a worker was started.
+	failing := map[int]bool{300: true, 301: true, 700: true}
+	for _, w := range []int{1, 2, 3, 8, 64} {
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			var ran [1000]atomic.Bool
+			out, err := fitness.Parallel(context.Background(), 1000, w, func(i int) (int, error) {
+				ran[i].Store(true)
+				if failing[i] {
+					return 0, fmt.Errorf("game %d failed", i)
+				}
+				return i + 1, nil
+			}, nil)
+			if err == nil || err.Error() != "game 300 failed" {
+				t.Fatalf("err %v, want game 300's", err)
+			}
+			for i := range 300 {
+				if !ran[i].Load() || out[i] != i+1 {
+					t.Fatalf("game %d below the failure did not run", i)
+				}
+			}
+			if w == 1 && ran[301].Load() {
+				t.Fatalf("one worker went on past the failure")
+			}
+		})
+	}
+}
+
+func TestFailedNamesTheSeedOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"nil", nil, ""},
+		{"plain", errors.New("boom"), "game seed 7: boom"},
+		{"already a game error", &fitness.GameError{Seed: 3, Err: errors.New("boom")}, "game seed 3: boom"},
+		{"cancelled", context.Canceled, "context canceled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := fitness.Failed(7, tc.err)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -154,14 +211,18 @@ var coinSchema = genome.Schema{
 	{Name: "mode", Kind: genome.Choice, Choices: []string{"a", "b"}, Default: genome.Value{Str: "a"}},
 }
 
-func (coinGame) Name() string { return "coin" }
+func (coinGame) Name() string          { return "coin" }
+func (coinGame) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
 func (coinGame) Players() []fitness.PlayerInfo {
 	return []fitness.PlayerInfo{
 		{Name: "fair", Role: fitness.Mover, Summary: "bias 1/2"},
 		{Name: "tuned", Role: fitness.Mover, Summary: "tunable bias", Schema: coinSchema},
 	}
 }
-func (coinGame) NewPlayer(name string, v genome.Values) (fitness.Player, error) {
+func (coinGame) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.Player, error) {
+	if role != fitness.Mover {
+		return nil, os.ErrNotExist
+	}
 	switch name {
 	case "fair":
 		return coin{"fair", 0.5}, nil
@@ -170,18 +231,18 @@ func (coinGame) NewPlayer(name string, v genome.Values) (fitness.Player, error) 
 	}
 	return nil, os.ErrNotExist
 }
-func (coinGame) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+func (coinGame) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	x := fitness.NewRand(seed).Float64()
 	pa := a.(coin).bias / (a.(coin).bias + b.(coin).bias)
 	if x < pa {
-		return fitness.Win
+		return fitness.Win, nil
 	}
-	return fitness.Loss
+	return fitness.Loss, nil
 }
 
 func TestPlayPairsSwapsSeats(t *testing.T) {
 	g := coinGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
 	// Equal players on swapped seats of the same deal: every pair splits.
 	tally, err := fitness.PlayPairs(context.Background(), g, fair, fair, 1000, 1, 2, nil)
 	if err != nil {
@@ -282,8 +343,8 @@ func TestParseSpec(t *testing.T) {
 
 func TestEvaluateIndependentOfWorkers(t *testing.T) {
 	g := coinGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
-	strong, _ := g.NewPlayer("tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
+	strong, _ := g.NewPlayer(fitness.Mover, "tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
 	req := fitness.EvalRequest{
 		Game:      g,
 		Players:   []fitness.Contender{{Label: "strong", Player: strong}},

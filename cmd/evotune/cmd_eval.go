@@ -18,7 +18,8 @@ type evalOptions struct {
 	game    string
 	player  listFlag
 	vs      listFlag
-	placer  string
+	opponent string
+	placer   string // the old name of --opponent, for games whose opponents are placers
 	rules   optionsFlag
 	games   int
 	seed    uint64
@@ -35,7 +36,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			"seat-swapped pairs on the same deal. Results do not depend on --workers")
 	fs.Var(&o.player, "player", "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
 	fs.Var(&o.vs, "vs", "opponent `SPEC` met head to head by every player (repeatable)")
-	fs.StringVar(&o.placer, "placer", "", "battleship: placer `SPEC` laying the fleets (default random)")
+	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer laying the fleets;\ndefault: the game's, see 'evotune games GAME')")
+	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")
 	fs.Var(o.rules, "rule", "rule option `KEY=VALUE` (repeatable; see 'evotune games GAME')")
 	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing (even when there are --vs opponents:\nhead-to-head games come in seat-swapped pairs)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
@@ -70,24 +72,49 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if len(o.vs) > 0 && o.games%2 != 0 {
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
 	}
-	if o.placer != "" {
-		o.rules["placer"] = o.placer
-	}
-	g, err := catalog.New(o.game, o.rules)
+	info, err := catalog.Lookup(o.game)
 	if err != nil {
 		return asUsage(err)
 	}
-	_, solo := g.(fitness.SoloGame)
-	if !solo && len(o.vs) == 0 {
+	g, err := info.New(o.rules)
+	if err != nil {
+		return asUsage(err)
+	}
+	defer fitness.Close(g)
+	solo, hasSolo := fitness.SoloOf(g)
+	opponent, err := o.soloOpponent(solo)
+	if err != nil {
+		return err
+	}
+	if opponent != "" && solo.OpponentRule != "" {
+		// The game reads its opponent from a rule, so the whole game (its
+		// head-to-head deals too) uses the one named.
+		fitness.Close(g)
+		o.rules[solo.OpponentRule] = opponent
+		if g, err = info.New(o.rules); err != nil {
+			return asUsage(err)
+		}
+		defer fitness.Close(g)
+		opponent = ""
+	}
+	if !hasSolo && len(o.vs) == 0 {
 		return usagef("%s has no solo measure: name opponents with --vs", g.Name())
 	}
+	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
+		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
+	}
 	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
+	if opponent != "" {
+		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
+			return asUsage(err)
+		}
+	}
 	for _, list := range []struct {
 		specs []string
 		into  *[]fitness.Contender
 	}{{o.player, &req.Players}, {o.vs, &req.Opponents}} {
 		for _, spec := range list.specs {
-			p, err := fitness.ParseSpec(g, firstRole(g), spec)
+			p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
 			if err != nil {
 				return asUsage(err)
 			}
@@ -110,13 +137,23 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	return nil
 }
 
-// firstRole is the role of a game's first listed player: Battleship's
-// shooters, everyone else's movers.
-func firstRole(g fitness.Game) fitness.Role {
-	if ps := g.Players(); len(ps) > 0 {
-		return ps[0].Role
+// soloOpponent returns the SPEC of --opponent (or --placer, its name for
+// games whose solo opponents are placers), "" when neither is given.
+func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
+	spec, flag := o.opponent, "--opponent"
+	switch {
+	case o.placer != "" && o.opponent != "":
+		return "", usagef("--placer and --opponent name the same player: give one")
+	case o.placer != "":
+		spec, flag = o.placer, "--placer"
+		if solo.Opponent != "placer" {
+			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
+		}
 	}
-	return fitness.Mover
+	if spec != "" && solo.Opponent == "" {
+		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
+	}
+	return spec, nil
 }
 
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {

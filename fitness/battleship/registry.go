@@ -7,28 +7,28 @@ import (
 
 // registry is the one table of Battleship's players, shooters first.
 var registry = []playerDef{
-	{name: "random", role: fitness.Shooter, summary: "fires at a uniformly random unfired cell",
+	{name: "random", role: ShooterRole, summary: "fires at a uniformly random unfired cell",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return randomShooter{}, nil }},
-	{name: "tierlist", role: fitness.Shooter, summary: "seed 000: five tiers (explored, avoid, normal, preferred, critical), random in the highest",
+	{name: "tierlist", role: ShooterRole, summary: "seed 000: five tiers (explored, avoid, normal, preferred, critical), random in the highest",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return tierListShooter{}, nil }},
-	{name: "mediocre", role: fitness.Shooter, summary: "seed 002: random hunt, then random in the cross up to 4 cells around a hit",
+	{name: "mediocre", role: ShooterRole, summary: "seed 002: random hunt, then random in the cross up to 4 cells around a hit",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return mediocreShooter{}, nil }},
-	{name: "good", role: fitness.Shooter, summary: "seed 002: parity hunt (step: shortest ship afloat), then cross and line stacks, closest first",
+	{name: "good", role: ShooterRole, summary: "seed 002: parity hunt (step: shortest ship afloat), then cross and line stacks, closest first",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return goodShooter{}, nil }},
-	{name: "bob", role: fitness.Shooter, summary: "seed 001: placement density per ship, hits weighted, 1-prod(1-p); hits and misses only, ignores sunk notices",
+	{name: "bob", role: ShooterRole, summary: "seed 001: placement density per ship, hits weighted, 1-prod(1-p); hits and misses only, ignores sunk notices",
 		build: func(g *Geometry, _ genome.Values) (fitness.Player, error) { return newBob(g) }},
-	{name: "over9000", role: fitness.Shooter, summary: "seed 001: bob plus sunk ships and ship names, edge-favouring weight grid, small jitter",
+	{name: "over9000", role: ShooterRole, summary: "seed 001: bob plus sunk ships and ship names, edge-favouring weight grid, small jitter",
 		build: func(g *Geometry, _ genome.Values) (fitness.Player, error) { return newOver9000(g) }},
-	{name: "tuned", role: fitness.Shooter, summary: "parameterised density shooter: exponent, hit weight, weight grid, tiers, parity, jitter (defaults = over9000)",
+	{name: "tuned", role: ShooterRole, summary: "parameterised density shooter: exponent, hit weight, weight grid, tiers, parity, jitter (defaults = over9000)",
 		schema: tunedSchema,
 		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedShooter(g, v) }},
 	// shooters: add rows above this line
 
-	{name: "random", role: fitness.Placer, summary: "each ship in turn uniform over its legal positions",
+	{name: "random", role: PlacerRole, summary: "each ship in turn uniform over its legal positions",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return randomPlacer{}, nil }},
-	{name: "blockhalf", role: fitness.Placer, summary: "seed 002: block a random half of the board, first fit by backtracking, up to 50 tries",
+	{name: "blockhalf", role: PlacerRole, summary: "seed 002: block a random half of the board, first fit by backtracking, up to 50 tries",
 		build: func(*Geometry, genome.Values) (fitness.Player, error) { return blockHalfPlacer{}, nil }},
-	{name: "tuned", role: fitness.Placer, summary: "parameterised: edge affinity, touching aversion, horizontal bias, temperature",
+	{name: "tuned", role: PlacerRole, summary: "parameterised: edge affinity, touching aversion, horizontal bias, temperature",
 		schema: tunedPlacerSchema,
 		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedPlacer(g, v) }},
 	// placers: add rows above this line
