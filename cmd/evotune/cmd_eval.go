@@ -15,16 +15,16 @@ import (
 )
 
 type evalOptions struct {
-	game    string
-	player  listFlag
-	vs      listFlag
+	game     string
+	player   listFlag
+	vs       listFlag
 	opponent string
 	placer   string // the old name of --opponent, for games whose opponents are placers
-	rules   optionsFlag
-	games   int
-	seed    uint64
-	workers int
-	json    bool
+	rules    optionsFlag
+	games    int
+	seed     uint64
+	workers  int
+	json     bool
 }
 
 func runEval(ctx context.Context, e *env, args []string) error {
