@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -45,6 +45,16 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 	for _, o := range info.Options {
 		fmt.Fprintf(w, "  %-10s default %-10s %s\n", o.Name, o.Default, o.Summary)
 	}
+	if len(g.Roles()) > 1 {
+		fmt.Fprintf(w, "\nRoles: %s (head-to-head games; a config's player:), %s (coevolve: player:)\n", g.Roles()[0], joinRoles(g.Roles()[1:]))
+	}
+	if solo, ok := fitness.SoloOf(g); ok {
+		against := "alone"
+		if solo.Opponent != "" {
+			against = fmt.Sprintf("against a %v (default %s; eval --opponent SPEC)", solo.Opponent, solo.DefaultOpponent)
+		}
+		fmt.Fprintf(w, "\nSolo measure: %s, lower is better, played %s\n", solo.Measure, against)
+	}
 	fmt.Fprintln(w, "\nPlayers:")
 	for _, p := range g.Players() {
 		role := ""
@@ -74,4 +84,12 @@ func formatDefault(p *genome.Param) string {
 		parts = append(parts[:6], "...")
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func joinRoles(rs []fitness.Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.String()
+	}
+	return strings.Join(names, ", ")
 }

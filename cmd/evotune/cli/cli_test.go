@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -85,6 +85,10 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
 		{"unknown opponent", []string{"eval", "battleship", "--player", "random", "--vs", "nobody"}, `unknown shooter "nobody"`},
 		{"unknown placer", []string{"eval", "battleship", "--player", "random", "--placer", "nobody"}, `unknown placer "nobody"`},
+		{"unknown solo opponent", []string{"eval", "battleship", "--player", "random", "--opponent", "nobody"}, `unknown placer "nobody"`},
+		{"placer and opponent", []string{"eval", "battleship", "--player", "random", "--placer", "random", "--opponent", "random"}, "give one"},
+		{"placer of a game without placers", []string{"eval", "hadron", "--player", "random", "--vs", "random", "--placer", "random"}, "--placer: hadron has no placers"},
+		{"opponent of a game without solo games", []string{"eval", "mnk", "--player", "random", "--vs", "random", "--opponent", "random"}, "--opponent: mnk has no solo opponent"},
 		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
 		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
 		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, "outside"},

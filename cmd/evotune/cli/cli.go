@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/evotune/evotune/engine"
@@ -90,6 +91,10 @@ func printHelp(w io.Writer) {
 	}
 	fmt.Fprintf(w, helpText, b.String())
 }
+
+// Run runs the command line of the process (os.Args) and exits with its
+// exit code: a whole main.
+func Run() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // Main runs evotune with args (without the program name) and returns the
 // exit code.
