@@ -74,4 +74,3 @@ func oneGame(pos []string, p *programFlags) (string, error) {
 	}
 	return "", usagef("want exactly one GAME, got %d arguments (%s); see 'evotune games'", len(pos), strings.Join(pos, " "))
 }
-
