@@ -31,6 +31,8 @@ type Checkpoint struct {
 	// Files holds the sha256 of every player file the config names
 	// (NAME:FILE specs): they are part of the config.
 	Files map[string]string `json:"files,omitempty"`
+	// Program records the outside program the game is played by, if any.
+	Program *ProgramRecord `json:"program,omitempty"`
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
@@ -71,7 +73,13 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 // ReadCheckpoint reads and checks a run directory's checkpoint: format,
 // shape, and that its config still parses and every genome belongs to its
 // space. It returns the checkpoint and the config it was written for.
-func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
+//
+// With an outside program, the program is started and asked what it
+// offers; an announced description that differs from the checkpoint's is
+// an error naming the difference. The caller closes the config.
+func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) { return readCheckpoint(dir, false) }
+
+func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config, error) {
 	path := filepath.Join(dir, fileCheckpoint)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -101,7 +109,13 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
 	if cfg.Hash() != ck.ConfigHash {
+		cfg.Close()
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+	}
+	if now := cfg.record(); now != nil && ck.Program != nil && !bytes.Equal(now.Description, ck.Program.Description) && !acceptProgramChange {
+		cfg.Close()
+		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
+			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
 	states := ck.states()
 	if len(states) != len(cfg.species) {

@@ -31,6 +31,9 @@ type Config struct {
 	Evolution EvolutionConfig   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
 	Run       RunConfig         `json:"-"`
+	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
+	// game with an outside program instead of a built-in game.
+	ProgramConfig
 
 	space, seeds *yaml.Node // handed to genome, which reports their lines
 
@@ -49,6 +52,7 @@ type Config struct {
 	seedGenes [][]float64
 	baselines []fitness.Player
 	species   []*species // the main species, then the rivals when co-evolving
+	program   *program   // the outside program, with command:
 }
 
 // CoevolveConfig adds a second species, of the game's other role, that
@@ -232,6 +236,11 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 		{"name", d.str(&c.Name)},
 		{"seed", d.uint64(&c.Seed)},
 		{"game", d.str(&c.Game)},
+		{"command", d.strings(&c.Command)},
+		{"dir", d.str(&c.Dir)},
+		{"env", d.options(&c.Env)},
+		{"timeout", d.str(&c.ProgramConfig.timeout)},
+		{"audit", d.number(&c.Audit)},
 		{"rules", d.options(&c.Rules)},
 		{"player", d.str(&c.Player)},
 		{"space", d.node(&c.space)},
@@ -361,17 +370,30 @@ func (c *Config) line(key string) int {
 // seeds, and records every problem.
 func (c *Config) check(p *problems) {
 	bad := func(key, format string, args ...any) { p.add(c.line(key), key, format, args...) }
-	if c.Game == "" {
-		bad("game", "missing: name a game (see 'evotune games')")
+	if c.Game == "" && len(c.Command) == 0 {
+		bad("game", "missing: name a game (see 'evotune games') or the command of a program that plays one")
 		return
 	}
 	if c.Player == "" {
 		bad("player", "missing: name the tunable player")
 	}
-	info, err := catalog.Lookup(c.Game)
-	if err != nil {
-		bad("game", "%s", err)
-		return
+	var info fitness.GameInfo
+	if len(c.Command) > 0 {
+		var ok bool
+		if info, ok = c.checkProgram(bad); !ok {
+			return
+		}
+	} else {
+		for _, key := range []string{"dir", "env", "timeout", "audit"} {
+			if c.has(key) {
+				bad(key, "belongs to a command: (an outside program), and there is none")
+			}
+		}
+		var err error
+		if info, err = catalog.Lookup(c.Game); err != nil {
+			bad("game", "%s", err)
+			return
+		}
 	}
 	g, err := info.New(c.Rules)
 	if err != nil {

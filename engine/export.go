@@ -149,6 +149,7 @@ func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer cfg.Close()
 	if k < 1 {
 		return nil, fmt.Errorf("engine: export: top %d: want at least 1", k)
 	}

@@ -35,6 +35,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// Now is the clock for run.log only; nil means time.Now.
 	Now func() time.Time
+	// AcceptProgramChange lets resume continue with an outside program
+	// whose files or announced description differ from the checkpoint's.
+	AcceptProgramChange bool
 }
 
 // ErrStopped is returned when a run ended early because Stop was closed.
@@ -122,10 +125,11 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 // the directory's config.yaml was edited in a way that changes results,
 // naming the keys; a larger generation budget is allowed.
 func Resume(ctx context.Context, opts Options) (*Result, error) {
-	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
+	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
 	if err != nil {
 		return nil, err
 	}
+	ckCfg.Close()
 	cfgPath := filepath.Join(opts.Dir, fileConfig)
 	text, err := os.ReadFile(cfgPath)
 	if err != nil {
@@ -135,6 +139,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer cfg.Close()
 	if cfg.Hash() != ck.ConfigHash {
 		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
 			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(cfg)))
@@ -149,6 +154,12 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		sort.Strings(changed)
 		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
 			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
+	}
+	if changes := programChanges(ck.Program, cfg.record()); len(changes) > 0 {
+		if !opts.AcceptProgramChange {
+			return nil, fmt.Errorf("%s: %w since the checkpoint: %s; restore it, or accept the change (results will differ from a straight run)",
+				opts.Dir, ErrProgramChanged, strings.Join(changes, "; "))
+		}
 	}
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
@@ -212,7 +223,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Generation: gen + 1, SpeciesState: states[0]}
+			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Program: r.cfg.record(), Generation: gen + 1, SpeciesState: states[0]}
 		if len(states) > 1 {
 			ck.Rivals = &states[1]
 		}
@@ -318,6 +329,7 @@ func (r *runner) openLog() (io.Closer, error) {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	r.log = f
+	r.cfg.logProgram(f)
 	return f, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness/external"
 )
 
 // ExitCode is what the process returns; DESIGN.md fixes the meanings.
@@ -62,7 +63,7 @@ func commands() []command {
 		{"export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE]", "write a run's best parameter sets", runExport},
 		{"validate", "CONFIG", "check a config and report every problem at once", runValidate},
 		{"eval", "GAME --player SPEC [--vs SPEC ...] [flags]", "play games and report figures with 95% intervals", runEval},
-		{"games", "[GAME]", "list games, their rule options, players and tunable parameters", runGames},
+		{"games", "[GAME] [--command PROGRAM]", "list games, their rule options, players and tunable parameters", runGames},
 		{"perft", "GAME --depth D [--OPTION VALUE ...]", "count move sequences (hadron, mnk)", runPerft},
 	}
 }
@@ -133,6 +134,7 @@ func dispatch(ctx context.Context, e *env, args []string) ExitCode {
 func report(e *env, cmd string, err error) ExitCode {
 	var ue usageError
 	var ce engine.ConfigErrors
+	var setup *external.SetupError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -149,7 +151,7 @@ func report(e *env, cmd string, err error) ExitCode {
 	// A run directory whose checkpoint belongs to another config is a
 	// runtime failure (exit 1), like a corrupt one: the directory, not the
 	// command line, is wrong.
-	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
+	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists), errors.As(err, &setup),
 		errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
 		return ExitUsage

@@ -8,10 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/fitness/catalog"
 )
 
 type evalOptions struct {
@@ -25,6 +23,7 @@ type evalOptions struct {
 	seed     uint64
 	workers  int
 	json     bool
+	program  programFlags
 }
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -43,14 +42,14 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
+	o.program.add(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want exactly one GAME, got %d arguments (%s); see 'evotune games'", len(pos), strings.Join(pos, " "))
+	if o.game, err = oneGame(pos, &o.program); err != nil {
+		return err
 	}
-	o.game = pos[0]
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	return o.run(ctx, e)
@@ -72,10 +71,11 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if len(o.vs) > 0 && o.games%2 != 0 {
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
 	}
-	info, err := catalog.Lookup(o.game)
+	info, err := o.program.lookup(ctx, e, o.game)
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
+	o.game = info.Name
 	g, err := info.New(o.rules)
 	if err != nil {
 		return asUsage(err)

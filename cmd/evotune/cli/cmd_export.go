@@ -52,6 +52,7 @@ func runValidate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	defer cfg.Close()
 	_, err = e.stdout.Write([]byte(cfg.Summary()))
 	return err
 }

@@ -12,28 +12,35 @@ import (
 )
 
 func runGames(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "games", "[GAME]",
+	fs := newFlagSet(e, "games", "[GAME] [--command PROGRAM]",
 		"List the games; with GAME, its rule options, players and their tunable parameters\n"+
 			"with ranges and defaults (under the default rules)")
+	var program programFlags
+	program.add(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	switch len(pos) {
-	case 0:
+	switch {
+	case len(pos) == 0 && program.command == "":
 		for _, g := range catalog.All() {
 			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
 		}
 		return nil
-	case 1:
-		info, err := catalog.Lookup(pos[0])
+	case len(pos) <= 1:
+		name, err := oneGame(pos, &program)
 		if err != nil {
-			return asUsage(err)
+			return err
+		}
+		info, err := program.lookup(ctx, e, name)
+		if err != nil {
+			return err
 		}
 		g, err := info.New(nil)
 		if err != nil {
 			return err
 		}
+		defer fitness.Close(g)
 		writeGame(e.stdout, info, g)
 		return nil
 	}

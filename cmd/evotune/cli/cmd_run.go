@@ -41,6 +41,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	defer cfg.Close()
 	dir := *out
 	if dir == "" {
 		dir = filepath.Join("runs", cfg.Name)
@@ -64,6 +65,7 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	generations := fs.Int("generations", 0, "new generation budget `N` (total, not additional)")
 	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	accept := fs.Bool("accept-program-change", false, "continue although the outside program (command:) changed since the checkpoint:\nits files or what it announces; results then differ from a run never stopped")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -74,7 +76,7 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	if err := checkCounts(fs, *workers, *generations); err != nil {
 		return err
 	}
-	opts := engine.Options{Dir: pos[0], Workers: *workers, Generations: *generations}
+	opts := engine.Options{Dir: pos[0], Workers: *workers, Generations: *generations, AcceptProgramChange: *accept}
 	return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
 		return engine.Resume(ctx, opts)
 	})
