@@ -632,3 +632,49 @@ func TestInvalidOffer(t *testing.T) {
 		})
 	}
 }
+
+// Close kills a process still in its handshake, and the caller waiting
+// on it gets ErrClosed at once.
+func TestCloseDuringHandshake(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "mark")
+	script := writeScript(t, `read line
+if [ -e "`+mark+`" ]; then sleep 30; fi
+touch "`+mark+`"
+printf '%s\n' '`+hello("")+`'
+sleep 30`)
+	before := children(t)
+	c := external.Command{Argv: []string{script}}
+	d, err := external.Describe(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := d.Info(c).New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := g.Play(context.Background(), p, p, 1)
+		done <- err
+	}()
+	for len(children(t)) == len(before) {
+		time.Sleep(10 * time.Millisecond) // until the second process runs
+	}
+	start := time.Now()
+	if err := fitness.Close(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, external.ErrClosed) {
+		t.Fatalf("Play during Close: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("Close waited for the handshake")
+	}
+	if after := children(t); len(after) != len(before) {
+		t.Fatalf("children before %v, after Close %v", before, after)
+	}
+}

@@ -360,23 +360,36 @@ func (f *fresh) drop(pr *proc)                          { (*Game)(f).drop(pr) }
 // startProc starts a process, checks that it announces what it did at
 // Describe, and tracks it for Close.
 func (g *Game) startProc(ctx context.Context) (*proc, error) {
-	p, d, err := open(ctx, g.cmd, g.sink)
+	track := func(p *proc) error {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.closed {
+			return ErrClosed
+		}
+		g.live[p] = true
+		return nil
+	}
+	p, d, err := open(ctx, g.cmd, g.sink, track)
 	if err != nil {
+		if p != nil {
+			g.drop(p)
+		}
+		if g.isClosed() {
+			return nil, ErrClosed
+		}
 		return nil, err
 	}
 	if got, _ := d.MarshalJSON(); !bytes.Equal(got, g.offer) {
-		p.kill()
+		g.drop(p)
 		return nil, &SetupError{Argv: g.cmd.Argv, Msg: "a restarted program announced another game, players or schema than at the start of the run"}
 	}
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
-		p.kill()
-		return nil, ErrClosed
-	}
-	g.live[p] = true
-	g.mu.Unlock()
 	return p, nil
+}
+
+func (g *Game) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 // drop kills a process and forgets it.
