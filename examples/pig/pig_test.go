@@ -12,8 +12,21 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/conformance"
 	"github.com/evotune/evotune/fitness/external"
 )
+
+func TestConformance(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	c := external.Command{Argv: []string{"python3", "pig.py"}, Audit: 0.2}
+	d, err := external.Describe(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformance.Run(t, d.Info(c), conformance.Options{Seeds: 4})
+}
 
 func pig(t *testing.T, audit float64, rules map[string]string) *external.Game {
 	t.Helper()

@@ -43,7 +43,9 @@ type Command struct {
 	// Audit is the fraction of games, in [0, 1], replayed on a fresh
 	// process to check that the program is deterministic. The sample is
 	// a pure function of the games (their seeds and players), never of
-	// time. 0 turns the audit off.
+	// time. 0 turns the audit off. The sample of each Play or PlayBatch
+	// call is replayed on one new process, so auditing single Play calls
+	// costs a process start per audited game.
 	Audit float64
 }
 

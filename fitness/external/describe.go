@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -120,6 +121,9 @@ func open(ctx context.Context, c Command, sink *syncWriter) (*proc, *Description
 
 var errNoHello = errors.New("no hello")
 
+// lowerWord is the form of roles and measures, which configs use as keys.
+var lowerWord = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
 func handshake(ctx context.Context, p *proc, timeout time.Duration) (*Description, error) {
 	hello, _ := json.Marshal(wire.Hello{Type: wire.TypeHello, Protocol: wire.Version})
 	p.in <- append(hello, '\n')
@@ -168,8 +172,8 @@ func parseOffer(line []byte) (*Description, error) {
 		if d.Measure == "" {
 			d.Measure = "cost"
 		}
-		if err := wire.CheckName(d.Measure); err != nil {
-			return nil, fmt.Errorf("measure: %w", err)
+		if !lowerWord.MatchString(d.Measure) || d.Measure == "score" {
+			return nil, fmt.Errorf("measure %q: want a lower-case word (a-z, 0-9, _ and -) other than score", d.Measure)
 		}
 	default:
 		return nil, fmt.Errorf(`mode %q: want "two-seat" or "solo"`, o.Mode)
@@ -178,12 +182,18 @@ func parseOffer(line []byte) (*Description, error) {
 		return nil, errors.New("no roles")
 	}
 	for i, r := range o.Roles {
-		if err := wire.CheckName(r); err != nil {
-			return nil, fmt.Errorf("role: %w", err)
+		if !lowerWord.MatchString(r) {
+			return nil, fmt.Errorf("role %q: want a lower-case word (a-z, 0-9, _ and -, starting with a letter)", r)
 		}
 		if slices.Contains(o.Roles[:i], r) {
 			return nil, fmt.Errorf("role %q listed twice", r)
 		}
+	}
+	if !d.Solo && len(o.Roles) != 1 {
+		return nil, fmt.Errorf("a two-seat game has one role (both seats play it), not %d", len(o.Roles))
+	}
+	if d.Solo && len(o.Roles) > 2 {
+		return nil, fmt.Errorf("a solo game has one or two roles, not %d", len(o.Roles))
 	}
 	d.Roles = o.Roles
 	for _, op := range o.Options {
@@ -224,15 +234,18 @@ func parseOffer(line []byte) (*Description, error) {
 		}
 		d.Players = append(d.Players, pd)
 	}
-	if d.Solo && d.Opponent != "" {
-		op, ok := d.Player("", d.Opponent)
-		if !ok {
-			return nil, fmt.Errorf("opponent %q is not one of the players", d.Opponent)
+	switch {
+	case d.Solo && len(d.Roles) == 2:
+		if _, ok := d.Player(d.Roles[1], d.Opponent); !ok {
+			return nil, fmt.Errorf("opponent %q: want the name of a %s, the default player of seat 1", d.Opponent, d.Roles[1])
 		}
-		if len(o.Roles) < 2 {
-			return nil, errors.New("a solo opponent needs a second role")
+	case d.Opponent != "":
+		return nil, errors.New("an opponent needs a solo game with a second role")
+	}
+	for _, r := range d.Roles {
+		if !slices.ContainsFunc(d.Players, func(p PlayerDesc) bool { return p.Role == r }) {
+			return nil, fmt.Errorf("role %q has no players", r)
 		}
-		_ = op
 	}
 	return d, nil
 }

@@ -598,3 +598,37 @@ func TestCancel(t *testing.T) {
 		t.Fatal("cancellation waited for the game timeout")
 	}
 }
+
+func TestInvalidOffer(t *testing.T) {
+	p := func(name, role string) string {
+		return `{"name":"` + name + `","role":"` + role + `","params":[]}`
+	}
+	offer := func(mode, roles, players, extra string) string {
+		return `{"type":"hello","protocol":1,"game":"g","mode":"` + mode + `","roles":[` + roles + `],"options":[],"players":[` + players + `]` + extra + `}`
+	}
+	tests := []struct {
+		name, hello, err string
+	}{
+		{"unknown mode", offer("duel", `"mover"`, p("a", "mover"), ""), `mode "duel": want "two-seat" or "solo"`},
+		{"two roles, two seats", offer("two-seat", `"x","y"`, p("a", "x")+","+p("b", "y"), ""), "a two-seat game has one role"},
+		{"upper-case role", offer("two-seat", `"Mover"`, p("a", "Mover"), ""), `role "Mover": want a lower-case word`},
+		{"undeclared role", offer("two-seat", `"mover"`, p("a", "placer"), ""), `player "a": role "placer" is not one of the roles mover`},
+		{"role without players", offer("solo", `"x","y"`, p("a", "x"), `,"opponent":"a"`), `opponent "a": want the name of a y`},
+		{"solo opponent missing", offer("solo", `"x","y"`, p("a", "x")+","+p("b", "y"), ""), `opponent "": want the name of a y`},
+		{"opponent without a second role", offer("solo", `"x"`, p("a", "x"), `,"opponent":"a"`), "an opponent needs a solo game with a second role"},
+		{"measure score", offer("solo", `"x"`, p("a", "x"), `,"measure":"score"`), `measure "score"`},
+		{"duplicate player", offer("two-seat", `"mover"`, p("a", "mover")+","+p("a", "mover"), ""), `player "a" (mover) listed twice`},
+		{"no players", offer("two-seat", `"mover"`, "", ""), "no players"},
+		{"bad game name", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"game":"g"`, `"game":"my game"`, 1), `game: bad name "my game"`},
+		{"option default not a choice", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"options":[]`, `"options":[{"name":"o","default":"3","choices":["1","2"]}]`, 1), `option "o": default "3" is not one of its choices`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := external.Describe(context.Background(), external.Command{Argv: []string{helloScript(t, tc.hello)}})
+			var se *external.SetupError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("err = %v, want a *SetupError with %q", err, tc.err)
+			}
+		})
+	}
+}
