@@ -24,7 +24,10 @@ const (
 
 // Checkpoint is everything needed to continue a run exactly.
 type Checkpoint struct {
-	Format     int    `json:"format"`
+	Format int `json:"format"`
+	// Name is the run's name: the config's name:, else its file's name,
+	// which resume, reading the run directory's config.yaml, cannot know.
+	Name       string `json:"name,omitempty"`
 	ConfigHash string `json:"config_hash"`
 	Config     string `json:"config"`               // the config text as given
 	ConfigDir  string `json:"config_dir,omitempty"` // where its relative NAME:FILE specs point
@@ -112,7 +115,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 		cfg.Close()
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
 	}
-	if now := cfg.record(); now != nil && ck.Program != nil && !bytes.Equal(now.Description, ck.Program.Description) && !acceptProgramChange {
+	if now := cfg.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !acceptProgramChange {
 		cfg.Close()
 		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
 			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))

@@ -231,7 +231,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		stats[j.sp][j.a][j.mode].add(x)
 		switch {
 		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+			stats[j.bsp][j.b][j.mode].add(x) // the cost counts for both roles (the rivals maximise it)
 		case j.b >= 0:
 			stats[j.bsp][j.b][j.mode].add(1 - x)
 		}

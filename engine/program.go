@@ -162,10 +162,17 @@ func programChanges(was, now *ProgramRecord) []string {
 			out = append(out, "file "+k+" is new")
 		}
 	}
-	if !bytes.Equal(was.Description, now.Description) {
+	if !sameJSON(was.Description, now.Description) {
 		out = append(out, "the announced "+describeChange(was.Description, now.Description))
 	}
 	return out
+}
+
+// sameJSON reports whether two JSON texts are the same but for spacing
+// (a checkpoint indents the description it keeps).
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y bytes.Buffer
+	return json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
 }
 
 // describeChange names the parts of two announced descriptions that

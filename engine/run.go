@@ -140,6 +140,9 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer cfg.Close()
+	if ck.Name != "" && !cfg.has("name") {
+		cfg.Name = ck.Name
+	}
 	if cfg.Hash() != ck.ConfigHash {
 		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
 			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(cfg)))
@@ -222,7 +225,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
 			}
 		}
-		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
+		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
 			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Program: r.cfg.record(), Generation: gen + 1, SpeciesState: states[0]}
 		if len(states) > 1 {
 			ck.Rivals = &states[1]

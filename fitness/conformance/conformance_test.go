@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -12,6 +14,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/conformance"
+	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -165,6 +168,42 @@ func TestBreachesAreFound(t *testing.T) {
 					t.Errorf("%s: unexpected breach: %v", c.Name, err)
 				}
 			}
+		})
+	}
+}
+
+// TestProtocolExamplesConform runs the suite over the example programs
+// that speak the player protocol: Pig in Python, and the Go bridge
+// serving built-in games (solo and two-seat).
+func TestProtocolExamplesConform(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts outside programs")
+	}
+	bridge := filepath.Join(t.TempDir(), "bridge")
+	if out, err := exec.Command("go", "build", "-o", bridge, "../../examples/bridge").CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/bridge: %v\n%s", err, out)
+	}
+	programs := []struct {
+		name string
+		argv []string
+	}{
+		{"pig", []string{"python3", "../../examples/pig/pig.py"}},
+		{"bridge mnk", []string{bridge, "mnk", "m=3", "n=3", "k=3", "depth=2"}},
+		{"bridge hadron", []string{bridge, "hadron", "size=5", "depth=2"}},
+		{"bridge battleship solo", []string{bridge, "battleship", "size=6", "fleet=3,2,2"}},
+		{"bridge battleship two-seat", []string{bridge, "-two-seat", "battleship", "size=6", "fleet=3,2,2"}},
+	}
+	for _, p := range programs {
+		t.Run(p.name, func(t *testing.T) {
+			if _, err := exec.LookPath(p.argv[0]); err != nil {
+				t.Skipf("%s: %v", p.argv[0], err)
+			}
+			c := external.Command{Argv: p.argv}
+			desc, err := external.Describe(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conformance.Run(t, desc.Info(c), conformance.Options{Seeds: 3})
 		})
 	}
 }

@@ -137,6 +137,10 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	return nil
 }
 
+// placerRole is the role --placer names: the flag predates --opponent and
+// stays for the games whose solo opponents are placers.
+const placerRole fitness.Role = "placer"
+
 // soloOpponent returns the SPEC of --opponent (or --placer, its name for
 // games whose solo opponents are placers), "" when neither is given.
 func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
@@ -146,7 +150,7 @@ func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
 		return "", usagef("--placer and --opponent name the same player: give one")
 	case o.placer != "":
 		spec, flag = o.placer, "--placer"
-		if solo.Opponent != "placer" {
+		if solo.Opponent != placerRole {
 			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
 		}
 	}

@@ -8,7 +8,8 @@ import (
 func runExport(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE] [--rivals]",
 		"Write the best K parameter sets of a run's hall of fame with their fitness, games and 95%\n"+
-			"interval. The file loads directly as --player NAME:FILE (--placer for placers) in eval")
+			"interval. The file loads directly as --player NAME:FILE in eval (--opponent NAME:FILE for\n"+
+			"co-evolved solo opponents, such as placers)")
 	top := fs.Int("top", 1, "how many parameter sets (at most the run's evolution.hall-of-fame)")
 	format := fs.String("format", "yaml", "yaml or json")
 	out := fs.String("o", "", "write to `FILE` (atomically) instead of stdout")
