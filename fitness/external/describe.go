@@ -115,7 +115,7 @@ func open(ctx context.Context, c Command, sink *syncWriter, started func(*proc) 
 			return p, nil, err
 		}
 	}
-	d, err := handshake(ctx, p, c.timeout())
+	d, err := handshake(ctx, p, c.startup())
 	if err != nil {
 		p.kill()
 		msg := err.Error()

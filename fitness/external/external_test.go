@@ -359,7 +359,7 @@ func TestSetupErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := external.Describe(context.Background(), external.Command{Argv: tc.argv(t), Timeout: 300 * time.Millisecond})
+			_, err := external.Describe(context.Background(), external.Command{Argv: tc.argv(t), Startup: 300 * time.Millisecond})
 			var se *external.SetupError
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("err = %v, want a *SetupError with %q", err, tc.err)
