@@ -66,8 +66,9 @@ func botCommand(mode string, seed uint64, env ...string) external.Command {
 	}
 }
 
-// open describes and opens the program's game with rules opts.
-func open(t testing.TB, c external.Command, opts map[string]string) *external.Game {
+// openGame describes and opens the program's game with rules opts, and
+// closes it when the test ends.
+func openGame(t testing.TB, c external.Command, opts map[string]string) fitness.Game {
 	t.Helper()
 	d, err := external.Describe(context.Background(), c)
 	if err != nil {
@@ -78,6 +79,13 @@ func open(t testing.TB, c external.Command, opts map[string]string) *external.Ga
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fitness.Close(g) })
+	return g
+}
+
+// open is openGame for the *external.Game of a two-seat or solo game.
+func open(t testing.TB, c external.Command, opts map[string]string) *external.Game {
+	t.Helper()
+	g := openGame(t, c, opts)
 	switch g := g.(type) {
 	case *external.Game:
 		return g
@@ -472,18 +480,10 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	var log lockedBuffer
 	c := botCommand("grandchild", 0)
 	c.Stderr = &log
-	d, err := external.Describe(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gg, err := d.Info(c).New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := gg.(*external.Game)
+	g := open(t, c, nil)
 	ms := matches(t, g, 64)
 	// Four callers at once: four processes, each with a grandchild.
-	_, err = fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
+	_, err := fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
 		_, err := g.PlayBatch(context.Background(), ms[i*16:(i+1)*16])
 		return 0, err
 	}, nil)
@@ -522,16 +522,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 }
 
 func TestSolo(t *testing.T) {
-	c := botCommand("solo", 0)
-	d, err := external.Describe(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gg, err := d.Info(c).New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fitness.Close(gg)
+	gg := openGame(t, botCommand("solo", 0), nil)
 	g, ok := gg.(*external.SoloGame)
 	if !ok {
 		t.Fatalf("New returned a %T, want a *SoloGame", gg)
@@ -643,15 +634,7 @@ touch "`+mark+`"
 printf '%s\n' '`+hello("")+`'
 sleep 30`)
 	before := children(t)
-	c := external.Command{Argv: []string{script}}
-	d, err := external.Describe(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := d.Info(c).New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := openGame(t, external.Command{Argv: []string{script}}, nil)
 	p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
 	if err != nil {
 		t.Fatal(err)
