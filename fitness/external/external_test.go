@@ -278,6 +278,7 @@ func TestFailingPrograms(t *testing.T) {
 		{"crash, no retries", "crash", -1, 1, "exited with status 3", "crashing on purpose"},
 		{"hang", "hang", 1, 2, "no reply within 300ms", "hanging on purpose"},
 		{"garbage", "garbage", 0, 3, `garbage on stdout`, ""},
+		{"over-long line", "long", 0, 3, "line too long (over 65536 bytes)", ""},
 		{"error reply", "refuse", 0, 1, "the program answered: cannot play seed", ""},
 	}
 	for _, tc := range tests {

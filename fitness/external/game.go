@@ -135,7 +135,12 @@ func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (
 	if err := fitness.CheckParams(pd.Schema, params); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", g.desc.Game, name, err)
 	}
-	return &Player{name: name, role: role, values: params, seat: wire.EncodeSeat(name, params)}, nil
+	seat := wire.EncodeSeat(name, params)
+	if len(seat) > wire.MaxRequestLine/3 {
+		// Two seats and the rules must fit in one request line.
+		return nil, fmt.Errorf("%s: %s: parameters of %d bytes in JSON, more than a request line can carry", g.desc.Game, name, len(seat))
+	}
+	return &Player{name: name, role: role, values: params, seat: seat}, nil
 }
 
 func joinOr(names []string) string {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -71,6 +72,8 @@ func misbehave(seed uint64) {
 		time.Sleep(time.Hour)
 	case "garbage":
 		fmt.Fprintln(os.Stdout, "this is not json")
+	case "long":
+		fmt.Fprintf(os.Stdout, "{\"type\":\"result\",\"pad\":%q}\n", strings.Repeat("x", 70000))
 	}
 }
 
