@@ -310,6 +310,24 @@ func TestFailingPrograms(t *testing.T) {
 			}
 		})
 	}
+	// Whichever failure comes first in time, the batch reports its first
+	// failing game in batch order.
+	for _, order := range [][2]int{{5, 17}, {17, 5}} {
+		t.Run(fmt.Sprintf("refused game %d, crash on game %d", order[0], order[1]), func(t *testing.T) {
+			refused, crash := fitness.Derive(1, uint64(order[0])), fitness.Derive(1, uint64(order[1]))
+			c := botCommand("crash", crash, "EXTBOT_REFUSE="+strconv.FormatUint(refused, 10))
+			g := open(t, c, nil)
+			_, err := g.PlayBatch(context.Background(), matches(t, g, n))
+			var ge *external.GameError
+			if !errors.As(err, &ge) {
+				t.Fatalf("err = %v, want a *GameError", err)
+			}
+			want := min(order[0], order[1])
+			if ge.Seed != fitness.Derive(1, uint64(want)) || !strings.HasPrefix(err.Error(), fmt.Sprintf("game seed %d: external: ", ge.Seed)) {
+				t.Fatalf("error %q, want game %d's", err, want)
+			}
+		})
+	}
 	t.Run("crash once, replayed", func(t *testing.T) {
 		var log lockedBuffer
 		c := botCommand("crash-once", seed, "EXTBOT_MARK="+filepath.Join(t.TempDir(), "mark"))
@@ -433,7 +451,7 @@ func TestAuditFindsNondeterminism(t *testing.T) {
 			if got := errors.As(err, &ne); got != tc.bad {
 				t.Fatalf("err = %v, want nondeterminism %v", err, tc.bad)
 			}
-			if tc.bad && !regexp.MustCompile(`^external: not deterministic in seed: game with seed \d+ gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
+			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
 				t.Fatalf("message %q", err)
 			}
 		})

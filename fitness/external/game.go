@@ -297,8 +297,8 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 	}
 	for i, c := range sample {
 		if c.res != replay[i].res {
-			return &NondeterminismError{Seed: c.seed, Request: c.text(),
-				First: g.resultText(c.res), Second: g.resultText(replay[i].res)}
+			return &fitness.GameError{Seed: c.seed, Err: &NondeterminismError{Seed: c.seed, Request: c.text(),
+				First: g.resultText(c.res), Second: g.resultText(replay[i].res)}}
 		}
 	}
 	return nil
