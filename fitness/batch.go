@@ -18,8 +18,7 @@ type Match struct {
 // cheaply than one at a time: an outside program pipelines a batch's
 // requests instead of waiting for each reply. PlayBatch plays ms as Play
 // would, one by one, and returns the outcomes in order; on failure its
-// error is that of the lowest failing match, naming its seed (a
-// *GameError).
+// error is that of the lowest failing match, naming its seed (Seeded).
 type Batcher interface {
 	PlayBatch(ctx context.Context, ms []Match) ([]Outcome, error)
 }
@@ -88,10 +87,10 @@ func batched[T any](ctx context.Context, ms []Match, workers int, progress func(
 }
 
 // failedBatch says which batch failed when its error does not name the
-// game (a *GameError) itself.
+// game (Seeded) itself.
 func failedBatch(batch []Match, err error) error {
-	var ge *GameError
-	if errors.As(err, &ge) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	var seeded Seeded
+	if errors.As(err, &seeded) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return fmt.Errorf("fitness: a batch of %d games, the first with seed %d: %w", len(batch), batch[0].Seed, err)

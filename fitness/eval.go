@@ -164,18 +164,26 @@ type GameError struct {
 	Err  error
 }
 
-func (e *GameError) Error() string { return fmt.Sprintf("game seed %d: %v", e.Seed, e.Err) }
-func (e *GameError) Unwrap() error { return e.Err }
+func (e *GameError) Error() string    { return fmt.Sprintf("game seed %d: %v", e.Seed, e.Err) }
+func (e *GameError) Unwrap() error    { return e.Err }
+func (e *GameError) GameSeed() uint64 { return e.Seed }
+
+// Seeded is implemented by errors that name the seed of the game that
+// failed (*GameError, and an outside program's game errors), so it is not
+// named twice.
+type Seeded interface {
+	GameSeed() uint64
+}
 
 // Failed returns err as a *GameError of the game with seed; nil stays nil,
-// and an error that is already a *GameError, or says ctx was cancelled,
-// comes back as it is.
+// and an error that names its game's seed already (Seeded), or says ctx
+// was cancelled, comes back as it is.
 func Failed(seed uint64, err error) error {
-	var ge *GameError
+	var seeded Seeded
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ge), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &seeded), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
 	return &GameError{Seed: seed, Err: err}

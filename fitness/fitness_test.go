@@ -172,6 +172,12 @@ func TestParallelReportsLowestFailingIndex(t *testing.T) {
 	}
 }
 
+// seededErr is an error of a game that names its seed itself.
+type seededErr struct{}
+
+func (seededErr) Error() string    { return "outside: game with seed 3 crashed" }
+func (seededErr) GameSeed() uint64 { return 3 }
+
 func TestFailedNamesTheSeedOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -182,6 +188,7 @@ func TestFailedNamesTheSeedOnce(t *testing.T) {
 		{"plain", errors.New("boom"), "game seed 7: boom"},
 		{"already a game error", &fitness.GameError{Seed: 3, Err: errors.New("boom")}, "game seed 3: boom"},
 		{"cancelled", context.Canceled, "context canceled"},
+		{"seeded by the game", seededErr{}, "outside: game with seed 3 crashed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := fitness.Failed(7, tc.err)
