@@ -157,27 +157,39 @@ func (r *runner) scheduleRivals(gen int, sizes []int, add func(job, int, func(in
 	}
 }
 
-// play runs one job and returns the result seen from a: its score, or the
-// cost of the solo game (which a player of the rival role raises).
-func (r *runner) play(ctx context.Context, j job, players [][]fitness.Player) (float64, error) {
+// match is the game of job j: the players in their seats (a solo game
+// measures the player of the first role, whichever species it is of).
+func (r *runner) match(j job, players [][]fitness.Player) fitness.Match {
 	a := players[j.sp][j.a]
 	b := j.opp
 	if j.b >= 0 {
 		b = players[j.bsp][j.b]
 	}
-	if j.solo {
-		if r.cfg.species[j.sp].role != r.cfg.role {
-			a, b = b, a // the solo game measures the first role
+	if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
+		a, b = b, a
+	}
+	return fitness.Match{A: a, B: b, Seed: j.seed}
+}
+
+// play plays the jobs and returns each result seen from its a: its score,
+// or the cost of the solo game (which a player of the rival role raises).
+func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Player, progress func(int)) ([]float64, error) {
+	ms := make([]fitness.Match, len(jobs))
+	for i, j := range jobs {
+		ms[i] = r.match(j, players)
+	}
+	if r.cfg.Fitness.Objective == Solo {
+		return fitness.PlaySoloMatches(ctx, r.cfg.game.(fitness.SoloGame), ms, r.workers, progress)
+	}
+	outs, err := fitness.PlayMatches(ctx, r.cfg.game, ms, r.workers, progress)
+	scores := make([]float64, len(outs))
+	for i, o := range outs {
+		if jobs[i].swap {
+			o = o.Flip()
 		}
-		cost, err := r.cfg.game.(fitness.SoloGame).PlaySolo(ctx, a, b, j.seed)
-		return cost, fitness.Failed(j.seed, err)
+		scores[i] = o.Score()
 	}
-	if j.swap {
-		o, err := r.cfg.game.Play(ctx, b, a, j.seed)
-		return o.Flip().Score(), fitness.Failed(j.seed, err)
-	}
-	o, err := r.cfg.game.Play(ctx, a, b, j.seed)
-	return o.Score(), fitness.Failed(j.seed, err)
+	return scores, err
 }
 
 // evaluate plays the generation's batch and returns, per species, every
@@ -211,15 +223,12 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		r.progress.StartGeneration(gen, r.budget, len(jobs))
 		update = r.progress.Games
 	}
-	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) (float64, error) {
-		return r.play(ctx, jobs[i], players)
-	}, update)
-	var ge *fitness.GameError
-	if errors.As(err, &ge) {
-		return nil, fmt.Errorf("engine: generation %d: %w", gen+1, err)
-	}
-	if err != nil {
+	results, err := r.play(ctx, jobs, players, update)
+	switch {
+	case errors.Is(err, context.Canceled):
 		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("engine: generation %d: %w", gen+1, err)
 	}
 	// Reduce in job order, so the sums are the same at any worker count.
 	stats := make([][][nModes]modeStats, len(pools))

@@ -106,11 +106,11 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 			}
 		}
 		for _, c := range append(append([]Contender{}, req.Players...), req.Opponents...) {
-			costs, err := Parallel(ctx, req.Games, req.Workers, func(i int) (float64, error) {
-				seed := Derive(req.Seed, evalSolo, uint64(i))
-				cost, err := sg.PlaySolo(ctx, c.Player, opp, seed)
-				return cost, Failed(seed, err)
-			}, progress(done))
+			ms := make([]Match, req.Games)
+			for i := range ms {
+				ms[i] = Match{A: c.Player, B: opp, Seed: Derive(req.Seed, evalSolo, uint64(i))}
+			}
+			costs, err := PlaySoloMatches(ctx, sg, ms, req.Workers, progress(done))
 			if err != nil {
 				return rep, err
 			}
@@ -139,17 +139,19 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 // of pair i/2; the second game of a pair swaps the seats, so each side of
 // each deal is played by both players.
 func PlayPairs(ctx context.Context, g Game, a, b Player, n int, seed uint64, workers int, progress func(int)) (Tally, error) {
-	outs, err := Parallel(ctx, n, workers, func(i int) (Outcome, error) {
-		s := Derive(seed, uint64(i/2))
-		if i%2 == 0 {
-			o, err := g.Play(ctx, a, b, s)
-			return o, Failed(s, err)
+	ms := make([]Match, n)
+	for i := range ms {
+		ms[i] = Match{A: a, B: b, Seed: Derive(seed, uint64(i/2))}
+		if i%2 == 1 {
+			ms[i].A, ms[i].B = b, a
 		}
-		o, err := g.Play(ctx, b, a, s)
-		return o.Flip(), Failed(s, err)
-	}, progress)
+	}
+	outs, err := PlayMatches(ctx, g, ms, workers, progress)
 	var t Tally
-	for _, o := range outs {
+	for i, o := range outs {
+		if i%2 == 1 {
+			o = o.Flip()
+		}
 		t.Add(o)
 	}
 	return t, err
@@ -162,18 +164,26 @@ type GameError struct {
 	Err  error
 }
 
-func (e *GameError) Error() string { return fmt.Sprintf("game seed %d: %v", e.Seed, e.Err) }
-func (e *GameError) Unwrap() error { return e.Err }
+func (e *GameError) Error() string    { return fmt.Sprintf("game seed %d: %v", e.Seed, e.Err) }
+func (e *GameError) Unwrap() error    { return e.Err }
+func (e *GameError) GameSeed() uint64 { return e.Seed }
+
+// Seeded is implemented by errors that name the seed of the game that
+// failed (*GameError, and an outside program's game errors), so it is not
+// named twice.
+type Seeded interface {
+	GameSeed() uint64
+}
 
 // Failed returns err as a *GameError of the game with seed; nil stays nil,
-// and an error that is already a *GameError, or says ctx was cancelled,
-// comes back as it is.
+// and an error that names its game's seed already (Seeded), or says ctx
+// was cancelled, comes back as it is.
 func Failed(seed uint64, err error) error {
-	var ge *GameError
+	var seeded Seeded
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ge), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.As(err, &seeded), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
 	return &GameError{Seed: seed, Err: err}

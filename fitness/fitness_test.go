@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -33,7 +34,8 @@ func TestDeriveSeparatesStreams(t *testing.T) {
 	for i := range uint64(1000) {
 		add("(7,3,i)", fitness.Derive(7, 3, i))
 	}
-	if fitness.Derive(5, 6, 7) != fitness.Derive(5, 6, 7) {
+	first, again := fitness.Derive(5, 6, 7), fitness.Derive(5, 6, 7)
+	if first != again {
 		t.Fatal("Derive is not a pure function")
 	}
 }
@@ -171,6 +173,12 @@ func TestParallelReportsLowestFailingIndex(t *testing.T) {
 	}
 }
 
+// seededErr is an error of a game that names its seed itself.
+type seededErr struct{}
+
+func (seededErr) Error() string    { return "outside: game with seed 3 crashed" }
+func (seededErr) GameSeed() uint64 { return 3 }
+
 func TestFailedNamesTheSeedOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -181,6 +189,7 @@ func TestFailedNamesTheSeedOnce(t *testing.T) {
 		{"plain", errors.New("boom"), "game seed 7: boom"},
 		{"already a game error", &fitness.GameError{Seed: 3, Err: errors.New("boom")}, "game seed 3: boom"},
 		{"cancelled", context.Canceled, "context canceled"},
+		{"seeded by the game", seededErr{}, "outside: game with seed 3 crashed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := fitness.Failed(7, tc.err)
@@ -378,4 +387,65 @@ func mustWith(t testing.TB, v genome.Values, name string, x float64) genome.Valu
 		t.Fatal(err)
 	}
 	return out
+}
+
+// batchingCoin is coinGame with a PlayBatch that counts its calls and
+// fails every game whose seed is in fail.
+type batchingCoin struct {
+	coinGame
+	batches *atomic.Int64
+	fail    map[uint64]bool
+}
+
+func (g batchingCoin) PlayBatch(ctx context.Context, ms []fitness.Match) ([]fitness.Outcome, error) {
+	g.batches.Add(1)
+	out := make([]fitness.Outcome, len(ms))
+	for i, m := range ms {
+		if g.fail[m.Seed] {
+			return nil, &fitness.GameError{Seed: m.Seed, Err: errors.New("crashed")}
+		}
+		out[i], _ = g.Play(ctx, m.A, m.B, m.Seed)
+	}
+	return out, nil
+}
+
+func TestPlayMatchesBatches(t *testing.T) {
+	g := coinGame{}
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
+	strong, _ := g.NewPlayer(fitness.Mover, "tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
+	ms := make([]fitness.Match, 1000)
+	for i := range ms {
+		ms[i] = fitness.Match{A: strong, B: fair, Seed: fitness.Derive(4, uint64(i))}
+	}
+	want, err := fitness.PlayMatches(context.Background(), g, ms, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 5} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			bg := batchingCoin{coinGame: g, batches: new(atomic.Int64)}
+			var done atomic.Int64
+			got, err := fitness.PlayMatches(context.Background(), bg, ms, workers, func(d int) { done.Store(int64(d)) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatal("batched outcomes differ from one-by-one")
+			}
+			if n := bg.batches.Load(); n != (1000+fitness.BatchSize-1)/fitness.BatchSize {
+				t.Fatalf("%d batches", n)
+			}
+			if done.Load() == 0 {
+				t.Fatal("no progress reported")
+			}
+			// Games 150 and 700 fail: whatever the workers, game 150's
+			// error (its batch is the lowest failing one) comes back.
+			bg.fail = map[uint64]bool{ms[700].Seed: true, ms[150].Seed: true}
+			_, err = fitness.PlayMatches(context.Background(), bg, ms, workers, nil)
+			var ge *fitness.GameError
+			if !errors.As(err, &ge) || ge.Seed != ms[150].Seed {
+				t.Fatalf("error %v, want game 150's", err)
+			}
+		})
+	}
 }

@@ -51,9 +51,9 @@ func coinbotCopy(t *testing.T, dir string) string {
 
 // coinConfig is a short run of the coin game played by the program at
 // bin, with extra environment env.
-func coinConfig(t *testing.T, dir, bin string, env map[string]string, generations int) string {
+func coinConfig(t *testing.T, dir, bin string, env map[string]string, generations int, extra ...string) string {
 	t.Helper()
-	text := fmt.Sprintf("command: [%s]\nplayer: tuned\n", bin)
+	text := fmt.Sprintf("command: [%s]\nplayer: tuned\n%s", bin, strings.Join(extra, ""))
 	if len(env) > 0 {
 		text += "env:\n"
 		for k, v := range env {
@@ -123,8 +123,9 @@ func waitForCheckpoint(t *testing.T, dir string, generation int) {
 // TestNoProcessOutlivesARun runs real evotune processes over coinbot,
 // which starts a helper process of its own, and checks /proc that every
 // one of them is gone once evotune has exited: after a finished run, a
-// run stopped by a game that keeps crashing, a Ctrl-C, a SIGTERM, and a
-// second Ctrl-C that abandons the generation in flight.
+// run stopped by a game that keeps crashing, a Ctrl-C, a SIGTERM, a
+// second Ctrl-C that abandons the generation in flight, a program that
+// hangs past the config's timeout, and one the determinism audit catches.
 func TestNoProcessOutlivesARun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
@@ -136,12 +137,15 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 		exit    ExitCode
 		stderr  string // on evotune's stderr
 		log     string // in run.log
+		extra   string // config keys
 	}{
-		{"finished", nil, nil, ExitOK, "", "coinbot: ready"},
-		{"failing game", map[string]string{"COINBOT_CRASH": "1"}, nil, ExitFailure, "game seed", "coinbot: crashing on seed"},
-		{"ctrl-c", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{os.Interrupt}, ExitInterrupted, "evotune resume", "stopped after generation"},
-		{"sigterm", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{syscall.SIGTERM}, ExitInterrupted, "evotune resume", "stopped after generation"},
-		{"ctrl-c twice", map[string]string{"COINBOT_SLOW": "20ms"}, []os.Signal{os.Interrupt, os.Interrupt}, ExitInterrupted, "aborted", "abandoned"},
+		{"finished", nil, nil, ExitOK, "", "coinbot: ready", ""},
+		{"failing game", map[string]string{"COINBOT_CRASH": "1"}, nil, ExitFailure, "game seed", "coinbot: crashing on seed", ""},
+		{"ctrl-c", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{os.Interrupt}, ExitInterrupted, "evotune resume", "stopped after generation", ""},
+		{"sigterm", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{syscall.SIGTERM}, ExitInterrupted, "evotune resume", "stopped after generation", ""},
+		{"ctrl-c twice", map[string]string{"COINBOT_SLOW": "20ms"}, []os.Signal{os.Interrupt, os.Interrupt}, ExitInterrupted, "aborted", "abandoned", ""},
+		{"hung program", map[string]string{"COINBOT_SLOW": "10s"}, nil, ExitFailure, "game seed", "abandoned", "timeout: 200ms\n"},
+		{"not deterministic", map[string]string{"COINBOT_RANDOM": "1"}, nil, ExitFailure, "not deterministic in seed", "abandoned", "audit: 1\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,7 +158,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 			for k, v := range tc.env {
 				env[k] = v
 			}
-			cfg := coinConfig(t, dir, coinbotCopy(t, dir), env, 30)
+			cfg := coinConfig(t, dir, coinbotCopy(t, dir), env, 30, tc.extra)
 			run := filepath.Join(dir, "run")
 			cmd := evotune("run", cfg, "--out", run, "--quiet", "--workers", "2")
 			var stderr bytes.Buffer

@@ -4,7 +4,8 @@
 // that none outlives evotune, starts a helper child process so the kill
 // must reach the whole process group, and misbehaves on request:
 // COINBOT_SLOW=DURATION sleeps in every game, COINBOT_CRASH=1 exits on
-// every game whose seed is divisible by 7.
+// every game whose seed is divisible by 7, COINBOT_RANDOM=1 flips coins
+// the seed does not determine.
 package main
 
 import (
@@ -36,6 +37,7 @@ func main() {
 	}
 	slow, _ := time.ParseDuration(os.Getenv("COINBOT_SLOW"))
 	crash := os.Getenv("COINBOT_CRASH") == "1"
+	random := os.Getenv("COINBOT_RANDOM") == "1"
 	fmt.Fprintln(os.Stderr, "coinbot: ready")
 	program.Main(program.Game{
 		Name:    "coin",
@@ -59,7 +61,11 @@ func main() {
 				return s.Params.Float("bias")
 			}
 			a, b := bias(r.Seats[0]), bias(r.Seats[1])
-			if rand.New(rand.NewPCG(r.Seed, 1)).Float64()*(a+b) < a {
+			rng := rand.New(rand.NewPCG(r.Seed, 1))
+			if random {
+				rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(os.Getpid())))
+			}
+			if rng.Float64()*(a+b) < a {
 				return program.Win, nil
 			}
 			return program.Loss, nil
