@@ -85,8 +85,10 @@ type Game struct {
 type SoloGame struct{ *Game }
 
 var (
-	_ fitness.Game     = (*Game)(nil)
-	_ fitness.SoloGame = (*SoloGame)(nil)
+	_ fitness.Game        = (*Game)(nil)
+	_ fitness.Batcher     = (*Game)(nil)
+	_ fitness.SoloGame    = (*SoloGame)(nil)
+	_ fitness.SoloBatcher = (*SoloGame)(nil)
 )
 
 // Player is a player of an outside game: a name, a role and the values of
@@ -153,17 +155,14 @@ func joinOr(names []string) string {
 
 // Match is one game of a batch: A takes seat 0; B takes seat 1 (nil for a
 // solo game without an opponent).
-type Match struct {
-	A, B fitness.Player
-	Seed uint64
-}
+type Match = fitness.Match
 
 // Play plays one game with a in seat 0, on a process of the caller's own.
 func (g *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	if g.desc.Solo {
 		return 0, fitness.ErrNoHeadToHead
 	}
-	rs, err := g.play(ctx, []Match{{a, b, seed}})
+	rs, err := g.play(ctx, []Match{{A: a, B: b, Seed: seed}})
 	if err != nil {
 		return 0, err
 	}
@@ -199,7 +198,7 @@ func (g *SoloGame) Solo() fitness.Solo {
 // PlaySolo plays one solo game of p (against opp, when the game has a
 // second role) and returns p's cost.
 func (g *SoloGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
-	rs, err := g.play(ctx, []Match{{p, opp, seed}})
+	rs, err := g.play(ctx, []Match{{A: p, B: opp, Seed: seed}})
 	if err != nil {
 		return 0, err
 	}
