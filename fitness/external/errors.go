@@ -48,7 +48,7 @@ func (e *GameError) Unwrap() error { return e.Err }
 // GameSeed implements fitness.Seeded.
 func (e *GameError) GameSeed() uint64 { return e.Seed }
 
-// NondeterminismError says a game replayed on a fresh process gave
+// NondeterminismError says a game replayed on an audit process gave
 // another result: the program is not a pure function of (players, seed).
 // Games return it wrapped in a *fitness.GameError, whose message names
 // the seed.
@@ -59,7 +59,7 @@ type NondeterminismError struct {
 }
 
 func (e *NondeterminismError) Error() string {
-	return fmt.Sprintf("external: not deterministic in seed: the game gave %s, then %s on a fresh process\n  request: %s",
+	return fmt.Sprintf("external: not deterministic in seed: the game gave %s, then %s on replay\n  request: %s",
 		e.First, e.Second, e.Request)
 }
 

@@ -451,7 +451,7 @@ func TestAuditFindsNondeterminism(t *testing.T) {
 			if got := errors.As(err, &ne); got != tc.bad {
 				t.Fatalf("err = %v, want nondeterminism %v", err, tc.bad)
 			}
-			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
+			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on replay`).MatchString(err.Error()) {
 				t.Fatalf("message %q", err)
 			}
 		})
@@ -678,5 +678,24 @@ sleep 30`)
 	}
 	if after := children(t); len(after) != len(before) {
 		t.Fatalf("children before %v, after Close %v", before, after)
+	}
+}
+
+// The audit reuses its processes: auditing every game of 10 batches
+// starts one audit process, not one per batch, and the games' own
+// process is never used for replays.
+func TestAuditProcesses(t *testing.T) {
+	var log lockedBuffer
+	c := botCommand("noisy", 0)
+	c.Stderr, c.Audit = &log, 1
+	g := open(t, c, nil)
+	ms := matches(t, g, 100)
+	for i := 0; i < len(ms); i += 10 {
+		if _, err := g.PlayBatch(context.Background(), ms[i:i+10]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(log.String(), "bot: starting"); n != 2 {
+		t.Fatalf("%d processes started, want 2 (one playing, one auditing):\n%s", n, log.String())
 	}
 }

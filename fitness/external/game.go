@@ -73,10 +73,11 @@ type Game struct {
 	roles   []fitness.Role
 	players []fitness.PlayerInfo
 
-	mu     sync.Mutex
-	idle   []*proc
-	live   map[*proc]bool
-	closed bool
+	mu        sync.Mutex
+	idle      []*proc
+	auditIdle []*proc
+	live      map[*proc]bool
+	closed    bool
 }
 
 // SoloGame is a solo game played by an outside program: it measures the
@@ -279,7 +280,11 @@ func (g *Game) body(seed uint64, seats [][]byte) []byte {
 	return append(b, "]}"...)
 }
 
-// audit replays the sampled calls on a fresh process and compares.
+// auditRefresh is how many games an audit process replays before it is
+// replaced by a new one.
+const auditRefresh = 256
+
+// audit replays the sampled calls on an audit process and compares.
 func (g *Game) audit(ctx context.Context, calls []*call) error {
 	var sample, replay []*call
 	for _, c := range calls {
@@ -291,7 +296,7 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 	if len(sample) == 0 {
 		return nil
 	}
-	if err := g.playAll(ctx, (*fresh)(g), replay); err != nil {
+	if err := g.playAll(ctx, (*auditPool)(g), replay); err != nil {
 		return err
 	}
 	for i, c := range sample {
@@ -354,12 +359,39 @@ func (p *pool) put(pr *proc) {
 
 func (p *pool) drop(pr *proc) { (*Game)(p).drop(pr) }
 
-// fresh hands out new processes and kills them after use: the audit's.
-type fresh Game
+// auditPool hands out the audit's processes: they play nothing but
+// replays, so their history differs from that of the processes that
+// played the games first, and each is replaced after auditRefresh
+// replays, so it stays young. Starting one per replay would make an
+// interpreter's start dominate the run.
+type auditPool Game
 
-func (f *fresh) get(ctx context.Context) (*proc, error) { return (*Game)(f).startProc(ctx) }
-func (f *fresh) put(pr *proc)                           { (*Game)(f).drop(pr) }
-func (f *fresh) drop(pr *proc)                          { (*Game)(f).drop(pr) }
+func (a *auditPool) get(ctx context.Context) (*proc, error) {
+	g := (*Game)(a)
+	g.mu.Lock()
+	if n := len(g.auditIdle); n > 0 && !g.closed {
+		pr := g.auditIdle[n-1]
+		g.auditIdle = g.auditIdle[:n-1]
+		g.mu.Unlock()
+		return pr, nil
+	}
+	g.mu.Unlock()
+	return g.startProc(ctx)
+}
+
+func (a *auditPool) put(pr *proc) {
+	g := (*Game)(a)
+	g.mu.Lock()
+	if !g.closed && pr.served < auditRefresh {
+		g.auditIdle = append(g.auditIdle, pr)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	g.drop(pr)
+}
+
+func (a *auditPool) drop(pr *proc) { (*Game)(a).drop(pr) }
 
 // startProc starts a process, checks that it announces what it did at
 // Describe, and tracks it for Close.
@@ -414,7 +446,7 @@ func (g *Game) Close() error {
 		ps = append(ps, p)
 	}
 	g.live = map[*proc]bool{}
-	g.idle = nil
+	g.idle, g.auditIdle = nil, nil
 	g.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range ps {

@@ -48,6 +48,7 @@ type proc struct {
 	waitErr  error // the exit status, valid after kill
 
 	nextID uint64 // request ids, unique within the process
+	served int    // games answered
 }
 
 // syncWriter serialises whole lines from several processes into one sink.
