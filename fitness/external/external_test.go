@@ -500,6 +500,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	c := botCommand("grandchild", 0)
 	c.Stderr = &log
 	g := open(t, c, nil)
+	described := len(log.String()) // the lines of Describe's process, gone already
 	ms := matches(t, g, 64)
 	// Four callers at once: four processes, each with a grandchild.
 	_, err := fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
@@ -510,7 +511,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pids []int
-	for _, m := range regexp.MustCompile(`\[pid (\d+)\] grandchild (\d+)`).FindAllStringSubmatch(log.String(), -1) {
+	for _, m := range regexp.MustCompile(`\[pid (\d+)\] grandchild (\d+)`).FindAllStringSubmatch(log.String()[described:], -1) {
 		for _, s := range m[1:] {
 			pid, _ := strconv.Atoi(s)
 			pids = append(pids, pid)
@@ -695,7 +696,8 @@ func TestAuditProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := strings.Count(log.String(), "bot: starting"); n != 2 {
+	// The process Describe started said so too.
+	if n := strings.Count(log.String(), "bot: starting") - 1; n != 2 {
 		t.Fatalf("%d processes started, want 2 (one playing, one auditing):\n%s", n, log.String())
 	}
 }

@@ -46,9 +46,7 @@ func (d *Description) Open(c Command, opts map[string]string) (fitness.Game, err
 	rulesJSON, _ := json.Marshal(rules) // sorted keys: the same bytes every time
 	want, _ := d.MarshalJSON()
 	g := &Game{desc: d, cmd: c, rules: rulesJSON, offer: want, live: map[*proc]bool{}}
-	if c.Stderr != nil {
-		g.sink = &syncWriter{w: c.Stderr}
-	}
+	g.sink = newSink(c.Stderr)
 	for _, r := range d.Roles {
 		g.roles = append(g.roles, fitness.Role(r))
 	}
