@@ -109,9 +109,7 @@ func start(c Command, sink *syncWriter) (*proc, error) {
 		Stdin:  inR,
 		Stdout: outW,
 		Stderr: errW,
-		// Setpgid puts the program and its children in a group kill can
-		// reach; Pdeathsig kills the program if evotune dies first.
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: sysProcAttr(),
 	}
 	err = cmd.Start()
 	inR.Close()
@@ -253,7 +251,7 @@ func (p *proc) kill() {
 	p.killOnce.Do(func() {
 		// Kill the group before reaping the leader: while the leader is
 		// unreaped its pid cannot be reused, so -pid names our group.
-		syscall.Kill(-p.pid, syscall.SIGKILL)
+		killGroup(p)
 		close(p.quit)
 		p.stdin.Close()
 		p.waitErr = p.cmd.Wait()
@@ -262,7 +260,7 @@ func (p *proc) kill() {
 		// Signal the group until it is empty (ESRCH), for a bounded time,
 		// since orphaned zombies that no init reaps count as members.
 		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
-			if syscall.Kill(-p.pid, syscall.SIGKILL) != nil {
+			if !killGroup(p) {
 				break
 			}
 			time.Sleep(time.Millisecond)
