@@ -102,13 +102,13 @@ func start(c Command, sink *syncWriter) (*proc, error) {
 		return nil, err
 	}
 	cmd := &exec.Cmd{
-		Path:   prog,
-		Args:   c.Argv,
-		Dir:    c.Dir,
-		Env:    append(os.Environ(), c.Env...),
-		Stdin:  inR,
-		Stdout: outW,
-		Stderr: errW,
+		Path:        prog,
+		Args:        c.Argv,
+		Dir:         c.Dir,
+		Env:         append(os.Environ(), c.Env...),
+		Stdin:       inR,
+		Stdout:      outW,
+		Stderr:      errW,
 		SysProcAttr: sysProcAttr(),
 	}
 	err = cmd.Start()
