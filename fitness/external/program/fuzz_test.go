@@ -41,4 +41,3 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
-
