@@ -701,3 +701,23 @@ func TestAuditProcesses(t *testing.T) {
 		t.Fatalf("%d processes started, want 2 (one playing, one auditing):\n%s", n, log.String())
 	}
 }
+
+// A program that announces something else when restarted (edited during
+// the run) fails the game rather than play under another schema.
+func TestRestartedProgramMustAnnounceTheSame(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "mark")
+	other := strings.Replace(hello(""), `"name":"p"`, `"name":"q"`, 1)
+	script := writeScript(t, `read line
+if [ -e "`+mark+`" ]; then printf '%s\n' '`+other+`'; else touch "`+mark+`"; printf '%s\n' '`+hello("")+`'; fi
+sleep 30`)
+	g := openGame(t, external.Command{Argv: []string{script}, Retries: -1}, nil)
+	p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Play(context.Background(), p, p, 1)
+	var ge *external.GameError
+	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "a restarted program announced another game, players or schema") {
+		t.Fatalf("err = %v", err)
+	}
+}
