@@ -17,6 +17,10 @@ import (
 const (
 	DefaultTimeout = 30 * time.Second
 	DefaultRetries = 2
+	// MinStartup is the least wait for the hello when Startup is 0: a
+	// short per-game Timeout must not fail an interpreter that takes a
+	// second to start.
+	MinStartup = 10 * time.Second
 )
 
 // Command says how to start the user's program.
@@ -29,10 +33,13 @@ type Command struct {
 	Dir string
 	// Env holds extra KEY=VALUE pairs added to evotune's environment.
 	Env []string
-	// Timeout bounds the wait for the hello answer and, while games are in
-	// flight on a process, the wait for its next reply: a program that
-	// stays silent longer is hung. 0 means DefaultTimeout.
+	// Timeout bounds, while games are in flight on a process, the wait
+	// for its next reply: a program that stays silent longer is hung. 0
+	// means DefaultTimeout.
 	Timeout time.Duration
+	// Startup bounds the wait for the answer to the hello; 0 means the
+	// longer of Timeout and MinStartup.
+	Startup time.Duration
 	// Retries is how many more times a failing game is played (each time
 	// alone, on a restarted process) before the game fails; 0 means
 	// DefaultRetries, a negative value means none.
@@ -54,6 +61,13 @@ func (c Command) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+func (c Command) startup() time.Duration {
+	if c.Startup > 0 {
+		return c.Startup
+	}
+	return max(c.timeout(), MinStartup)
 }
 
 func (c Command) retries() int {

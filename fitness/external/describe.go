@@ -93,7 +93,7 @@ func Describe(ctx context.Context, c Command) (*Description, error) {
 	if err := c.check(); err != nil {
 		return nil, &SetupError{Argv: c.Argv, Msg: err.Error()}
 	}
-	p, d, err := open(ctx, c, nil)
+	p, d, err := open(ctx, c, nil, nil)
 	if p != nil {
 		p.kill()
 	}
@@ -102,12 +102,20 @@ func Describe(ctx context.Context, c Command) (*Description, error) {
 
 // open starts the program and does the handshake. On failure the process
 // (if any) is returned too, killed, for its stderr tail.
-func open(ctx context.Context, c Command, sink *syncWriter) (*proc, *Description, error) {
+// started, if not nil, is told of the process before the handshake, so
+// that a Close during a slow handshake can kill it.
+func open(ctx context.Context, c Command, sink *syncWriter, started func(*proc) error) (*proc, *Description, error) {
 	p, err := start(c, sink)
 	if err != nil {
 		return nil, nil, &SetupError{Argv: c.Argv, Msg: "cannot start", Err: err}
 	}
-	d, err := handshake(ctx, p, c.timeout())
+	if started != nil {
+		if err := started(p); err != nil {
+			p.kill()
+			return p, nil, err
+		}
+	}
+	d, err := handshake(ctx, p, c.startup())
 	if err != nil {
 		p.kill()
 		msg := err.Error()

@@ -28,7 +28,8 @@ func (e *SetupError) Unwrap() error { return e.Err }
 
 // GameError says one game still failed after its retries: the program
 // crashed, hung or wrote garbage every time it played it, or answered it
-// with an error.
+// with an error. Games return it wrapped in a *fitness.GameError, whose
+// message names the seed.
 type GameError struct {
 	Seed       uint64
 	Request    string   // the request line as sent, without its newline
@@ -38,14 +39,16 @@ type GameError struct {
 }
 
 func (e *GameError) Error() string {
-	return fmt.Sprintf("external: game with seed %d failed after %d attempt%s: %v\n  request: %s%s",
-		e.Seed, e.Attempts, plural(e.Attempts), e.Err, e.Request, tailText(e.StderrTail))
+	return fmt.Sprintf("external: failed after %d attempt%s: %v\n  request: %s%s",
+		e.Attempts, plural(e.Attempts), e.Err, e.Request, tailText(e.StderrTail))
 }
 
 func (e *GameError) Unwrap() error { return e.Err }
 
 // NondeterminismError says a game replayed on a fresh process gave
 // another result: the program is not a pure function of (players, seed).
+// Games return it wrapped in a *fitness.GameError, whose message names
+// the seed.
 type NondeterminismError struct {
 	Seed          uint64
 	Request       string
@@ -53,8 +56,8 @@ type NondeterminismError struct {
 }
 
 func (e *NondeterminismError) Error() string {
-	return fmt.Sprintf("external: not deterministic in seed: game with seed %d gave %s, then %s on a fresh process\n  request: %s",
-		e.Seed, e.First, e.Second, e.Request)
+	return fmt.Sprintf("external: not deterministic in seed: the game gave %s, then %s on a fresh process\n  request: %s",
+		e.First, e.Second, e.Request)
 }
 
 func quoteArgv(argv []string) string {

@@ -66,8 +66,9 @@ func botCommand(mode string, seed uint64, env ...string) external.Command {
 	}
 }
 
-// open describes and opens the program's game with rules opts.
-func open(t testing.TB, c external.Command, opts map[string]string) *external.Game {
+// openGame describes and opens the program's game with rules opts, and
+// closes it when the test ends.
+func openGame(t testing.TB, c external.Command, opts map[string]string) fitness.Game {
 	t.Helper()
 	d, err := external.Describe(context.Background(), c)
 	if err != nil {
@@ -78,6 +79,13 @@ func open(t testing.TB, c external.Command, opts map[string]string) *external.Ga
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fitness.Close(g) })
+	return g
+}
+
+// open is openGame for the *external.Game of a two-seat or solo game.
+func open(t testing.TB, c external.Command, opts map[string]string) *external.Game {
+	t.Helper()
+	g := openGame(t, c, opts)
 	switch g := g.(type) {
 	case *external.Game:
 		return g
@@ -270,6 +278,7 @@ func TestFailingPrograms(t *testing.T) {
 		{"crash, no retries", "crash", -1, 1, "exited with status 3", "crashing on purpose"},
 		{"hang", "hang", 1, 2, "no reply within 300ms", "hanging on purpose"},
 		{"garbage", "garbage", 0, 3, `garbage on stdout`, ""},
+		{"over-long line", "long", 0, 3, "line too long (over 65536 bytes)", ""},
 		{"error reply", "refuse", 0, 1, "the program answered: cannot play seed", ""},
 	}
 	for _, tc := range tests {
@@ -298,6 +307,24 @@ func TestFailingPrograms(t *testing.T) {
 			}
 			if tc.tail != "" && !strings.Contains(log.String(), tc.tail) {
 				t.Errorf("stderr not forwarded: %q", log.String())
+			}
+		})
+	}
+	// Whichever failure comes first in time, the batch reports its first
+	// failing game in batch order.
+	for _, order := range [][2]int{{5, 17}, {17, 5}} {
+		t.Run(fmt.Sprintf("refused game %d, crash on game %d", order[0], order[1]), func(t *testing.T) {
+			refused, crash := fitness.Derive(1, uint64(order[0])), fitness.Derive(1, uint64(order[1]))
+			c := botCommand("crash", crash, "EXTBOT_REFUSE="+strconv.FormatUint(refused, 10))
+			g := open(t, c, nil)
+			_, err := g.PlayBatch(context.Background(), matches(t, g, n))
+			var ge *external.GameError
+			if !errors.As(err, &ge) {
+				t.Fatalf("err = %v, want a *GameError", err)
+			}
+			want := min(order[0], order[1])
+			if ge.Seed != fitness.Derive(1, uint64(want)) || !strings.HasPrefix(err.Error(), fmt.Sprintf("game seed %d: external: ", ge.Seed)) {
+				t.Fatalf("error %q, want game %d's", err, want)
 			}
 		})
 	}
@@ -359,7 +386,7 @@ func TestSetupErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := external.Describe(context.Background(), external.Command{Argv: tc.argv(t), Timeout: 300 * time.Millisecond})
+			_, err := external.Describe(context.Background(), external.Command{Argv: tc.argv(t), Startup: 300 * time.Millisecond})
 			var se *external.SetupError
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("err = %v, want a *SetupError with %q", err, tc.err)
@@ -424,7 +451,7 @@ func TestAuditFindsNondeterminism(t *testing.T) {
 			if got := errors.As(err, &ne); got != tc.bad {
 				t.Fatalf("err = %v, want nondeterminism %v", err, tc.bad)
 			}
-			if tc.bad && !regexp.MustCompile(`^external: not deterministic in seed: game with seed \d+ gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
+			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
 				t.Fatalf("message %q", err)
 			}
 		})
@@ -472,18 +499,10 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	var log lockedBuffer
 	c := botCommand("grandchild", 0)
 	c.Stderr = &log
-	d, err := external.Describe(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gg, err := d.Info(c).New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := gg.(*external.Game)
+	g := open(t, c, nil)
 	ms := matches(t, g, 64)
 	// Four callers at once: four processes, each with a grandchild.
-	_, err = fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
+	_, err := fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
 		_, err := g.PlayBatch(context.Background(), ms[i*16:(i+1)*16])
 		return 0, err
 	}, nil)
@@ -522,16 +541,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 }
 
 func TestSolo(t *testing.T) {
-	c := botCommand("solo", 0)
-	d, err := external.Describe(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gg, err := d.Info(c).New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fitness.Close(gg)
+	gg := openGame(t, botCommand("solo", 0), nil)
 	g, ok := gg.(*external.SoloGame)
 	if !ok {
 		t.Fatalf("New returned a %T, want a *SoloGame", gg)
@@ -630,5 +640,43 @@ func TestInvalidOffer(t *testing.T) {
 				t.Fatalf("err = %v, want a *SetupError with %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// Close kills a process still in its handshake, and the caller waiting
+// on it gets ErrClosed at once.
+func TestCloseDuringHandshake(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "mark")
+	script := writeScript(t, `read line
+if [ -e "`+mark+`" ]; then sleep 30; fi
+touch "`+mark+`"
+printf '%s\n' '`+hello("")+`'
+sleep 30`)
+	before := children(t)
+	g := openGame(t, external.Command{Argv: []string{script}}, nil)
+	p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := g.Play(context.Background(), p, p, 1)
+		done <- err
+	}()
+	for len(children(t)) == len(before) {
+		time.Sleep(10 * time.Millisecond) // until the second process runs
+	}
+	start := time.Now()
+	if err := fitness.Close(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, external.ErrClosed) {
+		t.Fatalf("Play during Close: %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("Close waited for the handshake")
+	}
+	if after := children(t); len(after) != len(before) {
+		t.Fatalf("children before %v, after Close %v", before, after)
 	}
 }

@@ -135,7 +135,12 @@ func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (
 	if err := fitness.CheckParams(pd.Schema, params); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", g.desc.Game, name, err)
 	}
-	return &Player{name: name, role: role, values: params, seat: wire.EncodeSeat(name, params)}, nil
+	seat := wire.EncodeSeat(name, params)
+	if len(seat) > wire.MaxRequestLine/3 {
+		// Two seats and the rules must fit in one request line.
+		return nil, fmt.Errorf("%s: %s: parameters of %d bytes in JSON, more than a request line can carry", g.desc.Game, name, len(seat))
+	}
+	return &Player{name: name, role: role, values: params, seat: seat}, nil
 }
 
 func joinOr(names []string) string {
@@ -292,8 +297,8 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 	}
 	for i, c := range sample {
 		if c.res != replay[i].res {
-			return &NondeterminismError{Seed: c.seed, Request: c.text(),
-				First: g.resultText(c.res), Second: g.resultText(replay[i].res)}
+			return &fitness.GameError{Seed: c.seed, Err: &NondeterminismError{Seed: c.seed, Request: c.text(),
+				First: g.resultText(c.res), Second: g.resultText(replay[i].res)}}
 		}
 	}
 	return nil
@@ -360,23 +365,36 @@ func (f *fresh) drop(pr *proc)                          { (*Game)(f).drop(pr) }
 // startProc starts a process, checks that it announces what it did at
 // Describe, and tracks it for Close.
 func (g *Game) startProc(ctx context.Context) (*proc, error) {
-	p, d, err := open(ctx, g.cmd, g.sink)
+	track := func(p *proc) error {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.closed {
+			return ErrClosed
+		}
+		g.live[p] = true
+		return nil
+	}
+	p, d, err := open(ctx, g.cmd, g.sink, track)
 	if err != nil {
+		if p != nil {
+			g.drop(p)
+		}
+		if g.isClosed() {
+			return nil, ErrClosed
+		}
 		return nil, err
 	}
 	if got, _ := d.MarshalJSON(); !bytes.Equal(got, g.offer) {
-		p.kill()
+		g.drop(p)
 		return nil, &SetupError{Argv: g.cmd.Argv, Msg: "a restarted program announced another game, players or schema than at the start of the run"}
 	}
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
-		p.kill()
-		return nil, ErrClosed
-	}
-	g.live[p] = true
-	g.mu.Unlock()
 	return p, nil
+}
+
+func (g *Game) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
 }
 
 // drop kills a process and forgets it.

@@ -181,6 +181,11 @@ type source interface {
 // new processes (so the failing game is found and the others are not
 // blamed), up to 1+retries tries each; the rest go on pipelined. A
 // failure counts against a game only when it was the one game in flight.
+//
+// A failed batch reports its first failing game in batch order, as a
+// *fitness.GameError wrapping a *GameError: the same game whatever the
+// timing. Games are sent in order, so when one runs out of retries every
+// earlier one has an answer.
 func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 	pending := calls
 	for len(pending) > 0 {
@@ -191,8 +196,8 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			}
 			pending[0].fails++
 			pending[0].lastErr = err
-			if err := g.isolate(ctx, src, pending[:1]); err != nil {
-				return err
+			if failed, err := g.isolate(ctx, src, pending[:1]); failed != nil || err != nil {
+				return firstError(calls, failed, err)
 			}
 			pending = pending[1:]
 			continue
@@ -214,32 +219,50 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			}
 			c.lastErr, c.tail = cause, tail
 		}
-		if err := g.isolate(ctx, src, suspects); err != nil {
-			return err
+		if failed, err := g.isolate(ctx, src, suspects); failed != nil || err != nil {
+			return firstError(calls, failed, err)
 		}
 		pending = unsent
 	}
+	return firstError(calls, nil, nil)
+}
+
+// firstError returns the error of the first call in batch order that the
+// program refused or that is failed (out of retries); fatal, if set,
+// wins.
+func firstError(calls []*call, failed *call, fatal error) error {
+	if fatal != nil {
+		return fatal
+	}
 	for _, c := range calls {
-		if c.refused != "" {
-			return &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
+		var ge *GameError
+		switch {
+		case c == failed:
+			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, Err: c.lastErr}
+		case c.refused != "":
+			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
 				StderrTail: c.tail, Err: fmt.Errorf("the program answered: %s", c.refused)}
+		default:
+			continue
 		}
+		return &fitness.GameError{Seed: c.seed, Err: ge}
 	}
 	return nil
 }
 
 // isolate plays each call alone until it succeeds or has failed
-// 1+retries times.
-func (g *Game) isolate(ctx context.Context, src source, calls []*call) error {
+// 1+retries times; it returns the first call that runs out of retries,
+// or an error that ends the batch at once.
+func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, error) {
 	for _, c := range calls {
 		for !c.done {
 			if c.fails > g.cmd.retries() {
-				return &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, Err: c.lastErr}
+				return c, nil
 			}
 			p, err := src.get(ctx)
 			if err != nil {
 				if err := fatal(ctx, err); err != nil {
-					return err
+					return nil, err
 				}
 				c.fails++
 				c.lastErr = err
@@ -251,7 +274,7 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) error {
 			if _, _, err := p.run(ctx, []*call{c}, g.desc.Solo, g.cmd.timeout()); err != nil {
 				src.drop(p)
 				if err := fatal(ctx, err); err != nil {
-					return err
+					return nil, err
 				}
 				c.fails++
 				c.lastErr, c.tail = describeFailure(err, p), p.stderrTail()
@@ -260,7 +283,7 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) error {
 			src.put(p)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // fatal returns the error that ends a batch at once, rather than count

@@ -101,7 +101,7 @@ type Player struct {
 type Request struct {
 	ID    uint64
 	Seed  uint64
-	Rules map[string]string // every option, defaults filled in
+	Rules map[string]string // every option, defaults filled in; shared: do not modify
 	Seats []Seat
 }
 
@@ -160,6 +160,12 @@ type server struct {
 	roles   []string
 	players map[[2]string]*Player // (role, name)
 
+	// Decoded seats and rules by their JSON: a run sends the same few
+	// players and rules over and over.
+	cacheMu sync.Mutex
+	seats   map[string]Seat
+	rules   map[string]map[string]string
+
 	mu  sync.Mutex // guards out
 	out *bufio.Writer
 	err error // the first write error
@@ -205,10 +211,10 @@ func (s *server) offer() (wire.Offer, error) {
 
 // loop reads requests until EOF.
 func (s *server) loop(in *bufio.Reader) error {
-	var jobs chan wire.Request
+	var jobs chan request
 	var wg sync.WaitGroup
 	if s.game.Concurrency > 1 {
-		jobs = make(chan wire.Request, s.game.Concurrency)
+		jobs = make(chan request, s.game.Concurrency)
 		for range s.game.Concurrency {
 			wg.Add(1)
 			go func() {
@@ -248,7 +254,7 @@ func (s *server) loop(in *bufio.Reader) error {
 			finish()
 			return err
 		}
-		var req wire.Request
+		var req request
 		if err := json.Unmarshal(line, &req); err != nil {
 			finish()
 			return s.fatal(fmt.Errorf("program: a line from evotune is not JSON (%v): %.100q", err, line))
@@ -274,8 +280,21 @@ func (s *server) failed() bool {
 	return s.err != nil
 }
 
+// request is a wire.Request with its seats and rules left as JSON, to be
+// looked up in the server's caches.
+type request struct {
+	Type  string            `json:"type"`
+	ID    uint64            `json:"id"`
+	Seed  string            `json:"seed"`
+	Rules json.RawMessage   `json:"rules"`
+	Seats []json.RawMessage `json:"seats"`
+}
+
+// maxCache bounds each cache; a full one starts over.
+const maxCache = 4096
+
 // play plays one request and returns the reply.
-func (s *server) play(w wire.Request) (rep wire.Reply) {
+func (s *server) play(w request) (rep wire.Reply) {
 	id := w.ID
 	rep = wire.Reply{Type: wire.TypeResult, ID: &id}
 	fail := func(err error) wire.Reply {
@@ -312,12 +331,15 @@ func (s *server) play(w wire.Request) (rep wire.Reply) {
 	return rep
 }
 
-func (s *server) decode(w wire.Request) (Request, error) {
+func (s *server) decode(w request) (Request, error) {
 	seed, err := wire.ParseSeed(w.Seed)
 	if err != nil {
 		return Request{}, err
 	}
-	req := Request{ID: w.ID, Seed: seed, Rules: w.Rules}
+	req := Request{ID: w.ID, Seed: seed}
+	if req.Rules, err = s.decodeRules(w.Rules); err != nil {
+		return req, err
+	}
 	want := 2
 	if s.game.PlaySolo != nil {
 		want = min(len(s.roles), 2)
@@ -325,33 +347,85 @@ func (s *server) decode(w wire.Request) (Request, error) {
 	if len(w.Seats) != want {
 		return req, fmt.Errorf("%d seats, want %d", len(w.Seats), want)
 	}
-	for i, seat := range w.Seats {
+	for i, raw := range w.Seats {
 		role := s.roles[0]
 		if s.game.PlaySolo != nil && i == 1 {
 			role = s.roles[1]
 		}
-		p, ok := s.players[[2]string{role, seat.Player}]
-		if !ok {
-			return req, fmt.Errorf("seat %d: no %s called %q", i, role, seat.Player)
-		}
-		vals, err := wire.DecodeValues(p.Schema, seat.Params)
+		seat, err := s.decodeSeat(role, raw)
 		if err != nil {
-			return req, fmt.Errorf("seat %d (%s): %w", i, seat.Player, err)
+			return req, fmt.Errorf("seat %d%w", i, err)
 		}
-		req.Seats = append(req.Seats, Seat{Player: p.Name, Role: role, Params: vals})
-	}
-	for _, op := range s.game.Options {
-		if _, ok := req.Rules[op.Name]; !ok {
-			if req.Rules == nil {
-				req.Rules = map[string]string{}
-			}
-			req.Rules[op.Name] = op.Default
-		}
-		if op.Choices != nil && !slices.Contains(op.Choices, req.Rules[op.Name]) {
-			return req, fmt.Errorf("rule %s: %q is not one of %v", op.Name, req.Rules[op.Name], op.Choices)
-		}
+		req.Seats = append(req.Seats, seat)
 	}
 	return req, nil
+}
+
+// decodeSeat reads one seat of role; errors start with " (player): " or
+// ": " to follow "seat N".
+func (s *server) decodeSeat(role string, raw json.RawMessage) (Seat, error) {
+	key := role + "\x00" + string(raw)
+	s.cacheMu.Lock()
+	seat, ok := s.seats[key]
+	s.cacheMu.Unlock()
+	if ok {
+		return seat, nil
+	}
+	var w wire.Seat
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Seat{}, fmt.Errorf(": %w", err)
+	}
+	p, ok := s.players[[2]string{role, w.Player}]
+	if !ok {
+		return Seat{}, fmt.Errorf(": no %s called %q", role, w.Player)
+	}
+	vals, err := wire.DecodeValues(p.Schema, w.Params)
+	if err != nil {
+		return Seat{}, fmt.Errorf(" (%s): %w", w.Player, err)
+	}
+	seat = Seat{Player: p.Name, Role: role, Params: vals}
+	s.cacheMu.Lock()
+	if len(s.seats) >= maxCache || s.seats == nil {
+		s.seats = map[string]Seat{}
+	}
+	s.seats[key] = seat
+	s.cacheMu.Unlock()
+	return seat, nil
+}
+
+// decodeRules reads the rules, filling in defaults and checking choices.
+// The map is shared between requests.
+func (s *server) decodeRules(raw json.RawMessage) (map[string]string, error) {
+	key := string(raw)
+	s.cacheMu.Lock()
+	rules, ok := s.rules[key]
+	s.cacheMu.Unlock()
+	if ok {
+		return rules, nil
+	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &rules); err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+	}
+	if rules == nil {
+		rules = map[string]string{}
+	}
+	for _, op := range s.game.Options {
+		if _, ok := rules[op.Name]; !ok {
+			rules[op.Name] = op.Default
+		}
+		if op.Choices != nil && !slices.Contains(op.Choices, rules[op.Name]) {
+			return nil, fmt.Errorf("rule %s: %q is not one of %v", op.Name, rules[op.Name], op.Choices)
+		}
+	}
+	s.cacheMu.Lock()
+	if len(s.rules) >= maxCache || s.rules == nil {
+		s.rules = map[string]map[string]string{}
+	}
+	s.rules[key] = rules
+	s.cacheMu.Unlock()
+	return rules, nil
 }
 
 // reply writes one reply; flush says no more are coming soon.

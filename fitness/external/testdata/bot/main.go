@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,8 @@ var schema = genome.Schema{
 var (
 	mode      = os.Getenv("EXTBOT_MODE")
 	target, _ = strconv.ParseUint(os.Getenv("EXTBOT_SEED"), 10, 64)
+	// refuse, if set, is a seed the bot answers with an error in any mode.
+	refuse, _ = strconv.ParseUint(os.Getenv("EXTBOT_REFUSE"), 10, 64)
 	played    atomic.Int64
 )
 
@@ -71,12 +74,14 @@ func misbehave(seed uint64) {
 		time.Sleep(time.Hour)
 	case "garbage":
 		fmt.Fprintln(os.Stdout, "this is not json")
+	case "long":
+		fmt.Fprintf(os.Stdout, "{\"type\":\"result\",\"pad\":%q}\n", strings.Repeat("x", 70000))
 	}
 }
 
 func play(req program.Request) (program.Outcome, error) {
 	misbehave(req.Seed)
-	if mode == "refuse" && req.Seed == target {
+	if mode == "refuse" && req.Seed == target || refuse != 0 && req.Seed == refuse {
 		return 0, fmt.Errorf("cannot play seed %d", req.Seed)
 	}
 	seed := req.Seed
