@@ -27,6 +27,21 @@ func BenchmarkProtocol(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
 
+// BenchmarkPlayMatches is the path of a run: fitness.PlayMatches hands
+// the game batches of fitness.BatchSize, here at one worker.
+func BenchmarkPlayMatches(b *testing.B) {
+	g := open(b, botCommand("", 0), nil)
+	ms := matches(b, g, 1024)
+	ctx := context.Background()
+	b.ResetTimer()
+	for done := 0; done < b.N; done += len(ms) {
+		if _, err := fitness.PlayMatches(ctx, g, ms[:min(len(ms), b.N-done)], 1, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}
+
 // BenchmarkProtocolUnpipelined is the same with one request in flight at
 // a time: the round trip that pipelining hides.
 func BenchmarkProtocolUnpipelined(b *testing.B) {

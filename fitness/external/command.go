@@ -47,12 +47,12 @@ type Command struct {
 	// Stderr receives the program's stderr, line by line, each line
 	// prefixed with the process's pid; nil discards it.
 	Stderr io.Writer
-	// Audit is the fraction of games, in [0, 1], replayed on a fresh
-	// process to check that the program is deterministic. The sample is
-	// a pure function of the games (their seeds and players), never of
-	// time. 0 turns the audit off. The sample of each Play or PlayBatch
-	// call is replayed on one new process, so auditing single Play calls
-	// costs a process start per audited game.
+	// Audit is the fraction of games, in [0, 1], replayed to check that
+	// the program is deterministic, on processes that play nothing but
+	// replays (each replaced after 256 of them): a result that depends on
+	// what a process played before, or on when it started, shows. The
+	// sample is a pure function of the games (their seeds and players),
+	// never of time. 0 turns the audit off.
 	Audit float64
 }
 

@@ -93,7 +93,7 @@ func Describe(ctx context.Context, c Command) (*Description, error) {
 	if err := c.check(); err != nil {
 		return nil, &SetupError{Argv: c.Argv, Msg: err.Error()}
 	}
-	p, d, err := open(ctx, c, nil, nil)
+	p, d, err := open(ctx, c, newSink(c.Stderr), nil)
 	if p != nil {
 		p.kill()
 	}

@@ -10,7 +10,7 @@
 // it builds keeps one child process per concurrent caller, pipelines many
 // requests per process (replies are matched by id), kills and restarts a
 // program that crashes, hangs or writes garbage and replays its games, and
-// can replay a seeded sample of games on a fresh process to check that the
+// can replay a seeded sample of games on processes of their own to check that the
 // program is a pure function of (players, seed). Close kills every child
 // process group and waits for it, so no process outlives the Game.
 //

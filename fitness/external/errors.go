@@ -45,7 +45,10 @@ func (e *GameError) Error() string {
 
 func (e *GameError) Unwrap() error { return e.Err }
 
-// NondeterminismError says a game replayed on a fresh process gave
+// GameSeed implements fitness.Seeded.
+func (e *GameError) GameSeed() uint64 { return e.Seed }
+
+// NondeterminismError says a game replayed on an audit process gave
 // another result: the program is not a pure function of (players, seed).
 // Games return it wrapped in a *fitness.GameError, whose message names
 // the seed.
@@ -56,9 +59,12 @@ type NondeterminismError struct {
 }
 
 func (e *NondeterminismError) Error() string {
-	return fmt.Sprintf("external: not deterministic in seed: the game gave %s, then %s on a fresh process\n  request: %s",
+	return fmt.Sprintf("external: not deterministic in seed: the game gave %s, then %s on replay\n  request: %s",
 		e.First, e.Second, e.Request)
 }
+
+// GameSeed implements fitness.Seeded.
+func (e *NondeterminismError) GameSeed() uint64 { return e.Seed }
 
 func quoteArgv(argv []string) string {
 	q := make([]string, len(argv))

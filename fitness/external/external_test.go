@@ -451,7 +451,7 @@ func TestAuditFindsNondeterminism(t *testing.T) {
 			if got := errors.As(err, &ne); got != tc.bad {
 				t.Fatalf("err = %v, want nondeterminism %v", err, tc.bad)
 			}
-			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on a fresh process`).MatchString(err.Error()) {
+			if tc.bad && !regexp.MustCompile(`^game seed \d+: external: not deterministic in seed: the game gave (win|loss), then (win|loss) on replay`).MatchString(err.Error()) {
 				t.Fatalf("message %q", err)
 			}
 		})
@@ -500,6 +500,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	c := botCommand("grandchild", 0)
 	c.Stderr = &log
 	g := open(t, c, nil)
+	described := len(log.String()) // the lines of Describe's process, gone already
 	ms := matches(t, g, 64)
 	// Four callers at once: four processes, each with a grandchild.
 	_, err := fitness.Parallel(context.Background(), 4, 4, func(i int) (int, error) {
@@ -510,7 +511,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pids []int
-	for _, m := range regexp.MustCompile(`\[pid (\d+)\] grandchild (\d+)`).FindAllStringSubmatch(log.String(), -1) {
+	for _, m := range regexp.MustCompile(`\[pid (\d+)\] grandchild (\d+)`).FindAllStringSubmatch(log.String()[described:], -1) {
 		for _, s := range m[1:] {
 			pid, _ := strconv.Atoi(s)
 			pids = append(pids, pid)
@@ -678,5 +679,25 @@ sleep 30`)
 	}
 	if after := children(t); len(after) != len(before) {
 		t.Fatalf("children before %v, after Close %v", before, after)
+	}
+}
+
+// The audit reuses its processes: auditing every game of 10 batches
+// starts one audit process, not one per batch, and the games' own
+// process is never used for replays.
+func TestAuditProcesses(t *testing.T) {
+	var log lockedBuffer
+	c := botCommand("noisy", 0)
+	c.Stderr, c.Audit = &log, 1
+	g := open(t, c, nil)
+	ms := matches(t, g, 100)
+	for i := 0; i < len(ms); i += 10 {
+		if _, err := g.PlayBatch(context.Background(), ms[i:i+10]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The process Describe started said so too.
+	if n := strings.Count(log.String(), "bot: starting") - 1; n != 2 {
+		t.Fatalf("%d processes started, want 2 (one playing, one auditing):\n%s", n, log.String())
 	}
 }

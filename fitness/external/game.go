@@ -46,9 +46,7 @@ func (d *Description) Open(c Command, opts map[string]string) (fitness.Game, err
 	rulesJSON, _ := json.Marshal(rules) // sorted keys: the same bytes every time
 	want, _ := d.MarshalJSON()
 	g := &Game{desc: d, cmd: c, rules: rulesJSON, offer: want, live: map[*proc]bool{}}
-	if c.Stderr != nil {
-		g.sink = &syncWriter{w: c.Stderr}
-	}
+	g.sink = newSink(c.Stderr)
 	for _, r := range d.Roles {
 		g.roles = append(g.roles, fitness.Role(r))
 	}
@@ -73,10 +71,11 @@ type Game struct {
 	roles   []fitness.Role
 	players []fitness.PlayerInfo
 
-	mu     sync.Mutex
-	idle   []*proc
-	live   map[*proc]bool
-	closed bool
+	mu        sync.Mutex
+	idle      []*proc
+	auditIdle []*proc
+	live      map[*proc]bool
+	closed    bool
 }
 
 // SoloGame is a solo game played by an outside program: it measures the
@@ -85,8 +84,10 @@ type Game struct {
 type SoloGame struct{ *Game }
 
 var (
-	_ fitness.Game     = (*Game)(nil)
-	_ fitness.SoloGame = (*SoloGame)(nil)
+	_ fitness.Game        = (*Game)(nil)
+	_ fitness.Batcher     = (*Game)(nil)
+	_ fitness.SoloGame    = (*SoloGame)(nil)
+	_ fitness.SoloBatcher = (*SoloGame)(nil)
 )
 
 // Player is a player of an outside game: a name, a role and the values of
@@ -153,17 +154,14 @@ func joinOr(names []string) string {
 
 // Match is one game of a batch: A takes seat 0; B takes seat 1 (nil for a
 // solo game without an opponent).
-type Match struct {
-	A, B fitness.Player
-	Seed uint64
-}
+type Match = fitness.Match
 
 // Play plays one game with a in seat 0, on a process of the caller's own.
 func (g *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	if g.desc.Solo {
 		return 0, fitness.ErrNoHeadToHead
 	}
-	rs, err := g.play(ctx, []Match{{a, b, seed}})
+	rs, err := g.play(ctx, []Match{{A: a, B: b, Seed: seed}})
 	if err != nil {
 		return 0, err
 	}
@@ -199,7 +197,7 @@ func (g *SoloGame) Solo() fitness.Solo {
 // PlaySolo plays one solo game of p (against opp, when the game has a
 // second role) and returns p's cost.
 func (g *SoloGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
-	rs, err := g.play(ctx, []Match{{p, opp, seed}})
+	rs, err := g.play(ctx, []Match{{A: p, B: opp, Seed: seed}})
 	if err != nil {
 		return 0, err
 	}
@@ -280,7 +278,11 @@ func (g *Game) body(seed uint64, seats [][]byte) []byte {
 	return append(b, "]}"...)
 }
 
-// audit replays the sampled calls on a fresh process and compares.
+// auditRefresh is how many games an audit process replays before it is
+// replaced by a new one.
+const auditRefresh = 256
+
+// audit replays the sampled calls on an audit process and compares.
 func (g *Game) audit(ctx context.Context, calls []*call) error {
 	var sample, replay []*call
 	for _, c := range calls {
@@ -292,7 +294,7 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 	if len(sample) == 0 {
 		return nil
 	}
-	if err := g.playAll(ctx, (*fresh)(g), replay); err != nil {
+	if err := g.playAll(ctx, (*auditPool)(g), replay); err != nil {
 		return err
 	}
 	for i, c := range sample {
@@ -355,12 +357,39 @@ func (p *pool) put(pr *proc) {
 
 func (p *pool) drop(pr *proc) { (*Game)(p).drop(pr) }
 
-// fresh hands out new processes and kills them after use: the audit's.
-type fresh Game
+// auditPool hands out the audit's processes: they play nothing but
+// replays, so their history differs from that of the processes that
+// played the games first, and each is replaced after auditRefresh
+// replays, so it stays young. Starting one per replay would make an
+// interpreter's start dominate the run.
+type auditPool Game
 
-func (f *fresh) get(ctx context.Context) (*proc, error) { return (*Game)(f).startProc(ctx) }
-func (f *fresh) put(pr *proc)                           { (*Game)(f).drop(pr) }
-func (f *fresh) drop(pr *proc)                          { (*Game)(f).drop(pr) }
+func (a *auditPool) get(ctx context.Context) (*proc, error) {
+	g := (*Game)(a)
+	g.mu.Lock()
+	if n := len(g.auditIdle); n > 0 && !g.closed {
+		pr := g.auditIdle[n-1]
+		g.auditIdle = g.auditIdle[:n-1]
+		g.mu.Unlock()
+		return pr, nil
+	}
+	g.mu.Unlock()
+	return g.startProc(ctx)
+}
+
+func (a *auditPool) put(pr *proc) {
+	g := (*Game)(a)
+	g.mu.Lock()
+	if !g.closed && pr.served < auditRefresh {
+		g.auditIdle = append(g.auditIdle, pr)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	g.drop(pr)
+}
+
+func (a *auditPool) drop(pr *proc) { (*Game)(a).drop(pr) }
 
 // startProc starts a process, checks that it announces what it did at
 // Describe, and tracks it for Close.
@@ -415,7 +444,7 @@ func (g *Game) Close() error {
 		ps = append(ps, p)
 	}
 	g.live = map[*proc]bool{}
-	g.idle = nil
+	g.idle, g.auditIdle = nil, nil
 	g.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range ps {

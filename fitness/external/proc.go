@@ -48,12 +48,21 @@ type proc struct {
 	waitErr  error // the exit status, valid after kill
 
 	nextID uint64 // request ids, unique within the process
+	served int    // games answered
 }
 
 // syncWriter serialises whole lines from several processes into one sink.
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+}
+
+// newSink returns the sink of w; nil (lines dropped) for a nil w.
+func newSink(w io.Writer) *syncWriter {
+	if w == nil {
+		return nil
+	}
+	return &syncWriter{w: w}
 }
 
 func (s *syncWriter) writeLine(prefix, line []byte) {
@@ -248,6 +257,16 @@ func (p *proc) kill() {
 		close(p.quit)
 		p.stdin.Close()
 		p.waitErr = p.cmd.Wait()
+		// SIGKILL is delivered asynchronously: the program's children may
+		// still be dying, and one may have forked as the signal went out.
+		// Signal the group until it is empty (ESRCH), for a bounded time,
+		// since orphaned zombies that no init reaps count as members.
+		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
+			if syscall.Kill(-p.pid, syscall.SIGKILL) != nil {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
 		select {
 		case <-p.stderrDone:
 		case <-time.After(200 * time.Millisecond):

@@ -111,6 +111,7 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 			live[k] = false
 			outstanding--
 			answered++
+			p.served++
 			c := calls[k]
 			c.res, c.refused, c.done = r, refused, true
 			t.Reset(timeout)
@@ -168,8 +169,7 @@ func parseReply(line []byte, solo bool) (id uint64, r result, refused string, er
 	return id, r, "", nil
 }
 
-// source hands out processes: the Game's pool, or fresh ones for the
-// audit.
+// source hands out processes: the Game's pool, or the audit's.
 type source interface {
 	get(ctx context.Context) (*proc, error)
 	put(p *proc)  // a healthy process, after use
