@@ -137,7 +137,8 @@ type Solo struct {
 // opponent of another role or none.
 type SoloGame interface {
 	Game
-	// Solo declares the measure, the roles and the default opponent.
+	// Solo declares the measure, the opponent's role and the default
+	// opponent.
 	Solo() Solo
 	// PlaySolo plays p (of Roles()[0]) against opp (of Solo().Opponent;
 	// nil when there is none) and returns p's cost. Pure in (p, opp,

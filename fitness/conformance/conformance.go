@@ -58,12 +58,24 @@ type Check struct {
 
 // Checks are the suite's clauses, in the order Run runs them.
 var Checks = []Check{
-	{"declarations", checkDeclarations},
-	{"players build from defaults", checkDefaults},
-	{"out-of-range parameters refused", checkOutOfRange},
+	{"declarations", onGame(checkDeclarations)},
+	{"players build from defaults", onGame(checkDefaults)},
+	{"out-of-range parameters refused", onGame(checkOutOfRange)},
 	{"results depend only on players and seed", checkPure},
-	{"seat-swapped pairs agree", checkSeats},
-	{"solo measures finite", checkSolo},
+	{"seat-swapped pairs agree", onGame(checkSeats)},
+	{"solo measures finite", onGame(checkSolo)},
+}
+
+// onGame runs a check on the game built under o's rules, and closes it.
+func onGame(check func(context.Context, fitness.GameInfo, fitness.Game, Options) error) func(context.Context, fitness.GameInfo, Options) error {
+	return func(ctx context.Context, info fitness.GameInfo, o Options) error {
+		g, err := build(info, o)
+		if err != nil {
+			return err
+		}
+		defer fitness.Close(g)
+		return check(ctx, info, g, o)
+	}
 }
 
 // Run runs every check as a subtest of t.
@@ -104,12 +116,7 @@ func build(info fitness.GameInfo, o Options) (fitness.Game, error) {
 
 var word = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
-func checkDeclarations(ctx context.Context, info fitness.GameInfo, o Options) error {
-	g, err := build(info, o)
-	if err != nil {
-		return err
-	}
-	defer fitness.Close(g)
+func checkDeclarations(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if g.Name() != info.Name {
@@ -206,12 +213,7 @@ func playersOf(g fitness.Game, role fitness.Role) []fitness.PlayerInfo {
 	return out
 }
 
-func checkDefaults(ctx context.Context, info fitness.GameInfo, o Options) error {
-	g, err := build(info, o)
-	if err != nil {
-		return err
-	}
-	defer fitness.Close(g)
+func checkDefaults(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
 	var errs []error
 	for _, p := range g.Players() {
 		pl, err := g.NewPlayer(p.Role, p.Name, p.Schema.Defaults())
@@ -270,12 +272,7 @@ func widened(schema genome.Schema, i int) (genome.Schema, genome.Value, bool) {
 	return wide, x, true
 }
 
-func checkOutOfRange(ctx context.Context, info fitness.GameInfo, o Options) error {
-	g, err := build(info, o)
-	if err != nil {
-		return err
-	}
-	defer fitness.Close(g)
+func checkOutOfRange(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
 	var errs []error
 	for _, p := range g.Players() {
 		for i := range p.Schema {
@@ -411,12 +408,7 @@ func checkPure(ctx context.Context, info fitness.GameInfo, o Options) error {
 	return errors.Join(errs...)
 }
 
-func checkSeats(ctx context.Context, info fitness.GameInfo, o Options) error {
-	g, err := build(info, o)
-	if err != nil {
-		return err
-	}
-	defer fitness.Close(g)
+func checkSeats(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
 	if !fitness.HasHeadToHead(g) {
 		return nil
 	}
@@ -467,12 +459,7 @@ func checkSeats(ctx context.Context, info fitness.GameInfo, o Options) error {
 	return errors.Join(errs...)
 }
 
-func checkSolo(ctx context.Context, info fitness.GameInfo, o Options) error {
-	g, err := build(info, o)
-	if err != nil {
-		return err
-	}
-	defer fitness.Close(g)
+func checkSolo(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
 	sg, ok := g.(fitness.SoloGame)
 	if !ok {
 		return nil

@@ -344,3 +344,53 @@ func TestEvalAndGamesOfAProgram(t *testing.T) {
 		t.Fatalf("bias 1 vs 1/2: score %v %v, want 2/3 inside the interval", m.Score, m.CI95)
 	}
 }
+
+// TestOutsideCoevolutionEqualsBuiltin co-evolves shooters and placers of
+// Battleship served by examples/bridge, an outside program with two roles
+// and a solo measure, and demands the generations of the same run on the
+// built-in game: outside and built-in games take the same path.
+func TestOutsideCoevolutionEqualsBuiltin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the bridge")
+	}
+	dir := t.TempDir()
+	bridge := filepath.Join(dir, "bridge")
+	if out, err := exec.Command("go", "build", "-o", bridge, "../../../examples/bridge").CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/bridge: %v\n%s", err, out)
+	}
+	const body = `player: tuned
+coevolve:
+  player: tuned
+fitness:
+  baselines: {games: 10}
+  population: {opponents: 2, games: 10}
+evolution: {population: 6, generations: 3, tournament-size: 2}
+`
+	configs := map[string]string{
+		"builtin": "game: battleship\nrules: {size: 6, fleet: [3, 2, 2]}\n" + body,
+		"outside": fmt.Sprintf("command: [%s, battleship, size=6, \"fleet=3,2,2\"]\n", bridge) + body,
+	}
+	files := map[string][]string{}
+	for name, text := range configs {
+		cfg := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "run-"+name)
+		if code, _, errs := run(t, "run", cfg, "--out", out, "--quiet"); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		for _, f := range []string{"generations.csv", "rivals-generations.csv"} {
+			data, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = append(files[name], string(data))
+		}
+	}
+	for i, f := range []string{"generations.csv", "rivals-generations.csv"} {
+		if files["builtin"][i] != files["outside"][i] {
+			t.Errorf("%s differs:\nbuilt-in:\n%s\noutside:\n%s", f, files["builtin"][i], files["outside"][i])
+		}
+	}
+}
