@@ -126,6 +126,9 @@ func (b *bridge) player(s program.Seat) (fitness.Player, error) {
 		return nil, err
 	}
 	b.mu.Lock()
+	if len(b.players) >= 4096 {
+		b.players = map[string]fitness.Player{} // a long run meets new genomes forever
+	}
 	b.players[key] = p
 	b.mu.Unlock()
 	return p, nil
