@@ -166,9 +166,12 @@ type server struct {
 	seats   map[string]Seat
 	rules   map[string]map[string]string
 
-	mu  sync.Mutex // guards out
+	mu  sync.Mutex // guards out, err and jobsLeft
 	out *bufio.Writer
 	err error // the first write error
+	// jobsLeft counts the requests handed to the playing goroutines and
+	// not answered yet: the goroutine that answers the last one flushes.
+	jobsLeft int
 }
 
 func (s *server) offer() (wire.Offer, error) {
@@ -220,7 +223,9 @@ func (s *server) loop(in *bufio.Reader) error {
 			go func() {
 				defer wg.Done()
 				for req := range jobs {
-					s.reply(s.play(req), len(jobs) == 0)
+					rep := s.play(req)
+					testHookBeforeReply(req.ID)
+					s.replyJob(rep)
 				}
 			}()
 		}
@@ -264,6 +269,9 @@ func (s *server) loop(in *bufio.Reader) error {
 			continue
 		}
 		if jobs != nil {
+			s.mu.Lock()
+			s.jobsLeft++
+			s.mu.Unlock()
 			jobs <- req
 			continue
 		}
@@ -426,6 +434,27 @@ func (s *server) decodeRules(raw json.RawMessage) (map[string]string, error) {
 	s.rules[key] = rules
 	s.cacheMu.Unlock()
 	return rules, nil
+}
+
+// testHookBeforeReply lets a test stall a playing goroutine between its
+// game and its reply.
+var testHookBeforeReply = func(id uint64) {}
+
+// replyJob writes the reply of a request played on a playing goroutine,
+// and flushes if no other is left: deciding under the lock that orders
+// the writes means no reply is written after the last flush.
+func (s *server) replyJob(rep wire.Reply) {
+	b, _ := json.Marshal(rep)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jobsLeft--
+	if s.err != nil {
+		return
+	}
+	_, s.err = s.out.Write(append(b, '\n'))
+	if s.err == nil && s.jobsLeft == 0 {
+		s.err = s.out.Flush()
+	}
 }
 
 // reply writes one reply; flush says no more are coming soon.
