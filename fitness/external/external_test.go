@@ -340,7 +340,8 @@ func TestFailingPrograms(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatal("outcomes after the restart differ from the reference")
 		}
-		if !regexp.MustCompile(`(?m)^\[pid \d+\] bot: crashing once$`).MatchString(log.String()) {
+		if !regexp.MustCompile(`(?m)^\[pid \d+\] bot: crashing once$`).MatchString(log.String()) ||
+			!regexp.MustCompile(`(?m)^\[evotune\] pid \d+: process failed: program closed its stdout; it exited with status 3; \d+ games? to replay$`).MatchString(log.String()) {
 			t.Fatalf("stderr %q", log.String())
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/evotune/evotune/fitness"
@@ -213,6 +214,7 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 		}
 		tail := p.stderrTail()
 		cause := describeFailure(err, p)
+		g.note(p, cause, len(suspects))
 		for _, c := range suspects {
 			if len(suspects) == 1 {
 				c.fails++ // the only game in flight: the failure is its own
@@ -278,12 +280,20 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, e
 				}
 				c.fails++
 				c.lastErr, c.tail = describeFailure(err, p), p.stderrTail()
+				g.note(p, c.lastErr, 1)
 				continue
 			}
 			src.put(p)
 		}
 	}
 	return nil, nil
+}
+
+// note tells the log (Command.Stderr) that a process failed, so that a
+// run slowed by restarts and replays says why.
+func (g *Game) note(p *proc, cause error, replays int) {
+	msg := fmt.Sprintf("process failed: %v; %d game%s to replay", cause, replays, plural(replays))
+	g.sink.writeLine([]byte("[evotune] pid "+strconv.Itoa(p.pid)+": "), []byte(strings.ReplaceAll(msg, "\n", " ")))
 }
 
 // fatal returns the error that ends a batch at once, rather than count
