@@ -149,6 +149,9 @@ func TestDescribe(t *testing.T) {
 	if len(d.Options) != 1 || d.Options[0].Name != "draws" || d.Options[0].Default != "no" {
 		t.Fatalf("options %+v", d.Options)
 	}
+	if ops := d.Info(botCommand("", 0)).Options; len(ops) != 1 || ops[0].Summary != "(no | yes)" {
+		t.Fatalf("catalog options %+v, want the choices in the summary", ops)
+	}
 	p, ok := d.Player("mover", "biased")
 	if !ok {
 		t.Fatal("no biased player")

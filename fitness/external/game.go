@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/evotune/evotune/fitness"
@@ -26,7 +27,11 @@ var ErrClosed = errors.New("external: game closed")
 func (d *Description) Info(c Command) fitness.GameInfo {
 	info := fitness.GameInfo{Name: d.Game, Summary: d.Summary}
 	for _, op := range d.Options {
-		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: op.Summary})
+		summary := op.Summary
+		if op.Choices != nil {
+			summary = strings.TrimSpace(summary + " (" + strings.Join(op.Choices, " | ") + ")")
+		}
+		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: summary})
 	}
 	info.New = func(opts map[string]string) (fitness.Game, error) { return d.Open(c, opts) }
 	return info
