@@ -350,6 +350,32 @@ func TestFailingPrograms(t *testing.T) {
 	})
 }
 
+// The timeout bounds the silence between replies, not the wait of each
+// request: a batch of slow games, queued behind each other for longer
+// than the timeout, is not a hang.
+func TestTimeoutIsBetweenReplies(t *testing.T) {
+	const n = 40 // 20 ms each: 800 ms in all
+	want := reference(t, n)
+	var log lockedBuffer
+	c := botCommand("slow", 0)
+	c.Timeout, c.Stderr = 300*time.Millisecond, &log
+	g := open(t, c, nil)
+	start := time.Now()
+	got, err := g.PlayBatch(context.Background(), matches(t, g, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("outcomes differ from the reference")
+	}
+	if time.Since(start) < 2*c.Timeout {
+		t.Fatalf("the batch took %v: too fast to tell", time.Since(start))
+	}
+	if strings.Contains(log.String(), "process failed") {
+		t.Fatalf("a process was taken for hung:\n%s", log.String())
+	}
+}
+
 func writeScript(t testing.TB, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "prog.sh")

@@ -81,6 +81,9 @@ func misbehave(seed uint64) {
 
 func play(req program.Request) (program.Outcome, error) {
 	misbehave(req.Seed)
+	if mode == "slow" {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if mode == "refuse" && req.Seed == target || refuse != 0 && req.Seed == refuse {
 		return 0, fmt.Errorf("cannot play seed %d", req.Seed)
 	}
