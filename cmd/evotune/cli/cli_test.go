@@ -102,7 +102,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
 		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
 		{"odd games head to head", []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "3"}, "want an even number"},
-		{"run generations 0", []string{"run", "../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"run generations 0", []string{"run", "../../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
 		{"resume generations 0", []string{"resume", ".", "--generations", "0"}, "--generations 0: want at least 1"},
 		{"export rivals of a plain run", []string{"export", "testdata/no-rivals", "--rivals"}, "no co-evolved rivals"},
 		{"hadron size below 3", []string{"perft", "hadron", "--size", "2", "--depth", "3"}, "size 2: must be at least 3"},
