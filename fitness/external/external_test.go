@@ -376,6 +376,33 @@ func TestTimeoutIsBetweenReplies(t *testing.T) {
 	}
 }
 
+// A program that crashes now and then, on no game in particular (1% of
+// games, wherever its process's dice say), costs restarts and replays
+// but changes no result.
+func TestFlakyProgramGivesTheSameResults(t *testing.T) {
+	const n = 2000
+	want := reference(t, n)
+	var log lockedBuffer
+	c := botCommand("flaky", 0)
+	// Four retries: a game's five lone tries all crashing (1e-10) must
+	// not fail the test.
+	c.Stderr, c.Retries = &log, 4
+	g := open(t, c, nil)
+	ms := matches(t, g, n)
+	got, err := fitness.PlayMatches(context.Background(), g, ms, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("outcomes differ from the reference")
+	}
+	if crashes := strings.Count(log.String(), "bot: flaky crash"); crashes < 5 {
+		t.Fatalf("%d crashes in %d games: the test tested nothing", crashes, n)
+	} else {
+		t.Logf("%d crashes, %d restarts", crashes, strings.Count(log.String(), "process failed"))
+	}
+}
+
 func writeScript(t testing.TB, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "prog.sh")
