@@ -149,6 +149,9 @@ func TestDescribe(t *testing.T) {
 	if len(d.Options) != 1 || d.Options[0].Name != "draws" || d.Options[0].Default != "no" {
 		t.Fatalf("options %+v", d.Options)
 	}
+	if ops := d.Info(botCommand("", 0)).Options; len(ops) != 1 || ops[0].Summary != "(no | yes)" {
+		t.Fatalf("catalog options %+v, want the choices in the summary", ops)
+	}
 	p, ok := d.Player("mover", "biased")
 	if !ok {
 		t.Fatal("no biased player")
@@ -345,6 +348,59 @@ func TestFailingPrograms(t *testing.T) {
 			t.Fatalf("stderr %q", log.String())
 		}
 	})
+}
+
+// The timeout bounds the silence between replies, not the wait of each
+// request: a batch of slow games, queued behind each other for longer
+// than the timeout, is not a hang.
+func TestTimeoutIsBetweenReplies(t *testing.T) {
+	const n = 40 // 20 ms each: 800 ms in all
+	want := reference(t, n)
+	var log lockedBuffer
+	c := botCommand("slow", 0)
+	c.Timeout, c.Stderr = 300*time.Millisecond, &log
+	g := open(t, c, nil)
+	start := time.Now()
+	got, err := g.PlayBatch(context.Background(), matches(t, g, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("outcomes differ from the reference")
+	}
+	if time.Since(start) < 2*c.Timeout {
+		t.Fatalf("the batch took %v: too fast to tell", time.Since(start))
+	}
+	if strings.Contains(log.String(), "process failed") {
+		t.Fatalf("a process was taken for hung:\n%s", log.String())
+	}
+}
+
+// A program that crashes now and then, on no game in particular (1% of
+// games, wherever its process's dice say), costs restarts and replays
+// but changes no result.
+func TestFlakyProgramGivesTheSameResults(t *testing.T) {
+	const n = 2000
+	want := reference(t, n)
+	var log lockedBuffer
+	c := botCommand("flaky", 0)
+	// Four retries: a game's five lone tries all crashing (1e-10) must
+	// not fail the test.
+	c.Stderr, c.Retries = &log, 4
+	g := open(t, c, nil)
+	ms := matches(t, g, n)
+	got, err := fitness.PlayMatches(context.Background(), g, ms, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("outcomes differ from the reference")
+	}
+	if crashes := strings.Count(log.String(), "bot: flaky crash"); crashes < 5 {
+		t.Fatalf("%d crashes in %d games: the test tested nothing", crashes, n)
+	} else {
+		t.Logf("%d crashes, %d restarts", crashes, strings.Count(log.String(), "process failed"))
+	}
 }
 
 func writeScript(t testing.TB, body string) string {

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/evotune/evotune/fitness"
@@ -26,7 +27,11 @@ var ErrClosed = errors.New("external: game closed")
 func (d *Description) Info(c Command) fitness.GameInfo {
 	info := fitness.GameInfo{Name: d.Game, Summary: d.Summary}
 	for _, op := range d.Options {
-		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: op.Summary})
+		summary := op.Summary
+		if op.Choices != nil {
+			summary = strings.TrimSpace(summary + " (" + strings.Join(op.Choices, " | ") + ")")
+		}
+		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: summary})
 	}
 	info.New = func(opts map[string]string) (fitness.Game, error) { return d.Open(c, opts) }
 	return info
@@ -46,6 +51,8 @@ func (d *Description) Open(c Command, opts map[string]string) (fitness.Game, err
 	rulesJSON, _ := json.Marshal(rules) // sorted keys: the same bytes every time
 	want, _ := d.MarshalJSON()
 	g := &Game{desc: d, cmd: c, rules: rulesJSON, offer: want, live: map[*proc]bool{}}
+	g.games = pool{g: g}
+	g.audits = pool{g: g, maxServed: auditRefresh}
 	g.sink = newSink(c.Stderr)
 	for _, r := range d.Roles {
 		g.roles = append(g.roles, fitness.Role(r))
@@ -71,11 +78,11 @@ type Game struct {
 	roles   []fitness.Role
 	players []fitness.PlayerInfo
 
-	mu        sync.Mutex
-	idle      []*proc
-	auditIdle []*proc
-	live      map[*proc]bool
-	closed    bool
+	mu     sync.Mutex
+	games  pool // the processes that play the games
+	audits pool // the processes that replay the audit's sample
+	live   map[*proc]bool
+	closed bool
 }
 
 // SoloGame is a solo game played by an outside program: it measures the
@@ -251,7 +258,7 @@ func (g *Game) play(ctx context.Context, ms []Match) ([]result, error) {
 		}
 		calls[i] = &call{seed: m.Seed, body: g.body(m.Seed, seats)}
 	}
-	if err := g.playAll(ctx, (*pool)(g), calls); err != nil {
+	if err := g.playAll(ctx, &g.games, calls); err != nil {
 		return nil, err
 	}
 	out := make([]result, len(calls))
@@ -294,7 +301,7 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 	if len(sample) == 0 {
 		return nil
 	}
-	if err := g.playAll(ctx, (*auditPool)(g), replay); err != nil {
+	if err := g.playAll(ctx, &g.audits, replay); err != nil {
 		return err
 	}
 	for i, c := range sample {
@@ -323,73 +330,46 @@ func (g *Game) resultText(r result) string {
 	return r.outcome.String()
 }
 
-// pool hands out the Game's idle processes, starting new ones as needed.
-type pool Game
+// pool hands out idle processes, starting new ones as needed. The
+// Game's games have one; the audit has another, whose processes play
+// nothing but replays (so their history differs from that of the
+// processes that played the games first) and are retired after
+// auditRefresh replays, so they stay young. Starting a process per
+// replay would make an interpreter's start dominate the run.
+type pool struct {
+	g         *Game
+	idle      []*proc // guarded by g.mu
+	maxServed int     // games after which a process is retired; 0: never
+}
 
 func (p *pool) get(ctx context.Context) (*proc, error) {
-	g := (*Game)(p)
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
+	p.g.mu.Lock()
+	if p.g.closed {
+		p.g.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if n := len(g.idle); n > 0 {
-		pr := g.idle[n-1]
-		g.idle = g.idle[:n-1]
-		g.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		pr := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.g.mu.Unlock()
 		return pr, nil
 	}
-	g.mu.Unlock()
-	return g.startProc(ctx)
+	p.g.mu.Unlock()
+	return p.g.startProc(ctx)
 }
 
 func (p *pool) put(pr *proc) {
-	g := (*Game)(p)
-	g.mu.Lock()
-	if !g.closed {
-		g.idle = append(g.idle, pr)
-		g.mu.Unlock()
+	p.g.mu.Lock()
+	if !p.g.closed && (p.maxServed == 0 || pr.served < p.maxServed) {
+		p.idle = append(p.idle, pr)
+		p.g.mu.Unlock()
 		return
 	}
-	g.mu.Unlock()
-	g.drop(pr)
+	p.g.mu.Unlock()
+	p.g.drop(pr)
 }
 
-func (p *pool) drop(pr *proc) { (*Game)(p).drop(pr) }
-
-// auditPool hands out the audit's processes: they play nothing but
-// replays, so their history differs from that of the processes that
-// played the games first, and each is replaced after auditRefresh
-// replays, so it stays young. Starting one per replay would make an
-// interpreter's start dominate the run.
-type auditPool Game
-
-func (a *auditPool) get(ctx context.Context) (*proc, error) {
-	g := (*Game)(a)
-	g.mu.Lock()
-	if n := len(g.auditIdle); n > 0 && !g.closed {
-		pr := g.auditIdle[n-1]
-		g.auditIdle = g.auditIdle[:n-1]
-		g.mu.Unlock()
-		return pr, nil
-	}
-	g.mu.Unlock()
-	return g.startProc(ctx)
-}
-
-func (a *auditPool) put(pr *proc) {
-	g := (*Game)(a)
-	g.mu.Lock()
-	if !g.closed && pr.served < auditRefresh {
-		g.auditIdle = append(g.auditIdle, pr)
-		g.mu.Unlock()
-		return
-	}
-	g.mu.Unlock()
-	g.drop(pr)
-}
-
-func (a *auditPool) drop(pr *proc) { (*Game)(a).drop(pr) }
+func (p *pool) drop(pr *proc) { p.g.drop(pr) }
 
 // startProc starts a process, checks that it announces what it did at
 // Describe, and tracks it for Close.
@@ -444,7 +424,7 @@ func (g *Game) Close() error {
 		ps = append(ps, p)
 	}
 	g.live = map[*proc]bool{}
-	g.idle, g.auditIdle = nil, nil
+	g.games.idle, g.audits.idle = nil, nil
 	g.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range ps {

@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/genome"
@@ -172,6 +173,10 @@ type server struct {
 	// jobsLeft counts the requests handed to the playing goroutines and
 	// not answered yet: the goroutine that answers the last one flushes.
 	jobsLeft int
+	// held, when set, flushes replies that wait in out: none waits longer
+	// than maxHold, however long the games played meanwhile.
+	held *time.Timer
+	done bool // Serve has returned: held flushes nothing more
 }
 
 func (s *server) offer() (wire.Offer, error) {
@@ -237,18 +242,15 @@ func (s *server) loop(in *bufio.Reader) error {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.err == nil {
-			s.err = s.out.Flush()
-		}
+		s.flushLocked()
+		s.done = true
 		return s.err
 	}
 	for {
 		if jobs == nil && in.Buffered() == 0 {
 			// About to block on a read: send what is waiting first.
 			s.mu.Lock()
-			if err := s.out.Flush(); err != nil && s.err == nil {
-				s.err = err
-			}
+			s.flushLocked()
 			s.mu.Unlock()
 		}
 		line, err := readLine(in)
@@ -440,33 +442,60 @@ func (s *server) decodeRules(raw json.RawMessage) (map[string]string, error) {
 // game and its reply.
 var testHookBeforeReply = func(id uint64) {}
 
-// replyJob writes the reply of a request played on a playing goroutine,
-// and flushes if no other is left: deciding under the lock that orders
-// the writes means no reply is written after the last flush.
+// maxHold bounds how long a reply waits in the buffer for others to go
+// out with it. evotune's timeout counts the silence since its last
+// reply, so a reply must not wait for the next game, however long.
+const maxHold = time.Millisecond
+
+// replyJob writes the reply of a request played on a playing goroutine;
+// the one that answers the last request left flushes (decided under the
+// lock that orders the writes, so no reply is written after the last
+// flush).
 func (s *server) replyJob(rep wire.Reply) {
 	b, _ := json.Marshal(rep)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.jobsLeft--
-	if s.err != nil {
-		return
-	}
-	_, s.err = s.out.Write(append(b, '\n'))
-	if s.err == nil && s.jobsLeft == 0 {
-		s.err = s.out.Flush()
-	}
+	s.writeLocked(b, s.jobsLeft == 0)
 }
 
-// reply writes one reply; flush says no more are coming soon.
+// reply writes one reply; flush sends it at once, else it goes out with
+// the next flush, within maxHold.
 func (s *server) reply(rep wire.Reply, flush bool) {
 	b, _ := json.Marshal(rep)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.writeLocked(b, flush)
+}
+
+func (s *server) writeLocked(b []byte, flush bool) {
 	if s.err != nil {
 		return
 	}
-	_, s.err = s.out.Write(append(b, '\n'))
-	if s.err == nil && flush {
+	if _, s.err = s.out.Write(append(b, '\n')); s.err != nil {
+		return
+	}
+	switch {
+	case flush:
+		s.flushLocked()
+	case s.held == nil:
+		s.held = time.AfterFunc(maxHold, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !s.done {
+				s.flushLocked()
+			}
+		})
+	}
+}
+
+// flushLocked sends what waits in out and disarms the hold timer.
+func (s *server) flushLocked() {
+	if s.held != nil {
+		s.held.Stop()
+		s.held = nil
+	}
+	if s.err == nil && s.out.Buffered() > 0 {
 		s.err = s.out.Flush()
 	}
 }

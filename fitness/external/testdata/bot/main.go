@@ -35,6 +35,8 @@ var (
 	// refuse, if set, is a seed the bot answers with an error in any mode.
 	refuse, _ = strconv.ParseUint(os.Getenv("EXTBOT_REFUSE"), 10, 64)
 	played    atomic.Int64
+	// flaky draws this process's crashes: each process crashes elsewhere.
+	flaky = rand.New(rand.NewPCG(uint64(os.Getpid()), uint64(time.Now().UnixNano())))
 )
 
 // bias is a seat's chance weight: the parameters all count, so that a
@@ -81,6 +83,14 @@ func misbehave(seed uint64) {
 
 func play(req program.Request) (program.Outcome, error) {
 	misbehave(req.Seed)
+	if mode == "slow" {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if mode == "flaky" && flaky.Float64() < 0.01 {
+		// A crash that has nothing to do with the game: a replay succeeds.
+		fmt.Fprintln(os.Stderr, "bot: flaky crash")
+		os.Exit(5)
+	}
 	if mode == "refuse" && req.Seed == target || refuse != 0 && req.Seed == refuse {
 		return 0, fmt.Errorf("cannot play seed %d", req.Seed)
 	}
