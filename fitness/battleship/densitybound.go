@@ -147,6 +147,21 @@ func newDensityRoots(p *densityParams) *densityRoots {
 	return r
 }
 
+// rootBounds returns lo <= x^(1/e) <= hi for x >= 2^-900, from
+// log2Upper and exp2Bounds: cheaper than math.Pow, and all the jitter
+// thresholds need.
+func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
+	h := log2Upper(x)
+	ylo, yhi := r.invE*(h-log2Width)-boundSlack, r.invE*h+boundSlack
+	if yhi > boundRange {
+		v := math.Pow(x, r.invE)
+		return v * (1 - 1e-12), v * (1 + 1e-12)
+	}
+	lo, _ = exp2Bounds(ylo)
+	_, hi = exp2Bounds(yhi)
+	return lo, hi
+}
+
 // scoreBounds is chooseBounded's scratch: by cell, the root of its score;
 // then the cells that draw jitter, in cell order, with their draws and
 // the bounds of their jittered scores.
@@ -235,12 +250,14 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// top: it draws. Otherwise it is scored exactly.
 	skipBelow, drawAbove := 0.0, -1.0
 	if gap := top - p.Jitter; gap >= 0x1p-900 {
-		skipBelow = math.Pow(gap, rt.invE) * (1 - 4*rootSlack)
+		lo, _ := rt.rootBounds(gap)
+		skipBelow = lo * (1 - 4*rootSlack)
 	}
 	if gap := top - p.Jitter + top*0x1p-50; gap > 0 {
 		drawAbove = math.Inf(1)
 		if gap >= 0x1p-900 {
-			drawAbove = math.Pow(gap, rt.invE) * (1 + 4*rootSlack)
+			_, hi := rt.rootBounds(gap)
+			drawAbove = hi * (1 + 4*rootSlack)
 		}
 	}
 	// A non-exact drawer's jittered score is below top + its draw (v <

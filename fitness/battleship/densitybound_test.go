@@ -241,8 +241,8 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 // TestScoreBounds checks the bounds chooseBounded relies on against
 // math.Log2, math.Exp2 and the exact score, over random draws and edge
 // values: log2Upper, exp2Bounds and linearBounds must contain the true
-// value, and a cell's root must be within rootSlack of the e-th root of
-// its exact score.
+// value, a cell's root must be within rootSlack of the e-th root of its
+// exact score, and rootBounds must contain that root.
 func TestScoreBounds(t *testing.T) {
 	rng := fitness.NewRand(3)
 	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
@@ -300,6 +300,9 @@ func TestScoreBounds(t *testing.T) {
 				u *= rt.parity
 			}
 			v := k.value(c, P, &m)
+			if lo, hi := rt.rootBounds(v); !(lo <= math.Pow(v, rt.invE) && math.Pow(v, rt.invE) <= hi) || hi > lo*(1+1e-3) {
+				t.Fatalf("rootBounds(%v) for e %v = [%v, %v], root %v", v, p.Exponent, lo, hi, math.Pow(v, rt.invE))
+			}
 			if d := math.Abs(math.Log(v)/p.Exponent - math.Log(u)); d > rootSlack {
 				t.Fatalf("draw %d cell %d: P %v e %v: score %v, root %v: relative error %v", i, c, P, p.Exponent, v, u, d)
 			}
