@@ -178,6 +178,32 @@ func (b *Board) undo(i int) {
 	b.refresh(i)
 }
 
+// derived are the sets place updates from the balances: a search saves
+// them before a move and restores them after it (unplace) rather than
+// recompute them.
+type derived struct{ legal, plus, minus set }
+
+func (b *Board) derived() derived { return derived{b.legal, b.plus, b.minus} }
+
+// unplace takes back place(i), the last move, as undo does, restoring the
+// derived sets d saved before the move instead of recomputing them:
+// they are a function of the stones and balances, which come back
+// exactly.
+func (b *Board) unplace(i int, d derived) {
+	s := b.toMove.Other()
+	b.toMove = s
+	m := bit(i)
+	b.stones[s.side()&1] = b.stones[s.side()&1].andNot(m)
+	b.occ = b.occ.andNot(m)
+	b.hash ^= zobrist[s.side()&1][i]
+	sg := s.sign()
+	g := b.g
+	for k := range g.deg[i] {
+		b.diff[g.adj[i][k]] -= sg
+	}
+	b.legal, b.plus, b.minus = d.legal, d.plus, d.minus
+}
+
 // refresh recomputes cell i's membership of legal, plus and minus from
 // its balance.
 func (b *Board) refresh(i int) {
