@@ -693,11 +693,17 @@ func (k *densityGunner) masks() scoreMasks {
 // value is the score of cell c whose combined probability is P: the one
 // definition of a score, in the documented order of operations.
 func (k *densityGunner) value(c int, P float64, m *scoreMasks) float64 {
-	p := k.p
 	v := P
-	if p.Exponent != 1 {
-		v = math.Pow(v, p.Exponent)
+	if k.p.Exponent != 1 {
+		v = math.Pow(v, k.p.Exponent)
 	}
+	return k.multiplied(c, v, m)
+}
+
+// multiplied is value's second half: the power v of cell c's P times the
+// cell's multipliers.
+func (k *densityGunner) multiplied(c int, v float64, m *scoreMasks) float64 {
+	p := k.p
 	if p.Grid != nil {
 		v *= p.Grid[c]
 	}

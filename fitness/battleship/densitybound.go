@@ -167,6 +167,7 @@ func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
 // the bounds of their jittered scores.
 type scoreBounds struct {
 	root     [MaxCells]float64
+	cand     [MaxCells]int8 // cells near the largest root, in cell order
 	drawCell [MaxCells]int
 	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
 	drawLo   [MaxCells]float64
@@ -180,9 +181,13 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
 	score, root := k.score[:k.g.Cells], sb.root[:k.g.Cells]
 	grid := rt.grid[:len(root)]
+	odd := false // some P is not 0 or a number in [pMin, 2]: never, in fact
 	for c, q := range score {
 		P := 1 - q
 		score[c], root[c] = P, P*grid[c] // score holds P until scored exactly
+		if !(P <= 2) || (P < rt.pMin && P != 0) {
+			odd = true
+		}
 	}
 	if k.tiers {
 		for _, t := range [3]struct {
@@ -203,37 +208,49 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			}
 		}
 	}
-	// wild: cells whose roots prove nothing, scored exactly.
+	// wild: cells whose roots prove nothing, scored exactly. The cells
+	// whose root is within rounding of the largest so far are gathered in
+	// the same pass; those still near the final largest are scored.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
-	maxRoot := 0.0
+	maxRoot, near := 0.0, 0.0
+	cand := sb.cand[:0]
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
-			if P := score[c]; !(P >= rt.pMin && P <= 2) && P != 0 {
+			if P := score[c]; odd && !(P >= rt.pMin && P <= 2) && P != 0 {
 				wild = wild.Set(c)
+				cand = append(cand, int8(c))
 				continue
 			}
-			if u := root[c]; u > maxRoot {
-				maxRoot = u
+			u := root[c]
+			if u < near {
+				continue
 			}
+			if u > maxRoot {
+				maxRoot, near = u, u*(1-4*rootSlack)
+			}
+			cand = append(cand, int8(c))
 		}
 	}
 	// The best exact score is among the wild cells and those whose root
 	// is within rounding of the largest: any other scores strictly less
-	// than the cell with the largest root.
-	near := maxRoot * (1 - 4*rootSlack)
+	// than the cell with the largest root. Candidates are mostly ties
+	// (cells alike by symmetry), so powers are reused by P.
 	best, top := -1, math.Inf(-1)
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			if root[c] < near && !wild.Has(c) {
-				continue
-			}
-			v := k.value(c, score[c], m)
-			score[c], exact = v, exact.Set(c)
-			if v > top {
-				best, top = c, v
-			}
+	lastP, lastPow := math.NaN(), 0.0
+	for _, c8 := range cand {
+		c := int(c8)
+		if root[c] < near && !wild.Has(c) {
+			continue
+		}
+		P := score[c]
+		if P != lastP {
+			lastP, lastPow = P, math.Pow(P, rt.e)
+		}
+		v := k.multiplied(c, lastPow, m)
+		score[c], exact = v, exact.Set(c)
+		if v > top {
+			best, top = c, v
 		}
 	}
 	if best < 0 { // only NaN scores: cannot happen with valid params
