@@ -733,14 +733,19 @@ func (k *densityGunner) multiply(score []float64, open Bits, m *scoreMasks) {
 			score[c] *= grid[c]
 		}
 	}
+	k.scaleMasked(score, open, m, [4]float64{p.Critical, p.Preferred, p.Avoid, p.Parity})
+}
+
+// scaleMasked multiplies v at the open cells of each tier by that tier's
+// factor (x: critical, preferred, avoid) and, while hunting, at the
+// open parity cells by x[3]. The tiers are disjoint, so each cell takes
+// at most one tier factor, then the parity one, as in value.
+func (k *densityGunner) scaleMasked(v []float64, open Bits, m *scoreMasks, x [4]float64) {
 	if k.tiers {
-		for _, t := range [3]struct {
-			cells Bits
-			x     float64
-		}{{m.critical, p.Critical}, {m.preferred, p.Preferred}, {m.avoid, p.Avoid}} {
-			for wi, w := range [2]uint64{t.cells.Lo & open.Lo, t.cells.Hi & open.Hi} {
+		for t, cells := range [3]Bits{m.critical, m.preferred, m.avoid} {
+			for wi, w := range [2]uint64{cells.Lo & open.Lo, cells.Hi & open.Hi} {
 				for ; w != 0; w &= w - 1 {
-					score[wi<<6|bits.TrailingZeros64(w)] *= t.x
+					v[wi<<6|bits.TrailingZeros64(w)] *= x[t]
 				}
 			}
 		}
@@ -748,7 +753,7 @@ func (k *densityGunner) multiply(score []float64, open Bits, m *scoreMasks) {
 	if m.hunting {
 		for wi, w := range [2]uint64{m.parity.Lo & open.Lo, m.parity.Hi & open.Hi} {
 			for ; w != 0; w &= w - 1 {
-				score[wi<<6|bits.TrailingZeros64(w)] *= p.Parity
+				v[wi<<6|bits.TrailingZeros64(w)] *= x[3]
 			}
 		}
 	}

@@ -189,25 +189,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			odd = true
 		}
 	}
-	if k.tiers {
-		for _, t := range [3]struct {
-			cells Bits
-			x     float64
-		}{{m.critical, rt.critical}, {m.preferred, rt.preferred}, {m.avoid, rt.avoid}} {
-			for wi, w := range [2]uint64{t.cells.Lo & open.Lo, t.cells.Hi & open.Hi} {
-				for ; w != 0; w &= w - 1 {
-					root[wi<<6|bits.TrailingZeros64(w)] *= t.x
-				}
-			}
-		}
-	}
-	if m.hunting {
-		for wi, w := range [2]uint64{m.parity.Lo & open.Lo, m.parity.Hi & open.Hi} {
-			for ; w != 0; w &= w - 1 {
-				root[wi<<6|bits.TrailingZeros64(w)] *= rt.parity
-			}
-		}
-	}
+	k.scaleMasked(root, open, m, [4]float64{rt.critical, rt.preferred, rt.avoid, rt.parity})
 	// wild: cells whose roots prove nothing, scored exactly. The cells
 	// whose root is within rounding of the largest so far are gathered in
 	// the same pass; those still near the final largest are scored.
