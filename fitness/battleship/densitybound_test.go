@@ -309,3 +309,73 @@ func TestScoreBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedChoiceCraftedStates compares choose with chooseExact on
+// states no game reaches: random fired cells, hits and misses, and ship
+// densities drawn from a palette with exact ties, certain cells (P = 1),
+// empty ones (P = 0) and NaN (scored exactly, never chosen over a
+// number), so every branch of chooseBounded runs. Picks and random
+// sources must agree.
+func TestBoundedChoiceCraftedStates(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	schema := tunedSchema(g.Rules)
+	vectors := boundVectors(t, schema, densScale(40))
+	rng := fitness.NewRand(99)
+	for i, v := range vectors {
+		s, err := tunedShooter(g, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range densScale(200) {
+			seed := uint64(i*1000 + trial)
+			pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
+			fast := s.Start(g, rand.New(pa)).(*densityGunner)
+			ref := s.Start(g, rand.New(pb)).(*densityGunner)
+			var fired, hits Bits
+			for c := range g.Cells {
+				if rng.IntN(3) == 0 {
+					fired = fired.Set(c)
+					if rng.IntN(3) == 0 {
+						hits = hits.Set(c)
+					}
+				}
+			}
+			if fired == g.All {
+				fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
+			}
+			var dens [3][MaxCells]float64
+			var live []densityShip
+			for sh := range 1 + rng.IntN(3) {
+				total := float64(1 + rng.IntN(40))
+				for c := range g.Cells {
+					switch rng.IntN(8) {
+					case 0:
+						dens[sh][c] = 0
+					case 1:
+						dens[sh][c] = total
+					case 2:
+						dens[sh][c] = math.NaN()
+					case 3, 4:
+						dens[sh][c] = float64(rng.IntN(3)) // ties
+					default:
+						dens[sh][c] = rng.Float64() * total
+					}
+				}
+				live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
+			}
+			for _, k := range []*densityGunner{fast, ref} {
+				k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
+				k.live = append(k.live[:0], live...)
+			}
+			c, want := fast.choose(), ref.chooseExact()
+			if c != want {
+				t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %v)", i, trial, g.Name(c), g.Name(want), v.Map())
+			}
+			sa, _ := pa.MarshalBinary()
+			sb, _ := pb.MarshalBinary()
+			if string(sa) != string(sb) {
+				t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
+			}
+		}
+	}
+}
