@@ -33,7 +33,11 @@ type profileFile struct {
 func createProfile(flagName, path string) (*profileFile, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(path), errors.Unwrap(err))
+		cause := err
+		if u := errors.Unwrap(err); u != nil {
+			cause = u // the reason, without the temporary file's name
+		}
+		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(path), cause)
 	}
 	return &profileFile{f: f, path: path}, nil
 }
