@@ -147,6 +147,27 @@ func newDensityRoots(p *densityParams) *densityRoots {
 	return r
 }
 
+// refine bounds drawer i's jittered score from its cell's root (v = u^e,
+// u within 1 +- rootSlack of the root, so log2 v lies within
+// e * (log2 u +- 2 rootSlack)), or scores the cell exactly where the
+// bound would overflow, and returns the new lower bound.
+func (k *densityGunner) refine(i int, m *scoreMasks) float64 {
+	rt, sb := k.roots, k.bound
+	c := sb.drawCell[i]
+	vlo, vhi := 0.0, 0.0 // a root of 0 is a score of 0
+	if u := sb.root[c]; u > 0 {
+		h := log2Upper(u)
+		if lo, hi := rt.e*(h-log2Width-2*rootSlack)-boundSlack, rt.e*(h+2*rootSlack)+boundSlack; hi <= boundRange {
+			vlo, vhi = linearBounds(lo, hi)
+		} else { // k.score keeps P: the winner's loop scores exactly again
+			vlo = k.value(c, k.score[c], m)
+			vhi = vlo
+		}
+	}
+	sb.drawLo[i], sb.drawHi[i] = vlo+sb.drawAdd[i], vhi+sb.drawAdd[i]
+	return sb.drawLo[i]
+}
+
 // rootBounds returns lo <= x^(1/e) <= hi for x >= 2^-900, from
 // log2Upper and exp2Bounds: cheaper than math.Pow, and all the jitter
 // thresholds need.
@@ -261,8 +282,11 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	}
 	// A non-exact drawer's jittered score is below top + its draw (v <
 	// top and rounding is monotone); the exact ones' are known. Only the
-	// drawers that can reach the best exact one are bounded closer.
+	// drawers that can reach the best lower bound so far are bounded
+	// closer, the one with the largest draw first: it most often raises
+	// that bound past the others.
 	n, floor := 0, math.Inf(-1)
+	first, firstAdd := -1, math.Inf(-1)
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
@@ -291,29 +315,21 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 				}
 			} else {
 				sb.drawLo[n], sb.drawHi[n] = math.Inf(-1), top+add
+				if add > firstAdd {
+					first, firstAdd = n, add
+				}
 			}
 			n++
 		}
 	}
+	if first >= 0 {
+		floor = max(floor, k.refine(first, m))
+	}
 	for i := range n {
-		c := sb.drawCell[i]
-		if exact.Has(c) || sb.drawHi[i] < floor {
-			continue
+		if sb.drawLo[i] != math.Inf(-1) || sb.drawHi[i] < floor {
+			continue // exact, refined, or out of reach
 		}
-		// v = u^e, u within 1 +- rootSlack of the root: log2 v within
-		// e * (log2 u +- 2 rootSlack).
-		vlo, vhi := 0.0, 0.0
-		if u := root[c]; u > 0 {
-			h := log2Upper(u)
-			if lo, hi := rt.e*(h-log2Width-2*rootSlack)-boundSlack, rt.e*(h+2*rootSlack)+boundSlack; hi <= boundRange {
-				vlo, vhi = linearBounds(lo, hi)
-			} else {
-				score[c], exact = k.value(c, score[c], m), exact.Set(c)
-				vlo, vhi = score[c], score[c]
-			}
-		}
-		sb.drawLo[i], sb.drawHi[i] = vlo+sb.drawAdd[i], vhi+sb.drawAdd[i]
-		floor = max(floor, sb.drawLo[i])
+		floor = max(floor, k.refine(i, m))
 	}
 	// The winner is the first drawer with the highest jittered score; it
 	// is among those that can reach floor, the best lower bound.
