@@ -613,31 +613,41 @@ func (k *densityGunner) ownDensity(dens *[MaxCells]float64, L int, own Bits) flo
 func (k *densityGunner) choose() int {
 	p := k.p
 	open := k.g.All.AndNot(k.fired)
-	m := k.masks()
 	k.product()
 	if p.Exponent != 1 && k.roots != nil {
+		m := k.masks()
 		return k.chooseBounded(open, &m)
 	}
-	// Score pass by pass, each over the cells it applies to, which keeps
-	// every cell's operations in the order of value.
-	score := k.score[:k.g.Cells]
-	for c, q := range score {
-		score[c] = 1 - q
-	}
-	if p.Exponent != 1 {
-		for wi, w := range [2]uint64{open.Lo, open.Hi} {
-			for ; w != 0; w &= w - 1 {
-				c := wi<<6 | bits.TrailingZeros64(w)
-				score[c] = math.Pow(score[c], p.Exponent)
-			}
-		}
-	}
-	k.multiply(score, open, &m)
+	m := k.masks() // copied into locals, which the loop keeps in registers
+	critical, preferred, avoid, parity, hunting := m.critical, m.preferred, m.avoid, m.parity, m.hunting
+	// The loop body is value, inlined: over9000 and bob take this path
+	// every shot, and it visits only the open cells.
 	best, top := -1, math.Inf(-1)
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
-			if v := score[c]; v > top {
+			v := 1 - k.score[c]
+			if p.Exponent != 1 {
+				v = math.Pow(v, p.Exponent)
+			}
+			if p.Grid != nil {
+				v *= p.Grid[c]
+			}
+			if k.tiers {
+				switch {
+				case critical.Has(c):
+					v *= p.Critical
+				case preferred.Has(c):
+					v *= p.Preferred
+				case avoid.Has(c):
+					v *= p.Avoid
+				}
+			}
+			if hunting && parity.Has(c) {
+				v *= p.Parity
+			}
+			k.score[c] = v
+			if v > top {
 				best, top = c, v
 			}
 		}
@@ -721,19 +731,6 @@ func (k *densityGunner) multiplied(c int, v float64, m *scoreMasks) float64 {
 		v *= p.Parity
 	}
 	return v
-}
-
-// multiply multiplies the open cells' scores by their grid, tier and
-// parity multipliers, as value does.
-func (k *densityGunner) multiply(score []float64, open Bits, m *scoreMasks) {
-	p := k.p
-	if p.Grid != nil {
-		grid := p.Grid[:len(score)]
-		for c := range score {
-			score[c] *= grid[c]
-		}
-	}
-	k.scaleMasked(score, open, m, [4]float64{p.Critical, p.Preferred, p.Avoid, p.Parity})
 }
 
 // scaleMasked multiplies v at the open cells of each tier by that tier's
