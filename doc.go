@@ -25,6 +25,7 @@
 //	                     measures, errors), seeding, worker-independent
 //	                     batches, statistics
 //	genome               parameter spaces and genomes; knows no game
+//	internal/cputime     thread CPU time for the benchmarks (tests only)
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo

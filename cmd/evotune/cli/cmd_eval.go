@@ -24,6 +24,7 @@ type evalOptions struct {
 	workers  int
 	json     bool
 	program  programFlags
+	prof     profiles
 }
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -43,6 +44,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
 	o.program.add(fs)
+	o.prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -52,7 +54,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	return o.run(ctx, e)
+	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }
 
 func (o *evalOptions) run(ctx context.Context, e *env) error {
