@@ -18,8 +18,8 @@ func BenchmarkPerft(b *testing.B) {
 		depth int
 	}{
 		{"3,3,3 depth 9", TicTacToe, 9},
-		{"4,4,4 depth 6", Rules{4, 4, 4}, 6},
-		{"9,9,5 depth 4", Rules{9, 9, 5}, 4},
+		{"4,4,4 depth 6", Rules{M: 4, N: 4, K: 4}, 6},
+		{"9,9,5 depth 4", Rules{M: 9, N: 9, K: 5}, 4},
 	}
 	for _, tc := range tests {
 		b.Run(tc.name, func(b *testing.B) {
@@ -44,7 +44,7 @@ func BenchmarkPerft(b *testing.B) {
 // board with an empty table: what perfect's first move costs in a fresh
 // process.
 func BenchmarkSolve(b *testing.B) {
-	for _, r := range []Rules{TicTacToe, {4, 4, 3}, {4, 4, 4}} {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 4, N: 4, K: 4}} {
 		b.Run(r.String(), func(b *testing.B) {
 			gm := mustGame(b, r, Limits{})
 			var nodes int64
@@ -65,7 +65,7 @@ func BenchmarkSolve(b *testing.B) {
 func BenchmarkGame995(b *testing.B) {
 	for _, pair := range [][2]string{{"tuned", "tuned"}, {"tuned", "classic"}} {
 		b.Run(pair[0]+"-"+pair[1], func(b *testing.B) {
-			gm := mustGame(b, Rules{9, 9, 5}, Limits{})
+			gm := mustGame(b, Rules{M: 9, N: 9, K: 5}, Limits{})
 			x, o := mustPlayer(b, gm, pair[0]), mustPlayer(b, gm, pair[1])
 			moves, seed := 0, uint64(0)
 			for b.Loop() {

@@ -9,8 +9,9 @@ import (
 	"github.com/evotune/evotune/genome"
 )
 
-// Info registers the game. Its options are m, n, k (the rules, 3,3,3 by
-// default), and depth and nodes (the search limits of classic and tuned).
+// Info registers the game. Its options are m, n, k and gravity (the rules,
+// 3,3,3 without gravity by default), and depth and nodes (the search
+// limits of classic and tuned).
 var Info = fitness.GameInfo{
 	Name:    "mnk",
 	Summary: "m,n,k-games: k in a row on an m x n board (3,3,3 is tic-tac-toe)",
@@ -71,7 +72,7 @@ func NewGame(r Rules, l Limits) (*Game, error) {
 	if l.Nodes < 0 {
 		return nil, fmt.Errorf("mnk: nodes %d is negative", l.Nodes)
 	}
-	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r.K)}, nil
+	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r)}, nil
 }
 
 // Name is "mnk".
@@ -120,7 +121,7 @@ func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, er
 	case classicPlay:
 		p.w = gm.price(classicWeights(gm.g.K))
 	case tunedPlay:
-		w, err := tunedWeights(gm.tuned, params)
+		w, err := tunedWeights(gm.g.Rules, gm.tuned, params)
 		if err != nil {
 			return nil, err
 		}
@@ -151,8 +152,8 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 		me := p.toMove()
 		view := p // movers get a copy: they cannot corrupt the game
 		c := movers[me].move(&view)
-		if c < 0 || c >= len(gm.g.centre) || !gm.g.free(&p).has(c) {
-			panic(fmt.Sprintf("mnk: %s played bit %d, not a free cell", [2]fitness.Player{a, b}[me].Name(), c))
+		if c < 0 || c >= len(gm.g.centre) || !gm.g.moves(&p).has(c) {
+			panic(fmt.Sprintf("mnk: %s played bit %d, not a legal cell", [2]fitness.Player{a, b}[me].Name(), c))
 		}
 		if record {
 			moves = append(moves, c)

@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestPlayersTable(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{})
 	var names []string
 	for _, pi := range gm.Players() {
 		names = append(names, pi.Name)
@@ -48,13 +48,13 @@ var goldenMatches = []match{
 	{TicTacToe, Limits{}, "random", "perfect", 2},
 	{TicTacToe, Limits{}, "greedy", "random", 3},
 	{TicTacToe, Limits{}, "classic", "tuned", 4},
-	{Rules{4, 4, 3}, Limits{}, "perfect", "perfect", 5},
-	{Rules{4, 4, 4}, Limits{}, "perfect", "greedy", 6},
-	{Rules{7, 6, 4}, Limits{Depth: 2}, "classic", "tuned", 7},
-	{Rules{9, 9, 5}, Limits{Depth: 2}, "tuned", "classic", 8},
-	{Rules{9, 9, 5}, Limits{}, "greedy", "tuned", 9},
-	{Rules{5, 5, 4}, Limits{Depth: 8, Nodes: 400}, "tuned", "tuned", 10},
-	{Rules{12, 7, 5}, Limits{Depth: 1}, "tuned", "random", 11},
+	{Rules{M: 4, N: 4, K: 3}, Limits{}, "perfect", "perfect", 5},
+	{Rules{M: 4, N: 4, K: 4}, Limits{}, "perfect", "greedy", 6},
+	{Rules{M: 7, N: 6, K: 4}, Limits{Depth: 2}, "classic", "tuned", 7},
+	{Rules{M: 9, N: 9, K: 5}, Limits{Depth: 2}, "tuned", "classic", 8},
+	{Rules{M: 9, N: 9, K: 5}, Limits{}, "greedy", "tuned", 9},
+	{Rules{M: 5, N: 5, K: 4}, Limits{Depth: 8, Nodes: 400}, "tuned", "tuned", 10},
+	{Rules{M: 12, N: 7, K: 5}, Limits{Depth: 1}, "tuned", "random", 11},
 }
 
 // record plays m and writes it as one line: the match, the outcome for X
@@ -114,7 +114,7 @@ func TestPlayConcurrently(t *testing.T) {
 		players []fitness.Player
 	}
 	var setups []setup
-	for _, r := range []Rules{TicTacToe, {4, 4, 3}, {7, 6, 4}} {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 7, N: 6, K: 4}} {
 		gm := mustGame(t, r, Limits{Depth: 2})
 		s := setup{gm: gm}
 		for _, pi := range gm.Players() {
@@ -141,7 +141,7 @@ func TestPlayConcurrently(t *testing.T) {
 }
 
 func TestSeedsVaryGames(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: 1})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 1})
 	for _, name := range []string{"random", "greedy", "tuned"} {
 		t.Run(name, func(t *testing.T) {
 			p := mustPlayer(t, gm, name)
@@ -159,7 +159,7 @@ func TestSeedsVaryGames(t *testing.T) {
 
 func TestPlayRejectsForeignPlayers(t *testing.T) {
 	small := mustGame(t, TicTacToe, Limits{})
-	big := mustGame(t, Rules{4, 4, 3}, Limits{})
+	big := mustGame(t, Rules{M: 4, N: 4, K: 3}, Limits{})
 	tests := []struct {
 		name string
 		p    fitness.Player
