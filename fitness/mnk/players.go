@@ -27,7 +27,7 @@ var strategies = [...]struct{ name, summary string }{
 	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table, random among equally valued moves; boards of at most " +
 		strconv.Itoa(maxPerfectCells) + " cells"},
 	classicPlay: {"classic", "alpha-beta at the game's depth over hand-set run weights 1, 10, 100, 1000 by length"},
-	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter"},
+	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter; under gravity also threats playable now and waiting threats by row parity"},
 }
 
 func (s strategy) String() string {
