@@ -55,6 +55,10 @@ var goldenMatches = []match{
 	{Rules{M: 9, N: 9, K: 5}, Limits{}, "greedy", "tuned", 9},
 	{Rules{M: 5, N: 5, K: 4}, Limits{Depth: 8, Nodes: 400}, "tuned", "tuned", 10},
 	{Rules{M: 12, N: 7, K: 5}, Limits{Depth: 1}, "tuned", "random", 11},
+	{Rules{M: 3, N: 3, K: 3, Gravity: true}, Limits{}, "perfect", "random", 12},
+	{ConnectFour, Limits{Depth: 4}, "tuned", "classic", 13},
+	{ConnectFour, Limits{Depth: 2}, "greedy", "tuned", 14},
+	{Rules{M: 10, N: 10, K: 5, Gravity: true}, Limits{Depth: 2}, "classic", "random", 15},
 }
 
 // record plays m and writes it as one line: the match, the outcome for X
@@ -114,7 +118,7 @@ func TestPlayConcurrently(t *testing.T) {
 		players []fitness.Player
 	}
 	var setups []setup
-	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 7, N: 6, K: 4}} {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 7, N: 6, K: 4}, ConnectFour, {M: 4, N: 4, K: 3, Gravity: true}} {
 		gm := mustGame(t, r, Limits{Depth: 2})
 		s := setup{gm: gm}
 		for _, pi := range gm.Players() {

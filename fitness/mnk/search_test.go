@@ -334,3 +334,115 @@ func TestHeuristicsBeatWeakPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestThreatScoreMatchesNaive checks the gravity threat term against a
+// cell-by-cell count on the naive board: a threat is an empty cell that
+// would give its owner K in a row; it is playable now when it is the
+// lowest empty cell of its column, and otherwise waits on an odd or even
+// row counted from the bottom. Each knob gets a distinct weight, so a
+// threat counted under the wrong one shows.
+func TestThreatScoreMatchesNaive(t *testing.T) {
+	tw := threatWeights{now: [2]float64{1e6, 1e5}, later: [2][2]float64{{1e4, 1e3}, {1e2, 1e1}}}
+	for _, r := range []Rules{ConnectFour, {M: 3, N: 3, K: 3, Gravity: true}, {M: 5, N: 5, K: 3, Gravity: true}, {M: 10, N: 10, K: 5, Gravity: true}} {
+		t.Run(r.String(), func(t *testing.T) {
+			gm := mustGame(t, r, Limits{})
+			w := classicWeights(r.K)
+			w.threats = &tw
+			s := gm.newSearcher(gm.price(w), 1, fitness.NewRand(1))
+			defer s.release()
+			rng := fitness.NewRand(uint64(r.Cells()))
+			seen := 0
+			for range 200 {
+				b := newNaive(r)
+				plies := rng.IntN(r.Cells())
+				for b.ply < plies {
+					moves := b.moves()
+					i := moves[rng.IntN(len(moves))]
+					if over, _ := b.set(i); over {
+						b.unset(i)
+						break
+					}
+				}
+				p := b.position(gm.g)
+				s.load(&p)
+				me := p.toMove()
+				playable := b.moves()
+				var want float64
+				for i, v := range b.cells {
+					if v != 0 {
+						continue
+					}
+					for who := int8(1); who <= 2; who++ {
+						if b.runThrough(i, who) < r.K {
+							continue
+						}
+						sd := side(who - 1)
+						var worth float64
+						switch {
+						case slices.Contains(playable, i) && sd == me:
+							worth = tw.now[0]
+						case slices.Contains(playable, i):
+							worth = tw.now[1]
+						case (r.N-i/r.M)%2 == 1:
+							worth = tw.later[sd][0]
+						default:
+							worth = tw.later[sd][1]
+						}
+						if sd != me {
+							worth = -worth
+						}
+						want += worth
+						seen++
+					}
+				}
+				if got := s.threatScore(me); got != want {
+					t.Fatalf("threat score %v, naive count %v, %v to move on\n%s", got, want, me, gm.g.format(&p))
+				}
+			}
+			if seen == 0 {
+				t.Error("no position had a threat")
+			}
+		})
+	}
+}
+
+// TestGravityTunedWeighsThreats: the tuned player's knobs reach its
+// evaluation, each for its own kind of threat: a waiting threat of X on an
+// even row is priced by x_threat_even alone.
+func TestGravityTunedWeighsThreats(t *testing.T) {
+	gm := mustGame(t, ConnectFour, Limits{})
+	// X threatens the fourth cell of the second row from the bottom (even)
+	// with the three to its left; the cell below it is empty, so the
+	// threat waits. O is to move, so it is the opponent's threat.
+	p := parseBoard(t, gm.g,
+		".......",
+		".......",
+		".......",
+		".......",
+		"XXX....",
+		"OOX.O..")
+	eval := func(name string, v float64) float64 {
+		params, err := gm.tuned.Defaults().With(name, genome.Value{Num: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := gm.NewPlayer("tuned", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := gm.newSearcher(gm.own(pl).w, 1, fitness.NewRand(1))
+		defer s.release()
+		s.load(&p)
+		return s.threatScore(p.toMove())
+	}
+	if p.toMove() != O {
+		t.Fatal("want O to move")
+	}
+	// Only x_threat_even prices this threat, from O's side: negative.
+	if lo, hi := eval("x_threat_even", 1), eval("x_threat_even", 1000); lo != -1 || hi != -1000 {
+		t.Errorf("threat score with x_threat_even 1 and 1000: %v, %v; want -1, -1000", lo, hi)
+	}
+	if a, b := eval("x_threat_odd", 1), eval("x_threat_odd", 1000); a != b {
+		t.Errorf("x_threat_odd changed the score of an even-row threat: %v, %v", a, b)
+	}
+}
