@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +60,7 @@ var goldenMatches = []match{
 	{ConnectFour, Limits{Depth: 4}, "tuned", "classic", 13},
 	{ConnectFour, Limits{Depth: 2}, "greedy", "tuned", 14},
 	{Rules{M: 10, N: 10, K: 5, Gravity: true}, Limits{Depth: 2}, "classic", "random", 15},
+	{ConnectFour, Limits{Depth: 4, Opening: 4}, "classic", "tuned", 16},
 }
 
 // record plays m and writes it as one line: the match, the outcome for X
@@ -67,7 +69,11 @@ func (m match) record(tb testing.TB) string {
 	gm := mustGame(tb, m.rules, m.limits)
 	out, moves := gm.play(mustPlayer(tb, gm, m.x), mustPlayer(tb, gm, m.o), m.seed, true)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v depth=%d nodes=%d %s-%s seed=%d %v:", m.rules, gm.limits.Depth, m.limits.Nodes, m.x, m.o, m.seed, out)
+	fmt.Fprintf(&b, "%v depth=%d nodes=%d %s-%s seed=%d", m.rules, gm.limits.Depth, m.limits.Nodes, m.x, m.o, m.seed)
+	if m.limits.Opening > 0 {
+		fmt.Fprintf(&b, " opening=%d", m.limits.Opening)
+	}
+	fmt.Fprintf(&b, " %v:", out)
 	for _, mv := range moves {
 		r, c := gm.g.rowCol(mv)
 		fmt.Fprintf(&b, " %d,%d", r, c)
@@ -187,3 +193,42 @@ func TestPlayRejectsForeignPlayers(t *testing.T) {
 type stranger struct{}
 
 func (stranger) Name() string { return "stranger" }
+
+// TestOpening: a random opening makes deterministic players meet in
+// varied games, is the same for both games of a colour-swapped pair (they
+// share the seed), and never ends a game itself.
+func TestOpening(t *testing.T) {
+	distinct := func(opening int) int {
+		gm := mustGame(t, ConnectFour, Limits{Depth: 2, Opening: opening})
+		c := mustPlayer(t, gm, "classic")
+		seen := map[string]bool{}
+		for seed := range uint64(40) {
+			out, moves := gm.play(c, c, seed, true)
+			checkGame(t, gm, out, moves)
+			seen[fmt.Sprint(moves)] = true
+		}
+		return len(seen)
+	}
+	if without, with := distinct(0), distinct(4); without > 10 || with < 35 {
+		t.Errorf("classic self-play, 40 seeds: %d distinct games without an opening, %d with 4 random plies; want few, then nearly all", without, with)
+	}
+
+	gm := mustGame(t, ConnectFour, Limits{Depth: 2, Opening: 6})
+	a, b := mustPlayer(t, gm, "classic"), mustPlayer(t, gm, "tuned")
+	for seed := range uint64(20) {
+		_, first := gm.play(a, b, seed, true)
+		_, second := gm.play(b, a, seed, true)
+		if !slices.Equal(first[:6], second[:6]) {
+			t.Fatalf("seed %d: openings %v and %v differ between the games of a pair", seed, first[:6], second[:6])
+		}
+	}
+
+	// An opening as long as the board: the players still get the last
+	// move, and no game is decided before they do.
+	small := mustGame(t, Rules{M: 3, N: 3, K: 3, Gravity: true}, Limits{Opening: 64})
+	r := mustPlayer(t, small, "random")
+	for seed := range uint64(50) {
+		out, moves := small.play(r, r, seed, true)
+		checkGame(t, small, out, moves)
+	}
+}

@@ -82,12 +82,21 @@ type Limits struct {
 	// last iteration it completed. Depth 1 always completes. Zero means no
 	// cap, so a large Depth on a large board can take very long.
 	Nodes int64
+	// Opening is how many plies each game starts with, played uniformly at
+	// random (among moves that do not end the game) from a stream of the
+	// match seed, before the players take over. Both games of a
+	// colour-swapped pair share the seed and so the opening. Against a
+	// player without randomness, such as classic, games without an opening
+	// repeat a handful of lines; an opening of a few plies makes every pair
+	// a different game. Zero means none.
+	Opening int
 }
 
 // The defaults of the rule options.
 const (
 	defaultDepth = 3
 	maxDepth     = 64
+	maxOpening   = 64
 )
 
 // options lists the rule options in the order `evotune games` shows them.
@@ -110,6 +119,14 @@ var options = []option{
 				return fmt.Errorf("mnk: depth %d is outside [1, %d]", v, maxDepth)
 			}
 			c.limits.Depth = int(v)
+			return nil
+		})},
+	{"opening", "0", "plies played at random (the same for both games of a colour-swapped pair) before the players move, so that deterministic players meet in varied games",
+		intOption(func(c *config, v int64) error {
+			if v < 0 || v > maxOpening {
+				return fmt.Errorf("mnk: opening %d is outside [0, %d]", v, maxOpening)
+			}
+			c.limits.Opening = int(v)
 			return nil
 		})},
 	{"nodes", "0", "node budget per move of the classic and tuned players (0: no budget); with one they deepen iteratively up to depth",
@@ -159,7 +176,7 @@ func parseOptions(opts map[string]string) (config, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
 		if i < 0 {
-			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth or nodes)", name))
+			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name))
 			continue
 		}
 		if err := options[i].set(&c, name, opts[name]); err != nil {

@@ -22,6 +22,8 @@ func TestOptions(t *testing.T) {
 		{name: "connect four", opts: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true"}, rules: ConnectFour, limits: Limits{Depth: defaultDepth}},
 		{name: "seed 003", opts: map[string]string{"gravity": "1"}, rules: Rules{M: 3, N: 3, K: 3, Gravity: true}, limits: Limits{Depth: defaultDepth}},
 		{name: "gravity off", opts: map[string]string{"gravity": "false"}, rules: TicTacToe, limits: Limits{Depth: defaultDepth}},
+		{name: "connect four with an opening", opts: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true", "opening": "4"}, rules: ConnectFour, limits: Limits{Depth: defaultDepth, Opening: 4}},
+		{name: "negative opening", opts: map[string]string{"opening": "-1"}, err: "mnk: opening -1 is outside [0, 64]"},
 		{name: "gravity not a boolean", opts: map[string]string{"gravity": "down"}, err: `mnk: option gravity: "down" is not true or false`},
 		{name: "largest square", opts: map[string]string{"m": "10", "n": "10", "k": "5"}, rules: Rules{M: 10, N: 10, K: 5}, limits: Limits{Depth: defaultDepth}},
 		{name: "k too long", opts: map[string]string{"k": "7"}, err: "mnk: k 7 exceeds the board 3x3"},
@@ -34,7 +36,7 @@ func TestOptions(t *testing.T) {
 		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is negative"},
-		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth or nodes)` + "\n" + `mnk: option depth: "x"`},
+		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: option depth: "x"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,7 +66,7 @@ func TestInfoListsEveryOption(t *testing.T) {
 	for _, o := range Info.Options {
 		names = append(names, o.Name+"="+o.Default)
 	}
-	if got, want := strings.Join(names, " "), "m=3 n=3 k=3 gravity=false depth=3 nodes=0"; got != want {
+	if got, want := strings.Join(names, " "), "m=3 n=3 k=3 gravity=false depth=3 opening=0 nodes=0"; got != want {
 		t.Errorf("options %q, want %q", got, want)
 	}
 	// Every listed default must parse back to the defaults.
