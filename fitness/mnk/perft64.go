@@ -17,9 +17,13 @@ type board64 struct {
 	cells        int
 }
 
+// maxK64 is the longest line the one-word path handles; longer ones,
+// found only on boards one row or column wide, take the general path.
+const maxK64 = 8
+
 // board64 returns the one-word layout of g, if it fits.
 func (g *geom) board64() (board64, bool) {
-	if g.stride*g.N > 64 {
+	if g.stride*g.N > 64 || g.K > maxK64 {
 		return board64{}, false
 	}
 	b := board64{full: g.full.lo, bottom: g.bottom.lo, stride: uint(g.stride), k: g.K, gravity: g.Gravity, cells: g.cells}
@@ -42,7 +46,7 @@ func (b *board64) moves(occ uint64) uint64 {
 // sides add up to K-1.
 func (b *board64) wins(marks, cand uint64) uint64 {
 	var out uint64
-	var ahead, behind [64]uint64
+	var ahead, behind [maxK64]uint64 // fixed size: no allocation, little to clear
 	for _, d := range b.dirs {
 		ahead[0], behind[0] = ^uint64(0), ^uint64(0)
 		for j := 1; j < b.k; j++ {
