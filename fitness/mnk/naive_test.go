@@ -1,6 +1,9 @@
 package mnk
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // naive is the tests' independent model of the rules: a plain row-major
 // array scanned cell by cell, sharing no code with the bitboards.
@@ -93,6 +96,19 @@ func (b *naive) set(i int) (over, won bool) {
 func (b *naive) unset(i int) {
 	b.cells[i] = 0
 	b.ply--
+}
+
+// playRandom plays uniformly random legal moves until plies marks are down,
+// stopping short of a move that would end the game.
+func (b *naive) playRandom(rng *rand.Rand, plies int) {
+	for b.ply < plies {
+		moves := b.moves()
+		i := moves[rng.IntN(len(moves))]
+		if over, _ := b.set(i); over {
+			b.unset(i)
+			return
+		}
+	}
 }
 
 // perft counts move sequences of 1..depth moves by plain recursion.

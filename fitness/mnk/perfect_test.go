@@ -38,15 +38,7 @@ func TestSolverMatchesNaiveMinimax(t *testing.T) {
 			minPly := max(1, r.Cells()-7) // keep plain minimax cheap
 			for range 60 {
 				b := newNaive(r)
-				plies := minPly + rng.IntN(r.Cells()-minPly)
-				for b.ply < plies {
-					moves := b.moves()
-					i := moves[rng.IntN(len(moves))]
-					if over, _ := b.set(i); over {
-						b.unset(i)
-						break
-					}
-				}
+				b.playRandom(rng, minPly+rng.IntN(r.Cells()-minPly))
 				p := b.position(gm.g)
 				for _, i := range b.moves() {
 					over, won := b.set(i)

@@ -354,15 +354,7 @@ func TestThreatScoreMatchesNaive(t *testing.T) {
 			seen := 0
 			for range 200 {
 				b := newNaive(r)
-				plies := rng.IntN(r.Cells())
-				for b.ply < plies {
-					moves := b.moves()
-					i := moves[rng.IntN(len(moves))]
-					if over, _ := b.set(i); over {
-						b.unset(i)
-						break
-					}
-				}
+				b.playRandom(rng, rng.IntN(r.Cells()))
 				p := b.position(gm.g)
 				s.load(&p)
 				me := p.toMove()
