@@ -34,6 +34,30 @@ func TestCatalogGamesConform(t *testing.T) {
 	}
 }
 
+// TestRuleVariantsConform checks rule sets that change how a game is
+// played or what its players are: drop-the-chip m,n,k (with a random
+// opening), Hadron under a node budget, Battleship's other reveal rules
+// and placer.
+func TestRuleVariantsConform(t *testing.T) {
+	for _, tc := range []struct {
+		game  string
+		rules map[string]string
+	}{
+		{"mnk", map[string]string{"m": "5", "n": "4", "k": "4", "gravity": "true", "depth": "2", "opening": "2"}},
+		{"hadron", map[string]string{"size": "5", "depth": "3", "nodes": "200"}},
+		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "hits-only", "placer": "blockhalf"}},
+		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "ship"}},
+	} {
+		t.Run(fmt.Sprintf("%s %v", tc.game, tc.rules), func(t *testing.T) {
+			info, err := catalog.Lookup(tc.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conformance.Run(t, info, conformance.Options{Rules: tc.rules, Seeds: 3})
+		})
+	}
+}
+
 // TestDefaultBoardsConform checks the full-size boards, whose tunable
 // schemas differ (Hadron's depend on the board size); Hadron searches
 // shallower than its default, which takes seconds a game.

@@ -12,9 +12,12 @@ import (
 )
 
 func runGames(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "games", "[GAME] [--command PROGRAM]",
+	fs := newFlagSet(e, "games", "[GAME] [--rule KEY=VALUE ...] [--command PROGRAM]",
 		"List the games; with GAME, its rule options, players and their tunable parameters\n"+
-			"with ranges and defaults (under the default rules)")
+			"with ranges and defaults, under the default rules or those given with --rule\n"+
+			"(the knobs of some players depend on the rules, e.g. mnk's tuned under gravity)")
+	rules := optionsFlag{}
+	fs.Var(rules, "rule", "rule option `KEY=VALUE` (repeatable)")
 	var program programFlags
 	program.add(fs)
 	pos, err := parseArgs(fs, args)
@@ -23,6 +26,9 @@ func runGames(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case len(pos) == 0 && program.command == "":
+		if len(rules) > 0 {
+			return usagef("--rule needs a GAME")
+		}
 		for _, g := range catalog.All() {
 			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
 		}
@@ -36,9 +42,9 @@ func runGames(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		g, err := info.New(nil)
+		g, err := info.New(rules)
 		if err != nil {
-			return err
+			return asUsage(err)
 		}
 		defer fitness.Close(g)
 		writeGame(e.stdout, info, g)
