@@ -1,0 +1,250 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// crash is the panic value of a simulated kill: the process stops where
+// it is, runs no more of writeAtomic and removes nothing.
+type crash struct{}
+
+// diskOp is one operation writeAtomic asked of the file system, named by
+// the file it is about to replace.
+type diskOp struct{ kind, file string }
+
+func (o diskOp) String() string { return o.kind + " " + o.file }
+
+// faultFS is the real file system with a recorder and a kill switch: at
+// operation crashAt (counted from 0) it does what a killed process
+// leaves behind and panics with crash. A torn write puts half the bytes
+// in the temporary file first.
+type faultFS struct {
+	ops     []diskOp
+	crashAt int // -1: never
+	renamed string
+}
+
+func (f *faultFS) step(kind, file string) {
+	f.ops = append(f.ops, diskOp{kind, file})
+	if len(f.ops)-1 == f.crashAt {
+		panic(crash{})
+	}
+}
+
+// target is the file a temporary file of writeAtomic becomes.
+func target(tmp string) string {
+	name := strings.TrimPrefix(filepath.Base(tmp), ".")
+	return name[:strings.Index(name, ".tmp-")]
+}
+
+func (f *faultFS) CreateTemp(dir, pattern string) (tempFile, error) {
+	tf, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	f.step("create", target(tf.Name()))
+	return &faultFile{File: tf, fs: f}, nil
+}
+
+func (f *faultFS) Rename(oldpath, newpath string) error {
+	f.step("rename", filepath.Base(newpath))
+	f.renamed = filepath.Base(newpath)
+	return os.Rename(oldpath, newpath)
+}
+
+func (f *faultFS) Remove(name string) error { return os.Remove(name) }
+
+func (f *faultFS) SyncDir(dir string) error {
+	f.step("syncdir", f.renamed)
+	return nil // recorded, not done: a simulated kill loses no cache, and fsync is slow
+}
+
+type faultFile struct {
+	*os.File
+	fs *faultFS
+}
+
+func (t *faultFile) Chmod(mode os.FileMode) error {
+	t.fs.step("chmod", target(t.Name()))
+	return t.File.Chmod(mode)
+}
+
+func (t *faultFile) Write(b []byte) (int, error) {
+	if len(t.fs.ops) == t.fs.crashAt {
+		t.File.Write(b[:len(b)/2]) // torn: the kill lands mid-write
+	}
+	t.fs.step("write", target(t.Name()))
+	return t.File.Write(b)
+}
+
+func (t *faultFile) Sync() error {
+	t.fs.step("sync", target(t.Name()))
+	return nil // recorded, not done, as SyncDir
+}
+
+func (t *faultFile) Close() error {
+	t.fs.step("close", target(t.Name()))
+	return t.File.Close()
+}
+
+// useDisk makes the run write through f until the test ends.
+func useDisk(t testing.TB, f fileSystem) {
+	t.Helper()
+	old := disk
+	disk = f
+	t.Cleanup(func() { disk = old })
+}
+
+// survive runs fn and reports whether it was killed by a simulated crash.
+func survive(fn func() error) (killed bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, ok := v.(crash); !ok {
+				panic(v)
+			}
+			killed = true
+		}
+	}()
+	return false, fn()
+}
+
+// crashConfig is a run of three short generations with a hall of fame.
+const crashConfig = `name: crash
+seed: 11
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 6
+evolution:
+  population: 4
+  generations: 3
+  tournament-size: 2
+  elitism: 1
+  hall-of-fame: 3
+`
+
+// readDir reads every file of a run directory except run.log (which holds
+// clock values), with the top-3 export; it fails on leftover temporary
+// files.
+func readDir(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() != fileLog {
+			names = append(names, e.Name())
+		}
+	}
+	for _, n := range names {
+		if strings.Contains(n, ".tmp-") {
+			t.Errorf("temporary file %s left in the run directory", n)
+		}
+	}
+	return readFilesAndExport(t, dir, names, false)
+}
+
+// sameFiles is sameRun that also demands the same set of files.
+func sameFiles(t testing.TB, want, got map[string][]byte, what string) {
+	t.Helper()
+	var a, b []string
+	for k := range want {
+		a = append(a, k)
+	}
+	for k := range got {
+		b = append(b, k)
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("%s: files %v, want %v", what, b, a)
+	}
+	sameRun(t, want, got, what)
+}
+
+// TestAtomicWritesSyncBeforeRename records a run's disk operations: every
+// file is written to a temporary file, synced, closed, renamed over its
+// name and its directory synced, in that order; the checkpoint of each
+// generation is written before the files derived from it.
+func TestAtomicWritesSyncBeforeRename(t *testing.T) {
+	rec := &faultFS{crashAt: -1}
+	useDisk(t, rec)
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: t.TempDir(), Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for i := 0; i < len(rec.ops); i += 7 {
+		f := rec.ops[i].file
+		files = append(files, f)
+		want := []diskOp{{"create", f}, {"chmod", f}, {"write", f}, {"sync", f}, {"close", f}, {"rename", f}, {"syncdir", f}}
+		if got := rec.ops[i:min(i+7, len(rec.ops))]; !slices.Equal(got, want) {
+			t.Fatalf("write of %s: operations %v, want %v", f, got, want)
+		}
+	}
+	want := []string{fileConfig}
+	for range 3 {
+		want = append(want, fileCheckpoint, fileGenerations, fileBest, fileReport)
+	}
+	if !slices.Equal(files, want) {
+		t.Fatalf("files written in order %v, want %v", files, want)
+	}
+}
+
+// TestKillAtEveryWriteStepResumesExactly kills a run (in simulation) at
+// every step of every file write: mid-write (a torn temporary file),
+// before the sync, before the rename and before the directory sync. The
+// checkpoint left behind must always load, and resuming (or starting
+// again, if no checkpoint was written yet) must end with the very files
+// of a run never killed, with no temporary files left over.
+func TestKillAtEveryWriteStepResumesExactly(t *testing.T) {
+	cfgDir := t.TempDir()
+	rec := &faultFS{crashAt: -1}
+	useDisk(t, rec)
+	straight := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: straight, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := readDir(t, straight)
+	steps := rec.ops
+	for k, op := range steps {
+		if op.kind != "write" && op.kind != "rename" && op.kind != "syncdir" {
+			continue // the same files on disk as at one of these
+		}
+		t.Run(fmt.Sprintf("%02d %v", k, op), func(t *testing.T) {
+			dir := t.TempDir()
+			fs := &faultFS{crashAt: k}
+			useDisk(t, fs)
+			killed, err := survive(func() error {
+				_, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: dir, Workers: 1})
+				return err
+			})
+			if !killed {
+				t.Fatalf("no kill at step %d (%v): %v; operations %v", k, op, err, fs.ops)
+			}
+			fs.crashAt = -1
+			if _, err := os.Stat(filepath.Join(dir, fileCheckpoint)); err == nil {
+				if _, _, err := ReadCheckpoint(dir); err != nil {
+					t.Fatalf("the kill left an unreadable checkpoint: %v", err)
+				}
+				_, err = Resume(context.Background(), Options{Dir: dir, Workers: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			sameFiles(t, want, readDir(t, dir), "killed, resumed")
+		})
+	}
+}
