@@ -248,3 +248,57 @@ func TestKillAtEveryWriteStepResumesExactly(t *testing.T) {
 		})
 	}
 }
+
+// hofCheck is a Progress that, after every generation, reads the
+// checkpoint just written and replays the hall of fame's update from the
+// previous checkpoint's hall of fame and this generation's population.
+type hofCheck struct {
+	t    testing.TB
+	dir  string
+	r    *runner
+	prev []Member
+}
+
+func (h *hofCheck) StartGeneration(int, int, int) {}
+func (h *hofCheck) Games(int)                     {}
+func (h *hofCheck) EndGeneration(gen int, _ GenStats, best Member) {
+	t := h.t
+	data, err := os.ReadFile(filepath.Join(h.dir, fileCheckpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := ck.encode(); err != nil || string(again) != string(data) {
+		t.Fatalf("generation %d: the checkpoint does not survive a read and a write (%v)", gen+1, err)
+	}
+	want := h.r.updateHallOfFame(h.r.cfg.species[0], h.prev, ck.Population)
+	if len(want) != h.r.cfg.Evolution.HallOfFame {
+		t.Fatalf("generation %d: %d distinct genomes so far, want at least %d for this test", gen+1, len(want), h.r.cfg.Evolution.HallOfFame)
+	}
+	if fmt.Sprint(ck.HallOfFame) != fmt.Sprint(want) {
+		t.Fatalf("generation %d: checkpoint's hall of fame\n%v\nwant\n%v", gen+1, ck.HallOfFame, want)
+	}
+	if fmt.Sprint(best) != fmt.Sprint(want[0]) {
+		t.Fatalf("generation %d: best %v, the hall of fame's first %v", gen+1, best, want[0])
+	}
+	h.prev = ck.HallOfFame
+}
+
+// TestCheckpointCarriesTheWholeHallOfFame: every generation's checkpoint
+// holds the full hall of fame (as many members as evolution.hall-of-fame
+// keeps), exactly as the update from the previous one makes it, and reads
+// back to the same bytes.
+func TestCheckpointCarriesTheWholeHallOfFame(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), crashConfig)
+	dir := t.TempDir()
+	h := &hofCheck{t: t, dir: dir, r: newRunner(cfg, Options{Dir: dir})}
+	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2, Progress: h}); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.prev) != 3 {
+		t.Fatalf("hall of fame of %d after the run, want 3", len(h.prev))
+	}
+}

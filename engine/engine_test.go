@@ -181,9 +181,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 	out := map[string]string{}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() == fileLog {
-			continue
-		}
+		// run.log included: a refused resume must not even log.
 		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
 		out[e.Name()] = string(data)
 	}

@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// modeConfig builds a short single-species run of the tuned Battleship
+// shooter with the given fitness and evolution sections.
+func modeConfig(fitnessSection, evolution string) string {
+	return `name: modes
+seed: 13
+game: battleship
+player: tuned
+seeds:
+  - {}
+  - {hit_weight: 1, jitter: 0.25}
+fitness:
+` + fitnessSection + `evolution:
+  population: 6
+  generations: 3
+  tournament-size: 2
+  hall-of-fame: 4
+` + evolution
+}
+
+// modeCases covers every model and every fitness mode, the seed's
+// natural-selection scheme (one species, score in population games)
+// included.
+var modeCases = []struct {
+	name, fitness, evolution string
+	populationOnly           bool // score objective, population mode alone
+}{
+	{"generational baselines shots", "  baselines: {games: 6}\n", "  elitism: 1\n", false},
+	{"down-to-size baselines shots", "  baselines: {games: 6}\n", "  model: down-to-size\n  offspring: 4\n", false},
+	{"natural-selection baselines shots", "  baselines: {games: 6}\n", "  model: natural-selection\n  keep: 2\n", false},
+	{"natural-selection population score",
+		"  objective: score\n  population: {opponents: 3, games: 4}\n", "  model: natural-selection\n  keep: 2\n", true},
+	{"generational population score",
+		"  objective: score\n  population: {opponents: 2, games: 4}\n", "  elitism: 1\n", true},
+	{"down-to-size hall-of-fame score",
+		"  objective: score\n  hall-of-fame: {members: 2, games: 4}\n  baselines: {games: 4, opponents: [over9000]}\n",
+		"  model: down-to-size\n  offspring: 3\n", false},
+	{"generational all modes score",
+		"  objective: score\n  baselines: {games: 2, opponents: [bob]}\n  population: {opponents: 2, games: 2}\n  hall-of-fame: {members: 2, games: 2}\n",
+		"  elitism: 2\n", false},
+}
+
+// TestEveryModelAndModeResumesExactly stops each kind of run after its
+// first and second generation and resumes it at another worker count: every
+// file (and the export) must equal those of a run that went straight
+// through at one worker.
+func TestEveryModelAndModeResumesExactly(t *testing.T) {
+	for _, tc := range modeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			text := modeConfig(tc.fitness, tc.evolution)
+			cfgDir := t.TempDir()
+			straight := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 1}); err != nil {
+				t.Fatal(err)
+			}
+			want := readDir(t, straight)
+			for _, after := range []int{1, 2} {
+				dir := t.TempDir()
+				stop := make(chan struct{})
+				_, err := Start(context.Background(), loadText(t, cfgDir, text),
+					Options{Dir: dir, Workers: 2, Stop: stop, Progress: &stopAt{after: after, stop: stop}})
+				if !errors.Is(err, ErrStopped) {
+					t.Fatalf("stop after %d: %v", after, err)
+				}
+				if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 3}); err != nil {
+					t.Fatal(err)
+				}
+				sameFiles(t, want, readDir(t, dir), fmt.Sprintf("stopped after %d, resumed", after))
+			}
+		})
+	}
+}
+
+// TestRunsHaveHonestIntervals reads every kind of run's checkpoint:
+// every member played games on distinct deals, so its interval has width
+// (a derivation that gave every game of a pairing the same deal would
+// make shots constant and scores whole, with zero-width intervals); in
+// population mode alone every game gives its two players scores summing
+// to 1, so the population's mean score is exactly 1/2.
+func TestRunsHaveHonestIntervals(t *testing.T) {
+	for _, tc := range modeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), modeConfig(tc.fitness, tc.evolution)), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			members := append(ck.Population, ck.HallOfFame...)
+			flat := 0
+			for i, m := range members {
+				if m.CI95[0] > m.Fitness || m.Fitness > m.CI95[1] {
+					t.Errorf("member %d: fitness %v outside its interval %v", i, m.Fitness, m.CI95)
+				}
+				if !(m.CI95[1]-m.CI95[0] > 0) {
+					flat++
+					if !strings.Contains(tc.fitness, "score") {
+						t.Errorf("member %d: %v shots over %d games with interval %v", i, m.Fitness, m.Games, m.CI95)
+					}
+				}
+			}
+			// A player may lose every game of a few; not most players.
+			if 3*flat > len(members) {
+				t.Errorf("%d of %d members have zero-width intervals", flat, len(members))
+			}
+			if tc.populationOnly {
+				for _, h := range ck.History {
+					if math.Abs(h.Mean-0.5) > 1e-12 {
+						t.Errorf("generation %d: mean population score %v, want 1/2", h.Generation, h.Mean)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPopulationGamesScoreBothSeats evaluates a population of two very
+// different shooters in population mode alone: each game's score goes to
+// one and its complement to the other, so the two fitnesses sum to 1, and
+// the over9000 defaults beat a shooter that ignores its hits.
+func TestPopulationGamesScoreBothSeats(t *testing.T) {
+	text := strings.Replace(modeConfig("  objective: score\n  population: {opponents: 1, games: 20}\n", "  elitism: 0\n"),
+		"population: 6", "population: 2", 1)
+	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
+	cfg := loadText(t, t.TempDir(), text)
+	r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strong, weak := members[0][0], members[0][1]
+	if strong.Games != 20 || weak.Games != 20 {
+		t.Fatalf("games %d and %d, want 20 each", strong.Games, weak.Games)
+	}
+	if math.Abs(strong.Fitness+weak.Fitness-1) > 1e-12 || strong.Fitness < 0.75 {
+		t.Fatalf("fitness %v (over9000 defaults) and %v (hits ignored): want a sum of 1 and the first above 0.75", strong.Fitness, weak.Fitness)
+	}
+}
