@@ -1,0 +1,132 @@
+package battleship
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/evotune/evotune/genome"
+)
+
+// knobFields reads the kernel settings of a density shooter under the
+// names the tuned shooter's schema gives its knobs. It is the one place
+// these tests know densityParams' fields: adapt it, not the tests, when
+// the kernel's settings change shape. The names are written out, not
+// taken from the tuned* constants, so a knob wired to another knob's
+// field shows.
+func knobFields(p densityParams) map[string]any {
+	return map[string]any{
+		"exponent":       p.Exponent,
+		"hit_weight":     p.HitWeight,
+		"weights":        slices.Clone(p.Grid),
+		"tier_avoid":     p.Avoid,
+		"tier_preferred": p.Preferred,
+		"tier_critical":  p.Critical,
+		"parity":         p.Parity,
+		"jitter":         p.Jitter,
+	}
+}
+
+// TestTunedKnobsEachSetTheirOwnField moves one knob at a time away from
+// its default: the setting of the same name takes the new value and no
+// other setting moves, so two knobs wired to each other's fields fail.
+func TestTunedKnobsEachSetTheirOwnField(t *testing.T) {
+	r := Classic()
+	g := mustGeometry(t, r)
+	schema := tunedSchema(r)
+	base, err := tunedShooter(g, schema.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := knobFields(base.p)
+	var names []string
+	for _, p := range schema {
+		names = append(names, p.Name)
+	}
+	var fields []string
+	for name := range want {
+		fields = append(fields, name)
+	}
+	slices.Sort(names)
+	slices.Sort(fields)
+	if !slices.Equal(names, fields) {
+		t.Fatalf("schema knobs %v, settings read %v", names, fields)
+	}
+	for _, p := range schema {
+		t.Run(p.Name, func(t *testing.T) {
+			var x genome.Value
+			var moved any
+			if p.Kind == genome.Grid {
+				// A different weight per ring, none of them a default.
+				cells := edgeGrid(r.H, r.W, []float64{0.5, 0.7, 0.9, 1.3, 1.7})
+				x, moved = genome.Value{Cells: cells}, cells
+			} else {
+				v := p.Min + (p.Max-p.Min)*0.37 // inside the range, off every default
+				x, moved = genome.Value{Num: v}, v
+			}
+			vals, err := schema.Defaults().With(p.Name, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := tunedShooter(g, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !s.p.UseReveal {
+				t.Error("the tuned shooter ignores sunk notices")
+			}
+			got := knobFields(s.p)
+			for name, w := range want {
+				if name == p.Name {
+					w = moved
+				}
+				if !reflect.DeepEqual(got[name], w) {
+					t.Errorf("knob %s = %v: setting %s is %v, want %v", p.Name, x, name, got[name], w)
+				}
+			}
+		})
+	}
+}
+
+// TestOver9000DocumentedSettings holds over9000 to what its seed and the
+// README document: placements covering k unresolved hits weigh 20^k, ring
+// weights 1.2 on the edge, 1.1 on the next ring and 1.0 inside, jitter
+// 0.01, sunk notices followed, every other multiplier neutral; and bob is
+// the same density without the grid, the jitter or the notices.
+func TestOver9000DocumentedSettings(t *testing.T) {
+	for _, r := range []Rules{Classic(), {W: 7, H: 12, Fleet: []int{4, 3}, Reveal: RevealSunk}} {
+		t.Run(fmt.Sprintf("%dx%d", r.W, r.H), func(t *testing.T) {
+			g := mustGeometry(t, r)
+			o, err := over9000Shooter(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grid := make([]float64, g.Cells)
+			for c := range grid {
+				row, col := c/r.W, c%r.W
+				switch min(row, col, r.H-1-row, r.W-1-col) {
+				case 0:
+					grid[c] = 1.2
+				case 1:
+					grid[c] = 1.1
+				default:
+					grid[c] = 1.0
+				}
+			}
+			want := densityParams{UseReveal: true, HitWeight: 20, Exponent: 1, Grid: grid,
+				Avoid: 1, Preferred: 1, Critical: 1, Parity: 1, Jitter: 0.01}
+			if !reflect.DeepEqual(o.p, want) {
+				t.Errorf("over9000 %+v\nwant     %+v", o.p, want)
+			}
+			b, err := bobShooter(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = densityParams{HitWeight: 20, Exponent: 1, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1}
+			if !reflect.DeepEqual(b.p, want) {
+				t.Errorf("bob %+v\nwant %+v", b.p, want)
+			}
+		})
+	}
+}
