@@ -331,6 +331,11 @@ func TestNotation(t *testing.T) {
 		{"A0", 9, Cell{}, true},
 		{"5E", 9, Cell{}, true},
 		{"", 9, Cell{}, true},
+		{"@1", 9, Cell{}, true},  // the row before A
+		{"E-1", 9, Cell{}, true}, // a negative column
+		{"C3", 3, Cell{2, 2}, false},
+		{"D3", 3, Cell{}, true},
+		{"C4", 3, Cell{}, true},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			c, err := ParseCell(tc.in, tc.size)
@@ -339,6 +344,40 @@ func TestNotation(t *testing.T) {
 			}
 			if err == nil && !strings.EqualFold(c.String(), tc.in) {
 				t.Fatalf("%v prints as %q", c, c.String())
+			}
+		})
+	}
+}
+
+// TestPlayEdgesOnEverySide: the cells one step outside each of the four
+// sides are refused as off the board; the cells on each side are on it.
+func TestPlayEdgesOnEverySide(t *testing.T) {
+	const n = 5
+	for _, tc := range []struct {
+		name string
+		c    Cell
+		on   bool
+	}{
+		{"top row", Cell{0, 2}, true},
+		{"above the top", Cell{-1, 2}, false},
+		{"bottom row", Cell{n - 1, 2}, true},
+		{"below the bottom", Cell{n, 2}, false},
+		{"left column", Cell{2, 0}, true},
+		{"left of the left", Cell{2, -1}, false},
+		{"right column", Cell{2, n - 1}, true},
+		{"right of the right", Cell{2, n}, false},
+		{"past the last cell", Cell{n - 1, n}, false},
+		{"before the first cell", Cell{0, -1}, false},
+		{"corner", Cell{n - 1, n - 1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := mustBoard(t, n)
+			err := b.Play(tc.c)
+			if tc.on && err != nil {
+				t.Fatalf("%v on an empty %dx%d board: %v", tc.c, n, n, err)
+			}
+			if !tc.on && (err == nil || !strings.Contains(err.Error(), "not on a 5x5 board")) {
+				t.Fatalf("%v: %v, want it refused as off the board", tc.c, err)
 			}
 		})
 	}
