@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // modeConfig builds a short single-species run of the tuned Battleship
@@ -146,5 +149,109 @@ func TestPopulationGamesScoreBothSeats(t *testing.T) {
 	}
 	if math.Abs(strong.Fitness+weak.Fitness-1) > 1e-12 || strong.Fitness < 0.75 {
 		t.Fatalf("fitness %v (over9000 defaults) and %v (hits ignored): want a sum of 1 and the first above 0.75", strong.Fitness, weak.Fitness)
+	}
+}
+
+// TestBudgetEdges: a stop requested in the last generation does not
+// count as a stop (the run is finished); resuming with the budget equal
+// to the generations run only rewrites the derived files; a budget below
+// them is refused without touching a file.
+func TestBudgetEdges(t *testing.T) {
+	cfgDir := t.TempDir()
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	res, err := Start(context.Background(), loadText(t, cfgDir, crashConfig),
+		Options{Dir: dir, Workers: 1, Stop: stop, Progress: &stopAt{after: 3, stop: stop}})
+	if err != nil || res.Generation != 3 || res.Budget != 3 {
+		t.Fatalf("stop in the last generation: %v, %+v; want a finished run of 3", err, res)
+	}
+	want := readDir(t, dir)
+	for _, f := range []string{fileGenerations, fileBest, fileReport} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err = Resume(context.Background(), Options{Dir: dir, Generations: 3})
+	if err != nil || res.Generation != 3 || res.Budget != 3 || fmt.Sprint(res.Best) != fmt.Sprint(readBest(t, dir)) {
+		t.Fatalf("resume at its budget: %v, %+v", err, res)
+	}
+	sameFiles(t, want, readDir(t, dir), "resumed at its budget")
+	before := snapshot(t, dir)
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrBudget) ||
+		!strings.Contains(err.Error(), "a budget of 2 generations, 3 already run") {
+		t.Fatalf("budget below the run: %v", err)
+	}
+	if !equalSnap(before, snapshot(t, dir)) {
+		t.Fatal("a refused resume changed files")
+	}
+}
+
+// readBest returns the best of the run's hall of fame.
+func readBest(t testing.TB, dir string) Member {
+	t.Helper()
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck.HallOfFame[0]
+}
+
+// tick is a clock that moves one second per reading.
+type tick struct{ t time.Time }
+
+func (c *tick) now() time.Time { c.t = c.t.Add(time.Second); return c.t }
+
+// TestRunLog reads run.log of a run stopped after its first generation
+// and resumed: what started, every generation's figures (as the
+// checkpoint has them) and timing, the stop, the resume and the end.
+func TestRunLog(t *testing.T) {
+	cfgDir := t.TempDir()
+	dir := t.TempDir()
+	clock := &tick{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	stop := make(chan struct{})
+	if _, err := Start(context.Background(), loadText(t, cfgDir, crashConfig),
+		Options{Dir: dir, Workers: 1, Now: clock.now, Stop: stop, Progress: &stopAt{after: 1, stop: stop}}); !errors.Is(err, ErrStopped) {
+		t.Fatal(err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2, Now: clock.now}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ck.History
+	gen := func(g int, stamp, bestSoFar string) string {
+		return fmt.Sprintf("2026-01-01T00:00:%s generation %d/3: best %.6g, mean %.6g, best so far %s; 24 games in 1.00s (24 games/s)",
+			stamp, g, h[g-1].Best, h[g-1].Mean, bestSoFar)
+	}
+	final := fmt.Sprintf("%.6g over %d games", ck.HallOfFame[0].Fitness, ck.HallOfFame[0].Games)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	want := []string{
+		"2026-01-01T00:00:01Z start crash: game battleship, player tuned, model generational, population 4, 3 generations, 1 workers",
+		"", // generation 1: its best so far is checked below
+		"2026-01-01T00:00:05Z stopped after generation 1 on request",
+		"2026-01-01T00:00:06Z resume crash at generation 1 of 3, 2 workers",
+		"", // generation 2
+		gen(3, "12Z", final),
+		"2026-01-01T00:00:13Z finished 3 generations",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("run.log has %d lines, want %d:\n%s", len(lines), len(want), data)
+	}
+	for i, w := range want {
+		if w != "" && lines[i] != w {
+			t.Errorf("line %d:\n%s\nwant\n%s", i+1, lines[i], w)
+		}
+	}
+	for i, g := range map[int]int{1: 1, 4: 2} {
+		prefix, _, _ := strings.Cut(gen(g, []string{"", "04Z", "", "", "09Z"}[i], ""), "best so far")
+		if !strings.HasPrefix(lines[i], prefix+"best so far ") || !strings.HasSuffix(lines[i], "; 24 games in 1.00s (24 games/s)") {
+			t.Errorf("line %d:\n%s\nwant\n%s...", i+1, lines[i], prefix)
+		}
 	}
 }
