@@ -3,10 +3,12 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -212,6 +214,32 @@ func TestBrokenRunDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherCk, _ := os.ReadFile(filepath.Join(other, fileCheckpoint))
+	// edit rewrites the checkpoint with a change.
+	edit := func(change func(*Checkpoint)) func(dir string) {
+		return func(dir string) {
+			var c Checkpoint
+			if err := json.Unmarshal(ck, &c); err != nil {
+				t.Fatal(err)
+			}
+			change(&c)
+			data, err := c.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, fileCheckpoint, data)
+		}
+	}
+	// memberEdit replaces the first match of pattern (the first member's
+	// field) with field.
+	memberEdit := func(pattern, field string) func(dir string) {
+		return func(dir string) {
+			loc := regexp.MustCompile(pattern).FindIndex(ck)
+			if loc == nil {
+				t.Fatalf("no %s in the checkpoint", pattern)
+			}
+			write(t, dir, fileCheckpoint, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
+		}
+	}
 	tests := []struct {
 		name  string
 		setup func(dir string)
@@ -231,6 +259,21 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"future format", func(dir string) {
 			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
 		}, "checkpoint format 9"},
+		{"config hash of another config", edit(func(c *Checkpoint) { c.ConfigHash = "0" + c.ConfigHash[1:] }),
+			"config hash does not match its config"},
+		{"generation 0", edit(func(c *Checkpoint) { c.Generation, c.History = 0, nil }), "generation 0 with 0 history rows"},
+		{"a history row missing", edit(func(c *Checkpoint) { c.History = c.History[:0] }), "generation 1 with 0 history rows"},
+		{"a history row too many", edit(func(c *Checkpoint) { c.History = append(c.History, c.History...) }), "generation 1 with 2 history rows"},
+		{"empty hall of fame", edit(func(c *Checkpoint) { c.HallOfFame = []Member{} }), "and 0 in the hall of fame"},
+		{"a member missing", edit(func(c *Checkpoint) { c.Population = c.Population[1:] }), "7 members, the config breeds 8"},
+		{"a member too many", edit(func(c *Checkpoint) { c.Population = append(c.Population, c.Population[0]) }), "9 members, the config breeds 8"},
+		{"rivals in a run without them", edit(func(c *Checkpoint) { c.Rivals = &c.SpeciesState }), "2 species, the config evolves 1"},
+		{"hall of fame genes out of range", edit(func(c *Checkpoint) { c.HallOfFame[0].Genes = []float64{99} }), "corrupt checkpoint: member 0"},
+		{"member without games", memberEdit(`"games": \d+`, `"games": 0`), "member with 0 games"},
+		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "from generation -1"},
+		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without genes, fitness, games, ci95"},
+		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
+		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
