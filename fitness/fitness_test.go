@@ -2,6 +2,7 @@ package fitness_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -603,6 +604,88 @@ func TestLoadParamsRole(t *testing.T) {
 		_, err := fitness.LoadParams(file, "coin", tc.role, "tuned", coinSchema)
 		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("role %v: %v, want %q", tc.role, err, tc.err)
+		}
+	}
+}
+
+// soloCoin is coinGame with a solo measure: the cost of a game is a
+// uniform draw scaled by the player's bias.
+type soloCoin struct{ coinGame }
+
+func (soloCoin) SoloOpponent() fitness.Player { return coin{"house", 1} }
+func (soloCoin) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+	return p.(coin).bias * opp.(coin).bias * fitness.NewRand(seed).Float64()
+}
+func (soloCoin) Measure() string { return "draws" }
+
+// TestEvaluateSolo: solo games of every player and opponent on the same
+// deals (the same draw scaled by the bias), against the game's solo
+// opponent unless one is named, counted in the progress with the
+// head-to-head games.
+func TestEvaluateSolo(t *testing.T) {
+	g := soloCoin{}
+	req := fitness.EvalRequest{Game: g,
+		Players:   []fitness.Contender{{Label: "half", Player: coin{"half", 0.5}}},
+		Opponents: []fitness.Contender{{Label: "one", Player: coin{"one", 1}}},
+		Games:     20, Seed: 3, Workers: 2}
+	if n := req.Total(); n != 20+2*20 {
+		t.Fatalf("Total %d, want 20 head to head + 2 x 20 solo", n)
+	}
+	var mu sync.Mutex
+	most := 0
+	req.Progress = func(done int) { mu.Lock(); most = max(most, done); mu.Unlock() }
+	rep, err := fitness.Evaluate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if most != req.Total() {
+		t.Errorf("progress reached %d of %d", most, req.Total())
+	}
+	if len(rep.Players) != 2 || rep.Players[0].Name != "half" || rep.Players[1].Name != "one" || rep.Players[0].Measure != "draws" {
+		t.Fatalf("players %+v", rep.Players)
+	}
+	half, one := rep.Players[0].Solo, rep.Players[1].Solo
+	if half.N != 20 || math.Abs(half.Mean-one.Mean/2) > 1e-12 {
+		t.Errorf("solo means %v and %v: the same deals give half the cost at half the bias", half.Mean, one.Mean)
+	}
+	doc, err := json.Marshal(rep.Players[0])
+	if err != nil || !strings.HasPrefix(string(doc), `{"draws":{"n":20,`) || !strings.Contains(string(doc), `"name":"half"`) {
+		t.Errorf("player JSON %s, %v", doc, err)
+	}
+	req.SoloOpponent, req.Progress = coin{"double", 2}, nil
+	rep2, err := fitness.Evaluate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep2.Players[0].Solo.Mean; math.Abs(got-2*half.Mean) > 1e-12 {
+		t.Errorf("against a named solo opponent of twice the bias: mean %v, want %v", got, 2*half.Mean)
+	}
+	if (fitness.EvalRequest{Game: coinGame{}, Players: req.Players, Opponents: req.Opponents, Games: 20}).Total() != 20 {
+		t.Error("a game without solo games counts solo games")
+	}
+}
+
+func TestRoleNames(t *testing.T) {
+	for r, want := range map[fitness.Role]string{fitness.Mover: "mover", fitness.Shooter: "shooter", fitness.Placer: "placer", 9: "Role(9)"} {
+		if r.String() != want {
+			t.Errorf("%d: %q, want %q", r, r.String(), want)
+		}
+	}
+}
+
+func TestLoadParamsExports(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, body, err string }{
+		{"empty params", "game: coin\nplayer: tuned\nparams:\n", "no params found"},
+		{"players without params", "game: coin\nplayers:\n  - rank: 1\n", "no params found"},
+		{"another player", "player: fair\nparams: {bias: 0.5}\n", `for player "fair", not "tuned"`},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".yaml")
+		if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
 	}
 }
