@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,14 +28,21 @@ func (o diskOp) String() string { return o.kind + " " + o.file }
 type faultFS struct {
 	ops     []diskOp
 	crashAt int // -1: never
+	failAt  int // 1 + the operation that returns errInjected instead; 0: never
 	renamed string
 }
 
-func (f *faultFS) step(kind, file string) {
+var errInjected = errors.New("injected failure")
+
+func (f *faultFS) step(kind, file string) error {
 	f.ops = append(f.ops, diskOp{kind, file})
-	if len(f.ops)-1 == f.crashAt {
+	switch len(f.ops) {
+	case f.crashAt + 1:
 		panic(crash{})
+	case f.failAt:
+		return errInjected
 	}
+	return nil
 }
 
 // target is the file a temporary file of writeAtomic becomes.
@@ -48,12 +56,18 @@ func (f *faultFS) CreateTemp(dir, pattern string) (tempFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.step("create", target(tf.Name()))
+	if err := f.step("create", target(tf.Name())); err != nil {
+		tf.Close()
+		os.Remove(tf.Name())
+		return nil, err
+	}
 	return &faultFile{File: tf, fs: f}, nil
 }
 
 func (f *faultFS) Rename(oldpath, newpath string) error {
-	f.step("rename", filepath.Base(newpath))
+	if err := f.step("rename", filepath.Base(newpath)); err != nil {
+		return err
+	}
 	f.renamed = filepath.Base(newpath)
 	return os.Rename(oldpath, newpath)
 }
@@ -61,8 +75,7 @@ func (f *faultFS) Rename(oldpath, newpath string) error {
 func (f *faultFS) Remove(name string) error { return os.Remove(name) }
 
 func (f *faultFS) SyncDir(dir string) error {
-	f.step("syncdir", f.renamed)
-	return nil // recorded, not done: a simulated kill loses no cache, and fsync is slow
+	return f.step("syncdir", f.renamed) // recorded, not done: a simulated kill loses no cache, and fsync is slow
 }
 
 type faultFile struct {
@@ -71,7 +84,9 @@ type faultFile struct {
 }
 
 func (t *faultFile) Chmod(mode os.FileMode) error {
-	t.fs.step("chmod", target(t.Name()))
+	if err := t.fs.step("chmod", target(t.Name())); err != nil {
+		return err
+	}
 	return t.File.Chmod(mode)
 }
 
@@ -79,18 +94,23 @@ func (t *faultFile) Write(b []byte) (int, error) {
 	if len(t.fs.ops) == t.fs.crashAt {
 		t.File.Write(b[:len(b)/2]) // torn: the kill lands mid-write
 	}
-	t.fs.step("write", target(t.Name()))
+	if err := t.fs.step("write", target(t.Name())); err != nil {
+		n, _ := t.File.Write(b[:len(b)/2]) // a short write: the disk filled up
+		return n, err
+	}
 	return t.File.Write(b)
 }
 
 func (t *faultFile) Sync() error {
-	t.fs.step("sync", target(t.Name()))
-	return nil // recorded, not done, as SyncDir
+	return t.fs.step("sync", target(t.Name())) // recorded, not done, as SyncDir
 }
 
 func (t *faultFile) Close() error {
-	t.fs.step("close", target(t.Name()))
-	return t.File.Close()
+	err := t.fs.step("close", target(t.Name()))
+	if cerr := t.File.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // useDisk makes the run write through f until the test ends.
@@ -301,4 +321,41 @@ func TestCheckpointCarriesTheWholeHallOfFame(t *testing.T) {
 	if len(h.prev) != 3 {
 		t.Fatalf("hall of fame of %d after the run, want 3", len(h.prev))
 	}
+}
+
+// TestFailedWritesLeaveTheOldFile makes each step of writing one file
+// fail (as a full disk or an I/O error would): writeAtomic reports the
+// error naming the file, the file keeps its old contents and no
+// temporary file is left.
+func TestFailedWritesLeaveTheOldFile(t *testing.T) {
+	for _, step := range []string{"create", "chmod", "write", "sync", "close", "rename"} {
+		t.Run(step, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, fileBest)
+			write(t, dir, fileBest, []byte("old\n"))
+			rec := &faultFS{crashAt: -1}
+			useDisk(t, rec)
+			if err := writeAtomic(path, []byte("new contents\n")); err != nil {
+				t.Fatal(err)
+			}
+			k := slices.IndexFunc(rec.ops, func(o diskOp) bool { return o.kind == step })
+			write(t, dir, fileBest, []byte("old\n"))
+			useDisk(t, &faultFS{crashAt: -1, failAt: k + 1})
+			err := writeAtomic(path, []byte("new contents\n"))
+			if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), "cannot write "+path) {
+				t.Fatalf("failed %s: %v, want the injected error naming %s", step, err, path)
+			}
+			entries, _ := os.ReadDir(dir)
+			if data, _ := os.ReadFile(path); string(data) != "old\n" || len(entries) != 1 {
+				t.Fatalf("after a failed %s: %q in %s, %d files", step, data, fileBest, len(entries))
+			}
+		})
+	}
+	t.Run("syncdir", func(t *testing.T) {
+		dir := t.TempDir()
+		useDisk(t, &faultFS{crashAt: -1, failAt: 7})
+		if err := writeAtomic(filepath.Join(dir, fileBest), []byte("new\n")); !errors.Is(err, errInjected) {
+			t.Fatalf("failed directory sync: %v", err)
+		}
+	})
 }
