@@ -2,8 +2,10 @@ package battleship
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/genome"
@@ -128,5 +130,46 @@ func TestOver9000DocumentedSettings(t *testing.T) {
 				t.Errorf("bob %+v\nwant %+v", b.p, want)
 			}
 		})
+	}
+}
+
+// TestDensityParamsValidate refuses every setting below its lower bound,
+// NaN or infinite, naming it, and accepts each bound itself.
+func TestDensityParamsValidate(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	ok := func() densityParams {
+		return densityParams{HitWeight: 1, Exponent: 0, Avoid: 0, Preferred: 0, Critical: 0, Parity: 0, Jitter: 0,
+			Grid: make([]float64, g.Cells)}
+	}
+	if err := (&densityParams{HitWeight: 1}).validate(g); err != nil {
+		t.Fatalf("every setting at its bound, no grid: %v", err)
+	}
+	p := ok()
+	if err := p.validate(g); err != nil {
+		t.Fatalf("every setting at its bound: %v", err)
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		name string
+		set  func(*densityParams)
+	}{
+		{"hit weight", func(p *densityParams) { p.HitWeight = 0.999 }},
+		{"hit weight", func(p *densityParams) { p.HitWeight = inf }},
+		{"exponent", func(p *densityParams) { p.Exponent = -0.001 }},
+		{"exponent", func(p *densityParams) { p.Exponent = nan }},
+		{"avoid", func(p *densityParams) { p.Avoid = -1 }},
+		{"preferred", func(p *densityParams) { p.Preferred = nan }},
+		{"critical", func(p *densityParams) { p.Critical = -inf }},
+		{"parity", func(p *densityParams) { p.Parity = -0.5 }},
+		{"jitter", func(p *densityParams) { p.Jitter = -0.01 }},
+		{"weight of A1", func(p *densityParams) { p.Grid[0] = -1 }},
+		{"weight of J10", func(p *densityParams) { p.Grid[99] = nan }},
+		{"weight grid has 99 cells", func(p *densityParams) { p.Grid = p.Grid[:99] }},
+	} {
+		p := ok()
+		tc.set(&p)
+		if err := p.validate(g); err == nil || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
 	}
 }
