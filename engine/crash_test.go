@@ -241,6 +241,9 @@ func TestKillAtEveryWriteStepResumesExactly(t *testing.T) {
 		if op.kind != "write" && op.kind != "rename" && op.kind != "syncdir" {
 			continue // the same files on disk as at one of these
 		}
+		if w := k / 7; w >= 5 && w <= 8 {
+			continue // generation 2's writes: as generation 1's, resumed from a checkpoint like 3's
+		}
 		t.Run(fmt.Sprintf("%02d %v", k, op), func(t *testing.T) {
 			dir := t.TempDir()
 			fs := &faultFS{crashAt: k}

@@ -54,7 +54,7 @@ var modeCases = []struct {
 }
 
 // TestEveryModelAndModeResumesExactly stops each kind of run after its
-// first and second generation and resumes it at another worker count: every
+// first generation and resumes it at another worker count: every
 // file (and the export) must equal those of a run that went straight
 // through at one worker.
 func TestEveryModelAndModeResumesExactly(t *testing.T) {
@@ -67,7 +67,7 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := readDir(t, straight)
-			for _, after := range []int{1, 2} {
+			for _, after := range []int{1} { // a stop after 2 resumes only the last generation: TestResumeMatchesStraightRun has it
 				dir := t.TempDir()
 				stop := make(chan struct{})
 				_, err := Start(context.Background(), loadText(t, cfgDir, text),
