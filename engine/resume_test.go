@@ -255,3 +255,48 @@ func TestRunLog(t *testing.T) {
 		}
 	}
 }
+
+// TestGamesCounted: every member of the last generation played the games
+// its fitness modes call for (hall-of-fame games once the hall has its
+// members), and every generation's games are counted in its history row.
+func TestGamesCounted(t *testing.T) {
+	want := map[string]struct{ member, first, later int }{
+		"generational baselines shots":       {6, 6 * 6, 6 * 6},
+		"down-to-size baselines shots":       {6, 10 * 6, 10 * 6},
+		"natural-selection baselines shots":  {6, 6 * 6, 6 * 6},
+		"natural-selection population score": {4 * 4, 12 * 4, 12 * 4},
+		"generational population score":      {2 * 4, 6 * 4, 6 * 4},
+		"down-to-size hall-of-fame score":    {4 + 2*4, 9 * 4, 9 * 12},
+		"generational all modes score":       {2 + 2*2 + 2*2, 6*2 + 6*2, 6*2 + 6*2 + 6*2*2},
+	}
+	for _, tc := range modeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, ok := want[tc.name]
+			if !ok {
+				t.Fatal("no expectation for this case")
+			}
+			dir := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), modeConfig(tc.fitness, tc.evolution)), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ck.Population {
+				if m.Games != w.member || m.Generation != 2 {
+					t.Errorf("member %d: %d games in generation %d, want %d", i, m.Games, m.Generation+1, w.member)
+				}
+			}
+			for g, h := range ck.History {
+				n := w.later
+				if g == 0 {
+					n = w.first
+				}
+				if h.Games != n || h.Generation != g+1 {
+					t.Errorf("history row %d: generation %d, %d games; want generation %d, %d games", g, h.Generation, h.Games, g+1, n)
+				}
+			}
+		})
+	}
+}
