@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -103,5 +104,32 @@ func TestHistoryCSV(t *testing.T) {
 	want := "generation,best,mean,sd,games\n1,44.5,50.125,3.25,1200\n2,0.3333333333,0.5,0,7\n"
 	if got != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestMemberJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		ok         bool
+	}{
+		{"one game in generation 0", `{"genes": [0.5], "fitness": 3, "games": 1, "ci95": [1, 5], "generation": 0}`, true},
+		{"no games", `{"genes": [0.5], "fitness": 3, "games": 0, "ci95": [1, 5], "generation": 0}`, false},
+		{"generation -1", `{"genes": [0.5], "fitness": 3, "games": 1, "ci95": [1, 5], "generation": -1}`, false},
+		{"no genes", `{"fitness": 3, "games": 1, "ci95": [1, 5], "generation": 0}`, false},
+		{"no fitness", `{"genes": [0.5], "games": 1, "ci95": [1, 5], "generation": 0}`, false},
+		{"no games field", `{"genes": [0.5], "fitness": 3, "ci95": [1, 5], "generation": 0}`, false},
+		{"no generation", `{"genes": [0.5], "fitness": 3, "games": 1, "ci95": [1, 5]}`, false},
+		{"an unknown field", `{"genes": [0.5], "fitness": 3, "games": 1, "ci95": [1, 5], "generation": 0, "x": 1}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var m Member
+			err := json.Unmarshal([]byte(tc.text), &m)
+			if (err == nil) != tc.ok {
+				t.Fatalf("err = %v, want ok %v", err, tc.ok)
+			}
+			if tc.ok && (m.Games != 1 || m.Fitness != 3 || m.CI95 != [2]float64{1, 5} || len(m.Genes) != 1 || m.Generation != 0) {
+				t.Fatalf("read %+v", m)
+			}
+		})
 	}
 }
