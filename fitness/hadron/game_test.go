@@ -407,3 +407,36 @@ func TestBoardErrorsAndText(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardSizesAndNames: the sizes at both bounds are boards, one step
+// past either is refused; colours and cells off the alphabet have names.
+func TestBoardSizesAndNames(t *testing.T) {
+	for size, ok := range map[int]bool{MinSize - 1: false, MinSize: true, MaxSize: true, MaxSize + 1: false} {
+		b, err := NewBoard(size)
+		if (err == nil) != ok || (ok && b.Size() != size) {
+			t.Errorf("NewBoard(%d): %v", size, err)
+		}
+	}
+	if _, err := NewBoard(MaxSize + 1); err == nil || err.Error() != "hadron: size 12: must be at most 11" {
+		t.Errorf("NewBoard(12): %v", err)
+	}
+	for c, want := range map[Cell]string{{0, 0}: "A1", {25, 3}: "Z4", {26, 0}: "Cell(26,0)", {-1, 2}: "Cell(-1,2)"} {
+		if c.String() != want {
+			t.Errorf("%#v prints as %q, want %q", c, c.String(), want)
+		}
+	}
+	for c, want := range map[Color]string{Empty: "empty", White: "white", Black: "black", 7: "Color(7)"} {
+		if c.String() != want {
+			t.Errorf("colour %d: %q, want %q", c, c.String(), want)
+		}
+	}
+	if White.Other() != Black || Black.Other() != White {
+		t.Error("Other does not swap the colours")
+	}
+	b := mustBoard(t, 5)
+	for _, c := range []Cell{{-1, 0}, {0, -1}, {5, 0}, {0, 5}} {
+		if got := b.At(c); got != Empty {
+			t.Errorf("At(%v) off the board = %v, want empty", c, got)
+		}
+	}
+}
