@@ -37,20 +37,28 @@ fitness:
 var modeCases = []struct {
 	name, fitness, evolution string
 	populationOnly           bool // score objective, population mode alone
+	// Games each member of a generation plays (hall-of-fame games once
+	// the hall has its members) and the games of the first and later
+	// generations.
+	member, first, later int
 }{
-	{"generational baselines shots", "  baselines: {games: 6}\n", "  elitism: 1\n", false},
-	{"down-to-size baselines shots", "  baselines: {games: 6}\n", "  model: down-to-size\n  offspring: 4\n", false},
-	{"natural-selection baselines shots", "  baselines: {games: 6}\n", "  model: natural-selection\n  keep: 2\n", false},
+	{"generational baselines shots", "  baselines: {games: 6}\n", "  elitism: 1\n", false, 6, 6 * 6, 6 * 6},
+	{"down-to-size baselines shots", "  baselines: {games: 6}\n", "  model: down-to-size\n  offspring: 4\n", false, 6, 10 * 6, 10 * 6},
+	{"natural-selection baselines shots", "  baselines: {games: 6}\n", "  model: natural-selection\n  keep: 2\n", false, 6, 6 * 6, 6 * 6},
 	{"natural-selection population score",
-		"  objective: score\n  population: {opponents: 3, games: 4}\n", "  model: natural-selection\n  keep: 2\n", true},
+		"  objective: score\n  population: {opponents: 3, games: 4}\n", "  model: natural-selection\n  keep: 2\n", true,
+		4 * 4, 12 * 4, 12 * 4},
 	{"generational population score",
-		"  objective: score\n  population: {opponents: 2, games: 4}\n", "  elitism: 1\n", true},
+		"  objective: score\n  population: {opponents: 2, games: 4}\n", "  elitism: 1\n", true,
+		2 * 4, 6 * 4, 6 * 4},
 	{"down-to-size hall-of-fame score",
 		"  objective: score\n  hall-of-fame: {members: 2, games: 4}\n  baselines: {games: 4, opponents: [over9000]}\n",
-		"  model: down-to-size\n  offspring: 3\n", false},
+		"  model: down-to-size\n  offspring: 3\n", false,
+		4 + 2*4, 9 * 4, 9 * 12},
 	{"generational all modes score",
 		"  objective: score\n  baselines: {games: 2, opponents: [bob]}\n  population: {opponents: 2, games: 2}\n  hall-of-fame: {members: 2, games: 2}\n",
-		"  elitism: 2\n", false},
+		"  elitism: 2\n", false,
+		2 + 2*2 + 2*2, 6*2 + 6*2, 6*2 + 6*2 + 6*2*2},
 }
 
 // TestEveryModelAndModeResumesExactly stops each kind of run after its
@@ -85,7 +93,9 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 }
 
 // TestRunsHaveHonestIntervals reads every kind of run's checkpoint:
-// every member played games on distinct deals, so its interval has width
+// every member played the games its modes call for, and every
+// generation's games are counted in its history row; members played
+// games on distinct deals, so their intervals have width
 // (a derivation that gave every game of a pairing the same deal would
 // make shots constant and scores whole, with zero-width intervals); in
 // population mode alone every game gives its two players scores summing
@@ -123,6 +133,20 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 					if math.Abs(h.Mean-0.5) > 1e-12 {
 						t.Errorf("generation %d: mean population score %v, want 1/2", h.Generation, h.Mean)
 					}
+				}
+			}
+			for i, m := range ck.Population {
+				if m.Games != tc.member || m.Generation != 2 {
+					t.Errorf("member %d: %d games in generation %d, want %d", i, m.Games, m.Generation+1, tc.member)
+				}
+			}
+			for g, h := range ck.History {
+				n := tc.later
+				if g == 0 {
+					n = tc.first
+				}
+				if h.Games != n || h.Generation != g+1 {
+					t.Errorf("history row %d: generation %d, %d games; want generation %d, %d games", g, h.Generation, h.Games, g+1, n)
 				}
 			}
 		})
@@ -253,50 +277,5 @@ func TestRunLog(t *testing.T) {
 		if !strings.HasPrefix(lines[i], prefix+"best so far ") || !strings.HasSuffix(lines[i], "; 24 games in 1.00s (24 games/s)") {
 			t.Errorf("line %d:\n%s\nwant\n%s...", i+1, lines[i], prefix)
 		}
-	}
-}
-
-// TestGamesCounted: every member of the last generation played the games
-// its fitness modes call for (hall-of-fame games once the hall has its
-// members), and every generation's games are counted in its history row.
-func TestGamesCounted(t *testing.T) {
-	want := map[string]struct{ member, first, later int }{
-		"generational baselines shots":       {6, 6 * 6, 6 * 6},
-		"down-to-size baselines shots":       {6, 10 * 6, 10 * 6},
-		"natural-selection baselines shots":  {6, 6 * 6, 6 * 6},
-		"natural-selection population score": {4 * 4, 12 * 4, 12 * 4},
-		"generational population score":      {2 * 4, 6 * 4, 6 * 4},
-		"down-to-size hall-of-fame score":    {4 + 2*4, 9 * 4, 9 * 12},
-		"generational all modes score":       {2 + 2*2 + 2*2, 6*2 + 6*2, 6*2 + 6*2 + 6*2*2},
-	}
-	for _, tc := range modeCases {
-		t.Run(tc.name, func(t *testing.T) {
-			w, ok := want[tc.name]
-			if !ok {
-				t.Fatal("no expectation for this case")
-			}
-			dir := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), modeConfig(tc.fitness, tc.evolution)), Options{Dir: dir, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
-			ck, _, err := ReadCheckpoint(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, m := range ck.Population {
-				if m.Games != w.member || m.Generation != 2 {
-					t.Errorf("member %d: %d games in generation %d, want %d", i, m.Games, m.Generation+1, w.member)
-				}
-			}
-			for g, h := range ck.History {
-				n := w.later
-				if g == 0 {
-					n = w.first
-				}
-				if h.Games != n || h.Generation != g+1 {
-					t.Errorf("history row %d: generation %d, %d games; want generation %d, %d games", g, h.Generation, h.Games, g+1, n)
-				}
-			}
-		})
 	}
 }
