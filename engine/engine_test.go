@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -351,6 +352,17 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
+	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := 1; g <= 3; g++ {
+		for _, label := range []string{": best", " (rivals): best"} {
+			if n := strings.Count(string(log), fmt.Sprintf("generation %d/3%s", g, label)); n != 1 {
+				t.Errorf("run.log has %d lines for generation %d%s, want 1:\n%s", n, g, label, log)
+			}
+		}
+	}
 }
 
 func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {

@@ -195,11 +195,16 @@ func TestBudgetEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err = Resume(context.Background(), Options{Dir: dir, Generations: 3})
+	res, err = Resume(context.Background(), Options{Dir: dir, Generations: 3, Workers: 1})
 	if err != nil || res.Generation != 3 || res.Budget != 3 || fmt.Sprint(res.Best) != fmt.Sprint(readBest(t, dir)) {
 		t.Fatalf("resume at its budget: %v, %+v", err, res)
 	}
 	sameFiles(t, want, readDir(t, dir), "resumed at its budget")
+	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil || !strings.HasSuffix(string(log), " resume crash at generation 3 of 3, 1 workers\n") ||
+		strings.Count(string(log), "finished 3 generations") != 1 {
+		t.Fatalf("run.log after a resume at its budget (%v):\n%s", err, log)
+	}
 	before := snapshot(t, dir)
 	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrBudget) ||
 		!strings.Contains(err.Error(), "a budget of 2 generations, 3 already run") {
