@@ -117,6 +117,9 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 				if m.CI95[0] > m.Fitness || m.Fitness > m.CI95[1] {
 					t.Errorf("member %d: fitness %v outside its interval %v", i, m.Fitness, m.CI95)
 				}
+				if strings.Contains(tc.fitness, "score") && (m.CI95[0] < 0 || m.CI95[1] > 1) {
+					t.Errorf("member %d: a score's interval %v sticks out of [0, 1]", i, m.CI95)
+				}
 				if !(m.CI95[1]-m.CI95[0] > 0) {
 					flat++
 					if !strings.Contains(tc.fitness, "score") {
