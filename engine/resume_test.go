@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -284,6 +285,53 @@ func TestRunLog(t *testing.T) {
 		prefix, _, _ := strings.Cut(gen(g, []string{"", "04Z", "", "", "09Z"}[i], ""), "best so far")
 		if !strings.HasPrefix(lines[i], prefix+"best so far ") || !strings.HasSuffix(lines[i], "; 24 games in 1.00s (24 games/s)") {
 			t.Errorf("line %d:\n%s\nwant\n%s...", i+1, lines[i], prefix)
+		}
+	}
+}
+
+// recorder is a Progress that writes down what it is told.
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+	most   int
+}
+
+func (p *recorder) StartGeneration(gen, budget, games int) {
+	p.events = append(p.events, fmt.Sprintf("start %d/%d %d games", gen, budget, games))
+	p.most = 0
+}
+func (p *recorder) Games(done int) { p.mu.Lock(); p.most = max(p.most, done); p.mu.Unlock() }
+func (p *recorder) EndGeneration(gen int, s GenStats, best Member) {
+	p.events = append(p.events, fmt.Sprintf("end %d after %d games: %+v best %v", gen, p.most, s, best.Fitness))
+}
+
+// TestProgressReports: the progress hears every generation start with its
+// games, every game played, and every end with the generation's history
+// row and the best so far.
+func TestProgressReports(t *testing.T) {
+	dir := t.TempDir()
+	p := &recorder{}
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Workers: 2, Progress: p}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for g, h := range ck.History {
+		want = append(want, fmt.Sprintf("start %d/3 24 games", g),
+			fmt.Sprintf("end %d after 24 games: %+v best %v", g, h, "BEST"))
+	}
+	if len(p.events) != len(want) {
+		t.Fatalf("events %q, want %q", p.events, want)
+	}
+	for i, w := range want {
+		if i == len(want)-1 {
+			w = strings.Replace(w, "BEST", fmt.Sprint(ck.HallOfFame[0].Fitness), 1)
+		}
+		if prefix, _, _ := strings.Cut(w, "BEST"); !strings.HasPrefix(p.events[i], prefix) || (i == len(want)-1 && p.events[i] != w) {
+			t.Errorf("event %d: %q, want %q", i, p.events[i], w)
 		}
 	}
 }
