@@ -411,3 +411,29 @@ func TestOpponentFilesAreProtected(t *testing.T) {
 		t.Fatalf("resume without the opponent's file: %v", err)
 	}
 }
+
+// TestNotRunDirectories: resume and export name what is missing.
+func TestNotRunDirectories(t *testing.T) {
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"missing", filepath.Join(empty, "nope"), filepath.Join(empty, "nope") + ": no such file or directory"},
+		{"empty", empty, empty + ": not a run directory: no checkpoint.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); err == nil || err.Error() != tc.want {
+				t.Errorf("resume: %v, want %q", err, tc.want)
+			}
+			if _, err := Export(tc.dir, 1, YAML, false); err == nil || err.Error() != tc.want {
+				t.Errorf("export: %v, want %q", err, tc.want)
+			}
+			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); !errors.Is(err, ErrNotRunDir) && tc.name == "empty" {
+				t.Errorf("resume: %v is not ErrNotRunDir", err)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("a failed resume wrote %d files", len(entries))
+	}
+}
