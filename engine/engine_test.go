@@ -437,3 +437,38 @@ func TestNotRunDirectories(t *testing.T) {
 		t.Errorf("a failed resume wrote %d files", len(entries))
 	}
 }
+
+// TestRunDirectoryErrors: a run directory that cannot be made, and a run
+// whose config.yaml is gone or no longer parses, are errors naming the
+// file; nothing changes.
+func TestRunDirectoryErrors(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	write(t, filepath.Dir(blocker), "file", []byte("x"))
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: filepath.Join(blocker, "run")}); err == nil ||
+		!strings.Contains(err.Error(), "cannot make the run directory "+filepath.Join(blocker, "run")) {
+		t.Errorf("run under a file: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, fileConfig)
+	text, _ := os.ReadFile(cfgPath)
+	os.Remove(cfgPath)
+	before := snapshot(t, dir)
+	if _, err := Resume(context.Background(), Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), cfgPath+": no such file") {
+		t.Errorf("resume without config.yaml: %v", err)
+	}
+	if !equalSnap(before, snapshot(t, dir)) {
+		t.Error("a failed resume changed files")
+	}
+	write(t, dir, fileConfig, append(text, "colour: blue\n"...))
+	before = snapshot(t, dir)
+	var ce ConfigErrors
+	if _, err := Resume(context.Background(), Options{Dir: dir}); !errors.As(err, &ce) || !strings.Contains(err.Error(), cfgPath+":") {
+		t.Errorf("resume with a broken config.yaml: %v", err)
+	}
+	if !equalSnap(before, snapshot(t, dir)) {
+		t.Error("a failed resume changed files")
+	}
+}
