@@ -362,3 +362,34 @@ func TestFailedWritesLeaveTheOldFile(t *testing.T) {
 		}
 	})
 }
+
+// TestResumeRemovesOnlyItsTemporaryFiles: resume removes the temporary
+// files of the run's own files and leaves anything else alone.
+func TestResumeRemovesOnlyItsTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	gone := []string{".checkpoint.json.tmp-1", ".rivals-best.yaml.tmp-2", ".report.svg.tmp-3", ".config.yaml.tmp-4", ".generations.csv.tmp-5"}
+	kept := []string{".notes.tmp-1", "best.yaml.tmp-2", ".best.yaml.bak", "notes.txt"}
+	for _, f := range append(slices.Clone(gone), kept...) {
+		write(t, dir, f, []byte("x"))
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".best.yaml.tmp-dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, ".best.yaml.tmp-dir")
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range gone {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s left", f)
+		}
+	}
+	for _, f := range kept {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s removed: %v", f, err)
+		}
+	}
+}
