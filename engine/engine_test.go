@@ -352,6 +352,15 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
+	// Each species' picture says whose it is and which way is better.
+	for file, title := range map[string]string{
+		fileReport:             ">coevolve: shots per generation (lower is better)<",
+		"rivals-" + fileReport: ">coevolve rivals: shots per generation (higher is better)<",
+	} {
+		if !bytes.Contains(want[file], []byte(title)) {
+			t.Errorf("%s has no title %q", file, title)
+		}
+	}
 	log, err := os.ReadFile(filepath.Join(dir, fileLog))
 	if err != nil {
 		t.Fatal(err)

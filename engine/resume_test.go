@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,12 +106,24 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 	for _, tc := range modeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), modeConfig(tc.fitness, tc.evolution)), Options{Dir: dir, Workers: 2}); err != nil {
+			cfg := loadText(t, t.TempDir(), modeConfig(tc.fitness, tc.evolution))
+			if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
 			ck, _, err := ReadCheckpoint(dir)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Two generations of breeding made new genomes.
+			initial := newRunner(cfg, Options{}).initial()[0]
+			bred := 0
+			for _, m := range ck.Population {
+				if !slices.ContainsFunc(initial, func(g []float64) bool { return slices.Equal(g, m.Genes) }) {
+					bred++
+				}
+			}
+			if bred < len(ck.Population)/2 {
+				t.Errorf("only %d of %d members of the last generation are not from the first", bred, len(ck.Population))
 			}
 			members := append(ck.Population, ck.HallOfFame...)
 			flat := 0
