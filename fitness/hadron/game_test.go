@@ -440,3 +440,40 @@ func TestBoardSizesAndNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGeomNeighbours compares every board size's neighbour tables and
+// shifts with coordinates: corners have 2 neighbours, edges 3, the
+// inside 4, none across a side.
+func TestGeomNeighbours(t *testing.T) {
+	for n := MinSize; n <= MaxSize; n++ {
+		g := geoms[n]
+		for r := range n {
+			for c := range n {
+				i := r*n + c
+				var want set
+				for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+					if rr, cc := r+d[0], c+d[1]; rr >= 0 && rr < n && cc >= 0 && cc < n {
+						want = want.or(bit(rr*n + cc))
+					}
+				}
+				onEdge := 0
+				if r == 0 || r == n-1 {
+					onEdge++
+				}
+				if c == 0 || c == n-1 {
+					onEdge++
+				}
+				if g.nbr[i] != want || g.around(bit(i)) != want || int(g.deg[i]) != 4-onEdge {
+					t.Fatalf("%dx%d cell (%d,%d): %d neighbours, tables disagree with coordinates", n, n, r, c, g.deg[i])
+				}
+				var adj set
+				for _, j := range g.adj[i][:g.deg[i]] {
+					adj = adj.or(bit(int(j)))
+				}
+				if adj != want {
+					t.Fatalf("%dx%d cell (%d,%d): adj is not its neighbours", n, n, r, c)
+				}
+			}
+		}
+	}
+}
