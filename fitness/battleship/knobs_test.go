@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -172,4 +173,102 @@ func TestDensityParamsValidate(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
+}
+
+// densAgainstReference plays one game of the tuned shooter at values v
+// against a uniform fleet and compares the kernel's score of every
+// unfired cell with the naive reference's before every shot.
+func densAgainstReference(t *testing.T, g *Geometry, v genome.Values, seed uint64) {
+	t.Helper()
+	s, err := tunedShooter(g, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &densRef{g: g, p: s.p}
+	k := s.Start(g, densShooterRng(seed)).(*densityGunner)
+	f := newFleet(g, placeUniform(g, fitness.NewRand(seed)))
+	for f.afloat > 0 {
+		c := k.Fire()
+		want, open := ref.values()
+		for cell, o := range open {
+			if got := k.score[cell]; o && math.Abs(got-want[cell]) > 1e-9*max(1, math.Abs(want[cell])) {
+				t.Fatalf("seed %d shot %d cell %s: kernel %v, reference %v", seed, len(ref.shots)+1, g.Name(cell), got, want[cell])
+			}
+		}
+		shot := f.shoot("tuned", c)
+		k.Observe(shot)
+		ref.Observe(shot)
+	}
+}
+
+// TestDensityEachKnobAloneAgainstReference moves one knob of the tuned
+// shooter at a time, the others at their defaults, and holds the kernel
+// to the reference: a knob whose effect the kernel skips when the other
+// knobs are neutral (a tier multiplier alone, say) shows here, where
+// random values, which move every knob at once, hide it.
+func TestDensityEachKnobAloneAgainstReference(t *testing.T) {
+	for _, r := range []Rules{Classic(), {W: 10, H: 10, Fleet: []int{5, 4, 3, 3, 2}, Reveal: RevealShip}} {
+		g := mustGeometry(t, r)
+		schema := tunedSchema(r)
+		for _, p := range schema {
+			t.Run(fmt.Sprintf("%v/%s", r.Reveal, p.Name), func(t *testing.T) {
+				for seed := range uint64(densScale(8)) {
+					x := genome.Value{Num: p.Min + (p.Max-p.Min)*fitness.NewRand(seed).Float64()}
+					if p.Kind == genome.Grid {
+						x = genome.Value{Cells: edgeGrid(r.H, r.W, []float64{0.5, 3, 0.2, 2, 1.5})}
+					}
+					v, err := schema.Defaults().With(p.Name, x)
+					if err != nil {
+						t.Fatal(err)
+					}
+					densAgainstReference(t, g, v, seed)
+				}
+			})
+		}
+	}
+}
+
+// TestDensityFleetsBeyondTheInlineBuffers plays fleets with more ships
+// and more distinct lengths than a gunner keeps without allocating.
+func TestDensityFleetsBeyondTheInlineBuffers(t *testing.T) {
+	for _, r := range []Rules{
+		{W: 10, H: 10, Fleet: []int{2, 2, 2, 2, 3, 3, 3, 4}, Reveal: RevealSunk},
+		{W: 11, H: 11, Fleet: []int{6, 5, 4, 3, 2, 1, 1}, Reveal: RevealShip},
+	} {
+		g := mustGeometry(t, r)
+		t.Run(fmt.Sprintf("%d ships", len(r.Fleet)), func(t *testing.T) {
+			for seed := range uint64(densScale(6)) {
+				densAgainstReference(t, g, densRandomValues(t, tunedSchema(r), fitness.NewRand(seed)), seed)
+			}
+		})
+	}
+}
+
+// TestDensityShooterOnAnotherBoard: a shooter built for one board and
+// started on another plays as one built for that board; one whose weight
+// grid does not fit refuses, naming itself.
+func TestDensityShooterOnAnotherBoard(t *testing.T) {
+	classic := mustGeometry(t, Classic())
+	other := mustGeometry(t, Rules{W: 7, H: 12, Fleet: []int{4, 3, 2}, Reveal: RevealSunk})
+	foreign, err := bobShooter(classic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	native, err := bobShooter(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(densScale(20)) {
+		densGame(t, other, foreign.Start(other, densShooterRng(seed)), native.Start(other, densShooterRng(seed)), randomPlacer{}, seed)
+	}
+	o9k, err := over9000Shooter(classic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if msg := fmt.Sprint(recover()); !strings.Contains(msg, "over9000 built for 100 cells started on 84") {
+			t.Fatalf("over9000 started on another board: %s", msg)
+		}
+	}()
+	o9k.Start(other, densShooterRng(0))
 }
