@@ -163,8 +163,9 @@ func TestSummarize(t *testing.T) {
 			near("mean", s.Mean, tc.mean)
 			near("median", s.Median, tc.median)
 			near("sd", s.SD, tc.sd)
-			if math.Abs(s.CI95[1]-s.Mean-tc.half) > 1e-5*max(1, tc.half) && !math.IsInf(tc.half, 1) {
-				t.Errorf("CI half-width = %v, want %v", s.CI95[1]-s.Mean, tc.half)
+			if got := s.CI95[1] - s.Mean; math.IsInf(tc.half, 1) != math.IsInf(got, 1) ||
+				(!math.IsInf(tc.half, 1) && math.Abs(got-tc.half) > 1e-5*max(1, tc.half)) {
+				t.Errorf("CI half-width = %v, want %v", got, tc.half)
 			}
 			if s.N != len(tc.xs) {
 				t.Errorf("n = %d, want %d", s.N, len(tc.xs))
@@ -662,6 +663,10 @@ func TestEvaluateSolo(t *testing.T) {
 	}
 	if (fitness.EvalRequest{Game: coinGame{}, Players: req.Players, Opponents: req.Opponents, Games: 20}).Total() != 20 {
 		t.Error("a game without solo games counts solo games")
+	}
+	two, three := make([]fitness.Contender, 2), make([]fitness.Contender, 3)
+	if n := (fitness.EvalRequest{Game: g, Players: two, Opponents: three, Games: 10}).Total(); n != 2*3*10+(2+3)*10 {
+		t.Errorf("2 players, 3 opponents, 10 games: Total %d, want %d", n, 2*3*10+(2+3)*10)
 	}
 }
 
