@@ -348,3 +348,47 @@ func TestProgressReports(t *testing.T) {
 		}
 	}
 }
+
+// cancelIn cancels the run's context once generation gen has played
+// some games.
+type cancelIn struct {
+	gen, cur int
+	cancel   context.CancelFunc
+}
+
+func (c *cancelIn) StartGeneration(gen, _, _ int) { c.cur = gen }
+func (c *cancelIn) Games(done int) {
+	if c.cur == c.gen && done >= 6 {
+		c.cancel()
+	}
+}
+func (c *cancelIn) EndGeneration(int, GenStats, Member) {}
+
+// TestCancelAbandonsTheGeneration: cancelling the context during a
+// generation abandons it (the checkpoint stays at the one before, the
+// log says so) and a resume ends as a run never cancelled.
+func TestCancelAbandonsTheGeneration(t *testing.T) {
+	cfgDir := t.TempDir()
+	straight := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: straight, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := Start(ctx, loadText(t, cfgDir, crashConfig), Options{Dir: dir, Workers: 1, Progress: &cancelIn{gen: 1, cancel: cancel}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil || ck.Generation != 1 {
+		t.Fatalf("checkpoint after a cancel in generation 2: %v, generation %d", err, ck.Generation)
+	}
+	if log, _ := os.ReadFile(filepath.Join(dir, fileLog)); !strings.Contains(string(log), "generation 2 abandoned: context canceled") {
+		t.Fatalf("run.log does not say the generation was abandoned:\n%s", log)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, readDir(t, straight), readDir(t, dir), "cancelled, resumed")
+}
