@@ -176,8 +176,9 @@ func TestDensityParamsValidate(t *testing.T) {
 }
 
 // densAgainstReference plays one game of the tuned shooter at values v
-// against a uniform fleet and compares the kernel's score of every
-// unfired cell with the naive reference's before every shot.
+// against a uniform fleet and compares the kernel's exact score of every
+// unfired cell with the naive reference's before every shot; a twin
+// gunner firing the fast way (the bounded choice) must pick the same cells.
 func densAgainstReference(t *testing.T, g *Geometry, v genome.Values, seed uint64) {
 	t.Helper()
 	s, err := tunedShooter(g, v)
@@ -186,9 +187,13 @@ func densAgainstReference(t *testing.T, g *Geometry, v genome.Values, seed uint6
 	}
 	ref := &densRef{g: g, p: s.p}
 	k := s.Start(g, densShooterRng(seed)).(*densityGunner)
+	fast := s.Start(g, densShooterRng(seed))
 	f := newFleet(g, placeUniform(g, fitness.NewRand(seed)))
 	for f.afloat > 0 {
-		c := k.Fire()
+		c := exactGunner{k}.Fire() // every score exact, in k.score
+		if fc := fast.Fire(); fc != c {
+			t.Fatalf("seed %d shot %d: the fast choice is %s, the exact one %s", seed, len(ref.shots)+1, g.Name(fc), g.Name(c))
+		}
 		want, open := ref.values()
 		for cell, o := range open {
 			if got := k.score[cell]; o && math.Abs(got-want[cell]) > 1e-9*max(1, math.Abs(want[cell])) {
@@ -197,6 +202,7 @@ func densAgainstReference(t *testing.T, g *Geometry, v genome.Values, seed uint6
 		}
 		shot := f.shoot("tuned", c)
 		k.Observe(shot)
+		fast.Observe(shot)
 		ref.Observe(shot)
 	}
 }
