@@ -280,7 +280,7 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 	}
 	k := &densityGunner{p: &s.p, t: t, g: g, rng: rng, roots: s.rt}
 	if s.rt != nil {
-		k.bound = new(scoreBounds)
+		k.bound = newScoreBounds(s.rt)
 	}
 	if n := len(g.Fleet); n <= densityInline {
 		k.afloat, k.shipHits = k.afloatBuf[:n], k.shipHitsBuf[:n]

@@ -16,14 +16,23 @@ import (
 // are scored exactly, by value, the same code as ever, and the choice is
 // made on those exact scores, exactly as the plain loop makes it. The
 // jitter stage classifies cells (draw or not) on the roots too, against
-// thresholds computed once a shot, and bounds the jittered score of the
-// few drawers that could win from the root with a table-driven log2 and
-// exp2 whose errors are proven below; whatever a bound cannot settle is
-// scored exactly. So every decision (the best score, ties to the lowest
-// cell, which cells draw jitter and in which order, the jittered winner)
-// is the plain loop's, and so are the shots and the random numbers drawn
-// (TestBoundedChoiceIsExact plays both in lockstep over random and
-// extreme parameters).
+// thresholds computed once a shot, then bounds each drawer's jittered
+// score from above from its root, with multiplications and a table of
+// tangents (powUpper), and scores exactly only the drawer with the
+// highest bound: it wins unless another bound reaches its score, and
+// then whatever bound still does is scored too. So every decision (the
+// best score, ties to the lowest cell, which cells draw jitter and in
+// which order, the jittered winner) is the plain loop's, and so are the
+// shots and the random numbers drawn (TestBoundedChoiceIsExact plays
+// both in lockstep over random and extreme parameters).
+//
+// Where the time goes: the roots' multipliers g' t' r' change only at
+// the cells whose tier or parity changed, a few a shot, so they are kept
+// per cell (remask); a shot makes one pass over the open cells for the
+// roots and the best, one to pick the drawers, one to draw (the random
+// numbers are the plain loop's, one per drawer in cell order: that cost
+// is fixed) and one to bound; math.Pow runs about twice (the cells tied
+// for the best, and the lead drawer).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -100,20 +109,13 @@ func exp2Bounds(y float64) (lo, hi float64) {
 	return scale * (1 + z) * (1 - 1e-12), scale * (1 + z + z*z) * (1 + 1e-12)
 }
 
-// linearBounds returns lo' <= 2^lo and hi' >= 2^hi, lo <= hi finite
-// or lo = -inf, with one exp2Bounds: 2^lo = 2^hi * 2^-(hi-lo) and
-// 2^-d >= 1 - d ln 2.
-func linearBounds(lo, hi float64) (float64, float64) {
-	l, h := exp2Bounds(hi)
-	if lo < -boundRange {
-		return 0, h
-	}
-	return l * (1 - (hi-lo)*math.Ln2) * (1 - 1e-12), h
-}
-
 // densityRoots are the e-th roots of a shooter's multipliers.
 type densityRoots struct {
-	e, invE                            float64
+	e, invE float64
+	k       int     // floor(e)
+	f       float64 // e - k
+	// tanA[j] + tanB[j] x is the tangent of x^f at x = (j + 1/2)/powBins.
+	tanA, tanB                         [powBins]float64
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
@@ -136,6 +138,13 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		}
 	}
 	r := &densityRoots{e: p.Exponent, invE: 1 / p.Exponent, pMin: math.Exp2(-900 / p.Exponent)}
+	r.k = int(p.Exponent)
+	r.f = p.Exponent - float64(r.k)
+	for j := range powBins {
+		m := (float64(j) + 0.5) / powBins
+		y := math.Pow(m, r.f)
+		r.tanA[j], r.tanB[j] = (1-r.f)*y, r.f*y/m
+	}
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
 	for c := range r.grid {
@@ -145,27 +154,6 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		r.grid[c] = root(w)
 	}
 	return r
-}
-
-// refine bounds drawer i's jittered score from its cell's root (v = u^e,
-// u within 1 +- rootSlack of the root, so log2 v lies within
-// e * (log2 u +- 2 rootSlack)), or scores the cell exactly where the
-// bound would overflow, and returns the new lower bound.
-func (k *densityGunner) refine(i int, m *scoreMasks) float64 {
-	rt, sb := k.roots, k.bound
-	c := sb.drawCell[i]
-	vlo, vhi := 0.0, 0.0 // a root of 0 is a score of 0
-	if u := sb.root[c]; u > 0 {
-		h := log2Upper(u)
-		if lo, hi := rt.e*(h-log2Width-2*rootSlack)-boundSlack, rt.e*(h+2*rootSlack)+boundSlack; hi <= boundRange {
-			vlo, vhi = linearBounds(lo, hi)
-		} else { // k.score keeps P: the winner's loop scores exactly again
-			vlo = k.value(c, k.score[c], m)
-			vhi = vlo
-		}
-	}
-	sb.drawLo[i], sb.drawHi[i] = vlo+sb.drawAdd[i], vhi+sb.drawAdd[i]
-	return sb.drawLo[i]
 }
 
 // rootBounds returns lo <= x^(1/e) <= hi for x >= 2^-900, from
@@ -183,62 +171,144 @@ func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// scoreBounds is chooseBounded's scratch: by cell, the root of its score;
-// then the cells that draw jitter, in cell order, with their draws and
-// the bounds of their jittered scores.
+// scoreBounds is chooseBounded's scratch: by cell, the root of its
+// multipliers and of its score; the cells near the largest root; then the
+// cells that draw jitter, in cell order, with their draws and their
+// jittered scores, exact or bounded above.
 type scoreBounds struct {
+	// mul[c] is g'(c) t'(c) r'(c) under masks: only the cells whose tier
+	// or parity changed since the last shot are multiplied again.
+	mul      [MaxCells]float64
+	masks    scoreMasks // parity empty when not hunting
 	root     [MaxCells]float64
 	cand     [MaxCells]int8 // cells near the largest root, in cell order
-	drawCell [MaxCells]int
+	open     [MaxCells]int8 // the open cells, in order
+	drawCell [MaxCells]int8
 	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
-	drawLo   [MaxCells]float64
-	drawHi   [MaxCells]float64
+	drawW    [MaxCells]float64 // the jittered score if its cell is exact, else an upper bound
 }
+
+// newScoreBounds returns the scratch of a gunner whose multipliers have
+// the roots rt, before any tier or parity applies.
+func newScoreBounds(rt *densityRoots) *scoreBounds {
+	sb := &scoreBounds{mul: rt.grid}
+	return sb
+}
+
+// remask brings mul up to date with the masks of this shot. Each cell
+// takes the highest tier it is in, as in multiplied.
+func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
+	parity := m.parity
+	if !m.hunting {
+		parity = Bits{}
+	}
+	o := &sb.masks
+	changed := Bits{
+		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo),
+		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi),
+	}
+	if changed.Empty() {
+		return
+	}
+	*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity, hunting: m.hunting}
+	for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			x := rt.grid[c]
+			switch {
+			case m.critical.Has(c):
+				x *= rt.critical
+			case m.preferred.Has(c):
+				x *= rt.preferred
+			case m.avoid.Has(c):
+				x *= rt.avoid
+			}
+			if parity.Has(c) {
+				x *= rt.parity
+			}
+			sb.mul[c] = x
+		}
+	}
+}
+
+// powBins is the number of tangents powUpper chooses from, one per
+// 1/powBins of [0, 1].
+const powBins = 64
+
+// powUpper returns an upper bound of x^e, e = k + f (k an integer, f in
+// [0, 1)), for x > 0, with multiplications and one table look-up: x^f
+// is concave, so it lies below its tangent at any point, and the tangent
+// at the middle of x's bin (x's own bin for x < 1) is within
+// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1e-5 for x near 1/4.
+func (r *densityRoots) powUpper(x float64) float64 {
+	xk := 1.0
+	for range r.k {
+		xk *= x
+	}
+	j := min(int(x*powBins), powBins-1)
+	return xk * (r.tanA[j] + r.tanB[j]*x)
+}
+
+// Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
+// root to the largest is at least powMinRatio and the best score at least
+// powMinTop, so that top * x^k * (1 - f(1 - x)) >= 2^-920 stays normal
+// (k <= 64, and 1 - f(1 - x) >= x); powSlack covers every rounding (see
+// chooseBounded).
+// twoBits are the bits of 2.0: above them lie the floats above 2, NaN and
+// the negative numbers.
+const twoBits = 0x4000000000000000
+
+const (
+	powMinRatio = 0x1p-8
+	powMinTop   = 0x1p-400
+	powSlack    = 1e-7
+)
 
 // chooseBounded is choose for an exponent other than 1: k.score holds
 // prod_s (1 - p_s) on entry. It picks the very cell the plain loop would,
 // drawing the very same random numbers; see the top of this file.
 func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
-	score, root := k.score[:k.g.Cells], sb.root[:k.g.Cells]
-	grid := rt.grid[:len(root)]
-	odd := false // some P is not 0 or a number in [pMin, 2]: never, in fact
-	for c, q := range score {
-		P := 1 - q
-		score[c], root[c] = P, P*grid[c] // score holds P until scored exactly
-		if !(P <= 2) || (P < rt.pMin && P != 0) {
-			odd = true
-		}
-	}
-	k.scaleMasked(root, open, m, [4]float64{rt.critical, rt.preferred, rt.avoid, rt.parity})
-	// wild: cells whose roots prove nothing, scored exactly. The cells
-	// whose root is within rounding of the largest so far are gathered in
-	// the same pass; those still near the final largest are scored.
+	sb.remask(rt, m)
+	score, root, mul := &k.score, &sb.root, &sb.mul
+	// One pass over the open cells turns q into P and its root, lists the
+	// open cells for the jitter pass, and gathers the cells whose root is
+	// within rounding of the largest so far; those still near the final
+	// largest are scored. wild: cells whose roots prove nothing (a P that
+	// is not 0 or a number in [pMin, 2]: never, in fact), scored exactly.
+	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
+	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
+	// 2^-53 one unsigned comparison of its bits with those of 2 finds
+	// the wild ones.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
 	maxRoot, near := 0.0, 0.0
-	cand := sb.cand[:0]
+	nCand, nOpen := 0, 0
+	pMin, tinyP := rt.pMin, rt.pMin > 0x1p-53
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			if P := score[c]; odd && !(P >= rt.pMin && P <= 2) && P != 0 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			sb.open[nOpen&(MaxCells-1)] = int8(c)
+			nOpen++
+			P := 1 - score[c]
+			u := P * mul[c]
+			score[c], root[c] = P, u // score holds P until scored exactly
+			if math.Float64bits(P) > twoBits || tinyP && P < pMin && P != 0 {
 				wild = wild.Set(c)
-				cand = append(cand, int8(c))
+			} else if u < near {
 				continue
-			}
-			u := root[c]
-			if u < near {
-				continue
-			}
-			if u > maxRoot {
+			} else if u > maxRoot {
 				maxRoot, near = u, u*(1-4*rootSlack)
 			}
-			cand = append(cand, int8(c))
+			sb.cand[nCand&(MaxCells-1)] = int8(c)
+			nCand++
 		}
 	}
+	cand, cells := sb.cand[:nCand], sb.open[:nOpen]
 	// The best exact score is among the wild cells and those whose root
 	// is within rounding of the largest: any other scores strictly less
 	// than the cell with the largest root. Candidates are mostly ties
-	// (cells alike by symmetry), so powers are reused by P.
+	// (cells alike by symmetry), so powers are reused by P. A scored
+	// cell's root becomes +Inf, which the jitter pass below recognises.
 	best, top := -1, math.Inf(-1)
 	lastP, lastPow := math.NaN(), 0.0
 	for _, c8 := range cand {
@@ -251,7 +321,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			lastP, lastPow = P, math.Pow(P, rt.e)
 		}
 		v := k.multiplied(c, lastPow, m)
-		score[c], exact = v, exact.Set(c)
+		score[c], root[c], exact = v, math.Inf(1), exact.Set(c)
 		if v > top {
 			best, top = c, v
 		}
@@ -280,71 +350,119 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			drawAbove = hi * (1 + 4*rootSlack)
 		}
 	}
-	// A non-exact drawer's jittered score is below top + its draw (v <
-	// top and rounding is monotone); the exact ones' are known. Only the
-	// drawers that can reach the best lower bound so far are bounded
-	// closer, the one with the largest draw first: it most often raises
-	// that bound past the others.
-	n, floor := 0, math.Inf(-1)
-	first, firstAdd := -1, math.Inf(-1)
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			switch u := root[c]; {
-			case exact.Has(c):
-				if v := score[c]; v != top && v+p.Jitter <= top {
-					continue
-				}
-			case u < skipBelow:
-				continue
-			case u > drawAbove:
-			default:
-				v := k.value(c, score[c], m)
-				score[c], exact = v, exact.Set(c)
-				if v != top && v+p.Jitter <= top {
-					continue
-				}
-			}
-			add := k.rng.Float64() * p.Jitter
-			sb.drawCell[n], sb.drawAdd[n] = c, add
-			if exact.Has(c) {
-				wv := score[c] + add
-				sb.drawLo[n], sb.drawHi[n] = wv, wv
-				if wv > floor { // a NaN score never wins
-					floor = wv
-				}
-			} else {
-				sb.drawLo[n], sb.drawHi[n] = math.Inf(-1), top+add
-				if add > firstAdd {
-					first, firstAdd = n, add
-				}
-			}
-			n++
-		}
+	// The jittered score of a drawer not scored exactly is bounded above
+	// from its root u: v <= top * (u / maxRoot)^e * (1 + powSlack). The
+	// cell with the largest root scores at most top, and the roots are
+	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
+	// the ratio of two scores is within ((1 + rootSlack) / (1 -
+	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
+	// roots' ratio, and the ratio's division, powUpper's at most 68
+	// roundings (relative, 1 - f(1 - x) being at least x >= 2^-8) and
+	// the two products below add less than 1e-12. Below powMinRatio,
+	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
+	// (every multiplier is finite); where powUpper's limits fail, v < top
+	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
+	// fl(v + draw).
+	invMax, topS, xMin := 1/maxRoot, top*(1+powSlack), powMinRatio
+	ubSmall := topS * rt.powUpper(powMinRatio)
+	if !(top >= powMinTop) {
+		xMin, ubSmall = math.Inf(1), top
 	}
-	if first >= 0 {
-		floor = max(floor, k.refine(first, m))
-	}
-	for i := range n {
-		if sb.drawLo[i] != math.Inf(-1) || sb.drawHi[i] < floor {
-			continue // exact, refined, or out of reach
-		}
-		floor = max(floor, k.refine(i, m))
-	}
-	// The winner is the first drawer with the highest jittered score; it
-	// is among those that can reach floor, the best lower bound.
-	best, bestVal := -1, math.Inf(-1)
-	for i := range n {
-		if !(sb.drawHi[i] >= floor) {
+	// The drawers in cell order, the exact ones with a root of +Inf; then
+	// their draws, in that order; then their jittered scores, exact or
+	// bounded. floor: the best exact jittered score, first reached by
+	// drawer exBest; lead: the drawer with the highest bound, second: the
+	// highest bound of the other drawers not scored exactly. (Three
+	// loops: one with a call to the random source in it would keep every
+	// other value on the stack.)
+	n := 0
+	for _, c8 := range cells {
+		c := int(c8) & (MaxCells - 1)
+		u := root[c]
+		if u < skipBelow {
 			continue
 		}
-		c := sb.drawCell[i]
-		if !exact.Has(c) {
-			score[c], exact = k.value(c, score[c], m), exact.Set(c)
+		if u <= drawAbove || u == math.Inf(1) { // the exact score decides
+			if u != math.Inf(1) {
+				score[c], root[c], exact = k.value(c, score[c], m), math.Inf(1), exact.Set(c)
+			}
+			if v := score[c]; v != top && v+p.Jitter <= top {
+				continue
+			}
 		}
-		if v := score[c] + sb.drawAdd[i]; v > bestVal {
-			best, bestVal = c, v
+		sb.drawCell[n&(MaxCells-1)] = int8(c)
+		n++
+	}
+	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
+	for i := range drawAdd {
+		drawAdd[i] = k.rng.Float64() * p.Jitter
+	}
+	floor, exBest := math.Inf(-1), -1
+	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
+	for i, c8 := range drawCell {
+		c, add := int(c8)&(MaxCells-1), drawAdd[i]
+		u := root[c]
+		if u == math.Inf(1) {
+			wv := score[c] + add
+			drawW[i] = wv
+			if wv > floor { // a NaN score never wins
+				floor, exBest = wv, i
+			}
+			continue
+		}
+		ub := 0.0
+		if x := u * invMax; x >= xMin {
+			ub = topS * rt.powUpper(x)
+		} else if u != 0 {
+			ub = ubSmall
+		}
+		wub := ub + add
+		drawW[i] = wub
+		if wub > leadW {
+			lead, leadW, second = i, wub, leadW
+		} else if !(wub <= second) { // NaN too: never, in fact
+			second = wub
+		}
+	}
+	// The winner is the first drawer with the highest jittered score.
+	// Score the drawer with the highest bound: it is most often the
+	// winner, and its score a floor no other bound reaches.
+	if lead >= 0 {
+		exact = exact.Set(int(sb.drawCell[lead]))
+		if wv := k.scoreDrawer(lead, m); wv > floor || wv == floor && lead < exBest {
+			floor, exBest = wv, lead
+		}
+	}
+	if exBest >= 0 && second < floor {
+		return int(sb.drawCell[exBest])
+	}
+	// Some other bound reaches the floor (rare): score whatever bound
+	// still reaches it, then take the first exact drawer at the highest
+	// score; every drawer left unscored is below floor.
+	for i := range n {
+		if c := int(sb.drawCell[i]); !exact.Has(c) && !(sb.drawW[i] < floor) {
+			exact = exact.Set(c)
+			if wv := k.scoreDrawer(i, m); wv > floor {
+				floor = wv
+			}
+		}
+	}
+	best, bestVal := -1, math.Inf(-1)
+	for i := range n {
+		if c := int(sb.drawCell[i]); exact.Has(c) && sb.drawW[i] > bestVal {
+			best, bestVal = c, sb.drawW[i]
 		}
 	}
 	return best
+}
+
+// scoreDrawer scores drawer i's cell exactly and returns its jittered
+// score, also left in drawW.
+func (k *densityGunner) scoreDrawer(i int, m *scoreMasks) float64 {
+	sb := k.bound
+	c := int(sb.drawCell[i])
+	v := k.value(c, k.score[c], m)
+	k.score[c] = v
+	sb.drawW[i] = v + sb.drawAdd[i]
+	return sb.drawW[i]
 }

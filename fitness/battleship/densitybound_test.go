@@ -264,9 +264,24 @@ func TestScoreBounds(t *testing.T) {
 		if e := math.Exp2(y); !(lo <= e && e <= hi) || (y > -1000 && hi > lo*(1+1e-4)) {
 			t.Fatalf("exp2Bounds(%v) = [%v, %v], exp2 %v", y, lo, hi, e)
 		}
-		d := rng.Float64() * 1e-3
-		if lo, hi := linearBounds(y-d, y); !(lo <= math.Exp2(y-d) && math.Exp2(y) <= hi) {
-			t.Fatalf("linearBounds(%v, %v) = [%v, %v], exp2 %v, %v", y-d, y, lo, hi, math.Exp2(y-d), math.Exp2(y))
+	}
+	// powUpper bounds x^e from above (powSlack, applied by chooseBounded,
+	// is left for the rounding of the ratio and the roots), closely near 1.
+	for i := range 20000 {
+		e := math.Exp(math.Log(0.125) + rng.Float64()*math.Log(512)) // 1/8..64
+		if i < 4 {
+			e = []float64{2, 0.125, 64, 0.5}[i]
+		}
+		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
+		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(), 1 - rng.Float64()*0x1p-20} {
+			x = max(x, powMinRatio)
+			up, want := rt.powUpper(x), math.Pow(x, e)
+			if !(up*(1+1e-12) >= want) {
+				t.Fatalf("powUpper(%v) for e %v = %v, below x^e = %v", x, e, up, want)
+			}
+			if x >= 0.25 && up > want*(1+1e-3) {
+				t.Fatalf("powUpper(%v) for e %v = %v, loose: x^e = %v", x, e, up, want)
+			}
 		}
 	}
 	// A computed root is within 1 +- rootSlack of the e-th root of the
