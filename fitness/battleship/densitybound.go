@@ -171,6 +171,22 @@ func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// powBounds returns lo <= v <= hi for the score v of a cell whose
+// computed root is u > 0: the true root is within 1 +- rootSlack of u,
+// so log2 v lies within e (log2 u +- 2 rootSlack), and boundSlack covers
+// the score's rounding (1e-12 relative) and this arithmetic's. ok is
+// false where the bounds would leave exp2Bounds' range.
+func (r *densityRoots) powBounds(u float64) (lo, hi float64, ok bool) {
+	h := log2Upper(u)
+	ylo, yhi := r.e*(h-log2Width-2*rootSlack)-boundSlack, r.e*(h+2*rootSlack)+boundSlack
+	if !(yhi <= boundRange && ylo >= -boundRange) {
+		return 0, 0, false
+	}
+	lo, _ = exp2Bounds(ylo)
+	_, hi = exp2Bounds(yhi)
+	return lo, hi, true
+}
+
 // scoreBounds is chooseBounded's scratch: by cell, the root of its
 // multipliers and of its score; the cells near the largest root; then the
 // cells that draw jitter, in cell order, with their draws and their
@@ -212,18 +228,23 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
 	}
 	*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity, hunting: m.hunting}
 	for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
+		cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
+		if wi == 1 {
+			cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
+		}
 		for ; w != 0; w &= w - 1 {
-			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			b := uint(bits.TrailingZeros64(w))
+			c := (wi<<6 | int(b)) & (MaxCells - 1)
 			x := rt.grid[c]
 			switch {
-			case m.critical.Has(c):
+			case cw>>b&1 != 0:
 				x *= rt.critical
-			case m.preferred.Has(c):
+			case pw>>b&1 != 0:
 				x *= rt.preferred
-			case m.avoid.Has(c):
+			case aw>>b&1 != 0:
 				x *= rt.avoid
 			}
-			if parity.Has(c) {
+			if rw>>b&1 != 0 {
 				x *= rt.parity
 			}
 			sb.mul[c] = x
@@ -308,7 +329,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// is within rounding of the largest: any other scores strictly less
 	// than the cell with the largest root. Candidates are mostly ties
 	// (cells alike by symmetry), so powers are reused by P. A scored
-	// cell's root becomes +Inf, which the jitter pass below recognises.
+	// cell's root becomes NaN, which the jitter passes below recognise.
 	best, top := -1, math.Inf(-1)
 	lastP, lastPow := math.NaN(), 0.0
 	for _, c8 := range cand {
@@ -321,7 +342,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			lastP, lastPow = P, math.Pow(P, rt.e)
 		}
 		v := k.multiplied(c, lastPow, m)
-		score[c], root[c], exact = v, math.Inf(1), exact.Set(c)
+		score[c], root[c], exact = v, math.NaN(), exact.Set(c)
 		if v > top {
 			best, top = c, v
 		}
@@ -375,39 +396,56 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// highest bound of the other drawers not scored exactly. (Three
 	// loops: one with a call to the random source in it would keep every
 	// other value on the stack.)
-	n := 0
-	for _, c8 := range cells {
-		c := int(c8) & (MaxCells - 1)
-		u := root[c]
-		if u < skipBelow {
-			continue
-		}
-		if u <= drawAbove || u == math.Inf(1) { // the exact score decides
-			if u != math.Inf(1) {
-				score[c], root[c], exact = k.value(c, score[c], m), math.Inf(1), exact.Set(c)
-			}
-			if v := score[c]; v != top && v+p.Jitter <= top {
+	drawCell := cells
+	if !(drawAbove < 0 && top < p.Jitter) {
+		// Otherwise every open cell draws: the others have u >= 0 =
+		// skipBelow > drawAbove, and the exact ones v + Jitter >= Jitter >
+		// top (v >= 0 or NaN).
+		n := 0
+		for _, c8 := range cells {
+			c := int(c8) & (MaxCells - 1)
+			u := root[c]
+			if u < skipBelow {
 				continue
 			}
+			if !(u > drawAbove) { // NaN (exact) too: the exact score decides
+				if u == u {
+					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
+				}
+				if v := score[c]; v != top && v+p.Jitter <= top {
+					continue
+				}
+			}
+			sb.drawCell[n&(MaxCells-1)] = int8(c)
+			n++
 		}
-		sb.drawCell[n&(MaxCells-1)] = int8(c)
-		n++
+		drawCell = sb.drawCell[:n]
 	}
-	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
+	n := len(drawCell)
+	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
 	for i := range drawAdd {
 		drawAdd[i] = k.rng.Float64() * p.Jitter
 	}
+	// A bound is at most topHi + draw: powUpper(x) < 1 + 1e-4 for
+	// x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle of their
+	// bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer whose draw
+	// cannot lift it above second keeps that bound.
+	topHi := topS * (1 + 1e-4)
 	floor, exBest := math.Inf(-1), -1
 	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
 	for i, c8 := range drawCell {
 		c, add := int(c8)&(MaxCells-1), drawAdd[i]
 		u := root[c]
-		if u == math.Inf(1) {
+		if u != u {
 			wv := score[c] + add
 			drawW[i] = wv
 			if wv > floor { // a NaN score never wins
 				floor, exBest = wv, i
 			}
+			continue
+		}
+		if wub := topHi + add; wub <= second {
+			drawW[i] = wub
 			continue
 		}
 		ub := 0.0
@@ -428,41 +466,56 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// Score the drawer with the highest bound: it is most often the
 	// winner, and its score a floor no other bound reaches.
 	if lead >= 0 {
-		exact = exact.Set(int(sb.drawCell[lead]))
-		if wv := k.scoreDrawer(lead, m); wv > floor || wv == floor && lead < exBest {
+		// Bounds of the lead's score from its root settle it as a rule:
+		// above every other bound, and clear of the best exact score.
+		c := int(drawCell[lead]) & (MaxCells - 1)
+		if u := root[c]; u > 0 {
+			if vlo, vhi, ok := rt.powBounds(u); ok {
+				add := drawAdd[lead]
+				if wlo, whi := vlo+add, vhi+add; second < wlo {
+					if exBest < 0 || wlo > floor {
+						return c
+					}
+					if whi < floor {
+						return int(drawCell[exBest])
+					}
+				}
+			}
+		}
+		exact = exact.Set(int(drawCell[lead]))
+		wv := k.scoreDrawer(int(drawCell[lead]), drawAdd[lead], m)
+		if drawW[lead] = wv; wv > floor || wv == floor && lead < exBest {
 			floor, exBest = wv, lead
 		}
 	}
 	if exBest >= 0 && second < floor {
-		return int(sb.drawCell[exBest])
+		return int(drawCell[exBest])
 	}
 	// Some other bound reaches the floor (rare): score whatever bound
 	// still reaches it, then take the first exact drawer at the highest
 	// score; every drawer left unscored is below floor.
 	for i := range n {
-		if c := int(sb.drawCell[i]); !exact.Has(c) && !(sb.drawW[i] < floor) {
+		if c := int(drawCell[i]); !exact.Has(c) && !(drawW[i] < floor) {
 			exact = exact.Set(c)
-			if wv := k.scoreDrawer(i, m); wv > floor {
+			wv := k.scoreDrawer(c, drawAdd[i], m)
+			if drawW[i] = wv; wv > floor {
 				floor = wv
 			}
 		}
 	}
 	best, bestVal := -1, math.Inf(-1)
 	for i := range n {
-		if c := int(sb.drawCell[i]); exact.Has(c) && sb.drawW[i] > bestVal {
-			best, bestVal = c, sb.drawW[i]
+		if c := int(drawCell[i]); exact.Has(c) && drawW[i] > bestVal {
+			best, bestVal = c, drawW[i]
 		}
 	}
 	return best
 }
 
-// scoreDrawer scores drawer i's cell exactly and returns its jittered
-// score, also left in drawW.
-func (k *densityGunner) scoreDrawer(i int, m *scoreMasks) float64 {
-	sb := k.bound
-	c := int(sb.drawCell[i])
+// scoreDrawer scores cell c exactly, leaves the score in k.score and
+// returns it jittered by add.
+func (k *densityGunner) scoreDrawer(c int, add float64, m *scoreMasks) float64 {
 	v := k.value(c, k.score[c], m)
 	k.score[c] = v
-	sb.drawW[i] = v + sb.drawAdd[i]
-	return sb.drawW[i]
+	return v + add
 }

@@ -240,9 +240,10 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 
 // TestScoreBounds checks the bounds chooseBounded relies on against
 // math.Log2, math.Exp2 and the exact score, over random draws and edge
-// values: log2Upper, exp2Bounds and linearBounds must contain the true
+// values: log2Upper and exp2Bounds must contain the true
 // value, a cell's root must be within rootSlack of the e-th root of its
-// exact score, and rootBounds must contain that root.
+// exact score, rootBounds must contain that root, powBounds the score
+// from the root, and powUpper must bound x^e from above.
 func TestScoreBounds(t *testing.T) {
 	rng := fitness.NewRand(3)
 	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
@@ -317,6 +318,9 @@ func TestScoreBounds(t *testing.T) {
 			v := k.value(c, P, &m)
 			if lo, hi := rt.rootBounds(v); !(lo <= math.Pow(v, rt.invE) && math.Pow(v, rt.invE) <= hi) || hi > lo*(1+1e-3) {
 				t.Fatalf("rootBounds(%v) for e %v = [%v, %v], root %v", v, p.Exponent, lo, hi, math.Pow(v, rt.invE))
+			}
+			if lo, hi, ok := rt.powBounds(u); !ok || !(lo <= v && v <= hi) || hi > lo*(1+1e-3) {
+				t.Fatalf("powBounds(%v) for e %v = [%v, %v] (%v), score %v", u, p.Exponent, lo, hi, ok, v)
 			}
 			if d := math.Abs(math.Log(v)/p.Exponent - math.Log(u)); d > rootSlack {
 				t.Fatalf("draw %d cell %d: P %v e %v: score %v, root %v: relative error %v", i, c, P, p.Exponent, v, u, d)
