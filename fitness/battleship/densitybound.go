@@ -198,7 +198,9 @@ type scoreBounds struct {
 	masks    scoreMasks // parity empty when not hunting
 	root     [MaxCells]float64
 	cand     [MaxCells]int8 // cells near the largest root, in cell order
-	open     [MaxCells]int8 // the open cells, in order
+	open     [MaxCells]int8 // the open cells, in order: nOpen of them, the cells of openBits
+	nOpen    int
+	openBits Bits
 	drawCell [MaxCells]int8
 	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
 	drawW    [MaxCells]float64 // the jittered score if its cell is exact, else an upper bound
@@ -252,6 +254,36 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
 	}
 }
 
+// openCells returns the cells of open in increasing order. In a game the
+// open cells lose one cell a shot, which is taken out of the last list.
+func (sb *scoreBounds) openCells(open Bits) []int8 {
+	if open == sb.openBits {
+		return sb.open[:sb.nOpen]
+	}
+	if gone := sb.openBits.AndNot(open); open.AndNot(sb.openBits).Empty() && gone.Count() == 1 {
+		c := int8(gone.First())
+		list := sb.open[:sb.nOpen]
+		for i, x := range list {
+			if x == c {
+				copy(list[i:], list[i+1:])
+				break
+			}
+		}
+		sb.nOpen--
+		sb.openBits = open
+		return sb.open[:sb.nOpen]
+	}
+	n := 0
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			sb.open[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
+			n++
+		}
+	}
+	sb.nOpen, sb.openBits = n, open
+	return sb.open[:n]
+}
+
 // powBins is the number of tangents powUpper chooses from, one per
 // 1/powBins of [0, 1].
 const powBins = 64
@@ -303,28 +335,28 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// the wild ones.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
 	maxRoot, near := 0.0, 0.0
-	nCand, nOpen := 0, 0
-	pMin, tinyP := rt.pMin, rt.pMin > 0x1p-53
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
-			sb.open[nOpen&(MaxCells-1)] = int8(c)
-			nOpen++
-			P := 1 - score[c]
-			u := P * mul[c]
-			score[c], root[c] = P, u // score holds P until scored exactly
-			if math.Float64bits(P) > twoBits || tinyP && P < pMin && P != 0 {
-				wild = wild.Set(c)
-			} else if u < near {
-				continue
-			} else if u > maxRoot {
-				maxRoot, near = u, u*(1-4*rootSlack)
-			}
-			sb.cand[nCand&(MaxCells-1)] = int8(c)
-			nCand++
-		}
+	cells := sb.openCells(open)
+	nCand := 0
+	pMin := 0.0 // P < 0 is caught by the bits: only a pMin above 2^-53 can matter
+	if rt.pMin > 0x1p-53 {
+		pMin = rt.pMin
 	}
-	cand, cells := sb.cand[:nCand], sb.open[:nOpen]
+	for _, c8 := range cells {
+		c := int(c8) & (MaxCells - 1)
+		P := 1 - score[c]
+		u := P * mul[c]
+		score[c], root[c] = P, u // score holds P until scored exactly
+		if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
+			wild = wild.Set(c)
+		} else if u < near {
+			continue
+		} else if u > maxRoot {
+			maxRoot, near = u, u*(1-4*rootSlack)
+		}
+		sb.cand[nCand&(MaxCells-1)] = int8(c)
+		nCand++
+	}
+	cand := sb.cand[:nCand]
 	// The best exact score is among the wild cells and those whose root
 	// is within rounding of the largest: any other scores strictly less
 	// than the cell with the largest root. Candidates are mostly ties
