@@ -274,11 +274,16 @@ func TestScoreBounds(t *testing.T) {
 			e = []float64{2, 0.125, 64, 0.5}[i]
 		}
 		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
-		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(), 1 - rng.Float64()*0x1p-20} {
+		j := float64(rng.IntN(powBins + 1))
+		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-50, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(),
+			1 - rng.Float64()*0x1p-20, j / powBins, math.Nextafter(j/powBins, 0)} {
 			x = max(x, powMinRatio)
 			up, want := rt.powUpper(x), math.Pow(x, e)
 			if !(up*(1+1e-12) >= want) {
 				t.Fatalf("powUpper(%v) for e %v = %v, below x^e = %v", x, e, up, want)
+			}
+			if x <= 1+0x1p-50 && !(up < 1+1e-4) { // chooseBounded's topHi
+				t.Fatalf("powUpper(%v) for e %v = %v, above 1 + 1e-4", x, e, up)
 			}
 			if x >= 0.25 && up > want*(1+1e-3) {
 				t.Fatalf("powUpper(%v) for e %v = %v, loose: x^e = %v", x, e, up, want)
