@@ -458,87 +458,84 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	for i := range drawAdd {
 		drawAdd[i] = k.rng.Float64() * p.Jitter
 	}
-	// A bound is at most topHi + draw: powUpper(x) < 1 + 1e-4 for
-	// x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle of their
-	// bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer whose draw
-	// cannot lift it above second keeps that bound.
+	// A drawer's jittered score is at most topHi + draw: an exact one's
+	// score is at most top (or NaN, which never wins), and powUpper(x) <
+	// 1 + 1e-4 for x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle
+	// of their bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer
+	// whose draw cannot lift that above second keeps it as its bound.
+	// Exact drawers are bounded by their jittered score itself. lead: the
+	// drawer with the highest bound, second: the highest bound of the
+	// others (a NaN bound, never in fact, sticks).
 	topHi := topS * (1 + 1e-4)
-	floor, exBest := math.Inf(-1), -1
 	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
 	for i, c8 := range drawCell {
-		c, add := int(c8)&(MaxCells-1), drawAdd[i]
-		u := root[c]
-		if u != u {
-			wv := score[c] + add
-			drawW[i] = wv
-			if wv > floor { // a NaN score never wins
-				floor, exBest = wv, i
-			}
-			continue
-		}
+		add := drawAdd[i]
 		if wub := topHi + add; wub <= second {
 			drawW[i] = wub
 			continue
 		}
-		ub := 0.0
-		if x := u * invMax; x >= xMin {
-			ub = topS * rt.powUpper(x)
-		} else if u != 0 {
-			ub = ubSmall
+		c := int(c8) & (MaxCells - 1)
+		ub := score[c] // exact: the score itself
+		if u := root[c]; u == u {
+			ub = 0.0 // a root of 0 is a score of 0
+			if x := u * invMax; x >= xMin {
+				ub = topS * rt.powUpper(x)
+			} else if u != 0 {
+				ub = ubSmall
+			}
 		}
 		wub := ub + add
 		drawW[i] = wub
 		if wub > leadW {
 			lead, leadW, second = i, wub, leadW
-		} else if !(wub <= second) { // NaN too: never, in fact
+		} else if !(wub <= second) && second == second {
 			second = wub
 		}
 	}
-	// The winner is the first drawer with the highest jittered score.
-	// Score the drawer with the highest bound: it is most often the
-	// winner, and its score a floor no other bound reaches.
+	// The winner is the first drawer with the highest jittered score. The
+	// lead's bounds from its root (its score itself if it is exact or its
+	// root 0) settle it as a rule: above every other bound, it wins.
 	if lead >= 0 {
-		// Bounds of the lead's score from its root settle it as a rule:
-		// above every other bound, and clear of the best exact score.
 		c := int(drawCell[lead]) & (MaxCells - 1)
+		wlo, ok := leadW, true
 		if u := root[c]; u > 0 {
-			if vlo, vhi, ok := rt.powBounds(u); ok {
-				add := drawAdd[lead]
-				if wlo, whi := vlo+add, vhi+add; second < wlo {
-					if exBest < 0 || wlo > floor {
-						return c
-					}
-					if whi < floor {
-						return int(drawCell[exBest])
-					}
-				}
+			var vlo float64
+			vlo, _, ok = rt.powBounds(u)
+			wlo = vlo + drawAdd[lead]
+		}
+		if ok && second < wlo {
+			return c
+		}
+		if u := root[c]; u == u {
+			exact = exact.Set(c)
+			drawW[lead] = k.scoreDrawer(c, drawAdd[lead], m)
+		}
+	}
+	// Otherwise (rare): floor, the best exact jittered score; score
+	// whatever bound still reaches it, then take the first exact drawer
+	// at the highest score; every drawer left unscored is below floor.
+	floor := math.Inf(-1)
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); exact.Has(c) {
+			if wv := score[c] + drawAdd[i]; wv > floor { // a NaN score never wins
+				floor = wv
 			}
 		}
-		exact = exact.Set(int(drawCell[lead]))
-		wv := k.scoreDrawer(int(drawCell[lead]), drawAdd[lead], m)
-		if drawW[lead] = wv; wv > floor || wv == floor && lead < exBest {
-			floor, exBest = wv, lead
-		}
 	}
-	if exBest >= 0 && second < floor {
-		return int(drawCell[exBest])
-	}
-	// Some other bound reaches the floor (rare): score whatever bound
-	// still reaches it, then take the first exact drawer at the highest
-	// score; every drawer left unscored is below floor.
-	for i := range n {
-		if c := int(drawCell[i]); !exact.Has(c) && !(drawW[i] < floor) {
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); !exact.Has(c) && !(drawW[i] < floor) {
 			exact = exact.Set(c)
-			wv := k.scoreDrawer(c, drawAdd[i], m)
-			if drawW[i] = wv; wv > floor {
+			if wv := k.scoreDrawer(c, drawAdd[i], m); wv > floor {
 				floor = wv
 			}
 		}
 	}
 	best, bestVal := -1, math.Inf(-1)
-	for i := range n {
-		if c := int(drawCell[i]); exact.Has(c) && drawW[i] > bestVal {
-			best, bestVal = c, drawW[i]
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); exact.Has(c) {
+			if wv := score[c] + drawAdd[i]; wv > bestVal {
+				best, bestVal = c, wv
+			}
 		}
 	}
 	return best
