@@ -350,56 +350,74 @@ func TestBoundedChoiceCraftedStates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for trial := range densScale(200) {
-			seed := uint64(i*1000 + trial)
-			pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
-			fast := s.Start(g, rand.New(pa)).(*densityGunner)
-			ref := s.Start(g, rand.New(pb)).(*densityGunner)
-			var fired, hits Bits
-			for c := range g.Cells {
+		compareCrafted(t, g, s, i, densScale(200), rng)
+	}
+	// Exponents beyond the schema's, up to the bounded path's limit of 64:
+	// above 900/53 the smallest P a game can produce are below pMin.
+	for i, e := range []float64{8, 17.5, 40, 64} {
+		p := densityParams{UseReveal: true, HitWeight: 20, Exponent: e, Grid: edgeGrid(g.H, g.W, []float64{3, 0.2}),
+			Avoid: 0.5, Preferred: 2, Critical: 9, Parity: 0.3, Jitter: []float64{0.25, 1e-3, 1e-9, 0.05}[i]}
+		s, err := newDensityShooter("large", g, p)
+		if err != nil || s.rt == nil {
+			t.Fatalf("exponent %v: %v, roots %v", e, err, s.rt != nil)
+		}
+		compareCrafted(t, g, s, 1000+i, densScale(400), rng)
+	}
+}
+
+// compareCrafted plays trials crafted states (see
+// TestBoundedChoiceCraftedStates) with s, bounded and exact.
+func compareCrafted(t *testing.T, g *Geometry, s *densityShooter, i, trials int, rng *rand.Rand) {
+	t.Helper()
+	for trial := range trials {
+		seed := uint64(i*1000 + trial)
+		pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
+		fast := s.Start(g, rand.New(pa)).(*densityGunner)
+		ref := s.Start(g, rand.New(pb)).(*densityGunner)
+		var fired, hits Bits
+		for c := range g.Cells {
+			if rng.IntN(3) == 0 {
+				fired = fired.Set(c)
 				if rng.IntN(3) == 0 {
-					fired = fired.Set(c)
-					if rng.IntN(3) == 0 {
-						hits = hits.Set(c)
-					}
+					hits = hits.Set(c)
 				}
 			}
-			if fired == g.All {
-				fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
-			}
-			var dens [3][MaxCells]float64
-			var live []densityShip
-			for sh := range 1 + rng.IntN(3) {
-				total := float64(1 + rng.IntN(40))
-				for c := range g.Cells {
-					switch rng.IntN(8) {
-					case 0:
-						dens[sh][c] = 0
-					case 1:
-						dens[sh][c] = total
-					case 2:
-						dens[sh][c] = math.NaN()
-					case 3, 4:
-						dens[sh][c] = float64(rng.IntN(3)) // ties
-					default:
-						dens[sh][c] = rng.Float64() * total
-					}
+		}
+		if fired == g.All {
+			fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
+		}
+		var dens [3][MaxCells]float64
+		var live []densityShip
+		for sh := range 1 + rng.IntN(3) {
+			total := float64(1 + rng.IntN(40))
+			for c := range g.Cells {
+				switch rng.IntN(8) {
+				case 0:
+					dens[sh][c] = 0
+				case 1:
+					dens[sh][c] = total
+				case 2:
+					dens[sh][c] = math.NaN()
+				case 3, 4:
+					dens[sh][c] = float64(rng.IntN(3)) // ties
+				default:
+					dens[sh][c] = rng.Float64() * total
 				}
-				live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
 			}
-			for _, k := range []*densityGunner{fast, ref} {
-				k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
-				k.live = append(k.live[:0], live...)
-			}
-			c, want := fast.choose(), ref.chooseExact()
-			if c != want {
-				t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %v)", i, trial, g.Name(c), g.Name(want), v.Map())
-			}
-			sa, _ := pa.MarshalBinary()
-			sb, _ := pb.MarshalBinary()
-			if string(sa) != string(sb) {
-				t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
-			}
+			live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
+		}
+		for _, k := range []*densityGunner{fast, ref} {
+			k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
+			k.live = append(k.live[:0], live...)
+		}
+		c, want := fast.choose(), ref.chooseExact()
+		if c != want {
+			t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %+v)", i, trial, g.Name(c), g.Name(want), s.p)
+		}
+		sa, _ := pa.MarshalBinary()
+		sb, _ := pb.MarshalBinary()
+		if string(sa) != string(sb) {
+			t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
 		}
 	}
 }
