@@ -31,8 +31,9 @@ import (
 // per cell (remask); a shot makes one pass over the open cells for the
 // roots and the best, one to pick the drawers, one to draw (the random
 // numbers are the plain loop's, one per drawer in cell order: that cost
-// is fixed) and one to bound; math.Pow runs about twice (the cells tied
-// for the best, and the lead drawer).
+// is fixed) and one to bound; math.Pow runs about once a shot (the cells
+// tied for the best share one power; the lead drawer is settled by
+// bounds of its score, powBounds).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -203,14 +204,13 @@ type scoreBounds struct {
 	openBits Bits
 	drawCell [MaxCells]int8
 	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
-	drawW    [MaxCells]float64 // the jittered score if its cell is exact, else an upper bound
+	drawW    [MaxCells]float64 // an upper bound of the drawer's jittered score
 }
 
 // newScoreBounds returns the scratch of a gunner whose multipliers have
 // the roots rt, before any tier or parity applies.
 func newScoreBounds(rt *densityRoots) *scoreBounds {
-	sb := &scoreBounds{mul: rt.grid}
-	return sb
+	return &scoreBounds{mul: rt.grid}
 }
 
 // remask brings mul up to date with the masks of this shot. Each cell
@@ -291,8 +291,9 @@ const powBins = 64
 // powUpper returns an upper bound of x^e, e = k + f (k an integer, f in
 // [0, 1)), for x > 0, with multiplications and one table look-up: x^f
 // is concave, so it lies below its tangent at any point, and the tangent
-// at the middle of x's bin (x's own bin for x < 1) is within
-// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1e-5 for x near 1/4.
+// at the middle of x's bin (x's own bin for x < 1) is within about
+// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1.2e-4 at x = 1/4, 8e-6
+// near 1.
 func (r *densityRoots) powUpper(x float64) float64 {
 	xk := 1.0
 	for range r.k {
@@ -302,15 +303,15 @@ func (r *densityRoots) powUpper(x float64) float64 {
 	return xk * (r.tanA[j] + r.tanB[j]*x)
 }
 
-// Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
-// root to the largest is at least powMinRatio and the best score at least
-// powMinTop, so that top * x^k * (1 - f(1 - x)) >= 2^-920 stays normal
-// (k <= 64, and 1 - f(1 - x) >= x); powSlack covers every rounding (see
-// chooseBounded).
 // twoBits are the bits of 2.0: above them lie the floats above 2, NaN and
 // the negative numbers.
 const twoBits = 0x4000000000000000
 
+// Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
+// root to the largest is at least powMinRatio and the best score at least
+// powMinTop, so that top * powUpper(x) >= top * x^(k+1) >= 2^-920 stays
+// normal (k <= 64, and a tangent of x^f lies above x^f >= x); powSlack
+// covers every rounding (see chooseBounded).
 const (
 	powMinRatio = 0x1p-8
 	powMinTop   = 0x1p-400
@@ -409,9 +410,9 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
 	// the ratio of two scores is within ((1 + rootSlack) / (1 -
 	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
-	// roots' ratio, and the ratio's division, powUpper's at most 68
-	// roundings (relative, 1 - f(1 - x) being at least x >= 2^-8) and
-	// the two products below add less than 1e-12. Below powMinRatio,
+	// roots' ratio, and the ratio's division, powUpper's at most 66
+	// roundings (x^k, then A + Bx with A, B >= 0 and their table entries
+	// within a few ulps) and the two products below add less than 1e-12. Below powMinRatio,
 	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
 	// (every multiplier is finite); where powUpper's limits fail, v < top
 	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
@@ -421,18 +422,15 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	if !(top >= powMinTop) {
 		xMin, ubSmall = math.Inf(1), top
 	}
-	// The drawers in cell order, the exact ones with a root of +Inf; then
-	// their draws, in that order; then their jittered scores, exact or
-	// bounded. floor: the best exact jittered score, first reached by
-	// drawer exBest; lead: the drawer with the highest bound, second: the
-	// highest bound of the other drawers not scored exactly. (Three
-	// loops: one with a call to the random source in it would keep every
-	// other value on the stack.)
+	// The drawers in cell order (the exact ones with a root of NaN); then
+	// their draws, in that order; then the bounds of their jittered
+	// scores. (Three loops: one with a call to the random source in it
+	// would keep every other value on the stack.) With drawAbove < 0 and
+	// top < Jitter every open cell draws: the inexact ones have u >= 0 =
+	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
+	// >= 0 or NaN).
 	drawCell := cells
 	if !(drawAbove < 0 && top < p.Jitter) {
-		// Otherwise every open cell draws: the others have u >= 0 =
-		// skipBelow > drawAbove, and the exact ones v + Jitter >= Jitter >
-		// top (v >= 0 or NaN).
 		n := 0
 		for _, c8 := range cells {
 			c := int(c8) & (MaxCells - 1)
