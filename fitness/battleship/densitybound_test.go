@@ -421,3 +421,76 @@ func compareCrafted(t *testing.T, g *Geometry, s *densityShooter, i, trials int,
 		}
 	}
 }
+
+// TestIncrementalScratch checks the state chooseBounded carries from shot
+// to shot against a fresh computation, over random sequences of states:
+// the open cells' list (kept by taking one fired cell out, rebuilt
+// otherwise) and the roots of each cell's multipliers (redone only where
+// a tier or parity mask changed).
+func TestIncrementalScratch(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	p := densityParams{UseReveal: true, HitWeight: 20, Exponent: 2.5, Grid: edgeGrid(g.H, g.W, []float64{1.5, 0.7}),
+		Avoid: 0.3, Preferred: 3, Critical: 7, Parity: 0.6, Jitter: 0.1}
+	rt := newDensityRoots(&p)
+	rng := fitness.NewRand(5)
+	randomBits := func(prob int) Bits {
+		var b Bits
+		for c := range g.Cells {
+			if rng.IntN(prob) == 0 {
+				b = b.Set(c)
+			}
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		next func(open Bits) Bits
+	}{
+		{"one cell fired a shot", func(open Bits) Bits {
+			if open.Empty() {
+				return g.All
+			}
+			return open.AndNot(Cell(open.Nth(rng.IntN(open.Count()))))
+		}},
+		{"same, two fired or some reopened", func(open Bits) Bits {
+			switch rng.IntN(3) {
+			case 0:
+				return open
+			case 1:
+				return open.AndNot(randomBits(20))
+			}
+			return open.Or(randomBits(10)).And(g.All)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := newScoreBounds(rt)
+			open := g.All
+			for step := range 2000 {
+				open = tc.next(open)
+				got := sb.openCells(open)
+				want := open.Cells(nil)
+				if len(got) != len(want) {
+					t.Fatalf("step %d: %d open cells listed, want %d", step, len(got), len(want))
+				}
+				for i, c := range want {
+					if int(got[i]) != c {
+						t.Fatalf("step %d: open cell %d is %d, want %d", step, i, got[i], c)
+					}
+				}
+				critical := randomBits(9)
+				preferred := randomBits(6).AndNot(critical)
+				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(4).AndNot(critical).AndNot(preferred),
+					parity: randomBits(3), hunting: rng.IntN(2) == 0}
+				sb.remask(rt, &m)
+				k := &densityGunner{p: &p, roots: rt, tiers: true}
+				for c := range g.Cells {
+					// The root of multiplied's product, within rounding.
+					want := math.Pow(k.multiplied(c, 1, &m), 1/p.Exponent)
+					if d := math.Abs(sb.mul[c]/want - 1); d > 1e-14 {
+						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, sb.mul[c], want)
+					}
+				}
+			}
+		})
+	}
+}
