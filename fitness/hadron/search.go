@@ -35,8 +35,10 @@ type searcher struct {
 	// killer holds, by ply, the last two moves that refuted a sibling
 	// (search.NoMove for none); they are searched early.
 	killer [maxCells + 2][2]int8
-	saved  [maxCells + 2]derived // by depth of play, for Undo
-	played int                   // moves made by Play and not undone
+	// saved holds, by ply, the derived sets of the node being searched
+	// there, for Undo: saved once per node rather than once per move.
+	saved  [maxCells + 2]derived
+	played int // moves made by Play and not undone: the ply
 	eng    search.Searcher[*searcher]
 }
 
@@ -88,6 +90,7 @@ func (s *searcher) choose() int {
 		root = append(root, search.Move(i))
 		l = l.andNot(bit(i))
 	}
+	s.saved[0], s.played = s.b.derived(), 0
 	best := s.eng.Choose(root)
 	s.nodes = s.eng.Nodes
 	s.total += s.nodes
@@ -110,8 +113,11 @@ func (s *searcher) Settle(depth, _ int) (float64, search.Move, search.Node) {
 func (s *searcher) Hash() uint64 { return s.b.hash }
 
 // Moves lists the legal cells: the killers of this ply (moves that
-// refuted a sibling), then the rest by cell.
+// refuted a sibling), then the rest by cell. It saves the derived sets of
+// the node for Undo, since the search plays a node's moves only after it
+// asked for them.
 func (s *searcher) Moves(dst []search.Move, _, ply int) []search.Move {
+	s.saved[ply] = s.b.derived()
 	l := s.b.legal
 	for _, k := range s.killer[ply] {
 		if l.has(int(k)) {
@@ -128,17 +134,19 @@ func (s *searcher) Moves(dst []search.Move, _, ply int) []search.Move {
 	return dst
 }
 
-// Play places a stone on cell m, saving the derived sets for Undo.
+// Play places a stone on cell m.
 func (s *searcher) Play(m search.Move) {
-	s.saved[s.played] = s.b.derived()
 	s.played++
 	s.b.place(int(m))
 }
 
-// Undo takes back Play(m) with the saved derived sets.
+// Undo takes back Play(m), restoring the derived sets Moves saved (as
+// Board.unplace does, without copying them through the stack).
 func (s *searcher) Undo(m search.Move) {
 	s.played--
-	s.b.unplace(int(m), s.saved[s.played])
+	d := &s.saved[s.played]
+	s.b.legal, s.b.plus, s.b.minus = d.legal, d.plus, d.minus
+	s.b.retract(int(m))
 }
 
 // Cutoff makes m the first killer of its ply.
