@@ -149,6 +149,19 @@ func (s *searcher) Undo(m search.Move) {
 	s.b.retract(int(m))
 }
 
+// Leaf is the value after m at the horizon.
+func (s *searcher) Leaf(m search.Move, _ int) float64 {
+	s.b.place(int(m))
+	v := float64(-winScore) // no legal cell: lost
+	if !s.b.legal.empty() {
+		v = s.eval()
+	}
+	d := &s.saved[s.played]
+	s.b.legal, s.b.plus, s.b.minus = d.legal, d.plus, d.minus
+	s.b.retract(int(m))
+	return v
+}
+
 // Cutoff makes m the first killer of its ply.
 func (s *searcher) Cutoff(m search.Move, ply int) {
 	if k := &s.killer[ply]; k[0] != int8(m) {

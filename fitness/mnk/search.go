@@ -175,6 +175,17 @@ func (s *searcher) Moves(dst []search.Move, depth, ply int) []search.Move {
 func (s *searcher) Play(m search.Move) { s.place(int(m)) }
 func (s *searcher) Undo(m search.Move) { s.unplace(int(m)) }
 
+// Leaf is the value after m at the horizon.
+func (s *searcher) Leaf(m search.Move, _ int) float64 {
+	s.place(int(m))
+	v := 0.0 // full board: a draw
+	if !s.g.moves(&s.pos).empty() {
+		v = s.eval()
+	}
+	s.unplace(int(m))
+	return v
+}
+
 // Cutoff does nothing: the evaluation orders the moves.
 func (*searcher) Cutoff(search.Move, int) {}
 

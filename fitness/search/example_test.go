@@ -31,6 +31,13 @@ func (p *nim) Moves(dst []search.Move, _, _ int) []search.Move {
 	return dst
 }
 
+func (p *nim) Leaf(m search.Move, ply int) float64 {
+	p.Play(m)
+	v, _, _ := p.Settle(0, ply)
+	p.Undo(m)
+	return v
+}
+
 func (p *nim) Play(m search.Move)    { p.stones -= int(m) }
 func (p *nim) Undo(m search.Move)    { p.stones += int(m) }
 func (*nim) Cutoff(search.Move, int) {}

@@ -55,8 +55,13 @@ func (n Node) String() string {
 type Position interface {
 	// Settle looks at the node before the table: with depth plies left
 	// and ply plies below the root it returns Settled and the node's
-	// value, Forced and the one move to search, or Open.
+	// value, Forced and the one move to search, or Open. At depth 0 it
+	// must settle.
 	Settle(depth, ply int) (v float64, forced Move, n Node)
+	// Leaf is Play(m), then Settle(0, ply)'s value, then Undo(m): the
+	// value of a child at the horizon, for the side to move there. Most
+	// nodes are leaves, so one call instead of three is worth having.
+	Leaf(m Move, ply int) float64
 	// Hash is the position's key in the transposition table.
 	Hash() uint64
 	// Moves appends the moves of an open node to dst in the order to
@@ -208,11 +213,22 @@ func (s *Searcher[P]) negamax(depth, ply int, alpha, beta float64) float64 {
 	alpha0 := alpha
 	best, bestMove := math.Inf(-1), NoMove
 	for _, m := range moves {
-		s.Pos.Play(m)
-		v := -s.negamax(depth-1, ply+1, -beta, -alpha)
-		s.Pos.Undo(m)
-		if s.stop {
-			return 0
+		var v float64
+		if depth == 1 {
+			// The child is a leaf: what negamax would do, in one call.
+			s.Nodes++
+			if s.budgeted && s.Nodes > s.Options.Nodes {
+				s.stop = true
+				return 0
+			}
+			v = -s.Pos.Leaf(m, ply+1)
+		} else {
+			s.Pos.Play(m)
+			v = -s.negamax(depth-1, ply+1, -beta, -alpha)
+			s.Pos.Undo(m)
+			if s.stop {
+				return 0
+			}
 		}
 		if v > best {
 			best, bestMove = v, m

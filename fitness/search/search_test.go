@@ -98,6 +98,13 @@ func (c *counters) step(m search.Move) (int, int) {
 	return int(m), 1
 }
 
+func (c *counters) Leaf(m search.Move, ply int) float64 {
+	c.Play(m)
+	v, _, _ := c.Settle(0, ply)
+	c.Undo(m)
+	return v
+}
+
 func (c *counters) Play(m search.Move) {
 	i, d := c.step(m)
 	c.counts[i] += d
