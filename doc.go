@@ -16,6 +16,7 @@
 //	fitness/battleship   \
 //	fitness/hadron        > games: rules, players, searches
 //	fitness/mnk          /
+//	fitness/search       the two-player search hadron and mnk share
 //	fitness              the Game and Player contracts, seeding,
 //	                     worker-independent batches, statistics
 //	genome               parameter spaces and genomes; knows no game
