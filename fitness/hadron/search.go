@@ -83,12 +83,11 @@ func (s *searcher) choose() int {
 	s.eng.Pos = s
 	s.eng.Options = search.Options{Depth: s.depth, Nodes: s.budget, Decided: winScore, Narrow: true}
 	s.eng.Table = s.tt
+	var cells [maxCells]int8
 	var buf [maxCells]search.Move
 	root := buf[:0]
-	for l := s.b.legal; !l.empty(); {
-		i := l.nth(0)
-		root = append(root, search.Move(i))
-		l = l.andNot(bit(i))
+	for _, c := range s.b.legal.cells(cells[:0]) {
+		root = append(root, search.Move(c))
 	}
 	s.saved[0], s.played = s.b.derived(), 0
 	best := s.eng.Choose(root)
