@@ -161,10 +161,14 @@ func (s *searcher) Hash() uint64 { return s.key }
 // their evaluation when two or more plies are left (at depth 1 every
 // child is evaluated anyway).
 func (s *searcher) Moves(dst []search.Move, depth, ply int) []search.Move {
-	moves := s.candidates(s.legal, ply)
-	if depth >= 2 {
-		s.order(moves)
+	if depth < 2 {
+		for set := s.candidateSet(s.legal); !set.empty(); set = set.rest() {
+			dst = append(dst, search.Move(set.first()))
+		}
+		return dst
 	}
+	moves := s.candidates(s.legal, ply)
+	s.order(moves)
 	for _, m := range moves {
 		dst = append(dst, search.Move(m.bit))
 	}
@@ -196,17 +200,7 @@ func (*searcher) Cutoff(search.Move, int) {}
 // playable. The slice is the buffer of ply, valid until ply is searched
 // again.
 func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
-	set := legal
-	if !s.g.Gravity {
-		occ := s.pos.occupied()
-		near := occ
-		for _, d := range s.g.dirs {
-			near = near.or(occ.shl(d)).or(occ.shr(d))
-		}
-		if set = near.and(legal); set.empty() {
-			set = legal
-		}
-	}
+	set := s.candidateSet(legal)
 	for len(s.moves) <= ply {
 		s.moves = append(s.moves, make([]scoredMove, 0, s.g.cells))
 	}
@@ -216,6 +210,22 @@ func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
 	}
 	s.moves[ply] = out
 	return out
+}
+
+// candidateSet is the set candidates lists.
+func (s *searcher) candidateSet(legal bitset) bitset {
+	if s.g.Gravity {
+		return legal
+	}
+	occ := s.pos.occupied()
+	near := occ
+	for _, d := range s.g.dirs {
+		near = near.or(occ.shl(d)).or(occ.shr(d))
+	}
+	if set := near.and(legal); !set.empty() {
+		return set
+	}
+	return legal
 }
 
 // order sorts moves by the evaluation after each, best for the mover first.
