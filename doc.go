@@ -25,6 +25,8 @@
 //	                     measures, errors), seeding, worker-independent
 //	                     batches, statistics
 //	genome               parameter spaces and genomes; knows no game
+//	fitness/search       the two-player search hadron and mnk share;
+//	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
 //
 // The engine and the CLI know games only through the fitness contracts:

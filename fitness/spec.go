@@ -87,7 +87,9 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 		if pf.Game != "" && pf.Game != game {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for game %q, not %q", file, pf.Game, game)
 		}
-		if pf.Role != "" && pf.Role != role.String() {
+		// Symmetric games (one role, Mover) take parameters of any role,
+		// as they always have: their players play every side.
+		if pf.Role != "" && role != Mover && pf.Role != role.String() {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for a %s, not a %v", file, pf.Role, role)
 		}
 		if pf.Player != "" && pf.Player != player {
