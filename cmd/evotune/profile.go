@@ -31,15 +31,34 @@ type profileFile struct {
 }
 
 func createProfile(flagName, path string) (*profileFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	// The file is renamed into place only once the work is done, so what
+	// the rename would fail on, or silently replace, is refused now: a
+	// directory, or a pipe or device (/dev/full) the user meant to write
+	// into. A symlink is followed, so the rename replaces its target.
+	dest := path
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, usagef("--%s %s: a symlink that cannot be followed: %w", flagName, path, err)
+		}
+		dest = target
+	}
+	if fi, err := os.Stat(dest); err == nil && !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a directory"
+		}
+		return nil, usagef("--%s %s: is %s; want a file path", flagName, path, what)
+	}
+	f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
 	if err != nil {
 		cause := err
 		if u := errors.Unwrap(err); u != nil {
 			cause = u // the reason, without the temporary file's name
 		}
-		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(path), cause)
+		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(dest), cause)
 	}
-	return &profileFile{f: f, path: path}, nil
+	return &profileFile{f: f, path: dest}, nil
 }
 
 func (p *profileFile) commit() error {
@@ -70,6 +89,9 @@ func (p *profileFile) abandon() {
 // it succeeded or not.
 func (p *profiles) start() (stop func() error, err error) {
 	var cpu, mem *profileFile
+	if p.cpu != "" && filepath.Clean(p.cpu) == filepath.Clean(p.mem) {
+		return nil, usagef("--cpuprofile and --memprofile are both %s; want two files", p.cpu)
+	}
 	if p.cpu != "" {
 		if cpu, err = createProfile("cpuprofile", p.cpu); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -134,4 +135,66 @@ func TestProfileUnwritable(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestProfileBadPath: a profile path that the final rename would fail on
+// (a directory) or silently replace (a pipe, a device) is refused before
+// any work, in one line, exit 2; so are both profiles at one path. A
+// symlink is followed: the profile lands in its target, the link stays.
+func TestProfileBadPath(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	device := filepath.Join(dir, "full")
+	haveDevice := syscall.Mknod(device, syscall.S_IFCHR|0o666, 1<<8|7) == nil // /dev/full's numbers; needs root
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "no", "such"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	eval := []string{"eval", "battleship", "--player", "random", "--games", "10"}
+	tests := []struct {
+		name, flag, path, want string
+		extra                  []string
+	}{
+		{"cpu directory", "--cpuprofile", dir, "is a directory", nil},
+		{"mem directory", "--memprofile", dir, "is a directory", nil},
+		{"cpu fifo", "--cpuprofile", fifo, "is not a regular file", nil},
+		{"mem fifo", "--memprofile", fifo, "is not a regular file", nil},
+		{"cpu device", "--cpuprofile", device, "is not a regular file", nil},
+		{"dangling symlink", "--cpuprofile", dangling, "a symlink that cannot be followed", nil},
+		{"same file", "--cpuprofile", filepath.Join(dir, "p"), "are both", []string{"--memprofile", filepath.Join(dir, ".", "p")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.path == device && !haveDevice {
+				t.Skip("mknod not permitted")
+			}
+			before, _ := os.Lstat(tc.path)
+			code, out, errs := run(t, append(append(eval, tc.flag, tc.path), tc.extra...)...)
+			if code != ExitUsage || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Fatalf("exit %d, stderr %q, stdout %q; want exit %d and one line with %q", code, errs, out, ExitUsage, tc.want)
+			}
+			if after, _ := os.Lstat(tc.path); before != nil && (after == nil || after.Mode() != before.Mode()) {
+				t.Errorf("%s was replaced", tc.path)
+			}
+		})
+	}
+	t.Run("symlink", func(t *testing.T) {
+		target, link := filepath.Join(dir, "target.prof"), filepath.Join(dir, "link.prof")
+		if err := os.WriteFile(target, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errs := run(t, append(eval, "--cpuprofile", link)...); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
+		}
+		checkProfile(t, target, "samples", "cpu")
+	})
 }
