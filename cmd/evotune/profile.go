@@ -28,6 +28,17 @@ func (p *profiles) addFlags(fs *flag.FlagSet) {
 type profileFile struct {
 	f    *os.File
 	path string
+	err  error // the first write error: the CPU profiler drops them
+}
+
+// Write keeps the first error, so that a profile cut short (a full disk)
+// is reported and never renamed into place.
+func (p *profileFile) Write(b []byte) (int, error) {
+	n, err := p.f.Write(b)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return n, err
 }
 
 func createProfile(flagName, path string) (*profileFile, error) {
@@ -62,6 +73,14 @@ func createProfile(flagName, path string) (*profileFile, error) {
 }
 
 func (p *profileFile) commit() error {
+	if p.err != nil {
+		p.abandon()
+		return p.err
+	}
+	if err := p.f.Sync(); err != nil {
+		p.abandon()
+		return err
+	}
 	if err := p.f.Close(); err != nil {
 		os.Remove(p.f.Name())
 		return err
@@ -106,7 +125,7 @@ func (p *profiles) start() (stop func() error, err error) {
 		}
 	}
 	if cpu != nil {
-		if err := pprof.StartCPUProfile(cpu.f); err != nil {
+		if err := pprof.StartCPUProfile(cpu); err != nil {
 			cpu.abandon()
 			if mem != nil {
 				mem.abandon()
@@ -124,7 +143,7 @@ func (p *profiles) start() (stop func() error, err error) {
 		}
 		if mem != nil {
 			runtime.GC() // the live-memory figures are as of the last GC
-			if err := pprof.Lookup("allocs").WriteTo(mem.f, 0); err != nil {
+			if err := pprof.Lookup("allocs").WriteTo(mem, 0); err != nil {
 				mem.abandon()
 				errs = append(errs, fmt.Errorf("--memprofile %s: %w", p.mem, err))
 			} else if err := mem.commit(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -197,4 +198,47 @@ func TestProfileBadPath(t *testing.T) {
 		}
 		checkProfile(t, target, "samples", "cpu")
 	})
+}
+
+// TestProfileWriteFailure: a profile whose writes fail (a full disk) is
+// reported and never renamed into place, the CPU profile included, whose
+// writer drops its own write errors.
+func TestProfileWriteFailure(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(w io.Writer)
+	}{
+		{"cpu", func(w io.Writer) {
+			if err := pprof.StartCPUProfile(w); err != nil {
+				t.Fatal(err)
+			}
+			pprof.StopCPUProfile() // writes the profile's header and end
+		}},
+		{"mem", func(w io.Writer) { _ = pprof.Lookup("allocs").WriteTo(w, 0) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name+".prof")
+			pf, err := createProfile(tc.name+"profile", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Reopened read-only, every write fails while Sync and Close
+			// succeed, as on a full disk.
+			pf.f.Close()
+			if pf.f, err = os.Open(pf.f.Name()); err != nil {
+				t.Fatal(err)
+			}
+			tc.write(pf)
+			if err := pf.commit(); err == nil {
+				t.Error("commit succeeded after failed writes")
+			}
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s is in place after failed writes (%v)", path, err)
+			}
+			if stray, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*.tmp")); len(stray) > 0 {
+				t.Errorf("temporary files left: %v", stray)
+			}
+		})
+	}
 }
