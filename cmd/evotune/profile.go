@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,6 +61,10 @@ func createProfile(flagName, path string) (*profileFile, error) {
 			what = "a directory"
 		}
 		return nil, usagef("--%s %s: is %s; want a file path", flagName, path, what)
+	} else if err == nil && fi.Size() > 0 && !isProfile(dest) {
+		// A slip such as --cpuprofile run/checkpoint.json would replace
+		// the run's checkpoint, or the config, once the work is done.
+		return nil, usagef("--%s %s: exists and is not a pprof profile; will not replace it", flagName, path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
 	if err != nil {
@@ -70,6 +75,19 @@ func createProfile(flagName, path string) (*profileFile, error) {
 		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(dest), cause)
 	}
 	return &profileFile{f: f, path: dest}, nil
+}
+
+// isProfile reports whether the file at path starts as a pprof profile
+// does, with gzip's magic number.
+func isProfile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [2]byte
+	_, err = io.ReadFull(f, magic[:])
+	return err == nil && magic == [2]byte{0x1f, 0x8b}
 }
 
 func (p *profileFile) commit() error {

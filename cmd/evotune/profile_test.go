@@ -155,6 +155,10 @@ func TestProfileBadPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval := []string{"eval", "battleship", "--player", "random", "--games", "10"}
+	checkpoint := filepath.Join(dir, "checkpoint.json")
+	if err := os.WriteFile(checkpoint, []byte(`{"generation": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, flag, path, want string
 		extra                  []string
@@ -164,6 +168,8 @@ func TestProfileBadPath(t *testing.T) {
 		{"cpu fifo", "--cpuprofile", fifo, "is not a regular file", nil},
 		{"mem fifo", "--memprofile", fifo, "is not a regular file", nil},
 		{"cpu device", "--cpuprofile", device, "is not a regular file", nil},
+		{"a checkpoint", "--cpuprofile", checkpoint, "exists and is not a pprof profile", nil},
+		{"a checkpoint, mem", "--memprofile", checkpoint, "exists and is not a pprof profile", nil},
 		{"dangling symlink", "--cpuprofile", dangling, "a symlink that cannot be followed", nil},
 		{"same file", "--cpuprofile", filepath.Join(dir, "p"), "are both", []string{"--memprofile", filepath.Join(dir, ".", "p")}},
 	}
@@ -177,11 +183,20 @@ func TestProfileBadPath(t *testing.T) {
 			if code != ExitUsage || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 || out != "" {
 				t.Fatalf("exit %d, stderr %q, stdout %q; want exit %d and one line with %q", code, errs, out, ExitUsage, tc.want)
 			}
-			if after, _ := os.Lstat(tc.path); before != nil && (after == nil || after.Mode() != before.Mode()) {
+			if after, _ := os.Lstat(tc.path); before != nil && (after == nil || after.Mode() != before.Mode() || after.Size() != before.Size()) {
 				t.Errorf("%s was replaced", tc.path)
 			}
 		})
 	}
+	t.Run("an earlier profile is replaced", func(t *testing.T) {
+		prof := filepath.Join(dir, "again.prof")
+		for range 2 {
+			if code, _, errs := run(t, append(eval, "--cpuprofile", prof)...); code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+		}
+		checkProfile(t, prof, "samples", "cpu")
+	})
 	t.Run("symlink", func(t *testing.T) {
 		target, link := filepath.Join(dir, "target.prof"), filepath.Join(dir, "link.prof")
 		if err := os.WriteFile(target, nil, 0o644); err != nil {
