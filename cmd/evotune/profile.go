@@ -121,10 +121,10 @@ func (p *profileFile) abandon() {
 
 // start opens both profiles before any work, so a path that cannot be
 // written is an error at once (exit 2), and starts the CPU profile. The
-// returned stop ends the CPU profile, writes the heap profile and puts
-// both files in place; call it once the command's work is done, whether
-// it succeeded or not.
-func (p *profiles) start() (stop func() error, err error) {
+// returned stop ends the CPU profile, writes the heap profile and, if
+// keep, puts both files in place; call it once the command's work is
+// done, whether it succeeded or not.
+func (p *profiles) start() (stop func(keep bool) error, err error) {
 	var cpu, mem *profileFile
 	if p.cpu != "" && filepath.Clean(p.cpu) == filepath.Clean(p.mem) {
 		return nil, usagef("--cpuprofile and --memprofile are both %s; want two files", p.cpu)
@@ -151,7 +151,17 @@ func (p *profiles) start() (stop func() error, err error) {
 			return nil, fmt.Errorf("--cpuprofile %s: %w", p.cpu, err)
 		}
 	}
-	return func() error {
+	return func(keep bool) error {
+		if !keep {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+				cpu.abandon()
+			}
+			if mem != nil {
+				mem.abandon()
+			}
+			return nil
+		}
 		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
@@ -173,14 +183,17 @@ func (p *profiles) start() (stop func() error, err error) {
 }
 
 // profiled runs work between p.start and its stop, and returns work's
-// error, or else stop's.
+// error, or else stop's. Work refused as bad input (exit 2) did nothing
+// worth profiling: its profiles are dropped, and an earlier profile at the
+// same path stays.
 func (p *profiles) profiled(work func() error) error {
 	stop, err := p.start()
 	if err != nil {
 		return err
 	}
 	werr := work()
-	if serr := stop(); werr == nil {
+	refused := werr != nil && report(&env{stderr: io.Discard}, "", werr) == ExitUsage
+	if serr := stop(!refused); werr == nil {
 		return serr
 	}
 	return werr

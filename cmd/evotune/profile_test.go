@@ -257,3 +257,54 @@ func TestProfileWriteFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestProfileRefusedWork: a command refused as bad input after the
+// profiles were opened (eval checks its rules inside the profiled work,
+// run its run directory) leaves no profile, and an earlier profile at the
+// path stays as it was.
+func TestProfileRefusedWork(t *testing.T) {
+	dir := t.TempDir()
+	earlier := filepath.Join(dir, "earlier.prof")
+	if code, _, errs := run(t, "eval", "battleship", "--player", "random", "--games", "10", "--cpuprofile", earlier); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, err := os.ReadFile(earlier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join("..", "..", "configs", "quickstart.yaml")
+	exists := filepath.Join(dir, "run")
+	if err := os.MkdirAll(exists, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(exists, "checkpoint.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"eval, k longer than the board", []string{"eval", "mnk", "--rule", "k=9", "--player", "classic"}},
+		{"eval, gravity=maybe", []string{"eval", "mnk", "--rule", "gravity=maybe", "--player", "classic"}},
+		{"eval, opening past the board", []string{"eval", "mnk", "--rule", "opening=9", "--player", "classic"}},
+		{"run, directory exists", []string{"run", cfg, "--out", exists, "--quiet"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := filepath.Join(t.TempDir(), "fresh.prof")
+			code, _, errs := run(t, append(tc.args, "--cpuprofile", earlier, "--memprofile", fresh)...)
+			if code != ExitUsage || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("exit %d, stderr %q; want %d and one line", code, errs, ExitUsage)
+			}
+			if got, err := os.ReadFile(earlier); err != nil || !bytes.Equal(got, want) {
+				t.Errorf("the earlier profile was replaced (%v)", err)
+			}
+			if _, err := os.Lstat(fresh); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a profile of refused work was written (%v)", err)
+			}
+			if stray, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(stray) > 0 {
+				t.Errorf("temporary files left: %v", stray)
+			}
+		})
+	}
+}
