@@ -143,3 +143,22 @@ func TestEnumsHaveNames(t *testing.T) {
 		})
 	}
 }
+
+// TestTunedSummaries: the run weights' summaries, as `evotune games mnk`
+// lists them, read as English.
+func TestTunedSummaries(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"own_open_1", "worth of an open run of 1 of the side to move"},
+		{"own_half_2", "worth of a half-open run of 2 of the side to move"},
+		{"opp_open_2", "worth of an open run of 2 of the side that just moved"},
+	}
+	schema := tunedSchema(TicTacToe)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, ok := schema.Lookup(tc.name)
+			if !ok || p.Summary != tc.want {
+				t.Errorf("summary %q, want %q", p.Summary, tc.want)
+			}
+		})
+	}
+}
