@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // checkProfile demands a pprof profile at path: gzip whose content is a
@@ -305,6 +307,49 @@ func TestProfileRefusedWork(t *testing.T) {
 			if stray, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(stray) > 0 {
 				t.Errorf("temporary files left: %v", stray)
 			}
+		})
+	}
+}
+
+// TestEvalSignalProfile stops a profiled eval with Ctrl-C and with the
+// SIGTERM batch schedulers send: either way it exits 130, says so in one
+// line, and leaves a complete profile and no temporary file.
+func TestEvalSignalProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			prof := filepath.Join(dir, "cpu.prof")
+			var errb bytes.Buffer
+			cmd := evotune("eval", "mnk", "--rule", "m=7", "--rule", "n=6", "--rule", "k=4", "--rule", "gravity=true",
+				"--player", "classic", "--vs", "random", "--games", "1000000", "--workers", "1", "--cpuprofile", prof)
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Signal once the profile is open, so the games are under way.
+			deadline := time.Now().Add(time.Minute)
+			for {
+				if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(tmp) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatal("no profile opened within a minute")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			time.Sleep(100 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			var exitErr *exec.ExitError
+			if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) ||
+				errb.String() != "evotune eval: interrupted\n" {
+				t.Fatalf("exit %v, stderr %q; want %d and one line", err, errb.String(), ExitInterrupted)
+			}
+			checkProfile(t, prof, "samples", "cpu")
 		})
 	}
 }
