@@ -45,36 +45,38 @@ func (p *profileFile) Write(b []byte) (int, error) {
 func createProfile(flagName, path string) (*profileFile, error) {
 	// The file is renamed into place only once the work is done, so what
 	// the rename would fail on, or silently replace, is refused now: a
-	// directory, or a pipe or device (/dev/full) the user meant to write
-	// into. A symlink is followed, so the rename replaces its target.
-	dest := path
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return nil, usagef("--%s %s: a symlink that cannot be followed: %w", flagName, path, err)
+	// directory, a link, a pipe or device (/dev/full) the user meant to
+	// write into, or a file that is not a profile.
+	if fi, err := os.Lstat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return nil, usagef("--%s %s: is a directory; want a file path", flagName, path)
+		case fi.Mode()&os.ModeSymlink != 0:
+			return nil, usagef("--%s %s: is a symbolic link; give the file it points to", flagName, path)
+		case !fi.Mode().IsRegular():
+			what := "a special file"
+			switch {
+			case fi.Mode()&os.ModeNamedPipe != 0:
+				what = "a named pipe"
+			case fi.Mode()&os.ModeDevice != 0:
+				what = "a device"
+			}
+			return nil, usagef("--%s %s: is %s, not a regular file", flagName, path, what)
+		case fi.Size() > 0 && !isProfile(path):
+			// A slip such as --cpuprofile run/checkpoint.json would replace
+			// the run's checkpoint, or the config, once the work is done.
+			return nil, usagef("--%s %s: exists and is not a pprof profile; will not replace it", flagName, path)
 		}
-		dest = target
 	}
-	if fi, err := os.Stat(dest); err == nil && !fi.Mode().IsRegular() {
-		what := "not a regular file"
-		if fi.IsDir() {
-			what = "a directory"
-		}
-		return nil, usagef("--%s %s: is %s; want a file path", flagName, path, what)
-	} else if err == nil && fi.Size() > 0 && !isProfile(dest) {
-		// A slip such as --cpuprofile run/checkpoint.json would replace
-		// the run's checkpoint, or the config, once the work is done.
-		return nil, usagef("--%s %s: exists and is not a pprof profile; will not replace it", flagName, path)
-	}
-	f, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		cause := err
 		if u := errors.Unwrap(err); u != nil {
 			cause = u // the reason, without the temporary file's name
 		}
-		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(dest), cause)
+		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(path), cause)
 	}
-	return &profileFile{f: f, path: dest}, nil
+	return &profileFile{f: f, path: path}, nil
 }
 
 // isProfile reports whether the file at path starts as a pprof profile

@@ -142,8 +142,9 @@ func TestProfileUnwritable(t *testing.T) {
 
 // TestProfileBadPath: a profile path that the final rename would fail on
 // (a directory) or silently replace (a pipe, a device) is refused before
-// any work, in one line, exit 2; so are both profiles at one path. A
-// symlink is followed: the profile lands in its target, the link stays.
+// any work, in one line, exit 2; so are a symbolic link (the rename would
+// replace the link, not write its target), an existing file that is not a
+// profile, and both profiles at one path.
 func TestProfileBadPath(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
@@ -167,12 +168,12 @@ func TestProfileBadPath(t *testing.T) {
 	}{
 		{"cpu directory", "--cpuprofile", dir, "is a directory", nil},
 		{"mem directory", "--memprofile", dir, "is a directory", nil},
-		{"cpu fifo", "--cpuprofile", fifo, "is not a regular file", nil},
-		{"mem fifo", "--memprofile", fifo, "is not a regular file", nil},
-		{"cpu device", "--cpuprofile", device, "is not a regular file", nil},
+		{"cpu fifo", "--cpuprofile", fifo, "is a named pipe, not a regular file", nil},
+		{"mem fifo", "--memprofile", fifo, "is a named pipe, not a regular file", nil},
+		{"cpu device", "--cpuprofile", device, "is a device, not a regular file", nil},
 		{"a checkpoint", "--cpuprofile", checkpoint, "exists and is not a pprof profile", nil},
 		{"a checkpoint, mem", "--memprofile", checkpoint, "exists and is not a pprof profile", nil},
-		{"dangling symlink", "--cpuprofile", dangling, "a symlink that cannot be followed", nil},
+		{"dangling symlink", "--cpuprofile", dangling, "is a symbolic link", nil},
 		{"same file", "--cpuprofile", filepath.Join(dir, "p"), "are both", []string{"--memprofile", filepath.Join(dir, ".", "p")}},
 	}
 	for _, tc := range tests {
@@ -207,13 +208,12 @@ func TestProfileBadPath(t *testing.T) {
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
 		}
-		if code, _, errs := run(t, append(eval, "--cpuprofile", link)...); code != ExitOK {
-			t.Fatalf("exit %d: %s", code, errs)
+		if code, _, errs := run(t, append(eval, "--cpuprofile", link)...); code != ExitUsage || !strings.Contains(errs, "is a symbolic link") {
+			t.Fatalf("exit %d: %s; want %d, a symbolic link", code, errs, ExitUsage)
 		}
 		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
 		}
-		checkProfile(t, target, "samples", "cpu")
 	})
 }
 
