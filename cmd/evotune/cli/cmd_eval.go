@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"syscall"
 
 	"github.com/evotune/evotune/fitness"
 )
@@ -52,7 +53,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if o.game, err = oneGame(pos, &o.program); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
 	defer stop()
 	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }
