@@ -22,6 +22,9 @@ var registry = []playerDef{
 	{name: "tuned", role: fitness.Shooter, summary: "parameterised density shooter: exponent, hit weight, weight grid, tiers, parity, jitter (defaults = over9000)",
 		schema: tunedSchema,
 		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedShooter(g, v) }},
+	{name: "posterior", role: fitness.Shooter, summary: "whole-fleet posterior under the random placer's model: sampled layouts, exact once few remain; fires at the likeliest cell",
+		schema: posteriorSchema,
+		build:  newPosteriorShooter},
 	// shooters: add rows above this line
 
 	{name: "random", role: fitness.Placer, summary: "each ship in turn uniform over its legal positions",
