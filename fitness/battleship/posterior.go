@@ -198,7 +198,8 @@ type fleetPosterior struct {
 	cover   [][][]int32
 	optShip []int // scratch: the (ship, placement) options of a guided draw
 	optPl   []Bits
-	shot  int
+	optW    []float64 // their cumulative proposal weights
+	shot    int
 }
 
 func newFleetPosterior(g *Geometry, t *densityTables, p posteriorParams, rng *rand.Rand) *fleetPosterior {
@@ -263,9 +264,30 @@ func (f *fleetPosterior) pick(h, v Bits, L int) Bits {
 	nh := h.Count()
 	r := f.rng.IntN(nh + v.Count())
 	if r < nh {
-		return f.t.hPl[L][h.Nth(r)]
+		return f.t.hPl[L][nthBit(h, r)]
 	}
-	return f.t.vPl[L][v.Nth(r-nh)]
+	return f.t.vPl[L][nthBit(v, r-nh)]
+}
+
+// nthBit is Bits.Nth in a few steps instead of one per skipped cell: it
+// skips whole bytes by their popcounts first.
+func nthBit(b Bits, n int) int {
+	w, base := b.Lo, 0
+	if lo := bits.OnesCount64(b.Lo); n >= lo {
+		w, base, n = b.Hi, 64, n-lo
+	}
+	for {
+		if c := bits.OnesCount8(uint8(w)); n >= c {
+			n -= c
+			w >>= 8
+			base += 8
+			continue
+		}
+		for ; n > 0; n-- {
+			w &= w - 1
+		}
+		return base + bits.TrailingZeros64(w)
+	}
 }
 
 // drawPrior lays a fleet as the random placer does; false on a dead end.
@@ -325,7 +347,7 @@ func (f *fleetPosterior) observe(s Shot) {
 	if !s.Hit {
 		f.misses = f.misses.Set(c)
 		if !f.exact {
-			f.filter(func(_ []Bits, occ Bits) bool { return !occ.Has(c) })
+			f.filter(func(_ int, _ []Bits, occ Bits) bool { return !occ.Has(c) })
 		}
 		return
 	}
@@ -345,7 +367,7 @@ func (f *fleetPosterior) observe(s Shot) {
 	if f.shipHits != nil {
 		named = s.Ship
 	}
-	f.filter(func(ships []Bits, _ Bits) bool {
+	f.filter(func(_ int, ships []Bits, _ Bits) bool {
 		for i, sh := range ships {
 			if !sh.Has(c) {
 				continue
@@ -364,11 +386,11 @@ func (f *fleetPosterior) observe(s Shot) {
 }
 
 // filter keeps the layouts for which keep holds, in order.
-func (f *fleetPosterior) filter(keep func(ships []Bits, occ Bits) bool) {
+func (f *fleetPosterior) filter(keep func(i int, ships []Bits, occ Bits) bool) {
 	k, m := f.k, 0
 	for i := range f.n {
 		ships := f.ships[i*k : (i+1)*k]
-		if !keep(ships, f.occ[i]) {
+		if !keep(i, ships, f.occ[i]) {
 			continue
 		}
 		if m != i {
@@ -564,6 +586,11 @@ func (f *fleetPosterior) refill() {
 			}
 		}
 	}
+	// Guided draws that survived are dropped and drawn afresh: a survivor
+	// from an earlier proposal, which knew less, carries a weight that stands
+	// for the draws that did not survive, and a few such weights would
+	// decide the estimate.
+	f.filter(func(i int, _ []Bits, _ Bits) bool { return !f.guided[i] })
 	if f.n >= size {
 		return
 	}
@@ -617,6 +644,13 @@ func (f *fleetPosterior) ownCands() {
 	}
 }
 
+// guidedHitWeight[k] is the proposal weight of a placement covering k of
+// the uncovered hits in a guided draw. Layouts in which one ship explains
+// several hits are far likelier than those needing a ship per hit, so
+// proposing them more keeps the importance weights even; any positive
+// weights give a correct estimate, these a better one.
+var guidedHitWeight = [...]float64{1, 1, 8, 64, 512, 4096}
+
 // drawGuided lays a fleet that fits the evidence (see the top of the file)
 // and returns it with its importance weight pi(x)/q(x), or weight 0 when
 // a choice left no room for a later ship.
@@ -651,7 +685,8 @@ func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
 	for u := f.hits.AndNot(occ); !u.Empty(); u = f.hits.AndNot(occ) {
 		cell := u.First()
 		block := occ.Or(f.misses).Or(named)
-		optShip, optPl := f.optShip[:0], f.optPl[:0]
+		optShip, optPl, optW := f.optShip[:0], f.optPl[:0], f.optW[:0]
+		sum := 0.0
 		for i := range f.k {
 			if placed>>uint(i)&1 != 0 {
 				continue
@@ -662,20 +697,29 @@ func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
 				if pl.Meets(block) || (f.afloatKnown && pl.AndNot(f.hits).Empty()) {
 					continue
 				}
-				optShip, optPl = append(optShip, i), append(optPl, pl)
+				w := guidedHitWeight[min(pl.And(u).Count(), len(guidedHitWeight)-1)]
+				sum += w
+				optShip, optPl, optW = append(optShip, i), append(optPl, pl), append(optW, sum)
 			}
 		}
+		f.optShip, f.optPl, f.optW = optShip, optPl, optW
 		if len(optPl) == 0 {
-			f.optShip, f.optPl = optShip, optPl
 			return occ, 0
 		}
-		o := f.rng.IntN(len(optPl))
+		r := f.rng.Float64() * sum
+		o := 0
+		for o < len(optW)-1 && optW[o] <= r {
+			o++
+		}
 		i := optShip[o]
 		ships[i] = optPl[o]
-		q /= float64(len(optPl))
+		prev := 0.0
+		if o > 0 {
+			prev = optW[o-1]
+		}
+		q *= (optW[o] - prev) / sum
 		occ = occ.Or(optPl[o])
 		placed |= 1 << uint(i)
-		f.optShip, f.optPl = optShip, optPl
 	}
 	// Every hit is covered, so a placement clear of occ is clear of the
 	// hits, and of the afloat rule with them.

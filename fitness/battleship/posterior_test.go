@@ -294,3 +294,15 @@ func BenchmarkPosterior(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(float64(shots)/float64(b.N), "shots/game")
 }
+
+func TestNthBit(t *testing.T) {
+	rng := fitness.NewRand(1)
+	for range 2000 {
+		b := Bits{Lo: rng.Uint64() & rng.Uint64(), Hi: rng.Uint64() >> uint(rng.IntN(64))}
+		for n := range b.Count() {
+			if got, want := nthBit(b, n), b.Nth(n); got != want {
+				t.Fatalf("%+v: nthBit(%d) = %d, want %d", b, n, got, want)
+			}
+		}
+	}
+}
