@@ -91,12 +91,12 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	if o.series > 0 {
+		return o.runSeries(ctx, e, g)
+	}
 	_, solo := g.(fitness.SoloGame)
 	if !solo && len(o.vs) == 0 {
 		return usagef("%s has no solo measure: name opponents with --vs", g.Name())
-	}
-	if o.series > 0 {
-		return o.runSeries(ctx, e, g)
 	}
 	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
 	for _, list := range []struct {
