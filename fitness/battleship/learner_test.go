@@ -55,7 +55,19 @@ func TestLearnerLearns(t *testing.T) {
 	if stillLate < stillFirst-2 {
 		t.Errorf("strength 0: games 1-5 %.2f, games 31-40 %.2f: no memory should mean no gain", stillFirst, stillLate)
 	}
-	t.Logf("learner %.2f -> %.2f; strength 0 %.2f -> %.2f", first, late, stillFirst, stillLate)
+	// Against random placement there are no habits to learn: the learned
+	// grid must not cost more than noise (same fleets for both shooters).
+	o, err := over9000Shooter(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := meanShots(g, learner, randomPlacer{}, series, length, 10, 40)
+	or := meanShots(g, o, randomPlacer{}, series, length, 10, 40)
+	if lr > or+1 {
+		t.Errorf("random placement, games 11-40: learner %.2f, over9000 %.2f: the memory costs shots", lr, or)
+	}
+	t.Logf("blockhalf: learner %.2f -> %.2f, strength 0 %.2f -> %.2f; random: learner %.2f, over9000 %.2f",
+		first, late, stillFirst, stillLate, lr, or)
 }
 
 // TestLearnerMemoryIsPerSeries: the Player holds no memory. A series is
