@@ -42,13 +42,7 @@ func SeriesSVG(rep fitness.SeriesReport) []byte {
 	}
 	clamp := func(v float64) float64 { return min(max(v, lo), hi) }
 	y := func(v float64) float64 { return h - pad - (clamp(v)-lo)/(hi-lo)*(h-2*pad) }
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, h-pad, w-pad, h-pad)
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, pad, pad, h-pad)
-	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", pad-4, y(v)+4, v)
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">game 1</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n",
-		pad, h-pad+16, w-pad, h-pad+16, n)
+	drawAxes(&b, w, h, pad, lo, hi, y, "game 1", n)
 	for k, p := range rep.Players {
 		colour := seriesColours[k%len(seriesColours)]
 		var band, line bytes.Buffer

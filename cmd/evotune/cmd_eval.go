@@ -118,12 +118,17 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	return o.report(e, rep, func(w io.Writer) { writeEvalText(w, rep) })
+}
+
+// report prints rep as indented JSON with --json, else as text.
+func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	writeEvalText(e.stdout, rep)
+	text(e.stdout)
 	return nil
 }
 
@@ -191,13 +196,7 @@ func (o *evalOptions) runSeries(ctx context.Context, e *env, g fitness.Game) err
 			return err
 		}
 	}
-	if o.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	writeSeriesText(e.stdout, rep)
-	return nil
+	return o.report(e, rep, func(w io.Writer) { writeSeriesText(w, rep) })
 }
 
 func writeSeriesText(w io.Writer, rep fitness.SeriesReport) {
