@@ -27,6 +27,7 @@ type evalOptions struct {
 	json    bool
 	series  int
 	svg     string
+	prof    profiles
 }
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -46,6 +47,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
 	fs.IntVar(&o.series, "series", 0, "play series of `N` games against one opponent, in order, so that a learning\nplayer (battleship: learner) carries memory through each; report shots by game\nof the series (--games is then the total, a multiple of N)")
 	fs.StringVar(&o.svg, "svg", "", "with --series: write the learning curves to `FILE` (SVG)")
+	o.prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -56,7 +58,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	o.game = pos[0]
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	return o.run(ctx, e)
+	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }
 
 func (o *evalOptions) run(ctx context.Context, e *env) error {
