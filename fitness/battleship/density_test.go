@@ -354,7 +354,10 @@ func TestDensityRandomPositions(t *testing.T) {
 		t.Run(fmt.Sprintf("%v/%dx%d", r.Reveal, r.W, r.H), func(t *testing.T) {
 			for seed := range uint64(densScale(30)) {
 				rng := fitness.NewRand(seed)
-				v := densRandomValues(t, tunedSchema(r), rng)
+				v, err := densRandomValues(t, tunedSchema(r), rng).With(tunedModel, genome.Value{Str: modelDensity.String()})
+				if err != nil {
+					t.Fatal(err)
+				}
 				s, err := tunedShooter(g, v)
 				if err != nil {
 					t.Fatal(err)
@@ -510,6 +513,10 @@ func densRandomValues(t testing.TB, schema genome.Schema, rng *rand.Rand) genome
 			for i := range x.Cells {
 				x.Cells[i] = draw()
 			}
+		case genome.Int:
+			x.Num = math.Round(draw())
+		case genome.Choice:
+			x.Str = p.Choices[rng.IntN(len(p.Choices))]
 		default:
 			t.Fatalf("%s: no drawing of %v parameters", p.Name, p.Kind)
 		}

@@ -124,7 +124,10 @@ func (s *posteriorShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 	if g != t.g {
 		t = newDensityTables(g)
 	}
-	return &posteriorGunner{post: newFleetPosterior(g, t, s.p, rng)}
+	// The sampler's stream is drawn from the game's, as the tuned shooter
+	// on the posterior model draws it, so that the two agree shot for shot
+	// at neutral knobs.
+	return &posteriorGunner{post: newFleetPosterior(g, t, s.p, fitness.NewRand(rng.Uint64()))}
 }
 
 type posteriorGunner struct {
@@ -199,7 +202,6 @@ type fleetPosterior struct {
 	optShip []int // scratch: the (ship, placement) options of a guided draw
 	optPl   []Bits
 	optW    []float64 // their cumulative proposal weights
-	shot    int
 }
 
 func newFleetPosterior(g *Geometry, t *densityTables, p posteriorParams, rng *rand.Rand) *fleetPosterior {
@@ -342,7 +344,6 @@ func (f *fleetPosterior) fits(i int, s Bits) bool {
 // observe takes in one shot's result and drops the layouts it contradicts.
 func (f *fleetPosterior) observe(s Shot) {
 	f.dirty = true
-	f.shot++
 	c := s.Cell
 	if !s.Hit {
 		f.misses = f.misses.Set(c)
