@@ -515,6 +515,13 @@ func densRandomValues(t testing.TB, schema genome.Schema, rng *rand.Rand) genome
 			}
 		case genome.Int:
 			x.Num = math.Round(draw())
+			if p.Log {
+				// The posterior's sample budget: what these tests check
+				// does not depend on it, and its cost grows with it, so
+				// it is drawn small (posterior_test.go plays the default
+				// budget and larger).
+				x.Num = math.Round(p.Min + rng.Float64()*min(p.Max-p.Min, 3*p.Min))
+			}
 		case genome.Choice:
 			x.Str = p.Choices[rng.IntN(len(p.Choices))]
 		default:
