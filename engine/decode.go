@@ -186,6 +186,7 @@ func (d *decoder) strings(dst *[]string) func(*yaml.Node, string) {
 		n = deref(n)
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 			*dst = []string{n.Value} // a single name may stand for a list of one
+			d.lines[path+"[0]"] = n.Line
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
@@ -195,10 +196,13 @@ func (d *decoder) strings(dst *[]string) func(*yaml.Node, string) {
 		*dst = nil
 		for i, item := range n.Content {
 			item = deref(item)
+			key := fmt.Sprintf("%s[%d]", path, i)
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
-				d.p.add(item.Line, fmt.Sprintf("%s[%d]", path, i), "want a name, got %s", describe(item))
+				d.p.add(item.Line, key, "want a name, got %s", describe(item))
 				continue
 			}
+			// Later checks (an unknown player) point at the entry itself.
+			d.lines[key] = item.Line
 			*dst = append(*dst, item.Value)
 		}
 	}
@@ -219,6 +223,10 @@ func (d *decoder) options(dst *map[string]string) func(*yaml.Node, string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], deref(n.Content[i+1])
 			key := join(path, k.Value)
+			if _, dup := d.lines[key]; dup {
+				d.p.add(k.Line, key, "given twice")
+				continue
+			}
 			d.lines[key] = k.Line
 			switch {
 			case v.Kind == yaml.ScalarNode && v.Tag != "!!null":

@@ -104,6 +104,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
 			opts.Dir, ErrRunExists, opts.Dir)
 	}
+	removeTemps(opts.Dir)
 	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
 		return nil, err
 	}
@@ -161,7 +162,9 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
 	// Rewrite the derived files from the checkpoint: a kill between the
-	// checkpoint and them must not leave them a generation behind.
+	// checkpoint and them must not leave them a generation behind. The
+	// temporary files of writes a kill cut short go.
+	removeTemps(r.dir)
 	if err := r.writeDerived(ck); err != nil {
 		return nil, err
 	}

@@ -75,10 +75,18 @@ type densityParams struct {
 	Parity float64
 	// Jitter is the amplitude of the uniform noise added to the scores.
 	Jitter float64
-	// Posterior, if set, replaces steps 1 and 2: the combined probability
-	// P(c) is the whole-fleet posterior (posterior.go) at this budget, and
-	// HitWeight plays no part.
-	Posterior *posteriorParams
+	// Model is where the combined probability P(c) comes from:
+	// modelDensity (steps 1 and 2), or modelPosterior, the whole-fleet
+	// posterior (posterior.go) drawing Samples layouts a shot, where
+	// HitWeight plays no part. Samples is kept under either model, so
+	// that each knob of the tuned shooter has its own setting.
+	Model   probModel
+	Samples int
+}
+
+// posterior is the sampler budget of the posterior model.
+func (p *densityParams) posterior() posteriorParams {
+	return posteriorParams{Samples: p.Samples, Exact: posteriorExact}
 }
 
 func (p *densityParams) validate(g *Geometry) error {
@@ -97,10 +105,14 @@ func (p *densityParams) validate(g *Geometry) error {
 			return e
 		}
 	}
-	if p.Posterior != nil {
-		if err := p.Posterior.validate(); err != nil {
+	switch p.Model {
+	case modelDensity:
+	case modelPosterior:
+		if err := p.posterior().validate(); err != nil {
 			return err
 		}
+	default:
+		return fmt.Errorf("battleship: density shooter: bad model %v", p.Model)
 	}
 	if p.Grid != nil {
 		if len(p.Grid) != g.Cells {
@@ -313,8 +325,8 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 		k.hitPowBuf[i] = k.hitPowBuf[i-1] * s.p.HitWeight
 	}
 	k.tiers = s.p.Avoid != 1 || s.p.Preferred != 1 || s.p.Critical != 1
-	if s.p.Posterior != nil {
-		k.post = newFleetPosterior(g, t, *s.p.Posterior, fitness.NewRand(rng.Uint64()))
+	if s.p.Model == modelPosterior {
+		k.post = newFleetPosterior(g, t, s.p.posterior(), fitness.NewRand(rng.Uint64()))
 	}
 	return k
 }

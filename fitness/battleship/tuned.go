@@ -91,12 +91,9 @@ func tunedShooter(g *Geometry, v genome.Values) (*densityShooter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var post *posteriorParams
-	if model == modelPosterior {
-		post = &posteriorParams{Samples: v.Int(tunedSamples), Exact: posteriorExact}
-	}
 	return newDensityShooter("tuned", g, densityParams{
-		Posterior: post,
+		Model:     model,
+		Samples:   v.Int(tunedSamples),
 		UseReveal: true,
 		HitWeight: v.Float(tunedHitWeight),
 		Exponent:  v.Float(tunedExponent),
