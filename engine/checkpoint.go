@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // CheckpointFormat is the version of checkpoint.json this code writes and
@@ -73,7 +75,7 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 // space. It returns the checkpoint and the config it was written for.
 func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	path := filepath.Join(dir, fileCheckpoint)
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, serr := os.Stat(dir); serr != nil {
 			return nil, nil, fmt.Errorf("%s: %w", dir, errors.Unwrap(serr))

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // Progress is told how a run goes; the CLI draws it. Calls come from the
@@ -127,7 +129,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	cfgPath := filepath.Join(opts.Dir, fileConfig)
-	text, err := os.ReadFile(cfgPath)
+	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/fileio"
 	"gopkg.in/yaml.v3"
 )
 
@@ -82,9 +83,9 @@ type paramsFile struct {
 // LoadParams reads parameter values for player (in role) of game from a
 // YAML or JSON file and checks them against schema.
 func LoadParams(file, game string, role Role, player string, schema genome.Schema) (genome.Values, error) {
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.MaxPlayerFile)
 	if err != nil {
-		return genome.Values{}, fmt.Errorf("%s: %w", file, unwrapPath(err))
+		return genome.Values{}, err
 	}
 	var raw map[string]any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
