@@ -100,11 +100,25 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
 	}
+	if err := checkOwnership(opts.Dir); err != nil {
+		return nil, err
+	}
+	lock, err := LockRunDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	if lock.ReadOnly() {
+		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
+	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
 	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
 		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
 			opts.Dir, ErrRunExists, opts.Dir)
+	}
+	if err := lock.removeStaleTemps(); err != nil {
+		return nil, err
 	}
 	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
 		return nil, err
@@ -123,7 +137,21 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
 // the directory's config.yaml was edited in a way that changes results,
 // naming the keys; a larger generation budget is allowed.
+//
+// Resume holds the directory's lock. A finished run in a directory it
+// cannot write is reported as it stands, and nothing is written.
 func Resume(ctx context.Context, opts Options) (*Result, error) {
+	// A directory without a checkpoint gets its error before anything,
+	// a lock file included, is made in it.
+	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
+		_, _, err := ReadCheckpoint(opts.Dir)
+		return nil, err
+	}
+	lock, err := LockRunDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
 	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -155,6 +183,15 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %d generations, %d already run", ErrBudget, r.budget, ck.Generation)
+	}
+	if lock.ReadOnly() {
+		if ck.Generation >= r.budget {
+			return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+		}
+		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
+	}
+	if err := lock.removeStaleTemps(); err != nil {
+		return nil, err
 	}
 	logf, err := r.openLog()
 	if err != nil {
@@ -315,9 +352,9 @@ func (sp *species) file(name string) string {
 }
 
 func (r *runner) openLog() (io.Closer, error) {
-	f, err := os.OpenFile(filepath.Join(r.dir, fileLog), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := fileio.OpenAppend(filepath.Join(r.dir, fileLog))
 	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+		return nil, fmt.Errorf("engine: %w", unwrapPath(err))
 	}
 	r.log = f
 	return f, nil

@@ -144,7 +144,7 @@ func report(e *env, cmd string, err error) ExitCode {
 	// A run directory whose checkpoint belongs to another config is a
 	// runtime failure (exit 1), like a corrupt one: the directory, not the
 	// command line, is wrong.
-	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
+	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists), errors.Is(err, engine.ErrNotEvotuneDir),
 		errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
 		return ExitUsage
