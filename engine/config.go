@@ -408,6 +408,7 @@ func (c *Config) check(p *problems) {
 			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
 		c.species = append([]*species{main}, c.species...)
 	}
+	c.checkLimits(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
 	}

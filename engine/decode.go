@@ -219,6 +219,10 @@ func (d *decoder) options(dst *map[string]string) func(*yaml.Node, string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], deref(n.Content[i+1])
 			key := join(path, k.Value)
+			if _, twice := (*dst)[k.Value]; twice || d.lines[key] != 0 {
+				d.p.add(k.Line, key, "given twice")
+				continue
+			}
 			d.lines[key] = k.Line
 			switch {
 			case v.Kind == yaml.ScalarNode && v.Tag != "!!null":

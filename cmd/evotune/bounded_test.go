@@ -67,3 +67,43 @@ func TestInputsAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestSizesAreBounded: sizes in flags and configs have upper limits.
+// Before, eval --games 9223372036854775807 panicked in makeslice (exit
+// 2, a stack trace), --games 10^9 allocated 8 GB up front, and a config
+// with a population of 10^9 validated and then died of out-of-memory.
+func TestSizesAreBounded(t *testing.T) {
+	huge := filepath.Join("..", "..", "engine", "testdata", "bad", "huge-sizes.yaml")
+	deep := filepath.Join("..", "..", "engine", "testdata", "bad", "hadron-depth.yaml")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"eval --games max int64", []string{"eval", "battleship", "--player", "random", "--games", "9223372036854775807"}, "--games 9223372036854775807: more than the limit of 10000000"},
+		{"eval --games 10^9", []string{"eval", "battleship", "--player", "random", "--games", "1000000000"}, "more than the limit of 10000000"},
+		{"eval --workers 10^9", []string{"eval", "battleship", "--player", "random", "--workers", "1000000000"}, "--workers 1000000000: want 0 (all cores) to 1024"},
+		{"run --generations 10^9", []string{"run", "../../configs/quickstart.yaml", "--generations", "1000000000"}, "--generations 1000000000: more than the limit of 100000"},
+		{"perft --depth 10^8", []string{"perft", "hadron", "--depth", "100000000"}, "--depth 100000000: more than the limit of 64"},
+		{"eval hadron depth 10^8", []string{"eval", "hadron", "--player", "aenigma", "--vs", "random", "--rule", "depth=100000000", "--games", "2"}, "depth 100000000: must be from 1 to 16"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			proc(t, nil, tc.args...).expect(t, 2, tc.want)
+		})
+	}
+	for _, cfg := range []string{huge, deep} {
+		for _, cmd := range []string{"validate", "run"} {
+			t.Run(cmd+" "+filepath.Base(cfg), func(t *testing.T) {
+				args := []string{cmd, cfg}
+				if cmd == "run" {
+					args = append(args, "--out", filepath.Join(t.TempDir(), "run"))
+				}
+				r := proc(t, nil, args...)
+				if r.code != 2 || !strings.Contains(r.stderr, "more than the limit of") && !strings.Contains(r.stderr, "must be from 1 to 16") {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+			})
+		}
+	}
+}

@@ -81,11 +81,14 @@ func runResume(ctx context.Context, e *env, args []string) error {
 }
 
 func checkCounts(fs *flag.FlagSet, workers, generations int) error {
-	if workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", workers)
+	if workers < 0 || workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", workers, engine.MaxWorkers)
 	}
 	if generations < 0 || (generations == 0 && flagSet(fs, "generations")) {
 		return usagef("--generations %d: want at least 1", generations)
+	}
+	if generations > engine.MaxGenerations {
+		return usagef("--generations %d: more than the limit of %d", generations, engine.MaxGenerations)
 	}
 	return nil
 }

@@ -68,8 +68,8 @@ func NewGame(r Rules, l Limits) (*Game, error) {
 	if l.Depth < 1 || l.Depth > maxDepth {
 		return nil, fmt.Errorf("mnk: depth %d is outside [1, %d]", l.Depth, maxDepth)
 	}
-	if l.Nodes < 0 {
-		return nil, fmt.Errorf("mnk: nodes %d is negative", l.Nodes)
+	if l.Nodes < 0 || l.Nodes > maxNodes {
+		return nil, fmt.Errorf("mnk: nodes %d is outside [0, %d]", l.Nodes, maxNodes)
 	}
 	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r.K)}, nil
 }
