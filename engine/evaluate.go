@@ -81,20 +81,35 @@ type job struct {
 	between bool // a game between two species: both score the same shots
 }
 
-// schedule lists the generation's games. Deals depend on (generation,
-// mode, opponent, game) but not on the individual, so every individual
-// meets the same deals: common random numbers.
-func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
+// jobChunk is how many of a generation's games are listed at once: the
+// games are produced and played in chunks, so memory does not grow with
+// the games a generation plays.
+var jobChunk = 1 << 14 // a variable only so tests can vary it
+
+// schedule hands the generation's games to emit, in order, until emit
+// returns false, and returns how many there are; with emit nil it only
+// counts them. Deals depend on
+// (generation, mode, opponent, game) but not on the individual, so every
+// individual meets the same deals: common random numbers.
+func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
 	f := r.cfg.Fitness
 	solo := f.Objective == Shots
-	var jobs []job
+	n := 0
+	stopped := false
 	add := func(j job, games int, seedOf func(game int) uint64) {
+		n += games
+		if emit == nil || stopped {
+			return
+		}
 		for g := range games {
 			j.seed = seedOf(g)
 			if !solo {
 				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
 			}
-			jobs = append(jobs, j)
+			if !emit(j) {
+				stopped = true
+				return
+			}
 		}
 	}
 	for s, sp := range r.cfg.species {
@@ -139,7 +154,7 @@ func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 			}
 		}
 	}
-	return jobs
+	return n
 }
 
 // scheduleRivals pairs every individual of the main species with M of the
@@ -198,33 +213,58 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			hofPlayers[s] = append(hofPlayers[s], p)
 		}
 	}
-	jobs := r.schedule(gen, sizes, hofPlayers)
-	r.lastGames = len(jobs)
-	var update func(int)
+	r.lastGames = r.schedule(gen, sizes, hofPlayers, nil)
 	if r.progress != nil {
-		r.progress.StartGeneration(gen, r.budget, len(jobs))
-		update = r.progress.Games
+		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
-	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) float64 {
-		return r.play(jobs[i], players)
-	}, update)
-	if err != nil {
-		return nil, err
-	}
-	// Reduce in job order, so the sums are the same at any worker count.
 	stats := make([][][nModes]modeStats, len(pools))
 	for s := range pools {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	for i, j := range jobs {
-		x := results[i]
-		stats[j.sp][j.a][j.mode].add(x)
-		switch {
-		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
-		case j.b >= 0:
-			stats[j.bsp][j.b][j.mode].add(1 - x)
+	// Play the games chunk by chunk and reduce each chunk in job order, so
+	// the sums are the same at any worker count and any chunk size.
+	chunk := make([]job, 0, min(jobChunk, r.lastGames))
+	played := 0
+	var err error
+	flush := func() {
+		if err != nil || len(chunk) == 0 {
+			return
 		}
+		var update func(int)
+		if r.progress != nil {
+			offset := played
+			update = func(done int) { r.progress.Games(offset + done) }
+		}
+		var results []float64
+		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) float64 {
+			return r.play(chunk[i], players)
+		}, update)
+		if err != nil {
+			return
+		}
+		for i, j := range chunk {
+			x := results[i]
+			stats[j.sp][j.a][j.mode].add(x)
+			switch {
+			case j.between:
+				stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+			case j.b >= 0:
+				stats[j.bsp][j.b][j.mode].add(1 - x)
+			}
+		}
+		played += len(chunk)
+		chunk = chunk[:0]
+	}
+	r.schedule(gen, sizes, hofPlayers, func(j job) bool {
+		chunk = append(chunk, j)
+		if len(chunk) == jobChunk {
+			flush()
+		}
+		return err == nil
+	})
+	flush()
+	if err != nil {
+		return nil, err
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
 	out := make([][]Member, len(pools))

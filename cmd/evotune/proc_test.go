@@ -65,11 +65,17 @@ type procResult struct {
 // machine.
 const memoryCap = "4194304" // KiB: 4 GiB
 
-// proc runs the built evotune with args under a time limit and a memory
-// cap; stdout, when not nil, replaces the captured standard output.
+// proc runs the built evotune with args under a time limit of 30s and a
+// memory cap; stdout, when not nil, replaces the captured standard output.
 func proc(t testing.TB, stdout *os.File, args ...string) procResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return procWithin(t, 30*time.Second, stdout, args...)
+}
+
+// procWithin is proc with another time limit.
+func procWithin(t testing.TB, limit time.Duration, stdout *os.File, args ...string) procResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v ` + memoryCap + ` && exec "$0" "$@"`, binary(t)}, args...)...)
 	var out, errb bytes.Buffer
@@ -79,7 +85,7 @@ func proc(t testing.TB, stdout *os.File, args ...string) procResult {
 	}
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("evotune %s: still running after 30s (killed); stderr:\n%s", strings.Join(args, " "), errb.String())
+		t.Fatalf("evotune %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), limit, errb.String())
 	}
 	r := procResult{stdout: out.String(), stderr: errb.String()}
 	var exitErr *exec.ExitError

@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// hofConfig plays all three fitness modes, seat-swapped pairs included.
+const hofConfig = `name: modes
+seed: 5
+game: mnk
+player: tuned
+fitness:
+  baselines:
+    opponents: [random, greedy]
+    games: 6
+  population:
+    opponents: 3
+    games: 4
+  hall-of-fame:
+    members: 2
+    games: 4
+evolution:
+  population: 7
+  generations: 3
+  tournament-size: 2
+`
+
+// TestChunkedGamesMatchOneList: a generation's games are played in
+// chunks; the files must be byte-identical to playing the whole list at
+// once (the behaviour before chunking), at any chunk size and worker count.
+func TestChunkedGamesMatchOneList(t *testing.T) {
+	defer func(n int) { jobChunk = n }(jobChunk)
+	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
+	for _, tc := range []struct{ name, config string }{
+		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rivals := tc.config == coevolveConfig
+			want := files[:len(runFiles)]
+			if rivals {
+				want = files
+			}
+			var runs []map[string][]byte
+			for _, c := range []struct{ chunk, workers int }{{1 << 30, 1}, {5, 2}, {64, 1}} {
+				jobChunk = c.chunk
+				dir := t.TempDir()
+				if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: dir, Workers: c.workers}); err != nil {
+					t.Fatal(err)
+				}
+				runs = append(runs, readFilesAndExport(t, dir, want, rivals))
+			}
+			sameRun(t, runs[0], runs[1], "chunks of 5 at 2 workers vs one list")
+			sameRun(t, runs[0], runs[2], "chunks of 64 vs one list")
+		})
+	}
+}
