@@ -272,6 +272,10 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		out[s] = make([]Member, sizes[s])
 		for i := range pools[s] {
 			m := combine(pools[s][i], gen, stats[s][i], weights)
+			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
+				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %d games; the generation is not checkpointed",
+					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], m.Games)
+			}
 			if r.cfg.Fitness.Objective == Score {
 				// A score lies in [0, 1]; the normal interval of a few
 				// games can stick out of it.
@@ -283,14 +287,40 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	return out, nil
 }
 
+// ErrNotFinite is returned when a generation's fitnesses are not finite
+// numbers: a game reported an impossible result. The run stops before the
+// generation is checkpointed, so the last checkpoint stays as it was.
+var ErrNotFinite = errors.New("fitness is not a finite number")
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // combine weighs an individual's modes into one fitness with a 95%
 // interval; modes it played no game in do not count.
 func combine(genes []float64, gen int, st [nModes]modeStats, weights [nModes]float64) Member {
-	var wsum, fit, v float64
+	var wsum, wmax, fit, v float64
 	games := 0
 	for m, s := range st {
 		if s.n > 0 && weights[m] > 0 {
 			wsum += weights[m]
+			wmax = max(wmax, weights[m])
+		}
+	}
+	if math.IsInf(wsum, 0) {
+		// Weights near math.MaxFloat64 overflow their sum, and every
+		// weight over it would be 0: weigh them relative to the largest.
+		wsum = 0
+		for m := range weights {
+			if st[m].n > 0 && weights[m] > 0 {
+				weights[m] /= wmax
+				wsum += weights[m]
+			}
 		}
 	}
 	for m, s := range st {
