@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -95,6 +96,12 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if err := dec.Decode(&ck); err != nil {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
 	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
+	}
+	if err := ck.checkHeader(); err != nil {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
 	if ck.Format != CheckpointFormat {
 		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
 	}
@@ -110,19 +117,8 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
 	for s, st := range states {
-		if ck.Generation < 1 || len(st.History) != ck.Generation || len(st.HallOfFame) == 0 {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: generation %d with %d history rows and %d in the hall of fame",
-				path, ck.Generation, len(st.History), len(st.HallOfFame))
-		}
-		if len(st.Population) != cfg.poolSize() {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(st.Population), cfg.poolSize())
-		}
-		for _, list := range [][]Member{st.Population, st.HallOfFame} {
-			for i, m := range list {
-				if err := cfg.species[s].space.Check(m.Genes); err != nil {
-					return nil, nil, fmt.Errorf("%s: corrupt checkpoint: member %d: %v", path, i, err)
-				}
-			}
+		if err := ck.checkSpecies(cfg, s, st); err != nil {
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
 	return &ck, cfg, nil

@@ -35,11 +35,19 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if err := dec.Decode(&raw); err != nil {
 		return err
 	}
-	if raw.Genes == nil || raw.Fitness == nil || raw.Games == nil || raw.CI95 == nil || raw.Generation == nil {
-		return errors.New("member without genes, fitness, games, ci95 or generation")
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{{"genes", raw.Genes == nil}, {"fitness", raw.Fitness == nil}, {"games", raw.Games == nil}, {"ci95", raw.CI95 == nil}, {"generation", raw.Generation == nil}} {
+		if f.missing {
+			return fmt.Errorf("member without %s", f.name)
+		}
 	}
-	if *raw.Games < 1 || *raw.Generation < 0 || math.IsNaN(*raw.Fitness) {
-		return fmt.Errorf("member with %d games from generation %d", *raw.Games, *raw.Generation)
+	if *raw.Games < 1 {
+		return fmt.Errorf("member with games %d", *raw.Games)
+	}
+	if *raw.Generation < 0 {
+		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
 	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation}
 	return nil
