@@ -97,8 +97,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// Commands install their own interrupt handling: eval stops at once,
 	// run and resume stop after a checkpoint.
 	ctx := context.Background()
-	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr)}
-	return int(dispatch(ctx, e, args))
+	out := &checkedWriter{w: stdout}
+	e := &env{stdout: out, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	code := dispatch(ctx, e, args)
+	if out.err != nil && code == ExitOK {
+		// Results that did not reach stdout are a failure, whatever the
+		// command made of the write error.
+		fmt.Fprintf(stderr, "evotune: write standard output: %v\n", unwrapPathErr(out.err))
+		code = ExitFailure
+	}
+	return int(code)
 }
 
 func dispatch(ctx context.Context, e *env, args []string) ExitCode {
