@@ -110,5 +110,9 @@ func TestETANeverNegative(t *testing.T) {
 	}
 }
 
-func engineStats() engine.GenStats { return engine.GenStats{Generation: 1, Best: 40, Mean: 50, Games: 10} }
-func engineBest() engine.Member    { return engine.Member{Fitness: 40, Games: 10, CI95: [2]float64{39, 41}} }
+func engineStats() engine.GenStats {
+	return engine.GenStats{Generation: 1, Best: 40, Mean: 50, Games: 10}
+}
+func engineBest() engine.Member {
+	return engine.Member{Fitness: 40, Games: 10, CI95: [2]float64{39, 41}}
+}
