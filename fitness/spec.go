@@ -1,9 +1,7 @@
 package fitness
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/evotune/evotune/genome"
@@ -123,14 +121,6 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 		return genome.Values{}, fmt.Errorf("%s: %s", file, joinLines(err))
 	}
 	return vals, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // joinLines folds a joined error onto one line: the CLI prints one line
