@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // hofConfig plays all three fitness modes, seat-swapped pairs included.
@@ -54,5 +56,32 @@ func TestChunkedGamesMatchOneList(t *testing.T) {
 			sameRun(t, runs[0], runs[1], "chunks of 5 at 2 workers vs one list")
 			sameRun(t, runs[0], runs[2], "chunks of 64 vs one list")
 		})
+	}
+}
+
+// TestScheduleCountsWhatItLists: the count evaluate announces (and
+// generations.csv records) is the length of the list it plays, and emit
+// returning false stops the listing at once.
+func TestScheduleCountsWhatItLists(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), hofConfig)
+	r := newRunner(cfg, Options{Dir: t.TempDir()})
+	sp := cfg.species[0]
+	var hof []fitness.Player
+	for range cfg.Fitness.HallOfFame.Members {
+		p, err := r.player(sp, sp.space.Random(fitness.NewRand(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hof = append(hof, p)
+	}
+	sizes, hofs := []int{cfg.Evolution.Population}, [][]fitness.Player{hof}
+	jobs := r.schedule(2, sizes, hofs)
+	if n := r.scheduleEach(2, sizes, hofs, nil); n != len(jobs) || n == 0 {
+		t.Fatalf("counted %d games, listed %d", n, len(jobs))
+	}
+	emitted := 0
+	r.scheduleEach(2, sizes, hofs, func(job) bool { emitted++; return emitted < 5 })
+	if emitted != 5 {
+		t.Fatalf("emit was called %d times after asking to stop at 5", emitted)
 	}
 }

@@ -94,12 +94,20 @@ type job struct {
 // the games a generation plays.
 var jobChunk = 1 << 14 // a variable only so tests can vary it
 
-// schedule hands the generation's games to emit, in order, until emit
+// schedule lists the generation's games, all at once: for tests, since a
+// generation's list can be too long to hold (evaluate streams it).
+func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
+	var jobs []job
+	r.scheduleEach(gen, sizes, hof, func(j job) bool { jobs = append(jobs, j); return true })
+	return jobs
+}
+
+// scheduleEach hands the generation's games to emit, in order, until emit
 // returns false, and returns how many there are; with emit nil it only
-// counts them. Deals depend on
-// (generation, mode, opponent, game) but not on the individual, so every
-// individual meets the same deals: common random numbers.
-func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
+// counts them. Deals depend on (generation, mode, opponent, game) but not
+// on the individual, so every individual meets the same deals: common
+// random numbers.
+func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
 	f := r.cfg.Fitness
 	solo := f.Objective == Shots
 	n := 0
@@ -221,7 +229,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			hofPlayers[s] = append(hofPlayers[s], p)
 		}
 	}
-	r.lastGames = r.schedule(gen, sizes, hofPlayers, nil)
+	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
@@ -263,7 +271,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		played += len(chunk)
 		chunk = chunk[:0]
 	}
-	r.schedule(gen, sizes, hofPlayers, func(j job) bool {
+	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
 		chunk = append(chunk, j)
 		if len(chunk) == jobChunk {
 			flush()
