@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // ExitCode is what the process returns; DESIGN.md fixes the meanings.
@@ -103,7 +104,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if out.err != nil && code == ExitOK {
 		// Results that did not reach stdout are a failure, whatever the
 		// command made of the write error.
-		fmt.Fprintf(stderr, "evotune: write standard output: %v\n", unwrapPathErr(out.err))
+		fmt.Fprintf(stderr, "evotune: write standard output: %v\n", fileio.Cause(out.err))
 		code = ExitFailure
 	}
 	return int(code)

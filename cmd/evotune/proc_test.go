@@ -36,7 +36,8 @@ func binary(t testing.TB) string {
 			return
 		}
 		built.path = filepath.Join(built.dir, "evotune")
-		out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+		// By import path, so the build does not depend on the test's package.
+		out, err := exec.Command("go", "build", "-o", built.path, "github.com/evotune/evotune/cmd/evotune").CombinedOutput()
 		if err != nil {
 			built.err = errors.New("go build: " + err.Error() + "\n" + string(out))
 		}

@@ -139,6 +139,10 @@ func OpenAppend(path string) (*os.File, error) {
 	return f, nil
 }
 
+// Cause drops the operation and path a *fs.PathError adds, for messages
+// that name the path themselves.
+func Cause(err error) error { return unwrapPath(err) }
+
 func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
