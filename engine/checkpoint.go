@@ -116,6 +116,9 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if len(states) != len(cfg.species) {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
+	if err := ck.checkFiles(cfg); err != nil {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
 	for s, st := range states {
 		if err := ck.checkSpecies(cfg, s, st); err != nil {
 			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)

@@ -2,7 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // checkHeader refuses a checkpoint whose scalar fields are missing or out
@@ -18,10 +22,32 @@ func (ck *Checkpoint) checkHeader() error {
 		return fmt.Errorf("config_hash: missing")
 	case ck.Config == "":
 		return fmt.Errorf("config: missing")
+	case len(ck.Config) > fileio.MaxConfig:
+		return fmt.Errorf("config: %d bytes, more than the limit of %s", len(ck.Config), fileio.Size(fileio.MaxConfig))
 	case ck.Generation < 1 || ck.Generation > MaxGenerations:
 		return fmt.Errorf("generation: %d, want 1 to %d", ck.Generation, MaxGenerations)
 	}
 	return nil
+}
+
+// checkFiles refuses player-file hashes for files the config does not
+// name: the section can only be as large as the config's list of specs.
+// (Whether a named file changed is resume's question, not corruption.)
+func (ck *Checkpoint) checkFiles(cfg *Config) error {
+	for _, spec := range slices.Sorted(maps.Keys(ck.Files)) {
+		if _, named := cfg.files[spec]; !named {
+			return fmt.Errorf("files: %q is not a player file the config names", trimForMessage(spec))
+		}
+	}
+	return nil
+}
+
+// trimForMessage keeps a message one readable line however long s is.
+func trimForMessage(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 // checkSpecies checks species s's state against its config: section

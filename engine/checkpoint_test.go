@@ -94,6 +94,12 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"negative member games", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "population", 0)["games"] = -3 })
 		}, "member with games -3"},
+		{"files the config does not name", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["files"] = map[string]any{"tuned:/etc/passwd": "00"} })
+		}, `files: "tuned:/etc/passwd" is not a player file the config names`},
+		{"a config over the limit", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["config"] = m["config"].(string) + "#" + strings.Repeat("x", 1<<20) })
+		}, "more than the limit of 1 MiB"},
 		{"20,000 hall-of-fame members", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) {
 				hof := m["hall_of_fame"].([]any)
