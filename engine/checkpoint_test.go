@@ -159,3 +159,23 @@ func FuzzReadCheckpoint(f *testing.F) {
 		}
 	})
 }
+
+// TestOversizeCheckpointIsNotRead: a checkpoint above the limit (a million
+// hall-of-fame entries took 2 GB) is refused from its size, before a byte
+// is read. The file is sparse: it takes no disk.
+func TestOversizeCheckpointIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, fileCheckpoint)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Skip("no sparse files here")
+	}
+	f.Close()
+	_, _, err = ReadCheckpoint(dir)
+	if err == nil || !strings.Contains(err.Error(), "too large: more than the limit of 256 MiB") {
+		t.Fatalf("err = %v", err)
+	}
+}
