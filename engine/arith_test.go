@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -85,5 +87,40 @@ func TestCombineWeighsRelatively(t *testing.T) {
 		if m := combine(nil, 0, st, w); m.Fitness != 0.5 {
 			t.Errorf("weights %v: fitness %v, want 0.5", w, m.Fitness)
 		}
+	}
+}
+
+// panickyGame panics in every solo game after the first after.
+type panickyGame struct {
+	soloRoleGame
+	after int64
+	n     atomic.Int64
+}
+
+func (g *panickyGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+	if g.n.Add(1) > g.after {
+		panic("index out of range [7] with length 7")
+	}
+	return g.soloRoleGame.PlaySolo(p, opp, seed)
+}
+
+// TestPanickingGameStopsTheRun: a game that panics ends the run with
+// ErrGamePanicked (exit 1, not the crash of exit 2), naming a seed,
+// with the stack in run.log and the last checkpoint intact.
+func TestPanickingGameStopsTheRun(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
+	dir := t.TempDir()
+	_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
+	if !errors.Is(err, ErrGamePanicked) || !strings.Contains(err.Error(), "generation 2") || !strings.Contains(err.Error(), "(seed ") {
+		t.Fatalf("err %v, want ErrGamePanicked in generation 2 with a seed", err)
+	}
+	if ck, _, err := ReadCheckpoint(dir); err != nil || ck.Generation != 1 {
+		t.Fatalf("the last checkpoint: %v", err)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, fileLog))
+	if !strings.Contains(string(log), "panickyGame") {
+		t.Fatalf("run.log has no stack:\n%s", log)
 	}
 }

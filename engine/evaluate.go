@@ -252,9 +252,15 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			update = func(done int) { r.progress.Games(offset + done) }
 		}
 		var results []float64
-		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) float64 {
+		var trap panicTrap
+		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64) {
+			defer trap.recover(chunk[i].seed, &x)
 			return r.play(chunk[i], players)
 		}, update)
+		if trap.err != nil {
+			r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
+			err = fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
+		}
 		if err != nil {
 			return
 		}
