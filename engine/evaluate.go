@@ -246,34 +246,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		if err != nil || len(chunk) == 0 {
 			return
 		}
-		var update func(int)
-		if r.progress != nil {
-			offset := played
-			update = func(done int) { r.progress.Games(offset + done) }
-		}
-		var results []float64
-		var trap panicTrap
-		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64) {
-			defer trap.recover(chunk[i].seed, &x)
-			return r.play(chunk[i], players)
-		}, update)
-		if trap.err != nil {
-			r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
-			err = fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
-		}
-		if err != nil {
-			return
-		}
-		for i, j := range chunk {
-			x := results[i]
-			stats[j.sp][j.a][j.mode].add(x)
-			switch {
-			case j.between:
-				stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
-			case j.b >= 0:
-				stats[j.bsp][j.b][j.mode].add(1 - x)
-			}
-		}
+		err = r.playChunk(ctx, gen, chunk, played, players, stats)
 		played += len(chunk)
 		chunk = chunk[:0]
 	}
@@ -321,6 +294,38 @@ func finite(xs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// playChunk plays a chunk of the generation's games, the first of which
+// is game number played, and adds their results to stats in job order.
+func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int, players [][]fitness.Player, stats [][][nModes]modeStats) error {
+	var update func(int)
+	if r.progress != nil {
+		update = func(done int) { r.progress.Games(played + done) }
+	}
+	var trap panicTrap
+	results, err := fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64) {
+		defer trap.recover(chunk[i].seed, &x)
+		return r.play(chunk[i], players)
+	}, update)
+	if trap.err != nil {
+		r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
+		return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
+	}
+	if err != nil {
+		return err
+	}
+	for i, j := range chunk {
+		x := results[i]
+		stats[j.sp][j.a][j.mode].add(x)
+		switch {
+		case j.between:
+			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+		case j.b >= 0:
+			stats[j.bsp][j.b][j.mode].add(1 - x)
+		}
+	}
+	return nil
 }
 
 // combine weighs an individual's modes into one fitness with a 95%
