@@ -219,7 +219,7 @@ func (d *decoder) options(dst *map[string]string) func(*yaml.Node, string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], deref(n.Content[i+1])
 			key := join(path, k.Value)
-			if _, twice := (*dst)[k.Value]; twice || d.lines[key] != 0 {
+			if _, dup := d.lines[key]; dup {
 				d.p.add(k.Line, key, "given twice")
 				continue
 			}
