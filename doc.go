@@ -19,6 +19,7 @@
 //	fitness              the Game and Player contracts, seeding,
 //	                     worker-independent batches, statistics
 //	genome               parameter spaces and genomes; knows no game
+//	internal/cputime     thread CPU time for the benchmarks (tests only)
 //
 // Every random stream derives from the run's seed and its position
 // (generation, purpose, index), so results do not depend on the number of

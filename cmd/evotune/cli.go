@@ -57,8 +57,8 @@ type env struct {
 
 func commands() []command {
 	return []command{
-		{"run", "CONFIG [--out DIR] [--workers N] [--quiet]", "start a tuning run from a config", runRun},
-		{"resume", "RUN_DIR [--generations N]", "continue a stopped run exactly where it stopped", runResume},
+		{"run", "CONFIG [--out DIR] [--workers N] [--quiet] [--cpuprofile FILE]", "start a tuning run from a config", runRun},
+		{"resume", "RUN_DIR [--generations N] [--cpuprofile FILE]", "continue a stopped run exactly where it stopped", runResume},
 		{"export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE]", "write a run's best parameter sets", runExport},
 		{"validate", "CONFIG", "check a config and report every problem at once", runValidate},
 		{"eval", "GAME --player SPEC [--vs SPEC ...] [flags]", "play games and report figures with 95% intervals", runEval},

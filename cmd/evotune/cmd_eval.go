@@ -29,6 +29,7 @@ type evalOptions struct {
 	seed    uint64
 	workers int
 	json    bool
+	prof    profiles
 }
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -46,6 +47,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
+	o.prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -56,7 +58,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	o.game = pos[0]
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	return o.run(ctx, e)
+	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }
 
 func (o *evalOptions) run(ctx context.Context, e *env) error {

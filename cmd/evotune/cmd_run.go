@@ -18,7 +18,7 @@ import (
 )
 
 func runRun(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "run", "CONFIG [--out DIR] [--workers N] [--generations N] [--quiet]",
+	fs := newFlagSet(e, "run", "CONFIG [--out DIR] [--workers N] [--generations N] [--quiet] [--cpuprofile FILE] [--memprofile FILE]",
 		"Start a tuning run: evaluate, checkpoint and breed every generation, and write\n"+
 			"config.yaml, checkpoint.json, generations.csv, best.yaml, report.svg and run.log to the run\n"+
 			"directory. Ctrl-C (or SIGTERM) stops after the generation in flight is checkpointed; a second\n"+
@@ -27,6 +27,8 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	generations := fs.Int("generations", 0, "generation budget `N`, overriding the config's")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	var prof profiles
+	prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -46,17 +48,19 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		dir = filepath.Join("runs", cfg.Name)
 	}
 	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations}
-	return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
-		res, err := engine.Start(ctx, cfg, opts)
-		if errors.Is(err, engine.ErrRunExists) {
-			return nil, usageError{err}
-		}
-		return res, err
+	return prof.profiled(func() error {
+		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
+			res, err := engine.Start(ctx, cfg, opts)
+			if errors.Is(err, engine.ErrRunExists) {
+				return nil, usageError{err}
+			}
+			return res, err
+		})
 	})
 }
 
 func runResume(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "resume", "RUN_DIR [--generations N] [--workers N] [--quiet]",
+	fs := newFlagSet(e, "resume", "RUN_DIR [--generations N] [--workers N] [--quiet] [--cpuprofile FILE] [--memprofile FILE]",
 		"Continue a run from its last checkpoint. The result is identical to a run that was never\n"+
 			"stopped. The run directory's config.yaml may not change results; the budget may grow.\n"+
 			"Without --generations the budget is the config's evolution.generations (a 'run\n"+
@@ -64,6 +68,8 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	generations := fs.Int("generations", 0, "new generation budget `N` (total, not additional)")
 	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	var prof profiles
+	prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -75,8 +81,10 @@ func runResume(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := engine.Options{Dir: pos[0], Workers: *workers, Generations: *generations}
-	return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
-		return engine.Resume(ctx, opts)
+	return prof.profiled(func() error {
+		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
+			return engine.Resume(ctx, opts)
+		})
 	})
 }
 

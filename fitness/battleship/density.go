@@ -44,7 +44,9 @@ import (
 // ones first, each orientation by first cell (Geometry.Placements order);
 // p = density * (1/total); ships are folded into the product in fleet
 // order; the score multiplies P^Exponent (math.Pow skipped at 1) by the
-// grid, tier and parity factors in that order. With an integral
+// grid, tier and parity factors in that order (with an exponent other
+// than 1, only for the cells where it matters: see densitybound.go, which
+// picks the same cells). With an integral
 // HitWeight every density and total is an exact integer, so the reference
 // agrees bit for bit and picks the very same cells.
 
@@ -231,6 +233,7 @@ type densityShooter struct {
 	name string
 	p    densityParams
 	t    *densityTables
+	rt   *densityRoots // nil: every score is computed exactly
 }
 
 var _ Shooter = (*densityShooter)(nil)
@@ -239,7 +242,7 @@ func newDensityShooter(name string, g *Geometry, p densityParams) (*densityShoot
 	if err := p.validate(g); err != nil {
 		return nil, err
 	}
-	return &densityShooter{name: name, p: p, t: newDensityTables(g)}, nil
+	return &densityShooter{name: name, p: p, t: newDensityTables(g), rt: newDensityRoots(&p)}, nil
 }
 
 func (s *densityShooter) Name() string { return s.name }
@@ -275,7 +278,10 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 		}
 		t = newDensityTables(g)
 	}
-	k := &densityGunner{p: &s.p, t: t, g: g, rng: rng}
+	k := &densityGunner{p: &s.p, t: t, g: g, rng: rng, roots: s.rt}
+	if s.rt != nil {
+		k.bound = new(scoreBounds)
+	}
 	if n := len(g.Fleet); n <= densityInline {
 		k.afloat, k.shipHits = k.afloatBuf[:n], k.shipHitsBuf[:n]
 	} else {
@@ -321,10 +327,11 @@ type densitySunk struct {
 // densityGunner is one game's state of a density shooter; see
 // densityInline for its allocations.
 type densityGunner struct {
-	p   *densityParams
-	t   *densityTables
-	g   *Geometry
-	rng *rand.Rand
+	p     *densityParams
+	t     *densityTables
+	g     *Geometry
+	rng   *rand.Rand
+	roots *densityRoots
 
 	shots               int
 	fired, misses, hits Bits
@@ -349,6 +356,7 @@ type densityGunner struct {
 	own       [][MaxCells]float64     // reveal: ship — by ship, the density of one with hits
 	live      []densityShip           // the ships in play this shot
 	score     [MaxCells]float64       // prod_s (1 - p_s), then each unfired cell's score
+	bound     *scoreBounds            // chooseBounded's scratch; Start allocates it when roots is set
 
 	liveBuf     [densityInline]densityShip
 	pendingBuf  [densityInline]densitySunk
@@ -599,78 +607,26 @@ func (k *densityGunner) ownDensity(dens *[MaxCells]float64, L int, own Bits) flo
 
 // choose scores the unfired cells and picks the best: the score of cell c
 // is (1 - prod_s (1 - p_s(c)))^Exponent times its grid weight, its tier
-// multiplier and, while hunting, its parity multiplier.
+// multiplier and, while hunting, its parity multiplier. With an exponent
+// other than 1 the scores are bounded first (see chooseBounded) and
+// math.Pow runs only where a bound cannot settle the choice.
 func (k *densityGunner) choose() int {
-	p, t := k.p, k.t
+	p := k.p
 	open := k.g.All.AndNot(k.fired)
-	var avoid, preferred, critical, parity Bits
-	if k.tiers {
-		unresolved := k.hits.AndNot(k.resolved)
-		critical = t.extending(unresolved)
-		preferred = t.neighbours(unresolved).AndNot(critical)
-		avoid = t.neighbours(k.misses).AndNot(critical).AndNot(preferred)
+	k.product()
+	if p.Exponent != 1 && k.roots != nil {
+		m := k.masks()
+		return k.chooseBounded(open, &m)
 	}
-	hunting := p.Parity != 1 && k.hits.AndNot(k.resolved).Empty()
-	if hunting {
-		parity = t.parity[k.shortestAfloat()]
-	}
-	// Fold the ships into prod_s (1 - p_s(c)) ship by ship over the whole
-	// board: independent cells pipeline, where a per-cell chain would not.
-	// The first ship writes its factor (1 * f is f); ships sharing one
-	// density multiply its factor in as many times, left to right.
-	score := k.score[:k.g.Cells]
-	fresh := true
-	for _, s := range k.live {
-		d, inv := s.dens[:len(score)], s.inv
-		switch {
-		case fresh && s.times == 1:
-			for c := range score {
-				score[c] = 1 - d[c]*inv
-			}
-		case fresh && s.times == 2:
-			for c := range score {
-				f := 1 - d[c]*inv
-				score[c] = f * f
-			}
-		case fresh:
-			for c := range score {
-				f := 1 - d[c]*inv
-				q := f
-				for range s.times - 1 {
-					q *= f
-				}
-				score[c] = q
-			}
-		case s.times == 1:
-			for c, q := range score {
-				score[c] = q * (1 - d[c]*inv)
-			}
-		case s.times == 2:
-			for c, q := range score {
-				f := 1 - d[c]*inv
-				score[c] = q * f * f
-			}
-		default:
-			for c, q := range score {
-				f := 1 - d[c]*inv
-				for range s.times {
-					q *= f
-				}
-				score[c] = q
-			}
-		}
-		fresh = false
-	}
-	if fresh {
-		for c := range score {
-			score[c] = 1
-		}
-	}
+	m := k.masks() // copied into locals, which the loop keeps in registers
+	critical, preferred, avoid, parity, hunting := m.critical, m.preferred, m.avoid, m.parity, m.hunting
+	// The loop body is value, inlined: over9000 and bob take this path
+	// every shot, and it visits only the open cells.
 	best, top := -1, math.Inf(-1)
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := wi<<6 | bits.TrailingZeros64(w)
-			v := 1 - score[c]
+			v := 1 - k.score[c]
 			if p.Exponent != 1 {
 				v = math.Pow(v, p.Exponent)
 			}
@@ -719,6 +675,141 @@ func (k *densityGunner) choose() int {
 		}
 	}
 	return best
+}
+
+// scoreMasks are the cells each multiplier of this shot applies to.
+type scoreMasks struct {
+	avoid, preferred, critical, parity Bits
+	hunting                            bool
+}
+
+// masks works out which cells take a tier or the parity multiplier.
+func (k *densityGunner) masks() scoreMasks {
+	p, t := k.p, k.t
+	var m scoreMasks
+	if k.tiers {
+		unresolved := k.hits.AndNot(k.resolved)
+		m.critical = t.extending(unresolved)
+		m.preferred = t.neighbours(unresolved).AndNot(m.critical)
+		m.avoid = t.neighbours(k.misses).AndNot(m.critical).AndNot(m.preferred)
+	}
+	m.hunting = p.Parity != 1 && k.hits.AndNot(k.resolved).Empty()
+	if m.hunting {
+		m.parity = t.parity[k.shortestAfloat()]
+	}
+	return m
+}
+
+// value is the score of cell c whose combined probability is P: the one
+// definition of a score, in the documented order of operations.
+func (k *densityGunner) value(c int, P float64, m *scoreMasks) float64 {
+	v := P
+	if k.p.Exponent != 1 {
+		v = math.Pow(v, k.p.Exponent)
+	}
+	return k.multiplied(c, v, m)
+}
+
+// multiplied is value's second half: the power v of cell c's P times the
+// cell's multipliers.
+func (k *densityGunner) multiplied(c int, v float64, m *scoreMasks) float64 {
+	p := k.p
+	if p.Grid != nil {
+		v *= p.Grid[c]
+	}
+	if k.tiers {
+		switch {
+		case m.critical.Has(c):
+			v *= p.Critical
+		case m.preferred.Has(c):
+			v *= p.Preferred
+		case m.avoid.Has(c):
+			v *= p.Avoid
+		}
+	}
+	if m.hunting && m.parity.Has(c) {
+		v *= p.Parity
+	}
+	return v
+}
+
+// scaleMasked multiplies v at the open cells of each tier by that tier's
+// factor (x: critical, preferred, avoid) and, while hunting, at the
+// open parity cells by x[3]. The tiers are disjoint, so each cell takes
+// at most one tier factor, then the parity one, as in value.
+func (k *densityGunner) scaleMasked(v []float64, open Bits, m *scoreMasks, x [4]float64) {
+	if k.tiers {
+		for t, cells := range [3]Bits{m.critical, m.preferred, m.avoid} {
+			for wi, w := range [2]uint64{cells.Lo & open.Lo, cells.Hi & open.Hi} {
+				for ; w != 0; w &= w - 1 {
+					v[wi<<6|bits.TrailingZeros64(w)] *= x[t]
+				}
+			}
+		}
+	}
+	if m.hunting {
+		for wi, w := range [2]uint64{m.parity.Lo & open.Lo, m.parity.Hi & open.Hi} {
+			for ; w != 0; w &= w - 1 {
+				v[wi<<6|bits.TrailingZeros64(w)] *= x[3]
+			}
+		}
+	}
+}
+
+// product sets k.score[c] to prod_s (1 - p_s(c)) for every cell, folding
+// the ships in ship by ship over the whole board: independent cells
+// pipeline, where a per-cell chain would not. The first ship writes its
+// factor (1 * f is f); ships sharing one density multiply its factor in
+// as many times, left to right.
+func (k *densityGunner) product() {
+	score := k.score[:k.g.Cells]
+	fresh := true
+	for _, s := range k.live {
+		d, inv := s.dens[:len(score)], s.inv
+		switch {
+		case fresh && s.times == 1:
+			for c := range score {
+				score[c] = 1 - d[c]*inv
+			}
+		case fresh && s.times == 2:
+			for c := range score {
+				f := 1 - d[c]*inv
+				score[c] = f * f
+			}
+		case fresh:
+			for c := range score {
+				f := 1 - d[c]*inv
+				q := f
+				for range s.times - 1 {
+					q *= f
+				}
+				score[c] = q
+			}
+		case s.times == 1:
+			for c, q := range score {
+				score[c] = q * (1 - d[c]*inv)
+			}
+		case s.times == 2:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				score[c] = q * f * f
+			}
+		default:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				for range s.times {
+					q *= f
+				}
+				score[c] = q
+			}
+		}
+		fresh = false
+	}
+	if fresh {
+		for c := range score {
+			score[c] = 1
+		}
+	}
 }
 
 // shortestAfloat is the length of the shortest ship not known to be sunk.

@@ -162,6 +162,17 @@ func (b *Board) place(i int) {
 
 // undo takes back place(i), the last move.
 func (b *Board) undo(i int) {
+	b.retract(i)
+	g := b.g
+	for k := range g.deg[i] {
+		b.refresh(int(g.adj[i][k]))
+	}
+	b.refresh(i)
+}
+
+// retract takes back place(i) but for the legal, plus and minus sets:
+// the stone, the hash, the balances and the side to move.
+func (b *Board) retract(i int) {
 	s := b.toMove.Other()
 	b.toMove = s
 	m := bit(i)
@@ -171,11 +182,24 @@ func (b *Board) undo(i int) {
 	sg := s.sign()
 	g := b.g
 	for k := range g.deg[i] {
-		j := int(g.adj[i][k])
-		b.diff[j] -= sg
-		b.refresh(j)
+		b.diff[g.adj[i][k]] -= sg
 	}
-	b.refresh(i)
+}
+
+// derived are the sets place updates from the balances: a search saves
+// them before a move and restores them after it (unplace) rather than
+// recompute them.
+type derived struct{ legal, plus, minus set }
+
+func (b *Board) derived() derived { return derived{b.legal, b.plus, b.minus} }
+
+// unplace takes back place(i), the last move, as undo does, restoring the
+// derived sets d saved before the move instead of recomputing them:
+// they are a function of the stones and balances, which come back
+// exactly.
+func (b *Board) unplace(i int, d derived) {
+	b.retract(i)
+	b.legal, b.plus, b.minus = d.legal, d.plus, d.minus
 }
 
 // refresh recomputes cell i's membership of legal, plus and minus from

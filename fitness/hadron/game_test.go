@@ -370,3 +370,25 @@ func TestBoardErrorsAndText(t *testing.T) {
 		}
 	}
 }
+
+// TestUnplaceIsUndo: taking a move back with the saved derived sets
+// (unplace, the search's way) leaves the very board undo does, for every
+// legal move of positions along seeded random playouts.
+func TestUnplaceIsUndo(t *testing.T) {
+	for _, size := range []int{MinSize, 7, 9} {
+		for _, start := range goldenPositions(size, 20) {
+			for _, c := range start.Legal() {
+				i, _ := start.index(c)
+				a, b := start, start
+				a.place(i)
+				a.undo(i)
+				saved := b.derived()
+				b.place(i)
+				b.unplace(i, saved)
+				if a != b || a != start {
+					t.Fatalf("size %d, %v after\n%v: unplace and undo differ", size, c, start.String())
+				}
+			}
+		}
+	}
+}

@@ -82,9 +82,10 @@ func (s *searcher) choose() int {
 		alpha := math.Inf(-1)
 		iterBest := -1
 		for _, m := range moves {
+			saved := s.b.derived()
 			s.b.place(int(m))
 			v := -s.negamax(d-1, 1, math.Inf(-1), -alpha, d > 1)
-			s.b.undo(int(m))
+			s.b.unplace(int(m), saved)
 			if s.stop {
 				break
 			}
@@ -142,10 +143,11 @@ func (s *searcher) negamax(d, ply int, alpha, beta float64, budgeted bool) float
 	var buf [maxCells]int8
 	moves := s.order(buf[:0], ttMove, ply)
 	best, bestMove := math.Inf(-1), int8(-1)
+	saved := b.derived()
 	for _, m := range moves {
 		b.place(int(m))
 		v := -s.negamax(d-1, ply+1, -beta, -alpha, budgeted)
-		b.undo(int(m))
+		b.unplace(int(m), saved)
 		if s.stop {
 			return 0
 		}

@@ -165,6 +165,7 @@ func (gm *Game) price(w *weights) *priced {
 // load sets the searcher to position p, recounting everything.
 func (s *searcher) load(p *position) {
 	s.pos = *p
+	s.worths = s.worths[:0]
 	clear(s.board)
 	clear(s.code)
 	s.key = 0
@@ -191,59 +192,92 @@ func (s *searcher) load(p *position) {
 // place marks bit b for the side to move, which must not win by it.
 func (s *searcher) place(b int) {
 	me := s.pos.toMove()
-	s.rescan(b, int8(me)+1)
+	s.worths = append(s.worths, worthFrame{})
+	f := &s.worths[len(s.worths)-1]
+	at := &s.g.lineAt[b]
+	for d, l := range at {
+		if l.line >= 0 {
+			f[d][0] = s.lineWorth(l.line)
+			s.sum[X] += -1 * f[d][0][X]
+			s.sum[O] += -1 * f[d][0][O]
+		}
+	}
+	s.setCell(b, int8(me)+1)
+	for d, l := range at {
+		if l.line >= 0 {
+			f[d][1] = s.lineWorth(l.line)
+			s.sum[X] += f[d][1][X]
+			s.sum[O] += f[d][1][O]
+		}
+	}
 	s.pos.marks[me] = s.pos.marks[me].or(cell(b))
 	s.pos.ply++
 	s.key ^= s.g.zob[me][b]
 	s.cen[me] += s.g.centre[b]
 }
 
-// unplace takes back the mark placed on bit b.
+// unplace takes back the mark placed on bit b. It does the very
+// arithmetic a rescan of the lines through b would (take out their worth
+// now, put back their worth before), with the worths place looked up, so
+// the sums come out bit for bit as they always have.
 func (s *searcher) unplace(b int) {
 	s.pos.undo(b)
 	me := s.pos.toMove()
-	s.rescan(b, 0)
+	f := &s.worths[len(s.worths)-1]
+	at := &s.g.lineAt[b]
+	for d, l := range at {
+		if l.line >= 0 {
+			s.sum[X] += -1 * f[d][1][X]
+			s.sum[O] += -1 * f[d][1][O]
+		}
+	}
+	s.setCell(b, 0)
+	for d, l := range at {
+		if l.line >= 0 {
+			s.sum[X] += f[d][0][X]
+			s.sum[O] += f[d][0][O]
+		}
+	}
+	s.worths = s.worths[:len(s.worths)-1]
 	s.key ^= s.g.zob[me][b]
 	s.cen[me] -= s.g.centre[b]
 }
 
-// rescan takes out the worth of the lines through b, sets b to v (0 empty,
-// 1 X, 2 O) and puts the lines' new worth back.
-func (s *searcher) rescan(b int, v int8) {
-	at := &s.g.lineAt[b]
-	for _, l := range at {
-		if l.line >= 0 {
-			s.addLine(l.line, -1)
-		}
-	}
+// worthFrame is what place looked up: by direction, the worth of the
+// line through the cell before and after the mark.
+type worthFrame [4][2][2]float64
+
+// setCell sets bit b to v (0 empty, 1 X, 2 O) in the board and the codes
+// of the lines through it.
+func (s *searcher) setCell(b int, v int8) {
 	diff := v - s.board[b]
 	s.board[b] = v
-	for _, l := range at {
-		if l.line >= 0 {
-			if l.pos < tableLen {
-				s.code[l.line] += int32(diff) * s.tables.pow3[l.pos]
-			}
-			s.addLine(l.line, 1)
+	for _, l := range &s.g.lineAt[b] {
+		if l.line >= 0 && l.pos < tableLen {
+			s.code[l.line] += int32(diff) * s.tables.pow3[l.pos]
 		}
 	}
 }
 
 // addLine adds sign times line li's worth to the sums.
 func (s *searcher) addLine(li int, sign float64) {
-	line := s.g.lines[li]
-	var v [2]float64
-	if len(line) <= tableLen {
-		v = s.w.sets[s.tables.ids[len(line)][s.code[li]]]
-	} else {
-		s.cells = s.cells[:0]
-		for _, b := range line {
-			s.cells = append(s.cells, s.board[b])
-		}
-		s.runs = runsOf(s.runs[:0], s.cells, s.g.K)
-		v = s.w.score(s.runs)
-	}
+	v := s.lineWorth(li)
 	s.sum[X] += sign * v[X]
 	s.sum[O] += sign * v[O]
+}
+
+// lineWorth is line li's worth to each side.
+func (s *searcher) lineWorth(li int) [2]float64 {
+	line := s.g.lines[li]
+	if len(line) <= tableLen {
+		return s.w.sets[s.tables.ids[len(line)][s.code[li]]]
+	}
+	s.cells = s.cells[:0]
+	for _, b := range line {
+		s.cells = append(s.cells, s.board[b])
+	}
+	s.runs = runsOf(s.runs[:0], s.cells, s.g.K)
+	return s.w.score(s.runs)
 }
 
 // eval scores the position for the side to move.

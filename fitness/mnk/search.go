@@ -78,6 +78,9 @@ type searcher struct {
 	runs  []run      // scratch for scanning long lines
 	tt    []ttEntry
 	moves [][]scoredMove // by ply, reused
+	// worths is a stack, one frame per place not yet taken back, of the
+	// line worths place looked up, for unplace.
+	worths []worthFrame
 
 	nodes    int64 // this move's search
 	budgeted bool  // the running iteration may be stopped by the node budget

@@ -1,0 +1,381 @@
+package battleship
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+// chooseExact is choose as it was before chooseBounded, kept verbatim as
+// the reference: math.Pow on every unfired cell, every score exact and
+// left in k.score.
+func (k *densityGunner) chooseExact() int {
+	p, t := k.p, k.t
+	open := k.g.All.AndNot(k.fired)
+	var avoid, preferred, critical, parity Bits
+	if k.tiers {
+		unresolved := k.hits.AndNot(k.resolved)
+		critical = t.extending(unresolved)
+		preferred = t.neighbours(unresolved).AndNot(critical)
+		avoid = t.neighbours(k.misses).AndNot(critical).AndNot(preferred)
+	}
+	hunting := p.Parity != 1 && k.hits.AndNot(k.resolved).Empty()
+	if hunting {
+		parity = t.parity[k.shortestAfloat()]
+	}
+	// Fold the ships into prod_s (1 - p_s(c)) ship by ship over the whole
+	// board: independent cells pipeline, where a per-cell chain would not.
+	// The first ship writes its factor (1 * f is f); ships sharing one
+	// density multiply its factor in as many times, left to right.
+	score := k.score[:k.g.Cells]
+	fresh := true
+	for _, s := range k.live {
+		d, inv := s.dens[:len(score)], s.inv
+		switch {
+		case fresh && s.times == 1:
+			for c := range score {
+				score[c] = 1 - d[c]*inv
+			}
+		case fresh && s.times == 2:
+			for c := range score {
+				f := 1 - d[c]*inv
+				score[c] = f * f
+			}
+		case fresh:
+			for c := range score {
+				f := 1 - d[c]*inv
+				q := f
+				for range s.times - 1 {
+					q *= f
+				}
+				score[c] = q
+			}
+		case s.times == 1:
+			for c, q := range score {
+				score[c] = q * (1 - d[c]*inv)
+			}
+		case s.times == 2:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				score[c] = q * f * f
+			}
+		default:
+			for c, q := range score {
+				f := 1 - d[c]*inv
+				for range s.times {
+					q *= f
+				}
+				score[c] = q
+			}
+		}
+		fresh = false
+	}
+	if fresh {
+		for c := range score {
+			score[c] = 1
+		}
+	}
+	best, top := -1, math.Inf(-1)
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := wi<<6 | bits.TrailingZeros64(w)
+			v := 1 - score[c]
+			if p.Exponent != 1 {
+				v = math.Pow(v, p.Exponent)
+			}
+			if p.Grid != nil {
+				v *= p.Grid[c]
+			}
+			if k.tiers {
+				switch {
+				case critical.Has(c):
+					v *= p.Critical
+				case preferred.Has(c):
+					v *= p.Preferred
+				case avoid.Has(c):
+					v *= p.Avoid
+				}
+			}
+			if hunting && parity.Has(c) {
+				v *= p.Parity
+			}
+			k.score[c] = v
+			if v > top {
+				best, top = c, v
+			}
+		}
+	}
+	if best < 0 { // only NaN scores: cannot happen with valid params
+		return open.First()
+	}
+	if p.Jitter == 0 {
+		return best
+	}
+	// Add U(0, Jitter) to every cell that could still win, in increasing
+	// cell order; a cell Jitter or more below the best cannot, so it draws
+	// nothing.
+	best, bestVal := -1, math.Inf(-1)
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := wi<<6 | bits.TrailingZeros64(w)
+			v := k.score[c]
+			if v != top && v+p.Jitter <= top {
+				continue
+			}
+			if v += k.rng.Float64() * p.Jitter; v > bestVal {
+				best, bestVal = c, v
+			}
+		}
+	}
+	return best
+}
+
+// exactGunner fires with chooseExact.
+type exactGunner struct{ k *densityGunner }
+
+func (e exactGunner) Fire() int      { e.k.ships(); return e.k.chooseExact() }
+func (e exactGunner) Observe(s Shot) { e.k.Observe(s) }
+
+// TestBoundedChoiceIsExact plays the tuned shooter in lockstep with
+// itself scoring exactly (chooseExact, one math.Pow per cell), over random
+// in-range parameter vectors, extreme ones and seeds, under all three
+// reveal rules and on odd boards: every shot must be the same cell, and
+// the two random sources must stay in the same state (the same jitter
+// draws, so the same later shots).
+func TestBoundedChoiceIsExact(t *testing.T) {
+	schema := func(r Rules) genome.Schema { return tunedSchema(r) }
+	for _, r := range densRules() {
+		g := mustGeometry(t, r)
+		t.Run(fmt.Sprintf("%v/%dx%d", r.Reveal, r.W, r.H), func(t *testing.T) {
+			vectors := boundVectors(t, schema(r), densScale(40))
+			bounded, shots := 0, 0
+			for i, v := range vectors {
+				s, err := tunedShooter(g, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.rt != nil {
+					bounded++
+				}
+				for seed := range uint64(densScale(8)) {
+					seed += uint64(i) * 1000
+					pa, pb := rand.NewPCG(seed, 7), rand.NewPCG(seed, 7)
+					fast := s.Start(g, rand.New(pa))
+					ref := exactGunner{s.Start(g, rand.New(pb)).(*densityGunner)}
+					f := newFleet(g, placeUniform(g, fitness.NewRand(seed)))
+					for f.afloat > 0 {
+						c, want := fast.Fire(), ref.Fire()
+						if c != want {
+							t.Fatalf("vector %d seed %d shot %d: bounded %s, exact %s (params %v)",
+								i, seed, shots, g.Name(c), g.Name(want), v.Map())
+						}
+						sa, _ := pa.MarshalBinary()
+						sb, _ := pb.MarshalBinary()
+						if string(sa) != string(sb) {
+							t.Fatalf("vector %d seed %d shot %d: the random sources parted (params %v)", i, seed, shots, v.Map())
+						}
+						shot := f.shoot("tuned", c)
+						fast.Observe(shot)
+						ref.Observe(shot)
+						shots++
+					}
+				}
+			}
+			if bounded < len(vectors)/2 {
+				t.Fatalf("only %d of %d vectors took the bounded path", bounded, len(vectors))
+			}
+		})
+	}
+}
+
+// boundVectors are n random in-range vectors of schema, then corners:
+// the extreme exponents with the largest and no jitter, and multipliers
+// at both ends of their ranges.
+func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
+	t.Helper()
+	rng := fitness.NewRand(14)
+	var out []genome.Values
+	for range n {
+		out = append(out, densRandomValues(t, schema, rng))
+	}
+	set := func(v genome.Values, name string, x float64) genome.Values {
+		p, _ := schema.Lookup(name)
+		val := genome.Value{Num: x}
+		if p.Kind == genome.Grid {
+			val = genome.Value{Cells: make([]float64, p.Rows*p.Cols)}
+			for i := range val.Cells {
+				val.Cells[i] = x
+			}
+		}
+		v, err := v.With(name, val)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, e := range []float64{0.25, 0.5, 2, 4} {
+		for _, j := range []float64{0, 0.25} {
+			for _, high := range []bool{false, true} {
+				v := set(schema.Defaults(), tunedExponent, e)
+				v = set(v, tunedJitter, j)
+				for _, name := range []string{tunedWeights, tunedAvoid, tunedPreferred, tunedCritical, tunedParity} {
+					p, _ := schema.Lookup(name)
+					x := p.Min
+					if high {
+						x = p.Max
+					}
+					v = set(v, name, x)
+				}
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// TestScoreBounds checks the bounds chooseBounded relies on against
+// math.Log2, math.Exp2 and the exact score, over random draws and edge
+// values: log2Upper, exp2Bounds and linearBounds must contain the true
+// value, a cell's root must be within rootSlack of the e-th root of its
+// exact score, and rootBounds must contain that root.
+func TestScoreBounds(t *testing.T) {
+	rng := fitness.NewRand(3)
+	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
+	for range 200000 {
+		xs = append(xs, math.Ldexp(1+rng.Float64(), -rng.IntN(60)))
+	}
+	for _, x := range xs {
+		hi := log2Upper(x)
+		if l := math.Log2(x); !(hi-log2Width-1e-12 <= l && l <= hi+1e-12) {
+			t.Fatalf("log2Upper(%v) = %v, log2 %v", x, hi, l)
+		}
+	}
+	ys := []float64{-1000, -999.9999999, 1000, 0, -0x1p-60, 0x1p-60, 1 - 0x1p-52, -1 + 0x1p-53, 3.99999999999}
+	for range 200000 {
+		ys = append(ys, (rng.Float64()*2-1)*1000)
+	}
+	for _, y := range ys {
+		lo, hi := exp2Bounds(y)
+		if e := math.Exp2(y); !(lo <= e && e <= hi) || (y > -1000 && hi > lo*(1+1e-4)) {
+			t.Fatalf("exp2Bounds(%v) = [%v, %v], exp2 %v", y, lo, hi, e)
+		}
+		d := rng.Float64() * 1e-3
+		if lo, hi := linearBounds(y-d, y); !(lo <= math.Exp2(y-d) && math.Exp2(y) <= hi) {
+			t.Fatalf("linearBounds(%v, %v) = [%v, %v], exp2 %v, %v", y-d, y, lo, hi, math.Exp2(y-d), math.Exp2(y))
+		}
+	}
+	// A computed root is within 1 +- rootSlack of the e-th root of the
+	// computed score.
+	g := mustGeometry(t, Classic())
+	for i := range 20000 {
+		p := densityParams{UseReveal: true, HitWeight: 20,
+			Exponent: math.Exp(math.Log(0.125) + rng.Float64()*math.Log(512)), // 1/8..64
+			Avoid:    0.1 + rng.Float64()*10, Preferred: 0.1 + rng.Float64()*10, Critical: 0.1 + rng.Float64()*10,
+			Parity: 0.25 + rng.Float64()*4, Grid: make([]float64, g.Cells)}
+		for c := range p.Grid {
+			p.Grid[c] = 0.1 + rng.Float64()*4
+		}
+		rt := newDensityRoots(&p)
+		k := &densityGunner{p: &p, roots: rt, tiers: true}
+		m := scoreMasks{critical: Cell(1), preferred: Cell(2), avoid: Cell(3), parity: Cell(1).Set(4), hunting: true}
+		for c := range 5 {
+			P := math.Ldexp(1+rng.Float64(), -1-rng.IntN(53))
+			if P < rt.pMin {
+				continue
+			}
+			u := P * rt.grid[c]
+			switch c {
+			case 1:
+				u = u * rt.critical * rt.parity
+			case 2:
+				u *= rt.preferred
+			case 3:
+				u *= rt.avoid
+			case 4:
+				u *= rt.parity
+			}
+			v := k.value(c, P, &m)
+			if lo, hi := rt.rootBounds(v); !(lo <= math.Pow(v, rt.invE) && math.Pow(v, rt.invE) <= hi) || hi > lo*(1+1e-3) {
+				t.Fatalf("rootBounds(%v) for e %v = [%v, %v], root %v", v, p.Exponent, lo, hi, math.Pow(v, rt.invE))
+			}
+			if d := math.Abs(math.Log(v)/p.Exponent - math.Log(u)); d > rootSlack {
+				t.Fatalf("draw %d cell %d: P %v e %v: score %v, root %v: relative error %v", i, c, P, p.Exponent, v, u, d)
+			}
+		}
+	}
+}
+
+// TestBoundedChoiceCraftedStates compares choose with chooseExact on
+// states no game reaches: random fired cells, hits and misses, and ship
+// densities drawn from a palette with exact ties, certain cells (P = 1),
+// empty ones (P = 0) and NaN (scored exactly, never chosen over a
+// number), so every branch of chooseBounded runs. Picks and random
+// sources must agree.
+func TestBoundedChoiceCraftedStates(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	schema := tunedSchema(g.Rules)
+	vectors := boundVectors(t, schema, densScale(40))
+	rng := fitness.NewRand(99)
+	for i, v := range vectors {
+		s, err := tunedShooter(g, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for trial := range densScale(200) {
+			seed := uint64(i*1000 + trial)
+			pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
+			fast := s.Start(g, rand.New(pa)).(*densityGunner)
+			ref := s.Start(g, rand.New(pb)).(*densityGunner)
+			var fired, hits Bits
+			for c := range g.Cells {
+				if rng.IntN(3) == 0 {
+					fired = fired.Set(c)
+					if rng.IntN(3) == 0 {
+						hits = hits.Set(c)
+					}
+				}
+			}
+			if fired == g.All {
+				fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
+			}
+			var dens [3][MaxCells]float64
+			var live []densityShip
+			for sh := range 1 + rng.IntN(3) {
+				total := float64(1 + rng.IntN(40))
+				for c := range g.Cells {
+					switch rng.IntN(8) {
+					case 0:
+						dens[sh][c] = 0
+					case 1:
+						dens[sh][c] = total
+					case 2:
+						dens[sh][c] = math.NaN()
+					case 3, 4:
+						dens[sh][c] = float64(rng.IntN(3)) // ties
+					default:
+						dens[sh][c] = rng.Float64() * total
+					}
+				}
+				live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
+			}
+			for _, k := range []*densityGunner{fast, ref} {
+				k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
+				k.live = append(k.live[:0], live...)
+			}
+			c, want := fast.choose(), ref.chooseExact()
+			if c != want {
+				t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %v)", i, trial, g.Name(c), g.Name(want), v.Map())
+			}
+			sa, _ := pa.MarshalBinary()
+			sb, _ := pb.MarshalBinary()
+			if string(sa) != string(sb) {
+				t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
+			}
+		}
+	}
+}

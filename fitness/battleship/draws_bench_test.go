@@ -1,0 +1,100 @@
+package battleship
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/cputime"
+)
+
+// BenchmarkTunedDraws plays, per iteration, one solo game (classic rules,
+// random placement) with over9000 and with the tuned shooter at its
+// defaults and at 16 seeded uniform draws from its schema, timing each
+// player apart in CPU time of the benchmark's thread (wall time on a
+// loaded machine counts the waits for a core). It reports games per second of over9000, of the tuned
+// defaults, the median and the slowest draw, and the same for the time
+// per shot: a draw that plays badly needs more shots a game, which costs
+// games per second whatever the kernel's speed. The ratios are over9000's
+// rate over the slowest draw's, by game and by shot. It also plays the
+// values configs/quickstart.yaml evolves (seed 1, 25 generations), the
+// workload the issue that asked for this benchmark measured.
+func BenchmarkTunedDraws(b *testing.B) {
+	g := mustGeometry(b, Classic())
+	schema := tunedSchema(g.Rules)
+	space, err := genome.NewSpace(schema, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o9k, err := over9000Shooter(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	shooters := []Shooter{o9k}
+	vals := []genome.Values{schema.Defaults()}
+	rng := fitness.NewRand(fitness.Derive(14, 1))
+	for range 16 {
+		v, err := space.Decode(space.Random(rng))
+		if err != nil {
+			b.Fatal(err)
+		}
+		vals = append(vals, v)
+	}
+	quick := schema.Defaults()
+	for name, x := range map[string]float64{tunedExponent: 1.68660195998, tunedHitWeight: 19.5664122881,
+		tunedJitter: 0.00623041765242, tunedParity: 0.820928648203, tunedAvoid: 0.885851118385,
+		tunedCritical: 1.62129160762, tunedPreferred: 1.59628330747} {
+		if quick, err = quick.With(name, genome.Value{Num: x}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if quick, err = quick.With(tunedWeights, genome.Value{Cells: genome.Expand(
+		[]float64{0.779668171617, 1.09303281888, 1.00963472576, 0.990441280462, 0.847471212813}, 10, 10, genome.Ring)}); err != nil {
+		b.Fatal(err)
+	}
+	vals = append(vals, quick) // last: not one of the draws
+	for _, v := range vals {
+		s, err := tunedShooter(g, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		shooters = append(shooters, s)
+	}
+	spent := make([]time.Duration, len(shooters))
+	shots := make([]int, len(shooters))
+	games := 0
+	runtime.LockOSThread() // cputime.Thread times this thread
+	defer runtime.UnlockOSThread()
+	for b.Loop() {
+		for i, s := range shooters {
+			start := cputime.Thread()
+			shots[i] += g.Solo(s, randomPlacer{}, uint64(games))
+			spent[i] += cputime.Thread() - start
+		}
+		games++
+	}
+	perGame := make([]float64, len(spent))
+	perShot := make([]float64, len(spent))
+	for i, d := range spent {
+		perGame[i] = float64(games) / d.Seconds()
+		perShot[i] = float64(shots[i]) / d.Seconds()
+	}
+	last := len(perGame) - 1
+	byGame, byShot := slices.Clone(perGame[1:last]), slices.Clone(perShot[1:last])
+	slices.Sort(byGame)
+	slices.Sort(byShot)
+	b.ReportMetric(perGame[0], "games/s-over9000")
+	b.ReportMetric(perGame[1], "games/s-defaults")
+	b.ReportMetric(byGame[len(byGame)/2], "games/s-median")
+	b.ReportMetric(byGame[0], "games/s-slowest")
+	b.ReportMetric(perGame[0]/byGame[0], "over9000/slowest-games")
+	b.ReportMetric(perGame[last], "games/s-quickstart")
+	b.ReportMetric(perGame[0]/perGame[last], "over9000/quickstart-games")
+	b.ReportMetric(perShot[0], "shots/s-over9000")
+	b.ReportMetric(byShot[len(byShot)/2], "shots/s-median")
+	b.ReportMetric(byShot[0], "shots/s-slowest")
+	b.ReportMetric(perShot[0]/byShot[0], "over9000/slowest-shots")
+}
