@@ -23,8 +23,8 @@ var built struct {
 	err  error
 }
 
-// binary builds evotune with go build, once, and returns its path.
-func binary(t testing.TB) string {
+// evotuneBinary builds evotune with go build, once, and returns its path.
+func evotuneBinary(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
 		built.dir, built.err = os.MkdirTemp("", "evotune-bin-")
@@ -78,7 +78,7 @@ func procWithin(t testing.TB, limit time.Duration, stdout *os.File, args ...stri
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v ` + memoryCap + ` && exec "$0" "$@"`, binary(t)}, args...)...)
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v ` + memoryCap + ` && exec "$0" "$@"`, evotuneBinary(t)}, args...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdout != nil {

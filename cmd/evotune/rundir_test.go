@@ -46,7 +46,7 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	first := writeConfig(t, strings.Replace(killConfig, "generations: 6", "generations: 200", 1))
 	second := writeConfig(t, strings.Replace(killConfig, "seed: 3", "seed: 4", 1))
 	dir := filepath.Join(t.TempDir(), "run")
-	a := exec.Command(binary(t), "run", first, "--out", dir, "--quiet", "--workers", "1")
+	a := exec.Command(evotuneBinary(t), "run", first, "--out", dir, "--quiet", "--workers", "1")
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	}
 	before := readFiles(t, dir)
 	runAs := func(args ...string) (int, string, string) {
-		cmd := exec.Command(binary(t), args...)
+		cmd := exec.Command(evotuneBinary(t), args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
