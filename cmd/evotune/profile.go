@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // profiles are the --cpuprofile and --memprofile flags of run, resume and
@@ -31,6 +33,10 @@ type profileFile struct {
 }
 
 func createProfile(flagName, path string) (*profileFile, error) {
+	// The rename would replace a link, device or FIFO with a file.
+	if err := fileio.CheckReplaceable(path); err != nil {
+		return nil, usagef("--%s %v", flagName, err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		cause := err
