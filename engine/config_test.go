@@ -125,3 +125,38 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestNaturalSelectionConfigIsTheSeeds: configs/hadron-natural-selection.yaml
+// must search what seed 004's authors searched (section 2.3): the late
+// phase's w1 and w2 in [0, 1] and the threshold t, with the early weights
+// fixed at Aenigma's 1 and 0 and the tie-breaking noise not searched; the
+// two best kept, the rest replaced at random, no seeded start.
+func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
+	c, err := Load("../configs/hadron-natural-selection.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := c.Space()
+	var searched []string
+	for _, g := range sp.Genes() {
+		searched = append(searched, g.String())
+	}
+	if got, want := strings.Join(searched, " "), "w1_late w2_late t"; got != want {
+		t.Errorf("searches %q, want %q", got, want)
+	}
+	for name, want := range map[string]float64{"w1_early": 1, "w2_early": 0, "jitter": 1} {
+		if v, ok := sp.Fixed(name); !ok || v.Num != want {
+			t.Errorf("%s fixed %v (%v), want fixed at %v", name, ok, v.Num, want)
+		}
+	}
+	for _, p := range sp.Params() {
+		want := map[string][2]float64{"w1_late": {0, 1}, "w2_late": {0, 1}, "t": {0, 81}}[p.Name]
+		if want != [2]float64{} && (p.Min != want[0] || p.Max != want[1] || p.Log) {
+			t.Errorf("%s searched over %s, want [%v, %v] linear", p.Name, p.Range(), want[0], want[1])
+		}
+	}
+	e := c.Evolution
+	if e.Model != NaturalSelection || e.Keep != 2 || len(c.seedGenes) != 0 {
+		t.Errorf("model %v keep %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model, e.Keep, len(c.seedGenes))
+	}
+}

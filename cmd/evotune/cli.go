@@ -62,7 +62,7 @@ func commands() []command {
 		{"export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE]", "write a run's best parameter sets", runExport},
 		{"validate", "CONFIG", "check a config and report every problem at once", runValidate},
 		{"eval", "GAME --player SPEC [--vs SPEC ...] [flags]", "play games and report figures with 95% intervals", runEval},
-		{"games", "[GAME]", "list games, their rule options, players and tunable parameters", runGames},
+		{"games", "[GAME] [--rule K=V ...]", "list games, their rule options, players and tunable parameters", runGames},
 		{"perft", "GAME --depth D [--OPTION VALUE ...]", "count move sequences (hadron, mnk)", runPerft},
 	}
 }

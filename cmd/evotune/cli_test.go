@@ -150,6 +150,23 @@ func TestGamesListsPlayersAndParameters(t *testing.T) {
 	}
 }
 
+// TestGamesUnderRules: mnk's tuned player has threat knobs only under
+// gravity, so `games` lists the knobs of the rules it is given.
+func TestGamesUnderRules(t *testing.T) {
+	code, out, errs := run(t, "games", "mnk", "--rule", "m=7", "--rule", "n=6", "--rule", "k=4", "--rule", "gravity=true")
+	if code != ExitOK || !strings.Contains(out, "x_threat_odd") || !strings.Contains(out, "own_open_3") {
+		t.Fatalf("exit %d (%s), want the Connect Four knobs:\n%s", code, errs, out)
+	}
+	code, out, _ = run(t, "games", "mnk")
+	if code != ExitOK || strings.Contains(out, "x_threat_odd") {
+		t.Fatalf("exit %d: threat knobs without gravity:\n%s", code, out)
+	}
+	code, _, errs = run(t, "games", "mnk", "--rule", "gravity=sideways")
+	if code != ExitUsage || !strings.Contains(errs, `gravity: "sideways" is not true or false`) {
+		t.Fatalf("bad rule: exit %d, stderr %q", code, errs)
+	}
+}
+
 func TestPerft(t *testing.T) {
 	tests := []struct {
 		name string
@@ -159,6 +176,8 @@ func TestPerft(t *testing.T) {
 		{"hadron 9x9 depth 2", []string{"perft", "hadron", "--depth", "2"}, "perft(2) = 6192"},
 		{"hadron 5x5", []string{"perft", "hadron", "--size=5", "--depth", "1"}, "perft(1) = 25"},
 		{"tic-tac-toe", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "3", "--depth", "9"}, "perft(9) = 127872"},
+		{"connect four", []string{"perft", "mnk", "--m", "7", "--n", "6", "--k", "4", "--gravity", "true", "--depth", "8"}, "perft(8) = 5673234"},
+		{"seed 003", []string{"perft", "mnk", "--gravity=true", "--depth", "4"}, "perft(4) = 78"}, // a column is full after three chips,
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

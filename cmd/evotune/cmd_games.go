@@ -12,15 +12,21 @@ import (
 )
 
 func runGames(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "games", "[GAME]",
+	fs := newFlagSet(e, "games", "[GAME] [--rule KEY=VALUE ...]",
 		"List the games; with GAME, its rule options, players and their tunable parameters\n"+
-			"with ranges and defaults (under the default rules)")
+			"with ranges and defaults, under the default rules or those given with --rule\n"+
+			"(the knobs of some players depend on the rules, e.g. mnk's tuned under gravity)")
+	rules := optionsFlag{}
+	fs.Var(rules, "rule", "rule option `KEY=VALUE` (repeatable)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	switch len(pos) {
 	case 0:
+		if len(rules) > 0 {
+			return usagef("--rule needs a GAME")
+		}
 		for _, g := range catalog.All() {
 			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
 		}
@@ -30,9 +36,9 @@ func runGames(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return asUsage(err)
 		}
-		g, err := info.New(nil)
+		g, err := info.New(rules)
 		if err != nil {
-			return err
+			return asUsage(err)
 		}
 		writeGame(e.stdout, info, g)
 		return nil

@@ -20,6 +20,7 @@ for d = 1..D (a game that ends earlier is not extended). Every other
 --OPTION VALUE is a rule option of the game, e.g.
   evotune perft hadron --size 9 --depth 4
   evotune perft mnk --m 3 --n 3 --k 3 --depth 9
+  evotune perft mnk --m 7 --n 6 --k 4 --gravity true --depth 9   # Connect Four
 `
 
 // maxPerftDepth bounds perft --depth: no game here has a perft beyond a

@@ -38,6 +38,8 @@ var workloads = []workload{
 		player: "tuned", role: fitness.Mover, against: "aenigma", oppRole: fitness.Mover},
 	{name: "mnk-9x9x5/tuned", game: "mnk", rules: map[string]string{"m": "9", "n": "9", "k": "5", "depth": "3"},
 		player: "tuned", role: fitness.Mover, against: "classic", oppRole: fitness.Mover},
+	{name: "connect4/tuned", game: "mnk", rules: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true", "depth": "4", "opening": "4"},
+		player: "tuned", role: fitness.Mover, against: "classic", oppRole: fitness.Mover},
 }
 
 // workloadDraws is how many parameter vectors beside the defaults each

@@ -24,13 +24,17 @@
 //
 // # Heuristic
 //
-// Aenigma's heuristic (the tournament winner's), in its weak form: a legal
-// cell R is a special move when an orthogonal neighbour P of R is empty,
-// not legal, and has R as its only empty neighbour. Whoever plays R fixes
-// P for good; P's balance is one stone off zero (a balance of two or more
-// stays unplayable whoever plays R), so the colour P leans to keeps it dead
-// by playing R and the other colour unlocks it. R belongs to that leaning
-// colour (to both, if it guards cells leaning both ways). Then
+// Aenigma's heuristic (the tournament winner's), in its published weak
+// form: a legal cell R is a special move when an orthogonal neighbour P of
+// R is empty, not legal, and every other neighbour of P is occupied by a
+// stone or "no longer unlockable", which the write-up (section 1.3) checks
+// at the first level only: an empty neighbour that is not legal now counts
+// as settled, with no look at chains of moves that could unlock it. So P's
+// only legal neighbour is R, and whoever plays R settles P, as far as the
+// first level can tell. P's balance is one stone off zero (a balance of
+// two or more stays unplayable whoever plays R), so the colour P leans to
+// keeps it dead by playing R and the other colour unlocks it. R belongs to
+// that leaning colour (to both, if it guards cells leaning both ways). Then
 //
 //	hSpecialMoves = specials owned by the side to move - those of its opponent
 //	hParity       = +1 if the non-special legal cells are odd in number, else -1

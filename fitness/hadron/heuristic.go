@@ -46,20 +46,24 @@ func (b *Board) SpecialCells() (white, black []Cell) {
 	return b.cellsOf(w), b.cellsOf(k)
 }
 
-// specials finds the special moves with bitboards. A cell P that is empty,
-// one stone short of balance (plus or minus) and has exactly one empty
-// neighbour R is settled by whoever plays R: the colour P already leans to
-// keeps it unplayable, the other colour unlocks it. So R, if legal, is a
-// special move owned by the colour P leans to. Like the original, this
-// looks at the first ring of neighbours only: the weak form.
+// specials finds the special moves with bitboards. A cell P that is empty
+// and one stone short of balance (plus or minus) is settled by whoever
+// plays its neighbour R when every other neighbour of P is already settled:
+// occupied by a stone, or empty and not playable. Then the colour P leans
+// to keeps it unplayable by playing R and the other colour unlocks it, so
+// R, if legal, is a special move owned by the colour P leans to. As in
+// Aenigma (seed 004, section 1.3), "not playable" is read at the first ring
+// only: an empty neighbour that is not legal now counts as settled, whatever
+// later moves could do to it (no chains). Since R itself must be legal,
+// this is: P has exactly one legal neighbour, and that neighbour is R.
 func (b *Board) specials() (white, black set) {
 	g := b.g
-	free := g.full.andNot(b.occ)
-	e, w, s, n := g.east(free), g.west(free), g.south(free), g.north(free)
+	legal := b.legal
+	e, w, s, n := g.east(legal), g.west(legal), g.south(legal), g.north(legal)
 	odd := e.xor(w).xor(s).xor(n)
 	pairs := e.and(w).or(s.and(n)).or(e.xor(w).and(s.xor(n)))
-	one := odd.andNot(pairs) // exactly one free neighbour
-	white = g.around(b.plus.and(one)).and(b.legal)
-	black = g.around(b.minus.and(one)).and(b.legal)
+	one := odd.andNot(pairs) // exactly one legal neighbour
+	white = g.around(b.plus.and(one)).and(legal)
+	black = g.around(b.minus.and(one)).and(legal)
 	return white, black
 }

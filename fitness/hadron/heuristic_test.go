@@ -17,6 +17,10 @@ type position struct {
 	white, black []Cell // the drawn special moves
 	legal        int
 	parity       int
+	// oldRule is how many cells the superseded reading of the special
+	// move ("R is P's only empty neighbour") finds; -1 when the file does
+	// not say, meaning as many as the published reading.
+	oldRule int
 }
 
 func loadPosition(tb testing.TB, path string) position {
@@ -25,7 +29,7 @@ func loadPosition(tb testing.TB, path string) position {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var p position
+	p := position{oldRule: -1}
 	var drawing []string
 	for _, line := range strings.Split(string(data), "\n") {
 		k, v, ok := strings.Cut(line, ":")
@@ -35,6 +39,8 @@ func loadPosition(tb testing.TB, path string) position {
 			p.legal, err = strconv.Atoi(strings.TrimSpace(v))
 		case ok && k == "parity":
 			p.parity, err = strconv.Atoi(strings.TrimSpace(v))
+		case ok && k == "old-rule":
+			p.oldRule, err = strconv.Atoi(strings.TrimSpace(v))
 		default:
 			drawing = append(drawing, line)
 		}
@@ -59,8 +65,8 @@ func sorted(cs []Cell) []Cell {
 
 func TestHandDrawnPositions(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "positions", "*.txt"))
-	if err != nil || len(files) < 6 {
-		t.Fatalf("want at least 6 positions, found %d (%v)", len(files), err)
+	if err != nil || len(files) < 11 {
+		t.Fatalf("want at least 11 positions, found %d (%v)", len(files), err)
 	}
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
@@ -72,9 +78,9 @@ func TestHandDrawnPositions(t *testing.T) {
 			}
 			f := b.Features()
 			special := len(slices.Compact(sorted(append(slices.Clone(p.white), p.black...))))
-			want := Features{Legal: p.legal, SpecialWhite: len(p.white), SpecialBlack: len(p.black), NonSpecial: p.legal - special}
-			if f != want {
-				t.Errorf("features %+v, want %+v", f, want)
+			wantF := Features{Legal: p.legal, SpecialWhite: len(p.white), SpecialBlack: len(p.black), NonSpecial: p.legal - special}
+			if f != wantF {
+				t.Errorf("features %+v, want %+v", f, wantF)
 			}
 			if f.Parity() != p.parity {
 				t.Errorf("parity %+d, want %+d", f.Parity(), p.parity)
@@ -86,6 +92,17 @@ func TestHandDrawnPositions(t *testing.T) {
 			nw, nk := naiveOf(b).specials()
 			if !slices.Equal(nw, p.white) || !slices.Equal(nk, p.black) {
 				t.Errorf("naive specials white %v black %v, drawn white %v black %v", nw, nk, p.white, p.black)
+			}
+			// The positions that tell the two readings apart say how many
+			// special cells the old one finds; the rest must agree.
+			ow, ok := naiveOf(b).oldSpecials()
+			old := len(slices.Compact(sorted(append(ow, ok...))))
+			want := special
+			if p.oldRule >= 0 {
+				want = p.oldRule
+			}
+			if old != want {
+				t.Errorf("the only-empty-neighbour reading finds %d special cells (white %v black %v), want %d", old, ow, ok, want)
 			}
 			checkEval(t, b)
 		})

@@ -81,10 +81,23 @@ func (v *naive) perft(d int) uint64 {
 }
 
 // specials applies the definition cell by cell: R legal, P an empty, not
-// legal neighbour of R whose only empty neighbour is R; R belongs to the
+// legal neighbour of R whose other neighbours are all occupied or empty and
+// not legal (seed 004's first-level "no longer unlockable"); R belongs to the
 // colour whose stone on R leaves P unplayable while the other colour's
 // stone would make it playable.
 func (v *naive) specials() (white, black []Cell) {
+	return v.specialsBy(func(q int) bool { return v.grid[q] != Empty || !v.legal(q) })
+}
+
+// oldSpecials is the reading evotune used before issue 15: P's other
+// neighbours must all hold stones (R is P's only empty neighbour).
+func (v *naive) oldSpecials() (white, black []Cell) {
+	return v.specialsBy(func(q int) bool { return v.grid[q] != Empty })
+}
+
+// specialsBy finds the special moves when settled says which of P's other
+// neighbours can no longer change P.
+func (v *naive) specialsBy(settled func(q int) bool) (white, black []Cell) {
 	for r := range v.grid {
 		if !v.legal(r) {
 			continue
@@ -96,7 +109,7 @@ func (v *naive) specials() (white, black []Cell) {
 			}
 			only := true
 			for _, q := range v.neighbours(p/v.n, p%v.n) {
-				if q != r && v.grid[q] == Empty {
+				if q != r && !settled(q) {
 					only = false
 				}
 			}

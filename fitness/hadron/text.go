@@ -103,7 +103,7 @@ func parseBoard(text, marks string) (*Board, map[byte][]Cell, error) {
 			case len(t) == 1 && strings.Contains(marks, t):
 				found[t[0]] = append(found[t[0]], Cell{r, c})
 			default:
-				return nil, nil, fmt.Errorf("hadron: board cell %v: %q is not W, B or .", Cell{r, c}, t)
+				return nil, nil, fmt.Errorf("hadron: board cell %v: %q is not W, B or an empty cell (.)", Cell{r, c}, t)
 			}
 		}
 	}

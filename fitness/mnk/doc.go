@@ -4,6 +4,13 @@
 // full board without a line is a draw. 3,3,3 is tic-tac-toe; 9,9,5 is
 // free-style gomoku on a small board.
 //
+// The gravity rule makes them drop-the-chip games: a move names a column
+// and the chip falls to the lowest empty cell of it. 3,3,3 with gravity is
+// the game of seed 003, 7,6,4 with gravity is Connect Four. Every player
+// and count works under both rules; under gravity the tuned player also
+// prices threats (cells that would complete a line): those playable now,
+// and those waiting for their column to fill, by owner and row parity.
+//
 // Small boards can be solved, large ones cannot, and the players reflect
 // both: perfect plays exact minimax, while classic and tuned play a bounded
 // alpha-beta search over an evaluation of open and half-open runs, tuned
@@ -16,6 +23,7 @@
 //	geom.go      board layout, line and threat detection on bitboards
 //	position.go  a position, making and taking back moves
 //	perft.go     perft and the full game-tree count (TreeCount)
+//	perft64.go   the one-word perft with bulk counting, for boards of 64 bits
 //	game.go      Info, Game: players, Play, Perft
 //	players.go   the player table, random and greedy
 //	perfect.go   the exact solver

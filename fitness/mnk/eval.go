@@ -284,6 +284,9 @@ func (s *searcher) lineWorth(li int) [2]float64 {
 func (s *searcher) eval() float64 {
 	me := s.pos.toMove()
 	v := s.sum[me] + s.w.centre*(s.cen[me]-s.cen[me.other()])
+	if s.w.threats != nil {
+		v += s.threatScore(me)
+	}
 	if s.w.jitter != 0 {
 		v += s.w.jitter * noise(s.key^s.salt)
 	}
@@ -294,3 +297,28 @@ func (s *searcher) eval() float64 {
 // rather than drawing keeps the jitter a function of the position, so the
 // transposition table stays consistent and searches stay reproducible.
 func noise(h uint64) float64 { return float64(int64(fitness.Mix(h))) / (1 << 63) }
+
+// threatScore prices both sides' threats under gravity (threatWeights) for
+// me, the side to move. Threats are found with the same shifts as
+// immediate wins, over every empty cell rather than the playable ones, so
+// it costs two line scans per evaluation.
+func (s *searcher) threatScore(me side) float64 {
+	g, p, t := s.g, &s.pos, s.w.threats
+	free, legal := g.free(p), g.moves(p)
+	var v float64
+	for _, sd := range [2]side{X, O} {
+		th := g.wins(p.marks[sd], free)
+		if th.empty() {
+			continue
+		}
+		later := th.andNot(legal)
+		odd := later.and(g.odd).count()
+		worth := t.later[sd][0]*float64(odd) + t.later[sd][1]*float64(later.count()-odd)
+		if sd == me {
+			v += worth + t.now[0]*float64(th.and(legal).count())
+		} else {
+			v -= worth + t.now[1]*float64(th.and(legal).count())
+		}
+	}
+	return v
+}

@@ -68,3 +68,18 @@ func ExampleGame_NewPlayer() {
 	// 18 knobs, first own_open_1 [0.001, 1000] log
 	// tuned vs random: win
 }
+
+// Gravity turns m,n,k into the drop-the-chip games: a move names a column
+// and the chip falls to its lowest empty cell.
+func Example_gravity() {
+	seed003 := mnk.Rules{M: 3, N: 3, K: 3, Gravity: true}
+	tree, _ := mnk.TreeCount(seed003)
+	fmt.Printf("%v: %d games (%d X wins, %d O wins, %d draws), %d positions\n",
+		seed003, tree.Games(), tree.XWins, tree.OWins, tree.Draws, tree.Positions)
+
+	c4, _ := mnk.Info.New(map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true"})
+	fmt.Println("Connect Four perft:", c4.(fitness.Perfter).Perft(8))
+	// Output:
+	// 3,3,3 gravity: 1310 games (616 X wins, 386 O wins, 308 draws), 694 positions
+	// Connect Four perft: [7 49 343 2401 16807 117649 823536 5673234]
+}

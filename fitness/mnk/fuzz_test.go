@@ -2,6 +2,7 @@ package mnk
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,17 +16,21 @@ import (
 // panics, bad options are clean errors, and every game ends legally with
 // the right result. Run with: go test -fuzz FuzzPlay ./fitness/mnk/
 func FuzzPlay(f *testing.F) {
-	f.Add(uint64(1), 3, 3, 3, uint8(0), uint8(1), 3, 0)
-	f.Add(uint64(2), 1, 1, 1, uint8(2), uint8(2), 1, 0)
-	f.Add(uint64(3), 9, 9, 5, uint8(3), uint8(4), 2, 300)
-	f.Add(uint64(4), 4, 4, 4, uint8(2), uint8(4), 3, 0)
-	f.Add(uint64(5), 12, 7, 7, uint8(4), uint8(0), 2, 50)
-	f.Add(uint64(6), 3, 3, 7, uint8(0), uint8(0), 1, 0)
-	f.Add(uint64(7), 11, 11, 5, uint8(0), uint8(0), 1, 0)
-	f.Add(uint64(8), 40, 1, 4, uint8(4), uint8(3), 2, 0)
-	f.Fuzz(func(t *testing.T, seed uint64, m, n, k int, x, o uint8, depth, nodes int) {
+	f.Add(uint64(1), 3, 3, 3, uint8(0), uint8(1), 3, 0, false)
+	f.Add(uint64(2), 1, 1, 1, uint8(2), uint8(2), 1, 0, false)
+	f.Add(uint64(3), 9, 9, 5, uint8(3), uint8(4), 2, 300, false)
+	f.Add(uint64(4), 4, 4, 4, uint8(2), uint8(4), 3, 0, false)
+	f.Add(uint64(5), 12, 7, 7, uint8(4), uint8(0), 2, 50, false)
+	f.Add(uint64(6), 3, 3, 7, uint8(0), uint8(0), 1, 0, false)
+	f.Add(uint64(7), 11, 11, 5, uint8(0), uint8(0), 1, 0, false)
+	f.Add(uint64(8), 40, 1, 4, uint8(4), uint8(3), 2, 0, false)
+	f.Add(uint64(9), 3, 3, 3, uint8(2), uint8(1), 3, 0, true)
+	f.Add(uint64(10), 7, 6, 4, uint8(4), uint8(3), 2, 0, true)
+	f.Add(uint64(11), 10, 10, 5, uint8(3), uint8(0), 1, 0, true)
+	f.Add(uint64(12), 4, 4, 4, uint8(2), uint8(4), 2, 0, true)
+	f.Fuzz(func(t *testing.T, seed uint64, m, n, k int, x, o uint8, depth, nodes int, gravity bool) {
 		opts := map[string]string{
-			"m": strconv.Itoa(m), "n": strconv.Itoa(n), "k": strconv.Itoa(k),
+			"m": strconv.Itoa(m), "n": strconv.Itoa(n), "k": strconv.Itoa(k), "gravity": strconv.FormatBool(gravity),
 			"depth": strconv.Itoa(depth), "nodes": strconv.Itoa(nodes),
 		}
 		g, err := Info.New(opts)
@@ -78,7 +83,7 @@ func fuzzPlayer(t *testing.T, gm *Game, i uint8, rng interface{ Float64() float6
 	return p
 }
 
-// checkGame replays moves on the naive board: each on a free cell, none
+// checkGame replays moves on the naive board: each on a legal cell, none
 // after the game ended, and the outcome what the final board says.
 func checkGame(t *testing.T, gm *Game, out fitness.Outcome, moves []int) {
 	t.Helper()
@@ -90,8 +95,8 @@ func checkGame(t *testing.T, gm *Game, out fitness.Outcome, moves []int) {
 		if over {
 			t.Fatalf("move %d after the game ended", i)
 		}
-		if row >= r.N || col >= r.M || b.cells[row*r.M+col] != 0 {
-			t.Fatalf("move %d to (%d,%d): not a free cell", i, row, col)
+		if row >= r.N || col >= r.M || !slices.Contains(b.moves(), row*r.M+col) {
+			t.Fatalf("move %d to (%d,%d): not a legal cell", i, row, col)
 		}
 		over, won = b.set(row*r.M + col)
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/evotune/evotune/genome"
 )
 
-// Info registers the game. Its options are m, n, k (the rules, 3,3,3 by
-// default), and depth and nodes (the search limits of classic and tuned).
+// Info registers the game. Its options are m, n, k and gravity (the rules,
+// 3,3,3 without gravity by default), depth and nodes (the search limits of
+// classic and tuned), and opening (random plies before the players move).
 var Info = fitness.GameInfo{
 	Name:    "mnk",
 	Summary: "m,n,k-games: k in a row on an m x n board (3,3,3 is tic-tac-toe)",
@@ -71,7 +72,10 @@ func NewGame(r Rules, l Limits) (*Game, error) {
 	if l.Nodes < 0 || l.Nodes > maxNodes {
 		return nil, fmt.Errorf("mnk: nodes %d is outside [0, %d]", l.Nodes, maxNodes)
 	}
-	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r.K)}, nil
+	if l.Opening < 0 || l.Opening > maxOpening {
+		return nil, fmt.Errorf("mnk: opening %d is outside [0, %d]", l.Opening, maxOpening)
+	}
+	return &Game{g: newGeom(r), limits: l, tuned: tunedSchema(r)}, nil
 }
 
 // Name is "mnk".
@@ -80,7 +84,7 @@ func (gm *Game) Name() string { return Info.Name }
 // Rules returns the game's rules.
 func (gm *Game) Rules() Rules { return gm.g.Rules }
 
-// Limits returns the search limits of classic and tuned.
+// Limits returns the search limits of classic and tuned, and the opening.
 func (gm *Game) Limits() Limits { return gm.limits }
 
 // Players lists the registered players, in the order of the player table.
@@ -120,7 +124,7 @@ func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, er
 	case classicPlay:
 		p.w = gm.price(classicWeights(gm.g.K))
 	case tunedPlay:
-		w, err := tunedWeights(gm.tuned, params)
+		w, err := tunedWeights(gm.g.Rules, gm.tuned, params)
 		if err != nil {
 			return nil, err
 		}
@@ -147,12 +151,15 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 	defer movers[O].release()
 	var moves []int
 	var p position
+	if gm.limits.Opening > 0 {
+		moves = gm.open(&p, seed, record)
+	}
 	for {
 		me := p.toMove()
 		view := p // movers get a copy: they cannot corrupt the game
 		c := movers[me].move(&view)
-		if c < 0 || c >= len(gm.g.centre) || !gm.g.free(&p).has(c) {
-			panic(fmt.Sprintf("mnk: %s played bit %d, not a free cell", [2]fitness.Player{a, b}[me].Name(), c))
+		if c < 0 || c >= len(gm.g.centre) || !gm.g.moves(&p).has(c) {
+			panic(fmt.Sprintf("mnk: %s played bit %d, not a legal cell", [2]fitness.Player{a, b}[me].Name(), c))
 		}
 		if record {
 			moves = append(moves, c)
@@ -167,6 +174,32 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 			return fitness.Draw, moves
 		}
 	}
+}
+
+// openingStream names the stream of the random opening.
+const openingStream = 0x6f70656e696e67 // "opening"
+
+// open plays the random opening on p and returns its moves when record is
+// set. A move that would end the game is never drawn, and the opening
+// stops early rather than fill the board, so the players always get an
+// unfinished position.
+func (gm *Game) open(p *position, seed uint64, record bool) []int {
+	g := gm.g
+	rng := fitness.NewRand(fitness.Derive(seed, openingStream))
+	var moves []int
+	for p.ply < gm.limits.Opening && p.ply+1 < g.cells {
+		legal := g.moves(p)
+		quiet := legal.andNot(g.wins(p.marks[p.toMove()], legal))
+		if quiet.empty() {
+			break
+		}
+		c := pick(rng, quiet)
+		g.play(p, c)
+		if record {
+			moves = append(moves, c)
+		}
+	}
+	return moves
 }
 
 // own checks that p is a player built by a game with these rules. Anything

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestPlayersTable(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{})
 	var names []string
 	for _, pi := range gm.Players() {
 		names = append(names, pi.Name)
@@ -48,13 +49,18 @@ var goldenMatches = []match{
 	{TicTacToe, Limits{}, "random", "perfect", 2},
 	{TicTacToe, Limits{}, "greedy", "random", 3},
 	{TicTacToe, Limits{}, "classic", "tuned", 4},
-	{Rules{4, 4, 3}, Limits{}, "perfect", "perfect", 5},
-	{Rules{4, 4, 4}, Limits{}, "perfect", "greedy", 6},
-	{Rules{7, 6, 4}, Limits{Depth: 2}, "classic", "tuned", 7},
-	{Rules{9, 9, 5}, Limits{Depth: 2}, "tuned", "classic", 8},
-	{Rules{9, 9, 5}, Limits{}, "greedy", "tuned", 9},
-	{Rules{5, 5, 4}, Limits{Depth: 8, Nodes: 400}, "tuned", "tuned", 10},
-	{Rules{12, 7, 5}, Limits{Depth: 1}, "tuned", "random", 11},
+	{Rules{M: 4, N: 4, K: 3}, Limits{}, "perfect", "perfect", 5},
+	{Rules{M: 4, N: 4, K: 4}, Limits{}, "perfect", "greedy", 6},
+	{Rules{M: 7, N: 6, K: 4}, Limits{Depth: 2}, "classic", "tuned", 7},
+	{Rules{M: 9, N: 9, K: 5}, Limits{Depth: 2}, "tuned", "classic", 8},
+	{Rules{M: 9, N: 9, K: 5}, Limits{}, "greedy", "tuned", 9},
+	{Rules{M: 5, N: 5, K: 4}, Limits{Depth: 8, Nodes: 400}, "tuned", "tuned", 10},
+	{Rules{M: 12, N: 7, K: 5}, Limits{Depth: 1}, "tuned", "random", 11},
+	{Rules{M: 3, N: 3, K: 3, Gravity: true}, Limits{}, "perfect", "random", 12},
+	{ConnectFour, Limits{Depth: 4}, "tuned", "classic", 13},
+	{ConnectFour, Limits{Depth: 2}, "greedy", "tuned", 14},
+	{Rules{M: 10, N: 10, K: 5, Gravity: true}, Limits{Depth: 2}, "classic", "random", 15},
+	{ConnectFour, Limits{Depth: 4, Opening: 4}, "classic", "tuned", 16},
 }
 
 // record plays m and writes it as one line: the match, the outcome for X
@@ -63,7 +69,11 @@ func (m match) record(tb testing.TB) string {
 	gm := mustGame(tb, m.rules, m.limits)
 	out, moves := gm.play(mustPlayer(tb, gm, m.x), mustPlayer(tb, gm, m.o), m.seed, true)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v depth=%d nodes=%d %s-%s seed=%d %v:", m.rules, gm.limits.Depth, m.limits.Nodes, m.x, m.o, m.seed, out)
+	fmt.Fprintf(&b, "%v depth=%d nodes=%d %s-%s seed=%d", m.rules, gm.limits.Depth, m.limits.Nodes, m.x, m.o, m.seed)
+	if m.limits.Opening > 0 {
+		fmt.Fprintf(&b, " opening=%d", m.limits.Opening)
+	}
+	fmt.Fprintf(&b, " %v:", out)
 	for _, mv := range moves {
 		r, c := gm.g.rowCol(mv)
 		fmt.Fprintf(&b, " %d,%d", r, c)
@@ -114,7 +124,7 @@ func TestPlayConcurrently(t *testing.T) {
 		players []fitness.Player
 	}
 	var setups []setup
-	for _, r := range []Rules{TicTacToe, {4, 4, 3}, {7, 6, 4}} {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 7, N: 6, K: 4}, ConnectFour, {M: 4, N: 4, K: 3, Gravity: true}} {
 		gm := mustGame(t, r, Limits{Depth: 2})
 		s := setup{gm: gm}
 		for _, pi := range gm.Players() {
@@ -141,7 +151,7 @@ func TestPlayConcurrently(t *testing.T) {
 }
 
 func TestSeedsVaryGames(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: 1})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 1})
 	for _, name := range []string{"random", "greedy", "tuned"} {
 		t.Run(name, func(t *testing.T) {
 			p := mustPlayer(t, gm, name)
@@ -159,7 +169,7 @@ func TestSeedsVaryGames(t *testing.T) {
 
 func TestPlayRejectsForeignPlayers(t *testing.T) {
 	small := mustGame(t, TicTacToe, Limits{})
-	big := mustGame(t, Rules{4, 4, 3}, Limits{})
+	big := mustGame(t, Rules{M: 4, N: 4, K: 3}, Limits{})
 	tests := []struct {
 		name string
 		p    fitness.Player
@@ -183,3 +193,42 @@ func TestPlayRejectsForeignPlayers(t *testing.T) {
 type stranger struct{}
 
 func (stranger) Name() string { return "stranger" }
+
+// TestOpening: a random opening makes deterministic players meet in
+// varied games, is the same for both games of a colour-swapped pair (they
+// share the seed), and never ends a game itself.
+func TestOpening(t *testing.T) {
+	distinct := func(opening int) int {
+		gm := mustGame(t, ConnectFour, Limits{Depth: 2, Opening: opening})
+		c := mustPlayer(t, gm, "classic")
+		seen := map[string]bool{}
+		for seed := range uint64(40) {
+			out, moves := gm.play(c, c, seed, true)
+			checkGame(t, gm, out, moves)
+			seen[fmt.Sprint(moves)] = true
+		}
+		return len(seen)
+	}
+	if without, with := distinct(0), distinct(4); without > 10 || with < 35 {
+		t.Errorf("classic self-play, 40 seeds: %d distinct games without an opening, %d with 4 random plies; want few, then nearly all", without, with)
+	}
+
+	gm := mustGame(t, ConnectFour, Limits{Depth: 2, Opening: 6})
+	a, b := mustPlayer(t, gm, "classic"), mustPlayer(t, gm, "tuned")
+	for seed := range uint64(20) {
+		_, first := gm.play(a, b, seed, true)
+		_, second := gm.play(b, a, seed, true)
+		if !slices.Equal(first[:6], second[:6]) {
+			t.Fatalf("seed %d: openings %v and %v differ between the games of a pair", seed, first[:6], second[:6])
+		}
+	}
+
+	// An opening as long as the board: the players still get the last
+	// move, and no game is decided before they do.
+	small := mustGame(t, Rules{M: 3, N: 3, K: 3, Gravity: true}, Limits{Opening: 64})
+	r := mustPlayer(t, small, "random")
+	for seed := range uint64(50) {
+		out, moves := small.play(r, r, seed, true)
+		checkGame(t, small, out, moves)
+	}
+}

@@ -23,6 +23,8 @@ type geom struct {
 	stride int
 	cells  int          // M*N
 	full   bitset       // every real cell
+	bottom bitset       // the bottom row, where a chip lands in an empty column
+	odd    bitset       // rows 1, 3, 5... counted from the bottom (Connect Four's odd threats)
 	dirs   [4]uint      // bit steps along a row, a column and the two diagonals
 	zob    [2][]uint64  // hashing keys by side and bit
 	centre []float64    // by bit: 1 at the centre falling to 0 at the edge
@@ -56,6 +58,12 @@ func newGeom(r Rules) *geom {
 		for col := range r.M {
 			b := g.bit(row, col)
 			g.full = g.full.or(cell(b))
+			if row == r.N-1 {
+				g.bottom = g.bottom.or(cell(b))
+			}
+			if (r.N-row)%2 == 1 {
+				g.odd = g.odd.or(cell(b))
+			}
 			g.order = append(g.order, b)
 			for side := range 2 {
 				g.zob[side][b] = fitness.Derive(zobristSeed, uint64(side), uint64(b))

@@ -26,7 +26,7 @@ func goldenWeights(tb testing.TB, gm *Game) []struct {
 	}
 	out := []named{{"classic", gm.price(classicWeights(gm.g.K))}}
 	add := func(name string, v genome.Values) {
-		w, err := tunedWeights(gm.tuned, v)
+		w, err := tunedWeights(gm.g.Rules, gm.tuned, v)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -82,8 +82,8 @@ func TestGoldenSearchMoves(t *testing.T) {
 		depth, positions int
 		maxPlies         int
 	}{
-		{Rules{9, 9, 5}, 1, 60, 30}, {Rules{9, 9, 5}, 2, 60, 30}, {Rules{9, 9, 5}, 3, 60, 30},
-		{Rules{12, 4, 4}, 3, 30, 16},
+		{Rules{M: 9, N: 9, K: 5}, 1, 60, 30}, {Rules{M: 9, N: 9, K: 5}, 2, 60, 30}, {Rules{M: 9, N: 9, K: 5}, 3, 60, 30},
+		{Rules{M: 12, N: 4, K: 4}, 3, 30, 16},
 	} {
 		gm := mustGame(t, tc.rules, Limits{Depth: tc.depth})
 		positions := goldenPositions(gm, tc.positions, tc.maxPlies)
@@ -101,7 +101,7 @@ func TestGoldenSearchMoves(t *testing.T) {
 			lines = append(lines, sb.String())
 		}
 	}
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: 3})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 3})
 	players := goldenWeights(t, gm)
 	for i, a := range players {
 		b := players[(i+1)%len(players)]
@@ -167,7 +167,7 @@ func rescanRef(s *searcher, b int, v int8) {
 // codes and the board must agree bit for bit after every step, rounding
 // drift included.
 func TestUnplaceMatchesRescan(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: 3})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 3})
 	w := goldenWeights(t, gm)[2].w
 	for i, p := range goldenPositions(gm, 40, 30) {
 		s := gm.newSearcher(w, uint64(i), fitness.NewRand(uint64(i)))

@@ -1,16 +1,46 @@
 package mnk
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // naive is the tests' independent model of the rules: a plain row-major
 // array scanned cell by cell, sharing no code with the bitboards.
 type naive struct {
 	m, n, k int
-	cells   []int8 // 0 empty, 1 X, 2 O; cell (row, col) at row*m+col
+	gravity bool
+	cells   []int8 // 0 empty, 1 X, 2 O; cell (row, col) at row*m+col, row 0 on top
 	ply     int
 }
 
-func newNaive(r Rules) *naive { return &naive{m: r.M, n: r.N, k: r.K, cells: make([]int8, r.M*r.N)} }
+func newNaive(r Rules) *naive {
+	return &naive{m: r.M, n: r.N, k: r.K, gravity: r.Gravity, cells: make([]int8, r.M*r.N)}
+}
+
+// moves lists the cells the mover may mark: every empty cell in reading
+// order, or under gravity, column by column from the left, the lowest
+// empty cell of each column that is not full.
+func (b *naive) moves() []int {
+	var out []int
+	if !b.gravity {
+		for i, v := range b.cells {
+			if v == 0 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for col := range b.m {
+		for row := b.n - 1; row >= 0; row-- {
+			if i := row*b.m + col; b.cells[i] == 0 {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
 
 // mover is 1 for X, 2 for O.
 func (b *naive) mover() int8 { return int8(b.ply%2) + 1 }
@@ -53,12 +83,13 @@ func (b *naive) runThrough(i int, who int8) int {
 }
 
 // set marks cell i for the mover and reports whether the game is over,
-// and whether by a line.
+// and whether by a line. Games stop at the first line, so only lines
+// through i can be new.
 func (b *naive) set(i int) (over, won bool) {
 	who := b.mover()
 	b.cells[i] = who
 	b.ply++
-	won = b.hasLine(who)
+	won = b.runThrough(i, who) >= b.k
 	return won || b.ply == len(b.cells), won
 }
 
@@ -67,15 +98,25 @@ func (b *naive) unset(i int) {
 	b.ply--
 }
 
+// playRandom plays uniformly random legal moves until plies marks are down,
+// stopping short of a move that would end the game.
+func (b *naive) playRandom(rng *rand.Rand, plies int) {
+	for b.ply < plies {
+		moves := b.moves()
+		i := moves[rng.IntN(len(moves))]
+		if over, _ := b.set(i); over {
+			b.unset(i)
+			return
+		}
+	}
+}
+
 // perft counts move sequences of 1..depth moves by plain recursion.
 func (b *naive) perft(depth int) []uint64 {
 	counts := make([]uint64, depth)
 	var walk func(d int)
 	walk = func(d int) {
-		for i, v := range b.cells {
-			if v != 0 {
-				continue
-			}
+		for _, i := range b.moves() {
 			counts[d]++
 			if over, _ := b.set(i); !over && d+1 < depth {
 				walk(d + 1)
@@ -94,10 +135,7 @@ func (b *naive) tree() Tree {
 	seen := map[string]bool{string(cellBytes(b.cells)): true}
 	var walk func()
 	walk = func() {
-		for i, v := range b.cells {
-			if v != 0 {
-				continue
-			}
+		for _, i := range b.moves() {
 			who := b.mover()
 			over, won := b.set(i)
 			seen[string(cellBytes(b.cells))] = true
@@ -131,10 +169,7 @@ func cellBytes(cells []int8) []byte {
 // play, 0 for a draw, -1 for a loss.
 func (b *naive) value() int {
 	best := -2
-	for i, v := range b.cells {
-		if v != 0 {
-			continue
-		}
+	for _, i := range b.moves() {
 		over, won := b.set(i)
 		var val int
 		switch {

@@ -64,9 +64,9 @@ func (s *solver) release() {
 func (s *solver) move(p *position) int {
 	s.best = s.best[:0]
 	top := int8(-2)
-	free := s.g.free(p)
+	legal := s.g.moves(p)
 	for _, b := range s.g.order {
-		if !free.has(b) {
+		if !legal.has(b) {
 			continue
 		}
 		v := s.moveValue(p, b)
@@ -111,11 +111,11 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 	s.nodes++
 	g := s.g
 	me, you := p.toMove(), p.toMove().other()
-	free := g.free(p)
-	if !g.wins(p.marks[me], free).empty() {
+	legal := g.moves(p)
+	if !g.wins(p.marks[me], legal).empty() {
 		return 1
 	}
-	threats := g.wins(p.marks[you], free)
+	threats := g.wins(p.marks[you], legal)
 	if threats.count() >= 2 {
 		return -1 // only one of them can be blocked
 	}
@@ -163,7 +163,7 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 		try(threats.first()) // the only move that does not lose at once
 	} else {
 		for _, c := range g.order {
-			if free.has(c) && try(c) {
+			if legal.has(c) && try(c) {
 				break
 			}
 		}

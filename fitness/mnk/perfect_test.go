@@ -27,7 +27,9 @@ func mustPlayer(tb testing.TB, gm *Game, name string) fitness.Player {
 // positions, as a pooled one does, so what its table kept from earlier
 // positions must stay true.
 func TestSolverMatchesNaiveMinimax(t *testing.T) {
-	for _, r := range []Rules{TicTacToe, {4, 3, 3}, {3, 4, 3}, {4, 3, 4}, {3, 3, 2}} {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 3, K: 3}, {M: 3, N: 4, K: 3}, {M: 4, N: 3, K: 4}, {M: 3, N: 3, K: 2},
+		{M: 3, N: 3, K: 3, Gravity: true}, {M: 4, N: 3, K: 3, Gravity: true}, {M: 3, N: 4, K: 3, Gravity: true},
+		{M: 4, N: 4, K: 3, Gravity: true}, {M: 5, N: 4, K: 4, Gravity: true}} {
 		t.Run(r.String(), func(t *testing.T) {
 			gm := mustGame(t, r, Limits{})
 			s := gm.newSolverMover(fitness.NewRand(1))
@@ -36,22 +38,9 @@ func TestSolverMatchesNaiveMinimax(t *testing.T) {
 			minPly := max(1, r.Cells()-7) // keep plain minimax cheap
 			for range 60 {
 				b := newNaive(r)
-				plies := minPly + rng.IntN(r.Cells()-minPly)
-				for b.ply < plies {
-					i := rng.IntN(len(b.cells))
-					if b.cells[i] != 0 {
-						continue
-					}
-					if over, _ := b.set(i); over {
-						b.unset(i)
-						break
-					}
-				}
+				b.playRandom(rng, minPly+rng.IntN(r.Cells()-minPly))
 				p := b.position(gm.g)
-				for i, v := range b.cells {
-					if v != 0 {
-						continue
-					}
+				for _, i := range b.moves() {
 					over, won := b.set(i)
 					want := 1
 					if !won {
@@ -107,16 +96,17 @@ func TestPerfectKnownResults(t *testing.T) {
 		want  fitness.Outcome
 	}{
 		{TicTacToe, fitness.Draw},
-		{Rules{4, 4, 3}, fitness.Win},
-		{Rules{4, 3, 3}, fitness.Win},
-		{Rules{3, 4, 3}, fitness.Win},
-		{Rules{4, 4, 4}, fitness.Draw},
-		{Rules{3, 3, 2}, fitness.Win},
-		{Rules{2, 2, 2}, fitness.Win},
-		{Rules{1, 1, 1}, fitness.Win},
-		{Rules{3, 1, 2}, fitness.Win},
-		{Rules{4, 1, 2}, fitness.Win}, // X in a middle cell threatens both sides
-		{Rules{2, 1, 2}, fitness.Draw},
+		{Rules{M: 4, N: 4, K: 3}, fitness.Win},
+		{Rules{M: 4, N: 3, K: 3}, fitness.Win},
+		{Rules{M: 3, N: 4, K: 3}, fitness.Win},
+		{Rules{M: 4, N: 4, K: 4}, fitness.Draw},
+		{Rules{M: 3, N: 3, K: 2}, fitness.Win},
+		{Rules{M: 2, N: 2, K: 2}, fitness.Win},
+		{Rules{M: 1, N: 1, K: 1}, fitness.Win},
+		{Rules{M: 3, N: 1, K: 2}, fitness.Win},
+		{Rules{M: 4, N: 1, K: 2}, fitness.Win}, // X in a middle cell threatens both sides
+		{Rules{M: 2, N: 1, K: 2}, fitness.Draw},
+		{Rules{M: 3, N: 3, K: 3, Gravity: true}, fitness.Draw}, // seed 003
 	}
 	for _, tc := range tests {
 		t.Run(tc.rules.String(), func(t *testing.T) {
@@ -147,7 +137,7 @@ func TestPerfectVariesAmongEqualMoves(t *testing.T) {
 }
 
 func TestPerfectRefusesLargeBoards(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{})
 	_, err := gm.NewPlayer("perfect", genome.Values{})
 	want := "mnk: perfect: board 9x9 has 81 cells, more than the 20 it can solve"
 	if err == nil || err.Error() != want {

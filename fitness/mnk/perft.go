@@ -13,16 +13,21 @@ func (g *geom) perft(depth int) []uint64 {
 	}
 	depth = min(depth, maxBits)
 	counts := make([]uint64, min(depth, g.cells))
-	var p position
-	g.perftFrom(&p, counts)
+	if b, ok := g.board64(); ok {
+		b.perft(0, 0, 0, counts)
+	} else {
+		var p position
+		g.perftFrom(&p, counts)
+	}
 	// No game is longer than the board has cells.
 	return append(counts, make([]uint64, depth-len(counts))...)
 }
 
 // perftFrom adds the children of the unfinished position p (at ply p.ply)
-// to counts[p.ply], and their children below them.
+// to counts[p.ply], and their children below them. It is the general path,
+// for boards of more than 64 bits; board64.perft is the fast one.
 func (g *geom) perftFrom(p *position, counts []uint64) {
-	free := g.free(p)
+	free := g.moves(p)
 	if p.ply == len(counts)-1 {
 		counts[p.ply] += uint64(free.count()) // leaves need not be played
 		return
@@ -76,7 +81,7 @@ func (g *geom) countGames(p *position, memo map[position]Tree) Tree {
 		return t
 	}
 	var t Tree
-	for f := g.free(p); !f.empty(); f = f.rest() {
+	for f := g.moves(p); !f.empty(); f = f.rest() {
 		b := f.first()
 		mover := p.toMove()
 		switch won := g.play(p, b); {

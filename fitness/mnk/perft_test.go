@@ -12,16 +12,23 @@ func TestPerftMatchesNaive(t *testing.T) {
 		depth int
 	}{
 		{"tic-tac-toe", TicTacToe, 9},
-		{"one cell", Rules{1, 1, 1}, 2},
-		{"3x3 k=1", Rules{3, 3, 1}, 3},
-		{"3x3 k=2", Rules{3, 3, 2}, 9},
-		{"4x3 k=3", Rules{4, 3, 3}, 6},
-		{"4x4 k=3", Rules{4, 4, 3}, 5},
-		{"3x4 k=2", Rules{3, 4, 2}, 6},
-		{"5x1 k=3", Rules{5, 1, 3}, 5},
-		{"1x5 k=3", Rules{1, 5, 3}, 5},
-		{"10x10 k=5", Rules{10, 10, 5}, 2},
-		{"15x7 k=7", Rules{15, 7, 7}, 2},
+		{"one cell", Rules{M: 1, N: 1, K: 1}, 2},
+		{"3x3 k=1", Rules{M: 3, N: 3, K: 1}, 3},
+		{"3x3 k=2", Rules{M: 3, N: 3, K: 2}, 9},
+		{"4x3 k=3", Rules{M: 4, N: 3, K: 3}, 6},
+		{"4x4 k=3", Rules{M: 4, N: 4, K: 3}, 5},
+		{"3x4 k=2", Rules{M: 3, N: 4, K: 2}, 6},
+		{"5x1 k=3", Rules{M: 5, N: 1, K: 3}, 5},
+		{"1x5 k=3", Rules{M: 1, N: 5, K: 3}, 5},
+		{"10x10 k=5", Rules{M: 10, N: 10, K: 5}, 2},
+		{"15x7 k=7", Rules{M: 15, N: 7, K: 7}, 2},
+		{"seed 003: 3x3 gravity", Rules{M: 3, N: 3, K: 3, Gravity: true}, 10},
+		{"4x4 k=3 gravity", Rules{M: 4, N: 4, K: 3, Gravity: true}, 16},
+		{"5x4 k=4 gravity", Rules{M: 5, N: 4, K: 4, Gravity: true}, 9},
+		{"1x5 k=3 gravity", Rules{M: 1, N: 5, K: 3, Gravity: true}, 5},
+		{"connect four", ConnectFour, 8},
+		{"10x10 k=5 gravity (general path)", Rules{M: 10, N: 10, K: 5, Gravity: true}, 4},
+		{"15x7 k=4 gravity (general path)", Rules{M: 15, N: 7, K: 4, Gravity: true}, 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,6 +58,63 @@ func TestPerftTicTacToe(t *testing.T) {
 	}
 }
 
+// TestPerftConnectFour pins Connect Four's counts, which
+// TestPerftMatchesNaive checks to depth 8 against the naive enumeration
+// (they are OEIS A212693); depth 9 is checked against the general path.
+func TestPerftConnectFour(t *testing.T) {
+	want := []uint64{7, 49, 343, 2401, 16807, 117649, 823536, 5673234, 39394572}
+	g := mustGame(t, ConnectFour, Limits{}).g
+	depth := len(want)
+	if testing.Short() || raceEnabled {
+		depth = 8
+	}
+	if got := g.perft(depth); !slices.Equal(got, want[:depth]) {
+		t.Errorf("Perft(%d) = %v, want %v", depth, got, want[:depth])
+	}
+	if depth == 9 {
+		var p position
+		counts := make([]uint64, 9)
+		g.perftFrom(&p, counts)
+		if !slices.Equal(counts, want) {
+			t.Errorf("general path: %v, want %v", counts, want)
+		}
+	}
+}
+
+// TestPerftPathsAgree checks the one-word perft against the general path
+// on every board shape small enough for both, with and without gravity.
+func TestPerftPathsAgree(t *testing.T) {
+	for _, r := range []Rules{TicTacToe, {M: 4, N: 4, K: 3}, {M: 5, N: 5, K: 4}, {M: 7, N: 6, K: 4}, {M: 7, N: 7, K: 5},
+		{M: 2, N: 6, K: 2}, {M: 6, N: 2, K: 2}, {M: 3, N: 3, K: 1}, {M: 63, N: 1, K: 5}, {M: 1, N: 32, K: 4}} {
+		for _, gravity := range []bool{false, true} {
+			r.Gravity = gravity
+			t.Run(r.String(), func(t *testing.T) {
+				g := mustGame(t, r, Limits{}).g
+				b, ok := g.board64()
+				if !ok {
+					t.Fatalf("%v does not fit one word", r)
+				}
+				depth := 4
+				if gravity && r.M <= 8 {
+					depth = 7 // at most 8 moves a ply
+				}
+				depth = min(depth, g.cells)
+				fast := make([]uint64, depth)
+				b.perft(0, 0, 0, fast)
+				var p position
+				general := make([]uint64, depth)
+				g.perftFrom(&p, general)
+				if !slices.Equal(fast, general) {
+					t.Errorf("one word %v, general %v", fast, general)
+				}
+			})
+		}
+	}
+	if _, ok := mustGame(t, Rules{M: 8, N: 8, K: 4, Gravity: true}, Limits{}).g.board64(); ok {
+		t.Error("8x8 (72 padded bits) claims to fit one word")
+	}
+}
+
 func TestTreeCount(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -59,12 +123,17 @@ func TestTreeCount(t *testing.T) {
 	}{
 		// 255168 games and 5478 positions: the classic tic-tac-toe figures.
 		{"tic-tac-toe", TicTacToe, &Tree{XWins: 131184, OWins: 77904, Draws: 46080, Positions: 5478}},
-		{"one cell", Rules{1, 1, 1}, &Tree{XWins: 1, Positions: 2}},
-		{"3x3 k=2", Rules{3, 3, 2}, nil},
-		{"2x2 k=2", Rules{2, 2, 2}, nil},
-		{"4x2 k=3", Rules{4, 2, 3}, nil},
-		{"3x2 k=3", Rules{3, 2, 3}, nil},
-		{"5x1 k=3", Rules{5, 1, 3}, nil},
+		{"one cell", Rules{M: 1, N: 1, K: 1}, &Tree{XWins: 1, Positions: 2}},
+		{"3x3 k=2", Rules{M: 3, N: 3, K: 2}, nil},
+		{"2x2 k=2", Rules{M: 2, N: 2, K: 2}, nil},
+		{"4x2 k=3", Rules{M: 4, N: 2, K: 3}, nil},
+		{"3x2 k=3", Rules{M: 3, N: 2, K: 3}, nil},
+		{"5x1 k=3", Rules{M: 5, N: 1, K: 3}, nil},
+		// Seed 003's drop-the-chip game; the counts are in the README.
+		{"seed 003: 3x3 gravity", Rules{M: 3, N: 3, K: 3, Gravity: true}, &Tree{XWins: 616, OWins: 386, Draws: 308, Positions: 694}},
+		{"4x3 k=3 gravity", Rules{M: 4, N: 3, K: 3, Gravity: true}, nil},
+		{"3x4 k=3 gravity", Rules{M: 3, N: 4, K: 3, Gravity: true}, nil},
+		{"2x2 k=2 gravity", Rules{M: 2, N: 2, K: 2, Gravity: true}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,8 +161,8 @@ func TestTreeCountRefuses(t *testing.T) {
 		rules Rules
 		want  string
 	}{
-		{"too many cells", Rules{4, 4, 3}, "mnk: tree count of 4x4: at most 12 cells"},
-		{"bad rules", Rules{3, 3, 4}, "mnk: k 4 exceeds the board 3x3"},
+		{"too many cells", Rules{M: 4, N: 4, K: 3}, "mnk: tree count of 4x4: at most 12 cells"},
+		{"bad rules", Rules{M: 3, N: 3, K: 4}, "mnk: k 4 exceeds the board 3x3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,12 +22,12 @@ const (
 
 // strategies is the player table, indexed by strategy.
 var strategies = [...]struct{ name, summary string }{
-	randomPlay: {"random", "a uniformly random free cell"},
+	randomPlay: {"random", "a uniformly random legal cell (column, under gravity)"},
 	greedyPlay: {"greedy", "wins now if it can, else blocks an immediate loss, else plays at random"},
 	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table, random among equally valued moves; boards of at most " +
 		strconv.Itoa(maxPerfectCells) + " cells"},
 	classicPlay: {"classic", "alpha-beta at the game's depth over hand-set run weights 1, 10, 100, 1000 by length"},
-	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter"},
+	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter; under gravity also threats playable now and waiting threats by row parity"},
 }
 
 func (s strategy) String() string {
@@ -67,7 +67,7 @@ func (p *player) Name() string { return p.strategy.String() }
 
 // mover is one player's state during one game.
 type mover interface {
-	// move returns the bit of a free cell to mark in p, which is not over.
+	// move returns the bit of a legal cell to mark in p, which is not over.
 	move(p *position) int
 	// release hands scratch space back to the game's pools.
 	release()
@@ -95,7 +95,7 @@ type randomMover struct {
 	rng *rand.Rand
 }
 
-func (m *randomMover) move(p *position) int { return pick(m.rng, m.g.free(p)) }
+func (m *randomMover) move(p *position) int { return pick(m.rng, m.g.moves(p)) }
 func (m *randomMover) release()             {}
 
 // greedy looks one move ahead for both sides.
@@ -105,14 +105,14 @@ type greedy struct {
 }
 
 func (m *greedy) move(p *position) int {
-	free, me := m.g.free(p), p.toMove()
-	if w := m.g.wins(p.marks[me], free); !w.empty() {
+	legal, me := m.g.moves(p), p.toMove()
+	if w := m.g.wins(p.marks[me], legal); !w.empty() {
 		return pick(m.rng, w)
 	}
-	if t := m.g.wins(p.marks[me.other()], free); !t.empty() {
+	if t := m.g.wins(p.marks[me.other()], legal); !t.empty() {
 		return pick(m.rng, t)
 	}
-	return pick(m.rng, free)
+	return pick(m.rng, legal)
 }
 
 func (m *greedy) release() {}

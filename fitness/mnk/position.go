@@ -38,6 +38,18 @@ func (p *position) occupied() bitset { return p.marks[X].or(p.marks[O]) }
 // free is the set of empty cells.
 func (g *geom) free(p *position) bitset { return g.full.andNot(p.occupied()) }
 
+// moves is the set of cells the side to move may mark: every empty cell,
+// or under gravity the lowest empty cell of each column that has one,
+// which is an empty cell on the bottom row or right above a chip (row r is
+// stride bits above row r+1).
+func (g *geom) moves(p *position) bitset {
+	free := g.free(p)
+	if !g.Gravity {
+		return free
+	}
+	return free.and(p.occupied().shr(uint(g.stride)).or(g.bottom))
+}
+
 // play puts the mover's mark on bit b, which must be free, and reports
 // whether it made a line. The caller checks for a full board.
 func (g *geom) play(p *position, b int) (won bool) {

@@ -11,10 +11,16 @@ import (
 // which whoever first has K or more marks in a row (across, down or along
 // either diagonal) wins. M is the number of columns and N the number of
 // rows, as in "7,6,4", the Connect Four sized board.
+//
+// With Gravity a move names a column and the mark (a chip) drops to the
+// lowest empty cell of that column: only the cell on top of each column's
+// stack is playable. 3,3,3 with gravity is seed 003's drop-the-chip game;
+// 7,6,4 with gravity is Connect Four.
 type Rules struct {
-	M int // columns: the board's width
-	N int // rows: the board's height
-	K int // marks in an unbroken line that win
+	M       int  // columns: the board's width
+	N       int  // rows: the board's height
+	K       int  // marks in an unbroken line that win
+	Gravity bool // chips drop to the lowest empty cell of a column
 }
 
 // maxBits is how many cells a bitset holds. The board is stored with one
@@ -25,8 +31,16 @@ const maxBits = 128
 // TicTacToe is the 3,3,3 game, the default rules.
 var TicTacToe = Rules{M: 3, N: 3, K: 3}
 
+// ConnectFour is 7,6,4 with gravity.
+var ConnectFour = Rules{M: 7, N: 6, K: 4, Gravity: true}
+
+// String writes the rules as "m,n,k", followed by " gravity" when chips drop.
 func (r Rules) String() string {
-	return strconv.Itoa(r.M) + "," + strconv.Itoa(r.N) + "," + strconv.Itoa(r.K)
+	s := strconv.Itoa(r.M) + "," + strconv.Itoa(r.N) + "," + strconv.Itoa(r.K)
+	if r.Gravity {
+		s += " gravity"
+	}
+	return s
 }
 
 // Cells is the number of cells on the board.
@@ -68,12 +82,21 @@ type Limits struct {
 	// last iteration it completed. Depth 1 always completes. Zero means no
 	// cap, so a large Depth on a large board can take very long.
 	Nodes int64
+	// Opening is how many plies each game starts with, played uniformly at
+	// random (among moves that do not end the game) from a stream of the
+	// match seed, before the players take over. Both games of a
+	// colour-swapped pair share the seed and so the opening. Against a
+	// player without randomness, such as classic, games without an opening
+	// repeat a handful of lines; an opening of a few plies makes every pair
+	// a different game. Zero means none.
+	Opening int
 }
 
 // The defaults of the rule options.
 const (
 	defaultDepth = 3
 	maxDepth     = 64
+	maxOpening   = 64
 	// maxNodes bounds the node budget, far beyond what finishes in
 	// reasonable time.
 	maxNodes = 1_000_000_000
@@ -81,32 +104,60 @@ const (
 
 // options lists the rule options in the order `evotune games` shows them.
 var options = []option{
-	{"m", "3", "board width (columns)", func(c *config, v int64) error { c.rules.M = int(v); return nil }},
-	{"n", "3", "board height (rows)", func(c *config, v int64) error { c.rules.N = int(v); return nil }},
-	{"k", "3", "marks in a row that win", func(c *config, v int64) error { c.rules.K = int(v); return nil }},
+	{"m", "3", "board width (columns)", intOption(func(c *config, v int64) error { c.rules.M = int(v); return nil })},
+	{"n", "3", "board height (rows)", intOption(func(c *config, v int64) error { c.rules.N = int(v); return nil })},
+	{"k", "3", "marks in a row that win", intOption(func(c *config, v int64) error { c.rules.K = int(v); return nil })},
+	{"gravity", "false", "true: a move names a column and the chip drops to its lowest empty cell (3,3,3: seed 003's game; 7,6,4: Connect Four)",
+		func(c *config, name, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("mnk: option %s: %q is not true or false", name, v)
+			}
+			c.rules.Gravity = b
+			return nil
+		}},
 	{"depth", strconv.Itoa(defaultDepth), "search depth in plies of the classic and tuned players",
-		func(c *config, v int64) error {
+		intOption(func(c *config, v int64) error {
 			if v < 1 || v > maxDepth {
 				return fmt.Errorf("mnk: depth %d is outside [1, %d]", v, maxDepth)
 			}
 			c.limits.Depth = int(v)
 			return nil
-		}},
+		})},
+	{"opening", "0", "plies played at random (the same for both games of a colour-swapped pair) before the players move, so that deterministic players meet in varied games",
+		intOption(func(c *config, v int64) error {
+			if v < 0 || v > maxOpening {
+				return fmt.Errorf("mnk: opening %d is outside [0, %d]", v, maxOpening)
+			}
+			c.limits.Opening = int(v)
+			return nil
+		})},
 	{"nodes", "0", "node budget per move of the classic and tuned players (0: no budget); with one they deepen iteratively up to depth",
-		func(c *config, v int64) error {
+		intOption(func(c *config, v int64) error {
 			if v < 0 || v > maxNodes {
 				return fmt.Errorf("mnk: nodes %d is outside [0, %d]", v, maxNodes)
 			}
 			c.limits.Nodes = v
 			return nil
-		}},
+		})},
 }
 
-// option is one rule option: its name, default, summary, and how its value
-// changes the config.
+// option is one rule option: its name, default, summary, and how its value,
+// as the user wrote it, changes the config.
 type option struct {
 	name, def, summary string
-	set                func(*config, int64) error
+	set                func(c *config, name, value string) error
+}
+
+// intOption reads an option's value as an integer before set sees it.
+func intOption(set func(*config, int64) error) func(*config, string, string) error {
+	return func(c *config, name, value string) error {
+		v, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("mnk: option %s: %q is not an integer", name, value)
+		}
+		return set(c, v)
+	}
 }
 
 // config is what the rule options decide.
@@ -128,15 +179,10 @@ func parseOptions(opts map[string]string) (config, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
 		if i < 0 {
-			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, depth or nodes)", name))
+			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name))
 			continue
 		}
-		v, err := strconv.ParseInt(opts[name], 10, 64)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("mnk: option %s: %q is not an integer", name, opts[name]))
-			continue
-		}
-		if err := options[i].set(&c, v); err != nil {
+		if err := options[i].set(&c, name, opts[name]); err != nil {
 			errs = append(errs, err)
 		}
 	}

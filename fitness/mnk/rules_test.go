@@ -17,9 +17,15 @@ func TestOptions(t *testing.T) {
 	}{
 		{name: "defaults", opts: nil, rules: TicTacToe, limits: Limits{Depth: defaultDepth}},
 		{name: "gomoku 9x9", opts: map[string]string{"m": "9", "n": "9", "k": "5", "depth": "2", "nodes": "5000"},
-			rules: Rules{9, 9, 5}, limits: Limits{Depth: 2, Nodes: 5000}},
-		{name: "connect four board", opts: map[string]string{"m": "7", "n": "6", "k": "4"}, rules: Rules{7, 6, 4}, limits: Limits{Depth: defaultDepth}},
-		{name: "largest square", opts: map[string]string{"m": "10", "n": "10", "k": "5"}, rules: Rules{10, 10, 5}, limits: Limits{Depth: defaultDepth}},
+			rules: Rules{M: 9, N: 9, K: 5}, limits: Limits{Depth: 2, Nodes: 5000}},
+		{name: "connect four board", opts: map[string]string{"m": "7", "n": "6", "k": "4"}, rules: Rules{M: 7, N: 6, K: 4}, limits: Limits{Depth: defaultDepth}},
+		{name: "connect four", opts: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true"}, rules: ConnectFour, limits: Limits{Depth: defaultDepth}},
+		{name: "seed 003", opts: map[string]string{"gravity": "1"}, rules: Rules{M: 3, N: 3, K: 3, Gravity: true}, limits: Limits{Depth: defaultDepth}},
+		{name: "gravity off", opts: map[string]string{"gravity": "false"}, rules: TicTacToe, limits: Limits{Depth: defaultDepth}},
+		{name: "connect four with an opening", opts: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true", "opening": "4"}, rules: ConnectFour, limits: Limits{Depth: defaultDepth, Opening: 4}},
+		{name: "negative opening", opts: map[string]string{"opening": "-1"}, err: "mnk: opening -1 is outside [0, 64]"},
+		{name: "gravity not a boolean", opts: map[string]string{"gravity": "down"}, err: `mnk: option gravity: "down" is not true or false`},
+		{name: "largest square", opts: map[string]string{"m": "10", "n": "10", "k": "5"}, rules: Rules{M: 10, N: 10, K: 5}, limits: Limits{Depth: defaultDepth}},
 		{name: "k too long", opts: map[string]string{"k": "7"}, err: "mnk: k 7 exceeds the board 3x3"},
 		{name: "k zero", opts: map[string]string{"k": "0"}, err: "mnk: k 0"},
 		{name: "no columns", opts: map[string]string{"m": "0"}, err: "mnk: m 0"},
@@ -31,7 +37,7 @@ func TestOptions(t *testing.T) {
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is outside [0, 1000000000]"},
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "mnk: nodes 1000000001 is outside [0, 1000000000]"},
-		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, depth or nodes)` + "\n" + `mnk: option depth: "x"`},
+		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: option depth: "x"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,7 +67,7 @@ func TestInfoListsEveryOption(t *testing.T) {
 	for _, o := range Info.Options {
 		names = append(names, o.Name+"="+o.Default)
 	}
-	if got, want := strings.Join(names, " "), "m=3 n=3 k=3 depth=3 nodes=0"; got != want {
+	if got, want := strings.Join(names, " "), "m=3 n=3 k=3 gravity=false depth=3 opening=0 nodes=0"; got != want {
 		t.Errorf("options %q, want %q", got, want)
 	}
 	// Every listed default must parse back to the defaults.
@@ -78,8 +84,8 @@ func TestInfoListsEveryOption(t *testing.T) {
 // scan on random positions of many boards, including ones whose runs
 // would wrap from one row into the next without the spare column.
 func TestLinesMatchNaive(t *testing.T) {
-	boards := []Rules{{3, 3, 3}, {4, 4, 3}, {5, 5, 4}, {7, 6, 4}, {9, 9, 5}, {10, 10, 5}, {15, 7, 7},
-		{1, 9, 4}, {9, 1, 4}, {2, 6, 2}, {6, 2, 2}, {3, 3, 1}, {10, 10, 10}, {127, 1, 20}}
+	boards := []Rules{{M: 3, N: 3, K: 3}, {M: 4, N: 4, K: 3}, {M: 5, N: 5, K: 4}, {M: 7, N: 6, K: 4}, {M: 9, N: 9, K: 5}, {M: 10, N: 10, K: 5}, {M: 15, N: 7, K: 7},
+		{M: 1, N: 9, K: 4}, {M: 9, N: 1, K: 4}, {M: 2, N: 6, K: 2}, {M: 6, N: 2, K: 2}, {M: 3, N: 3, K: 1}, {M: 10, N: 10, K: 10}, {M: 127, N: 1, K: 20}}
 	for _, r := range boards {
 		t.Run(r.String(), func(t *testing.T) {
 			g := mustGame(t, r, Limits{}).g
@@ -124,7 +130,8 @@ func TestEnumsHaveNames(t *testing.T) {
 		{"bad run kind", runKind(5).String(), "runKind(5)"},
 		{"bound", lowerBound.String(), "lower"},
 		{"bad bound", bound(0).String(), "bound(0)"},
-		{"rules", Rules{9, 9, 5}.String(), "9,9,5"},
+		{"rules", Rules{M: 9, N: 9, K: 5}.String(), "9,9,5"},
+		{"gravity rules", ConnectFour.String(), "7,6,4 gravity"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

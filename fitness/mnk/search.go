@@ -124,14 +124,14 @@ func (s *searcher) release() {
 func (s *searcher) move(p *position) int {
 	s.load(p)
 	g := s.g
-	me, free := p.toMove(), g.free(p)
-	if w := g.wins(p.marks[me], free); !w.empty() {
+	me, legal := p.toMove(), g.moves(p)
+	if w := g.wins(p.marks[me], legal); !w.empty() {
 		return pick(s.rng, w)
 	}
-	if t := g.wins(p.marks[me.other()], free); !t.empty() {
+	if t := g.wins(p.marks[me.other()], legal); !t.empty() {
 		return pick(s.rng, t) // with two or more the game is lost anyway
 	}
-	root := s.candidates(free, 0)
+	root := s.candidates(legal, 0)
 	s.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
 	s.order(root)
 	best := root[0].bit
@@ -175,18 +175,18 @@ func (s *searcher) negamax(depth, ply int, alpha, beta float64) float64 {
 		return 0
 	}
 	g, p := s.g, &s.pos
-	free := g.free(p)
-	if free.empty() {
+	legal := g.moves(p)
+	if legal.empty() {
 		return 0 // full board: a draw
 	}
 	if depth <= 0 {
 		return s.eval()
 	}
 	me := p.toMove()
-	if !g.wins(p.marks[me], free).empty() {
+	if !g.wins(p.marks[me], legal).empty() {
 		return winScore - float64(ply+1)
 	}
-	switch threats := g.wins(p.marks[me.other()], free); threats.count() {
+	switch threats := g.wins(p.marks[me.other()], legal); threats.count() {
 	case 0:
 	case 1:
 		// The only move that does not lose at once. Forced replies do
@@ -215,7 +215,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta float64) float64 {
 		}
 	}
 
-	moves := s.candidates(free, ply)
+	moves := s.candidates(legal, ply)
 	if depth >= 2 {
 		s.order(moves) // at depth 1 every child is evaluated anyway
 	}
@@ -256,18 +256,23 @@ func (s *searcher) negamax(depth, ply int, alpha, beta float64) float64 {
 	return best
 }
 
-// candidates lists the free cells next to a mark (all free cells when none
-// is): in k-in-a-row games a move far from every mark is rarely worth a
-// search. The slice is the buffer of ply, valid until ply is searched again.
-func (s *searcher) candidates(free bitset, ply int) []scoredMove {
-	occ := s.pos.occupied()
-	near := occ
-	for _, d := range s.g.dirs {
-		near = near.or(occ.shl(d)).or(occ.shr(d))
-	}
-	set := near.and(free)
-	if set.empty() {
-		set = free
+// candidates lists the legal cells next to a mark (all legal cells when
+// none is): in k-in-a-row games a move far from every mark is rarely worth
+// a search. Under gravity every column is a candidate: there are at most M
+// moves, and a column far from the chips still decides which cells become
+// playable. The slice is the buffer of ply, valid until ply is searched
+// again.
+func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
+	set := legal
+	if !s.g.Gravity {
+		occ := s.pos.occupied()
+		near := occ
+		for _, d := range s.g.dirs {
+			near = near.or(occ.shl(d)).or(occ.shr(d))
+		}
+		if set = near.and(legal); set.empty() {
+			set = legal
+		}
 	}
 	for len(s.moves) <= ply {
 		s.moves = append(s.moves, make([]scoredMove, 0, s.g.cells))

@@ -69,8 +69,8 @@ func TestSearchFindsTactics(t *testing.T) {
 		{"win now", TicTacToe, []string{"XX.", "OO.", "..."}, [][2]int{{0, 2}}},
 		{"block", TicTacToe, []string{"XX.", "O..", "..."}, [][2]int{{0, 2}}},
 		{"win before blocking", TicTacToe, []string{"XX.", "OO.", "X.."}, [][2]int{{1, 2}}},
-		{"open four wins in two", Rules{9, 9, 5}, gomoku, [][2]int{{4, 2}, {4, 6}}},
-		{"stop an open three", Rules{9, 9, 5}, blockOpenThree, [][2]int{{4, 2}, {4, 6}}},
+		{"open four wins in two", Rules{M: 9, N: 9, K: 5}, gomoku, [][2]int{{4, 2}, {4, 6}}},
+		{"stop an open three", Rules{M: 9, N: 9, K: 5}, blockOpenThree, [][2]int{{4, 2}, {4, 6}}},
 	}
 	for _, tc := range tests {
 		for _, name := range []string{"classic", "tuned"} {
@@ -134,12 +134,12 @@ func TestEvalOfSimplePositions(t *testing.T) {
 		want  float64 // classic, O to move
 	}{
 		// The lone X has an open run of one along all four lines: 4 x 1.
-		{"centre", Rules{5, 5, 3}, []string{".....", ".....", "..X..", ".....", "....."}, -4},
+		{"centre", Rules{M: 5, N: 5, K: 3}, []string{".....", ".....", "..X..", ".....", "....."}, -4},
 		// In the corner: three half-open runs (0.1 each); the fourth line
 		// through the corner is a single cell, too short to count.
-		{"corner", Rules{5, 5, 3}, []string{"X....", ".....", ".....", ".....", "....."}, -0.3},
+		{"corner", Rules{M: 5, N: 5, K: 3}, []string{"X....", ".....", ".....", ".....", "....."}, -0.3},
 		// A row of 12 is scanned, not looked up.
-		{"long row", Rules{12, 1, 4}, []string{".....X......"}, -1},
+		{"long row", Rules{M: 12, N: 1, K: 4}, []string{".....X......"}, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -158,7 +158,7 @@ func TestEvalOfSimplePositions(t *testing.T) {
 // TestEvalIncremental makes and takes back random moves and checks the
 // running sums against a recount that scans every line without tables.
 func TestEvalIncremental(t *testing.T) {
-	for _, r := range []Rules{TicTacToe, {9, 9, 5}, {12, 7, 5}, {7, 6, 4}} {
+	for _, r := range []Rules{TicTacToe, {M: 9, N: 9, K: 5}, {M: 12, N: 7, K: 5}, {M: 7, N: 6, K: 4}} {
 		t.Run(r.String(), func(t *testing.T) {
 			gm := mustGame(t, r, Limits{})
 			pl := gm.own(mustPlayer(t, gm, "tuned"))
@@ -209,16 +209,22 @@ func recount(s *searcher) [2]float64 {
 
 func TestTunedSchema(t *testing.T) {
 	for k := 1; k <= 10; k++ {
-		s := tunedSchema(k)
-		if err := s.Validate(); err != nil {
-			t.Errorf("k=%d: %v", k, err)
-		}
-		if len(s) != 4*(k-1)+2 {
-			t.Errorf("k=%d: %d parameters, want %d", k, len(s), 4*(k-1)+2)
+		for _, gravity := range []bool{false, true} {
+			s := tunedSchema(Rules{M: 10, N: 10, K: k, Gravity: gravity})
+			if err := s.Validate(); err != nil {
+				t.Errorf("k=%d gravity %v: %v", k, gravity, err)
+			}
+			want := 4*(k-1) + 2
+			if gravity {
+				want += len(threatParams)
+			}
+			if len(s) != want {
+				t.Errorf("k=%d gravity %v: %d parameters, want %d", k, gravity, len(s), want)
+			}
 		}
 	}
 	var names []string
-	for _, p := range tunedSchema(3) {
+	for _, p := range tunedSchema(Rules{M: 3, N: 3, K: 3}) {
 		names = append(names, p.Name)
 	}
 	want := "own_open_1 own_open_2 own_half_1 own_half_2 opp_open_1 opp_open_2 opp_half_1 opp_half_2 centre jitter"
@@ -226,7 +232,8 @@ func TestTunedSchema(t *testing.T) {
 		t.Errorf("names %q, want %q", got, want)
 	}
 	// The defaults are the classic weights.
-	w, err := tunedWeights(tunedSchema(5), tunedSchema(5).Defaults())
+	r5 := Rules{M: 9, N: 9, K: 5}
+	w, err := tunedWeights(r5, tunedSchema(r5), tunedSchema(r5).Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,10 +241,29 @@ func TestTunedSchema(t *testing.T) {
 	if !slices.Equal(w.own[open], c.own[open]) || !slices.Equal(w.opp[halfOpen], c.opp[halfOpen]) {
 		t.Errorf("default weights %v %v, want the classic %v %v", w.own, w.opp, c.own, c.opp)
 	}
+	if w.threats != nil {
+		t.Error("threat weights without gravity")
+	}
+	// Under gravity the threat knobs follow, and the defaults reach them.
+	names = names[:0]
+	for _, p := range tunedSchema(ConnectFour)[4*3+2:] {
+		names = append(names, p.Name)
+	}
+	want = "own_threat_now opp_threat_now x_threat_odd x_threat_even o_threat_odd o_threat_even"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("gravity names %q, want %q", got, want)
+	}
+	w, err = tunedWeights(ConnectFour, tunedSchema(ConnectFour), tunedSchema(ConnectFour).Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wt := (threatWeights{now: [2]float64{1000, 100}, later: [2][2]float64{{100, 30}, {30, 100}}}); *w.threats != wt {
+		t.Errorf("default threat weights %+v, want %+v", *w.threats, wt)
+	}
 }
 
 func TestNewPlayerErrors(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{})
 	tests := []struct {
 		name   string
 		player string
@@ -246,7 +272,7 @@ func TestNewPlayerErrors(t *testing.T) {
 	}{
 		{"unknown", "minimax", genome.Values{}, `mnk: unknown player "minimax" (want random, greedy, perfect, classic, tuned)`},
 		{"tuned without parameters", "tuned", genome.Values{}, `mnk: tuned: parameters do not match its schema: no float "own_open_1"`},
-		{"tuned with k=4 parameters", "tuned", tunedSchema(4).Defaults(), `mnk: tuned: parameters do not match its schema: no float "own_open_4"`},
+		{"tuned with k=4 parameters", "tuned", tunedSchema(Rules{M: 9, N: 9, K: 4}).Defaults(), `mnk: tuned: parameters do not match its schema: no float "own_open_4"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,7 +288,7 @@ func TestNewPlayerErrors(t *testing.T) {
 // spent, whatever the depth limit, and stays reproducible.
 func TestNodeBudget(t *testing.T) {
 	const budget = 3000
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: maxDepth, Nodes: budget})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: maxDepth, Nodes: budget})
 	p := parseBoard(t, gm.g,
 		".........",
 		".........",
@@ -291,7 +317,7 @@ func TestNodeBudget(t *testing.T) {
 }
 
 func TestHeuristicsBeatWeakPlayers(t *testing.T) {
-	gm := mustGame(t, Rules{9, 9, 5}, Limits{Depth: 2})
+	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 2})
 	for _, strong := range []string{"classic", "tuned"} {
 		for _, weak := range []string{"random", "greedy"} {
 			t.Run(strong+" vs "+weak, func(t *testing.T) {
@@ -306,5 +332,109 @@ func TestHeuristicsBeatWeakPlayers(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestThreatScoreMatchesNaive checks the gravity threat term against a
+// cell-by-cell count on the naive board: a threat is an empty cell that
+// would give its owner K in a row; it is playable now when it is the
+// lowest empty cell of its column, and otherwise waits on an odd or even
+// row counted from the bottom. Each knob gets a distinct weight, so a
+// threat counted under the wrong one shows.
+func TestThreatScoreMatchesNaive(t *testing.T) {
+	tw := threatWeights{now: [2]float64{1e6, 1e5}, later: [2][2]float64{{1e4, 1e3}, {1e2, 1e1}}}
+	for _, r := range []Rules{ConnectFour, {M: 3, N: 3, K: 3, Gravity: true}, {M: 5, N: 5, K: 3, Gravity: true}, {M: 10, N: 10, K: 5, Gravity: true}} {
+		t.Run(r.String(), func(t *testing.T) {
+			gm := mustGame(t, r, Limits{})
+			w := classicWeights(r.K)
+			w.threats = &tw
+			s := gm.newSearcher(gm.price(w), 1, fitness.NewRand(1))
+			defer s.release()
+			rng := fitness.NewRand(uint64(r.Cells()))
+			seen := 0
+			for range 200 {
+				b := newNaive(r)
+				b.playRandom(rng, rng.IntN(r.Cells()))
+				p := b.position(gm.g)
+				s.load(&p)
+				me := p.toMove()
+				playable := b.moves()
+				var want float64
+				for i, v := range b.cells {
+					if v != 0 {
+						continue
+					}
+					for who := int8(1); who <= 2; who++ {
+						if b.runThrough(i, who) < r.K {
+							continue
+						}
+						sd := side(who - 1)
+						var worth float64
+						switch {
+						case slices.Contains(playable, i) && sd == me:
+							worth = tw.now[0]
+						case slices.Contains(playable, i):
+							worth = tw.now[1]
+						case (r.N-i/r.M)%2 == 1:
+							worth = tw.later[sd][0]
+						default:
+							worth = tw.later[sd][1]
+						}
+						if sd != me {
+							worth = -worth
+						}
+						want += worth
+						seen++
+					}
+				}
+				if got := s.threatScore(me); got != want {
+					t.Fatalf("threat score %v, naive count %v, %v to move on\n%s", got, want, me, gm.g.format(&p))
+				}
+			}
+			if seen == 0 {
+				t.Error("no position had a threat")
+			}
+		})
+	}
+}
+
+// TestGravityTunedWeighsThreats: the tuned player's knobs reach its
+// evaluation, each for its own kind of threat: a waiting threat of X on an
+// even row is priced by x_threat_even alone.
+func TestGravityTunedWeighsThreats(t *testing.T) {
+	gm := mustGame(t, ConnectFour, Limits{})
+	// X threatens the fourth cell of the second row from the bottom (even)
+	// with the three to its left; the cell below it is empty, so the
+	// threat waits. O is to move, so it is the opponent's threat.
+	p := parseBoard(t, gm.g,
+		".......",
+		".......",
+		".......",
+		".......",
+		"XXX....",
+		"OOX.O..")
+	eval := func(name string, v float64) float64 {
+		params, err := gm.tuned.Defaults().With(name, genome.Value{Num: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := gm.NewPlayer("tuned", params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := gm.newSearcher(gm.own(pl).w, 1, fitness.NewRand(1))
+		defer s.release()
+		s.load(&p)
+		return s.threatScore(p.toMove())
+	}
+	if p.toMove() != O {
+		t.Fatal("want O to move")
+	}
+	// Only x_threat_even prices this threat, from O's side: negative.
+	if lo, hi := eval("x_threat_even", 1), eval("x_threat_even", 1000); lo != -1 || hi != -1000 {
+		t.Errorf("threat score with x_threat_even 1 and 1000: %v, %v; want -1, -1000", lo, hi)
+	}
+	if a, b := eval("x_threat_odd", 1), eval("x_threat_odd", 1000); a != b {
+		t.Errorf("x_threat_odd changed the score of an even-row threat: %v, %v", a, b)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package mnk
+
+const raceEnabled = false
