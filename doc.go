@@ -19,6 +19,8 @@
 //	fitness              the Game and Player contracts, seeding,
 //	                     worker-independent batches, statistics
 //	genome               parameter spaces and genomes; knows no game
+//	fitness/search       the two-player search hadron and mnk share;
+//	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
 //
 // Every random stream derives from the run's seed and its position

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 func sqrt(x float64) float64 { return math.Sqrt(x) }
@@ -19,20 +21,11 @@ type GenStats struct {
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {
-	var sum float64
-	for _, m := range sorted {
-		sum += m.Fitness
+	fit := make([]float64, len(sorted))
+	for i, m := range sorted {
+		fit[i] = m.Fitness
 	}
-	n := float64(len(sorted))
-	mean := sum / n
-	var ss float64
-	for _, m := range sorted {
-		ss += (m.Fitness - mean) * (m.Fitness - mean)
-	}
-	sd := 0.0
-	if n > 1 {
-		sd = math.Sqrt(ss / (n - 1))
-	}
+	mean, sd := fitness.MeanSD(fit)
 	return GenStats{Generation: gen + 1, Best: sorted[0].Fitness, Mean: mean, SD: sd, Games: games}
 }
 

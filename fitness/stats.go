@@ -24,19 +24,7 @@ func Summarize(xs []float64) Summary {
 	if n == 0 {
 		return Summary{}
 	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / float64(n)
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := 0.0
-	if n > 1 {
-		sd = math.Sqrt(ss / float64(n-1))
-	}
+	mean, sd := MeanSD(xs)
 	sorted := slices.Clone(xs)
 	slices.Sort(sorted)
 	median := sorted[n/2]
@@ -48,6 +36,27 @@ func Summarize(xs []float64) Summary {
 		half = tQuantile95(n-1) * sd / math.Sqrt(float64(n))
 	}
 	return Summary{N: n, Mean: mean, Median: median, SD: sd, CI95: [2]float64{mean - half, mean + half}}
+}
+
+// MeanSD returns the mean of xs and their sample standard deviation (the
+// n-1 form), 0 for fewer than two values; the mean of no values is NaN.
+// The engine's generation history and Summarize share it, so a run's
+// figures and an evaluation's agree to the last bit.
+func MeanSD(xs []float64) (mean, sd float64) {
+	n := len(xs)
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean = sum / float64(n)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	if n > 1 {
+		sd = math.Sqrt(ss / float64(n-1))
+	}
+	return mean, sd
 }
 
 // tQuantile95 is the 0.975 quantile of Student's t with df degrees of freedom.

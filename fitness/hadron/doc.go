@@ -66,7 +66,8 @@
 //
 // Negamax alpha-beta with iterative deepening, a transposition table
 // (per player per game, recycled through a pool and cleared before use)
-// and move ordering (table move, then two killers per ply). It is bounded
+// and move ordering (table move, then two killers per ply): the shared
+// search of fitness/search, with this package's searcher as its position. It is bounded
 // by the depth rule option and optionally by a node budget per move
 // (nodes), never by time. When the budget runs out the last completed
 // iteration decides.

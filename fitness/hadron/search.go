@@ -1,10 +1,10 @@
 package hadron
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/search"
 )
 
 // Scores are in points; see the package doc for the scale.
@@ -18,9 +18,10 @@ const (
 	winScore = 1e6
 )
 
-// searcher is one player's alpha-beta search for one game. It owns its
-// board copy, transposition table and move-ordering state, so players stay
-// immutable and games run in parallel.
+// searcher is one player's alpha-beta search for one game: the position
+// side of the shared search (fitness/search). It owns its board copy,
+// transposition table and killer moves, so players stay immutable and
+// games run in parallel.
 type searcher struct {
 	b      Board
 	w      Weights
@@ -31,8 +32,14 @@ type searcher struct {
 	budget int64 // nodes per move; 0 for none
 	nodes  int64 // nodes this move
 	total  int64 // nodes this game
-	stop   bool  // the budget ran out mid-iteration
+	// killer holds, by ply, the last two moves that refuted a sibling
+	// (search.NoMove for none); they are searched early.
 	killer [maxCells + 2][2]int8
+	// saved holds, by ply, the derived sets of the node being searched
+	// there, for Undo: saved once per node rather than once per move.
+	saved  [maxCells + 2]derived
+	played int // moves made by Play and not undone: the ply
+	eng    search.Searcher[*searcher]
 }
 
 // eval scores the position for the side to move: Aenigma's formula plus
@@ -68,142 +75,95 @@ func unitNoise(h uint64) float64 {
 	return float64(fitness.Mix(h)>>11)*(2.0/(1<<53)) - 1
 }
 
-// choose returns the cell to play: iterative deepening to s.depth, each
-// iteration searching the previous best move first. When the node budget
-// runs out mid-iteration the last finished iteration decides; the first
-// iteration always finishes.
+// choose returns the cell to play: iterative deepening to s.depth over
+// the legal cells in order, each iteration searching the previous best
+// move first. When the node budget runs out mid-iteration the last
+// finished iteration decides; the first iteration always finishes.
 func (s *searcher) choose() int {
-	var buf [maxCells]int8
-	moves := s.b.legal.cells(buf[:0])
-	s.nodes = 0
-	s.stop = false
-	best := int(moves[0])
-	for d := 1; d <= s.depth; d++ {
-		alpha := math.Inf(-1)
-		iterBest := -1
-		for _, m := range moves {
-			saved := s.b.derived()
-			s.b.place(int(m))
-			v := -s.negamax(d-1, 1, math.Inf(-1), -alpha, d > 1)
-			s.b.unplace(int(m), saved)
-			if s.stop {
-				break
-			}
-			if v > alpha {
-				alpha, iterBest = v, int(m)
-			}
-		}
-		if s.stop {
-			break
-		}
-		best = iterBest
-		moveToFront(moves, int8(best))
-		if math.Abs(alpha) >= winScore {
-			break // the result is proven; deeper search cannot change it
-		}
+	s.eng.Pos = s
+	s.eng.Options = search.Options{Depth: s.depth, Nodes: s.budget, Decided: winScore, Narrow: true}
+	s.eng.Table = s.tt
+	var cells [maxCells]int8
+	var buf [maxCells]search.Move
+	root := buf[:0]
+	for _, c := range s.b.legal.cells(cells[:0]) {
+		root = append(root, search.Move(c))
 	}
+	s.saved[0], s.played = s.b.derived(), 0
+	best := s.eng.Choose(root)
+	s.nodes = s.eng.Nodes
 	s.total += s.nodes
-	return best
+	return int(best)
 }
 
-// negamax returns the score of the position for the side to move, exact
-// when it lies strictly between alpha and beta and a bound otherwise.
-func (s *searcher) negamax(d, ply int, alpha, beta float64, budgeted bool) float64 {
-	s.nodes++
-	if budgeted && s.budget > 0 && s.nodes > s.budget {
-		s.stop = true
-		return 0
+// Settle ends the search at a lost position (no legal cell: the side to
+// move loses, the sooner the worse for it) and at the horizon.
+func (s *searcher) Settle(depth, _ int) (float64, search.Move, search.Node) {
+	if s.b.legal.empty() {
+		return -(winScore + float64(depth)), search.NoMove, search.Settled
 	}
-	b := &s.b
-	if b.legal.empty() {
-		return -(winScore + float64(d))
+	if depth == 0 {
+		return s.eval(), search.NoMove, search.Settled
 	}
-	if d == 0 {
-		return s.eval()
-	}
-	e := &s.tt[b.hash&(1<<ttBits-1)]
-	ttMove := int8(-1)
-	if e.key == b.hash && e.bound != 0 {
-		ttMove = e.move
-		if int(e.depth) >= d {
-			switch e.bound {
-			case boundExact:
-				return e.value
-			case boundLower:
-				alpha = max(alpha, e.value)
-			case boundUpper:
-				beta = min(beta, e.value)
-			}
-			if alpha >= beta {
-				return e.value
-			}
-		}
-	}
-	alpha0 := alpha
-	var buf [maxCells]int8
-	moves := s.order(buf[:0], ttMove, ply)
-	best, bestMove := math.Inf(-1), int8(-1)
-	saved := b.derived()
-	for _, m := range moves {
-		b.place(int(m))
-		v := -s.negamax(d-1, ply+1, -beta, -alpha, budgeted)
-		b.unplace(int(m), saved)
-		if s.stop {
-			return 0
-		}
-		if v > best {
-			best, bestMove = v, m
-		}
-		if v > alpha {
-			alpha = v
-		}
-		if alpha >= beta {
-			if k := &s.killer[ply]; k[0] != m {
-				k[1], k[0] = k[0], m
-			}
-			break
-		}
-	}
-	bd := boundExact
-	switch {
-	case best <= alpha0:
-		bd = boundUpper
-	case best >= beta:
-		bd = boundLower
-	}
-	*e = ttEntry{key: b.hash, value: best, depth: int8(d), bound: bd, move: bestMove}
-	return best
+	return 0, search.NoMove, search.Open
 }
 
-// order lists the legal moves: the table's move, then the killers of this
-// ply (moves that refuted a sibling), then the rest by cell.
-func (s *searcher) order(dst []int8, ttMove int8, ply int) []int8 {
+// Hash is the board's Zobrist key.
+func (s *searcher) Hash() uint64 { return s.b.hash }
+
+// Moves lists the legal cells: the killers of this ply (moves that
+// refuted a sibling), then the rest by cell. It saves the derived sets of
+// the node for Undo, since the search plays a node's moves only after it
+// asked for them.
+func (s *searcher) Moves(dst []search.Move, _, ply int) []search.Move {
+	s.saved[ply] = s.b.derived()
 	l := s.b.legal
-	if ttMove >= 0 && l.has(int(ttMove)) {
-		dst = append(dst, ttMove)
-		l = l.andNot(bit(int(ttMove)))
-	}
 	for _, k := range s.killer[ply] {
-		if k != ttMove && l.has(int(k)) {
-			dst = append(dst, k)
+		if l.has(int(k)) {
+			dst = append(dst, search.Move(k))
 			l = l.andNot(bit(int(k)))
 		}
 	}
 	for w := l.lo; w != 0; w &= w - 1 {
-		dst = append(dst, int8(bits.TrailingZeros64(w)))
+		dst = append(dst, search.Move(bits.TrailingZeros64(w)))
 	}
 	for w := l.hi; w != 0; w &= w - 1 {
-		dst = append(dst, int8(64+bits.TrailingZeros64(w)))
+		dst = append(dst, search.Move(64+bits.TrailingZeros64(w)))
 	}
 	return dst
 }
 
-func moveToFront(moves []int8, m int8) {
-	for i, x := range moves {
-		if x == m {
-			copy(moves[1:i+1], moves[:i])
-			moves[0] = m
-			return
-		}
+// Play places a stone on cell m.
+func (s *searcher) Play(m search.Move) {
+	s.played++
+	s.b.place(int(m))
+}
+
+// Undo takes back Play(m), restoring the derived sets Moves saved (as
+// Board.unplace does, without copying them through the stack).
+func (s *searcher) Undo(m search.Move) {
+	s.played--
+	d := &s.saved[s.played]
+	s.b.legal, s.b.plus, s.b.minus = d.legal, d.plus, d.minus
+	s.b.retract(int(m))
+}
+
+// Leaf is the value after m at the horizon.
+func (s *searcher) Leaf(m search.Move, _ int) float64 {
+	s.b.place(int(m))
+	v := float64(-winScore) // no legal cell: lost
+	if !s.b.legal.empty() {
+		v = s.eval()
+	}
+	d := &s.saved[s.played]
+	s.b.legal, s.b.plus, s.b.minus = d.legal, d.plus, d.minus
+	s.b.retract(int(m))
+	return v
+}
+
+// Cutoff makes m the first killer of its ply.
+func (s *searcher) Cutoff(m search.Move, ply int) {
+	if k := &s.killer[ply]; k[0] != int8(m) {
+		k[1], k[0] = k[0], int8(m)
 	}
 }

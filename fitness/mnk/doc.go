@@ -29,5 +29,6 @@
 //	perfect.go   the exact solver
 //	weights.go   the tuned schema and the classic weights
 //	eval.go      the incremental run evaluation
-//	search.go    the bounded alpha-beta search of classic and tuned
+//	search.go    classic and tuned as a position of the shared search
+//	             (fitness/search): wins, forced blocks, candidates, order
 package mnk

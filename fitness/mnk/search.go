@@ -2,12 +2,11 @@ package mnk
 
 import (
 	"cmp"
-	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/search"
 )
 
 // Scores: a win found by the search is worth winScore less the plies it
@@ -20,35 +19,11 @@ const (
 	evalLimit = winScore / 10
 )
 
-// bound says what a transposition-table score is.
-type bound uint8
+// bound is the shared search's table bound.
+type bound = search.Bound
 
-// The bounds.
-const (
-	exact bound = iota + 1
-	lowerBound
-	upperBound
-)
-
-func (b bound) String() string {
-	switch b {
-	case exact:
-		return "exact"
-	case lowerBound:
-		return "lower"
-	case upperBound:
-		return "upper"
-	}
-	return "bound(" + strconv.Itoa(int(b)) + ")"
-}
-
-type ttEntry struct {
-	key   uint64
-	score float64
-	depth int8
-	bound bound // 0: empty slot
-	move  int8  // best move found, or -1
-}
+// lowerBound is kept for the bound names' tests.
+const lowerBound = search.Lower
 
 // scoredMove is a candidate move with its ordering score.
 type scoredMove struct {
@@ -76,15 +51,16 @@ type searcher struct {
 	cen   [2]float64 // centrality sums by side
 	cells []int8     // scratch for scanning long lines
 	runs  []run      // scratch for scanning long lines
-	tt    []ttEntry
+	tt    search.Table
 	moves [][]scoredMove // by ply, reused
+	root  []search.Move  // the root's moves, in search order
+	legal bitset         // the legal cells of the node Settle left open
 	// worths is a stack, one frame per place not yet taken back, of the
 	// line worths place looked up, for unplace.
 	worths []worthFrame
 
-	nodes    int64 // this move's search
-	budgeted bool  // the running iteration may be stopped by the node budget
-	stop     bool
+	nodes int64 // this move's search
+	eng   search.Searcher[*searcher]
 }
 
 // searchTableBits sizes the transposition table: 2^16 entries (1.5 MiB) at
@@ -98,7 +74,7 @@ func (gm *Game) newSearcher(w *priced, seed uint64, rng *rand.Rand) *searcher {
 		s = &searcher{gm: gm, g: g, tables: gm.lineTables(), lim: gm.limits,
 			board: make([]int8, len(g.centre)),
 			code:  make([]int32, len(g.lines)),
-			tt:    make([]ttEntry, 1<<searchTableBits(g.cells)),
+			tt:    search.NewTable(searchTableBits(g.cells)),
 		}
 	} else {
 		clear(s.tt) // the jitter, and so every score, differs per game
@@ -134,127 +110,88 @@ func (s *searcher) move(p *position) int {
 	root := s.candidates(legal, 0)
 	s.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
 	s.order(root)
-	best := root[0].bit
-	s.nodes, s.stop = 0, false
-	for depth := 1; depth <= s.lim.Depth; depth++ {
-		s.budgeted = s.lim.Nodes > 0 && depth > 1
-		alpha, top := math.Inf(-1), 0
-		for i := range root {
-			s.place(root[i].bit)
-			v := -s.negamax(depth-1, 1, math.Inf(-1), -alpha)
-			s.unplace(root[i].bit)
-			if s.stop {
-				break
-			}
-			if v > alpha {
-				alpha, top = v, i
-			}
-		}
-		if s.stop {
-			break
-		}
-		best = root[top].bit
-		// Search the best move first next time: the deeper iteration then
-		// starts with a good alpha, and keeps it on a tie.
-		first := root[top]
-		copy(root[1:top+1], root[:top])
-		root[0] = first
-		if alpha >= winScore-mateBand || alpha <= -winScore+mateBand {
-			break // the result is known; deeper search cannot change it
-		}
+	s.root = s.root[:0]
+	for _, m := range root {
+		s.root = append(s.root, search.Move(m.bit))
 	}
-	return best
+	s.eng.Pos = s
+	s.eng.Options = search.Options{
+		Depth: s.lim.Depth, Nodes: s.lim.Nodes,
+		Decided: winScore - mateBand, MateDistance: true,
+	}
+	s.eng.Table = s.tt
+	best := s.eng.Choose(s.root)
+	s.nodes = s.eng.Nodes
+	return int(best)
 }
 
-// negamax is fail-soft alpha-beta from the side to move of s.pos, which is
-// unfinished, searching depth more plies before evaluating.
-func (s *searcher) negamax(depth, ply int, alpha, beta float64) float64 {
-	s.nodes++
-	if s.budgeted && s.nodes > s.lim.Nodes {
-		s.stop = true
-		return 0
-	}
+// Settle ends the search at a full board (a draw), at the horizon and at
+// decided nodes: the side to move wins at once, or faces two threats and
+// loses. Facing one threat, blocking it is the only move that does not
+// lose at once: it is forced, and forced replies do not use up depth, so
+// that a chain of threats is seen to its end.
+func (s *searcher) Settle(depth, ply int) (float64, search.Move, search.Node) {
 	g, p := s.g, &s.pos
 	legal := g.moves(p)
 	if legal.empty() {
-		return 0 // full board: a draw
+		return 0, search.NoMove, search.Settled
 	}
 	if depth <= 0 {
-		return s.eval()
+		return s.eval(), search.NoMove, search.Settled
 	}
 	me := p.toMove()
 	if !g.wins(p.marks[me], legal).empty() {
-		return winScore - float64(ply+1)
+		return winScore - float64(ply+1), search.NoMove, search.Settled
 	}
 	switch threats := g.wins(p.marks[me.other()], legal); threats.count() {
 	case 0:
 	case 1:
-		// The only move that does not lose at once. Forced replies do
-		// not use up depth, so that a chain of threats is seen to its end.
-		b := threats.first()
-		s.place(b)
-		v := -s.negamax(depth, ply+1, -beta, -alpha)
-		s.unplace(b)
-		return v
+		return 0, search.Move(threats.first()), search.Forced
 	default:
-		return -(winScore - float64(ply+2)) // two threats: one gets through
+		return -(winScore - float64(ply+2)), search.NoMove, search.Settled // one gets through
 	}
-
-	e := &s.tt[s.key&uint64(len(s.tt)-1)]
-	ttMove := -1
-	if e.bound != 0 && e.key == s.key {
-		ttMove = int(e.move)
-		if int(e.depth) >= depth {
-			v := fromTable(e.score, ply)
-			switch {
-			case e.bound == exact,
-				e.bound == lowerBound && v >= beta,
-				e.bound == upperBound && v <= alpha:
-				return v
-			}
-		}
-	}
-
-	moves := s.candidates(legal, ply)
-	if depth >= 2 {
-		s.order(moves) // at depth 1 every child is evaluated anyway
-	}
-	if ttMove >= 0 {
-		if i := slices.IndexFunc(moves, func(m scoredMove) bool { return m.bit == ttMove }); i > 0 {
-			m := moves[i]
-			copy(moves[1:i+1], moves[:i])
-			moves[0] = m
-		}
-	}
-	alpha0 := alpha
-	best, bestMove := math.Inf(-1), -1
-	for _, m := range moves {
-		s.place(m.bit)
-		v := -s.negamax(depth-1, ply+1, -beta, -alpha)
-		s.unplace(m.bit)
-		if s.stop {
-			return 0
-		}
-		if v > best {
-			best, bestMove = v, m.bit
-			if v > alpha {
-				alpha = v
-				if alpha >= beta {
-					break
-				}
-			}
-		}
-	}
-	b := exact
-	switch {
-	case best <= alpha0:
-		b = upperBound
-	case best >= beta:
-		b = lowerBound
-	}
-	*e = ttEntry{key: s.key, score: toTable(best, ply), depth: int8(min(depth, math.MaxInt8)), bound: b, move: int8(bestMove)}
-	return best
+	s.legal = legal
+	return 0, search.NoMove, search.Open
 }
+
+// Hash is the position's Zobrist key.
+func (s *searcher) Hash() uint64 { return s.key }
+
+// Moves lists the candidates of the node Settle left open, best first by
+// their evaluation when two or more plies are left (at depth 1 every
+// child is evaluated anyway).
+func (s *searcher) Moves(dst []search.Move, depth, ply int) []search.Move {
+	if depth < 2 {
+		for set := s.candidateSet(s.legal); !set.empty(); set = set.rest() {
+			dst = append(dst, search.Move(set.first()))
+		}
+		return dst
+	}
+	moves := s.candidates(s.legal, ply)
+	s.order(moves)
+	for _, m := range moves {
+		dst = append(dst, search.Move(m.bit))
+	}
+	return dst
+}
+
+// Play marks cell m for the side to move; Undo takes it back.
+func (s *searcher) Play(m search.Move) { s.place(int(m)) }
+func (s *searcher) Undo(m search.Move) { s.unplace(int(m)) }
+
+// Leaf is the value after m at the horizon.
+func (s *searcher) Leaf(m search.Move, _ int) float64 {
+	s.place(int(m))
+	v := 0.0 // full board: a draw
+	if !s.g.moves(&s.pos).empty() {
+		v = s.eval()
+	}
+	s.unplace(int(m))
+	return v
+}
+
+// Cutoff does nothing: the evaluation orders the moves.
+func (*searcher) Cutoff(search.Move, int) {}
 
 // candidates lists the legal cells next to a mark (all legal cells when
 // none is): in k-in-a-row games a move far from every mark is rarely worth
@@ -263,17 +200,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta float64) float64 {
 // playable. The slice is the buffer of ply, valid until ply is searched
 // again.
 func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
-	set := legal
-	if !s.g.Gravity {
-		occ := s.pos.occupied()
-		near := occ
-		for _, d := range s.g.dirs {
-			near = near.or(occ.shl(d)).or(occ.shr(d))
-		}
-		if set = near.and(legal); set.empty() {
-			set = legal
-		}
-	}
+	set := s.candidateSet(legal)
 	for len(s.moves) <= ply {
 		s.moves = append(s.moves, make([]scoredMove, 0, s.g.cells))
 	}
@@ -285,6 +212,22 @@ func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
 	return out
 }
 
+// candidateSet is the set candidates lists.
+func (s *searcher) candidateSet(legal bitset) bitset {
+	if s.g.Gravity {
+		return legal
+	}
+	occ := s.pos.occupied()
+	near := occ
+	for _, d := range s.g.dirs {
+		near = near.or(occ.shl(d)).or(occ.shr(d))
+	}
+	if set := near.and(legal); !set.empty() {
+		return set
+	}
+	return legal
+}
+
 // order sorts moves by the evaluation after each, best for the mover first.
 func (s *searcher) order(moves []scoredMove) {
 	for i := range moves {
@@ -293,27 +236,4 @@ func (s *searcher) order(moves []scoredMove) {
 		s.unplace(moves[i].bit)
 	}
 	slices.SortStableFunc(moves, func(a, b scoredMove) int { return cmp.Compare(b.score, a.score) })
-}
-
-// toTable and fromTable store win scores as plies from the node rather
-// than from the root, so a table entry stays right when the same position
-// is met at another ply (or in the next move's search).
-func toTable(v float64, ply int) float64 {
-	switch {
-	case v >= winScore-mateBand:
-		return v + float64(ply)
-	case v <= -winScore+mateBand:
-		return v - float64(ply)
-	}
-	return v
-}
-
-func fromTable(v float64, ply int) float64 {
-	switch {
-	case v >= winScore-mateBand:
-		return v - float64(ply)
-	case v <= -winScore+mateBand:
-		return v + float64(ply)
-	}
-	return v
 }
