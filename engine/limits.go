@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/evotune/evotune/internal/fileio"
+import (
+	"fmt"
+
+	"github.com/evotune/evotune/internal/fileio"
+)
 
 // The upper limits of a config's sizes, checked by validate (and so by run
 // and resume). They are far above any sensible tuning run and chosen so
@@ -86,4 +90,15 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// check refuses options above the limits the config's own keys have.
+func (o Options) check() error {
+	if o.Generations > MaxGenerations {
+		return fmt.Errorf("%w: %d generations, more than the limit of %d", ErrBudget, o.Generations, MaxGenerations)
+	}
+	if o.Workers < 0 || o.Workers > MaxWorkers {
+		return fmt.Errorf("engine: %d workers: want 0 (all cores) to %d", o.Workers, MaxWorkers)
+	}
+	return nil
 }

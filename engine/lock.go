@@ -36,6 +36,7 @@ type RunLock struct {
 	dir      string
 	f        *os.File // nil when the directory is read-only
 	readOnly bool
+	created  bool // this lock made the lock file
 }
 
 // LockRunDir takes the lock of the run directory dir, which must exist,
@@ -45,21 +46,38 @@ type RunLock struct {
 // nothing: no evotune can change such a directory either.
 func LockRunDir(dir string) (*RunLock, error) {
 	l := &RunLock{dir: dir}
-	f, err := openLockFile(filepath.Join(dir, fileLock))
-	if isReadOnly(err) {
-		l.readOnly = true
-		return l, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
-	}
-	if err := tryLock(f); err != nil {
-		holder := readHolder(f)
-		f.Close()
-		if errors.Is(err, errWouldBlock) {
-			return nil, fmt.Errorf("%s %w%s: wait for it to finish, or stop it", dir, ErrLocked, holder)
+	path := filepath.Join(dir, fileLock)
+	var f *os.File
+	for attempt := 0; ; attempt++ {
+		var err error
+		f, l.created, err = openLockFile(path)
+		if isReadOnly(err) {
+			l.readOnly = true
+			return l, nil
 		}
-		return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		if err != nil {
+			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		}
+		if err := tryLock(f); err != nil {
+			holder := readHolder(f)
+			f.Close()
+			if errors.Is(err, errWouldBlock) {
+				return nil, fmt.Errorf("%s %w%s: wait for it to finish, or stop it", dir, ErrLocked, holder)
+			}
+			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		}
+		// A holder that made the file and wrote nothing removes it on
+		// release (see closeUnused); a lock taken on the removed file
+		// locks nothing, so take it again on the file the path names.
+		if held, err := f.Stat(); err == nil {
+			if now, err := os.Lstat(path); err == nil && os.SameFile(held, now) {
+				break
+			}
+		}
+		f.Close()
+		if attempt == 10 {
+			return nil, fmt.Errorf("engine: lock %s: the lock file keeps changing", dir)
+		}
 	}
 	// Record who holds it, for the message a second process prints.
 	if err := f.Truncate(0); err == nil {
@@ -81,6 +99,31 @@ func (l *RunLock) Close() error {
 	err := l.f.Close() // closing the descriptor releases the flock
 	l.f = nil
 	return err
+}
+
+// closeUnused releases the lock of a command that wrote nothing to the
+// directory, removing the lock file if this lock made it: a refused or
+// failed command leaves the directory as it found it. The file goes
+// before the lock, so another process never holds a lock on a removed
+// file for long (LockRunDir checks).
+func (l *RunLock) closeUnused() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	if l.created {
+		os.Remove(filepath.Join(l.dir, fileLock))
+	}
+	return l.Close()
+}
+
+// releaseLock releases l; if the command wrote nothing, the lock file
+// goes too when l made it.
+func releaseLock(l *RunLock, wrote bool) {
+	if wrote {
+		l.Close()
+		return
+	}
+	l.closeUnused()
 }
 
 func readHolder(f *os.File) string {

@@ -10,19 +10,26 @@ import (
 
 var errWouldBlock = syscall.EWOULDBLOCK
 
-func openLockFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+// openLockFile opens the lock file, making it if absent, and says
+// whether this call made it.
+func openLockFile(path string) (f *os.File, created bool, err error) {
+	const flags = os.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	f, err = os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, 0o644)
+	created = err == nil
+	if errors.Is(err, os.ErrExist) {
+		f, err = os.OpenFile(path, flags, 0)
+	}
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, errors.New(path + " is a symbolic link")
+		return nil, false, errors.New(path + " is a symbolic link")
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, errors.New(path + " is not a regular file")
+		return nil, false, errors.New(path + " is not a regular file")
 	}
-	return f, nil
+	return f, created, nil
 }
 
 func tryLock(f *os.File) error {

@@ -97,6 +97,9 @@ func newRunner(cfg *Config, opts Options) *runner {
 
 // Start begins a new run of cfg in opts.Dir, which must not hold one.
 func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
 	}
@@ -107,7 +110,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Close()
+	wrote := false // a refused start leaves the directory as it was
+	defer func() { releaseLock(lock, wrote) }()
 	if lock.ReadOnly() {
 		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
 	}
@@ -117,6 +121,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
 			opts.Dir, ErrRunExists, opts.Dir)
 	}
+	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
 		return nil, err
 	}
@@ -141,6 +146,9 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 // Resume holds the directory's lock. A finished run in a directory it
 // cannot write is reported as it stands, and nothing is written.
 func Resume(ctx context.Context, opts Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	// A directory without a checkpoint gets its error before anything,
 	// a lock file included, is made in it.
 	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
@@ -151,7 +159,8 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Close()
+	wrote := false // a refused resume leaves the directory as it was
+	defer func() { releaseLock(lock, wrote) }()
 	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -190,6 +199,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
 	}
+	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
 		return nil, err
 	}
