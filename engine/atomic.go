@@ -7,20 +7,52 @@ import (
 	"path/filepath"
 )
 
+// fileSystem is every disk operation writeAtomic performs. The run goes
+// through disk, which tests replace to tear a write, stop before a rename
+// and check that nothing is renamed before it is synced.
+type fileSystem interface {
+	CreateTemp(dir, pattern string) (tempFile, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+	SyncDir(dir string) error
+}
+
+// tempFile is the part of *os.File writeAtomic uses.
+type tempFile interface {
+	Name() string
+	Chmod(mode os.FileMode) error
+	Write(b []byte) (int, error)
+	Sync() error
+	Close() error
+}
+
+type osFS struct{}
+
+func (osFS) CreateTemp(dir, pattern string) (tempFile, error) { return os.CreateTemp(dir, pattern) }
+func (osFS) Rename(oldpath, newpath string) error             { return os.Rename(oldpath, newpath) }
+func (osFS) Remove(name string) error                         { return os.Remove(name) }
+func (osFS) SyncDir(dir string) error                         { return syncDir(dir) }
+
+// disk is the file system runs write to.
+var disk fileSystem = osFS{}
+
+// tempPattern names the temporary file that becomes path.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
 // writeAtomic replaces path with data so that a crash at any instant
 // leaves either the old file or the new one, never a torn one: write a
 // temporary file in the same directory, fsync it, rename it over path,
 // fsync the directory so the rename itself is durable.
 func writeAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := disk.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
-			os.Remove(tmp)
+			disk.Remove(tmp)
 		}
 	}()
 	// CreateTemp makes 0600 files; results are for sharing like any file.
@@ -33,12 +65,12 @@ func writeAtomic(path string, data []byte) (err error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = disk.Rename(tmp, path)
 	}
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
-	return syncDir(dir)
+	return disk.SyncDir(dir)
 }
 
 func unwrapPath(err error) error {

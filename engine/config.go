@@ -451,14 +451,16 @@ func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ..
 		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
 		return
 	}
+	rivals := &species{label: "rivals", player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
 	sp, err := genome.NewSpace(pi.Schema, co.space)
 	if err != nil {
+		// Go on to the opponents: a user sees every mistake in one pass.
 		c.genomeProblems(p, "coevolve.space", err)
-		return
-	}
-	rivals := &species{label: "rivals", player: co.Player, role: role, space: sp, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
-	if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
-		c.genomeProblems(p, "coevolve.seeds", err)
+	} else {
+		rivals.space = sp
+		if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
+			c.genomeProblems(p, "coevolve.seeds", err)
+		}
 	}
 	for i, spec := range co.Opponents {
 		pl, err := fitness.ParseSpec(c.game, c.role, c.resolvePath(spec))
@@ -471,7 +473,9 @@ func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ..
 	if len(rivals.seeds) > c.Evolution.Population {
 		bad("coevolve.seeds", "%d seeds for a population of %d", len(rivals.seeds), c.Evolution.Population)
 	}
-	c.species = append(c.species, rivals)
+	if rivals.space != nil {
+		c.species = append(c.species, rivals)
+	}
 }
 
 // genomeProblems turns genome's line errors into config errors; under

@@ -186,6 +186,7 @@ func (d *decoder) strings(dst *[]string) func(*yaml.Node, string) {
 		n = deref(n)
 		if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 			*dst = []string{n.Value} // a single name may stand for a list of one
+			d.lines[path+"[0]"] = n.Line
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
@@ -195,10 +196,13 @@ func (d *decoder) strings(dst *[]string) func(*yaml.Node, string) {
 		*dst = nil
 		for i, item := range n.Content {
 			item = deref(item)
+			key := fmt.Sprintf("%s[%d]", path, i)
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
-				d.p.add(item.Line, fmt.Sprintf("%s[%d]", path, i), "want a name, got %s", describe(item))
+				d.p.add(item.Line, key, "want a name, got %s", describe(item))
 				continue
 			}
+			// Later checks (an unknown player) point at the entry itself.
+			d.lines[key] = item.Line
 			*dst = append(*dst, item.Value)
 		}
 	}

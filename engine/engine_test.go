@@ -3,10 +3,13 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -181,9 +184,7 @@ func snapshot(t testing.TB, dir string) map[string]string {
 	out := map[string]string{}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() == fileLog {
-			continue
-		}
+		// run.log included: a refused resume must not even log.
 		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
 		out[e.Name()] = string(data)
 	}
@@ -214,6 +215,32 @@ func TestBrokenRunDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherCk, _ := os.ReadFile(filepath.Join(other, fileCheckpoint))
+	// edit rewrites the checkpoint with a change.
+	edit := func(change func(*Checkpoint)) func(dir string) {
+		return func(dir string) {
+			var c Checkpoint
+			if err := json.Unmarshal(ck, &c); err != nil {
+				t.Fatal(err)
+			}
+			change(&c)
+			data, err := c.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, fileCheckpoint, data)
+		}
+	}
+	// memberEdit replaces the first match of pattern (the first member's
+	// field) with field.
+	memberEdit := func(pattern, field string) func(dir string) {
+		return func(dir string) {
+			loc := regexp.MustCompile(pattern).FindIndex(ck)
+			if loc == nil {
+				t.Fatalf("no %s in the checkpoint", pattern)
+			}
+			write(t, dir, fileCheckpoint, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
+		}
+	}
 	tests := []struct {
 		name  string
 		setup func(dir string)
@@ -233,6 +260,21 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"future format", func(dir string) {
 			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
 		}, "checkpoint format 9"},
+		{"config hash of another config", edit(func(c *Checkpoint) { c.ConfigHash = "0" + c.ConfigHash[1:] }),
+			"config hash does not match its config"},
+		{"generation 0", edit(func(c *Checkpoint) { c.Generation, c.History = 0, nil }), "generation: 0"},
+		{"a history row missing", edit(func(c *Checkpoint) { c.History = c.History[:0] }), "history: 0 rows for 1 generations"},
+		{"a history row too many", edit(func(c *Checkpoint) { c.History = append(c.History, c.History...) }), "history: 2 rows for 1 generations"},
+		{"empty hall of fame", edit(func(c *Checkpoint) { c.HallOfFame = []Member{} }), "hall_of_fame: empty"},
+		{"a member missing", edit(func(c *Checkpoint) { c.Population = c.Population[1:] }), "7 members, the config breeds 8"},
+		{"a member too many", edit(func(c *Checkpoint) { c.Population = append(c.Population, c.Population[0]) }), "9 members, the config breeds 8"},
+		{"rivals in a run without them", edit(func(c *Checkpoint) { c.Rivals = &c.SpeciesState }), "2 species, the config evolves 1"},
+		{"hall of fame genes out of range", edit(func(c *Checkpoint) { c.HallOfFame[0].Genes = []float64{99} }), "corrupt checkpoint: hall_of_fame[0].genes"},
+		{"member without games", memberEdit(`"games": \d+`, `"games": 0`), "member with games 0"},
+		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "member with generation -1"},
+		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without ci95"},
+		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
+		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,6 +352,26 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
+	// Each species' picture says whose it is and which way is better.
+	for file, title := range map[string]string{
+		fileReport:             ">coevolve: shots per generation (lower is better)<",
+		"rivals-" + fileReport: ">coevolve rivals: shots per generation (higher is better)<",
+	} {
+		if !bytes.Contains(want[file], []byte(title)) {
+			t.Errorf("%s has no title %q", file, title)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := 1; g <= 3; g++ {
+		for _, label := range []string{": best", " (rivals): best"} {
+			if n := strings.Count(string(log), fmt.Sprintf("generation %d/3%s", g, label)); n != 1 {
+				t.Errorf("run.log has %d lines for generation %d%s, want 1:\n%s", n, g, label, log)
+			}
+		}
+	}
 }
 
 func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
@@ -356,5 +418,66 @@ func TestOpponentFilesAreProtected(t *testing.T) {
 	os.Remove(champ)
 	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "champ.yaml") {
 		t.Fatalf("resume without the opponent's file: %v", err)
+	}
+}
+
+// TestNotRunDirectories: resume and export name what is missing.
+func TestNotRunDirectories(t *testing.T) {
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"missing", filepath.Join(empty, "nope"), filepath.Join(empty, "nope") + ": no such file or directory"},
+		{"empty", empty, empty + ": not a run directory: no checkpoint.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); err == nil || err.Error() != tc.want {
+				t.Errorf("resume: %v, want %q", err, tc.want)
+			}
+			if _, err := Export(tc.dir, 1, YAML, false); err == nil || err.Error() != tc.want {
+				t.Errorf("export: %v, want %q", err, tc.want)
+			}
+			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); !errors.Is(err, ErrNotRunDir) && tc.name == "empty" {
+				t.Errorf("resume: %v is not ErrNotRunDir", err)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(empty); len(entries) != 0 {
+		t.Errorf("a failed resume wrote %d files", len(entries))
+	}
+}
+
+// TestRunDirectoryErrors: a run directory that cannot be made, and a run
+// whose config.yaml is gone or no longer parses, are errors naming the
+// file; nothing changes.
+func TestRunDirectoryErrors(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	write(t, filepath.Dir(blocker), "file", []byte("x"))
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: filepath.Join(blocker, "run")}); err == nil ||
+		!strings.Contains(err.Error(), "cannot make the run directory "+filepath.Join(blocker, "run")) {
+		t.Errorf("run under a file: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, fileConfig)
+	text, _ := os.ReadFile(cfgPath)
+	os.Remove(cfgPath)
+	before := snapshot(t, dir)
+	if _, err := Resume(context.Background(), Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), cfgPath+": no such file") {
+		t.Errorf("resume without config.yaml: %v", err)
+	}
+	if !equalSnap(before, snapshot(t, dir)) {
+		t.Error("a failed resume changed files")
+	}
+	write(t, dir, fileConfig, append(text, "colour: blue\n"...))
+	before = snapshot(t, dir)
+	var ce ConfigErrors
+	if _, err := Resume(context.Background(), Options{Dir: dir}); !errors.As(err, &ce) || !strings.Contains(err.Error(), cfgPath+":") {
+		t.Errorf("resume with a broken config.yaml: %v", err)
+	}
+	if !equalSnap(before, snapshot(t, dir)) {
+		t.Error("a failed resume changed files")
 	}
 }

@@ -2,10 +2,14 @@ package fitness_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -30,8 +34,90 @@ func TestDeriveSeparatesStreams(t *testing.T) {
 	for i := range uint64(1000) {
 		add("(7,3,i)", fitness.Derive(7, 3, i))
 	}
-	if fitness.Derive(5, 6, 7) != fitness.Derive(5, 6, 7) {
-		t.Fatal("Derive is not a pure function")
+	// The engine's streams have four and five parts: (generation,
+	// purpose, opponent, game) and (generation, purpose, offset, pairing,
+	// game). Every combination is its own stream, and so is every prefix.
+	for gen := range uint64(3) {
+		for purpose := uint64(1); purpose <= 7; purpose++ {
+			add(fmt.Sprintf("(3,%d,%d)", gen, purpose), fitness.Derive(3, gen, purpose))
+			for o := range uint64(4) {
+				add(fmt.Sprintf("(3,%d,%d,%d)", gen, purpose, o), fitness.Derive(3, gen, purpose, o))
+				for g := range uint64(12) {
+					add(fmt.Sprintf("(3,%d,%d,%d,%d)", gen, purpose, o, g), fitness.Derive(3, gen, purpose, o, g))
+					add(fmt.Sprintf("(3,%d,%d,%d,%d,0)", gen, purpose, o, g), fitness.Derive(3, gen, purpose, o, g, 0))
+				}
+			}
+		}
+	}
+}
+
+// TestDeriveOrderMatters: every order of four parts, and of six, names
+// its own stream, and changing any single part of a six-part name changes
+// the stream.
+func TestDeriveOrderMatters(t *testing.T) {
+	for _, parts := range [][]uint64{{0, 1, 2, 3}, {3, 1, 4, 1 << 40, 5, 9}} {
+		seen := map[uint64][]uint64{}
+		for _, p := range permutations(parts) {
+			v := fitness.Derive(2, p...)
+			if prev, ok := seen[v]; ok {
+				t.Fatalf("%v and %v derive the same seed", prev, p)
+			}
+			seen[v] = p
+		}
+		if want := factorial(len(parts)); len(seen) != want {
+			t.Fatalf("%d seeds from the orders of %v, want %d", len(seen), parts, want)
+		}
+	}
+	base := fitness.Derive(2, 3, 1, 4, 1, 5, 9)
+	for i := range 6 {
+		for _, delta := range []uint64{1, 1 << 32, 1 << 63} {
+			p := []uint64{3, 1, 4, 1, 5, 9}
+			p[i] += delta
+			if fitness.Derive(2, p...) == base {
+				t.Fatalf("part %d changed by %#x: same seed", i, delta)
+			}
+		}
+	}
+}
+
+func permutations(xs []uint64) [][]uint64 {
+	if len(xs) <= 1 {
+		return [][]uint64{slices.Clone(xs)}
+	}
+	var out [][]uint64
+	for i := range xs {
+		rest := append(slices.Clone(xs[:i]), xs[i+1:]...)
+		for _, p := range permutations(rest) {
+			out = append(out, append([]uint64{xs[i]}, p...))
+		}
+	}
+	return out
+}
+
+func factorial(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return n * factorial(n-1)
+}
+
+// TestDeriveGolden pins the derivation: every run's results, and every
+// checkpoint a resumed run continues from, depend on these exact values.
+// Mix(0) is splitmix64's first output from state 0.
+func TestDeriveGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want uint64
+	}{
+		{"Mix(0)", fitness.Mix(0), 0xe220a8397b1dcdaf},
+		{"Derive(1)", fitness.Derive(1), 0x910a2dec89025cc1},
+		{"Derive(5, 6, 7)", fitness.Derive(5, 6, 7), 0xca41948006cbf31a},
+		{"Derive(7, 3, 2, 1, 0)", fitness.Derive(7, 3, 2, 1, 0), 0xd1ba0d2759f47c50},
+		{"NewRand(42)", fitness.NewRand(42).Uint64(), 0xb5461ef4414231cc},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %#x, want %#x", tc.name, tc.got, tc.want)
+		}
 	}
 }
 
@@ -58,6 +144,10 @@ func TestSummarize(t *testing.T) {
 		{"two values", []float64{1, 3}, 2, 2, math.Sqrt2, 12.706 * math.Sqrt2 / math.Sqrt2},
 		{"odd count", []float64{5, 1, 3}, 3, 3, 2, 4.303 * 2 / math.Sqrt(3)},
 		{"constant", []float64{4, 4, 4, 4}, 4, 4, 0, 0},
+		// The last tabled quantile (df 30) and the first from the
+		// expansion (df 31, exact 2.039513).
+		{"31 values", alternate(31), 15.0 / 31, 0, math.Sqrt(15.0 * 16 / 31 / 30), 2.042 * math.Sqrt(15.0*16/31/30) / math.Sqrt(31)},
+		{"32 values", alternate(32), 0.5, 0.5, math.Sqrt(8.0 / 31), 2.039513 * math.Sqrt(8.0/31) / math.Sqrt(32)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,16 +156,54 @@ func TestSummarize(t *testing.T) {
 				if math.IsInf(want, 1) && math.IsInf(got, 1) {
 					return
 				}
-				if math.Abs(got-want) > 1e-9 {
+				if !(math.Abs(got-want) <= 1e-9) { // NaN fails too
 					t.Errorf("%s = %v, want %v", what, got, want)
 				}
 			}
 			near("mean", s.Mean, tc.mean)
 			near("median", s.Median, tc.median)
 			near("sd", s.SD, tc.sd)
-			near("CI half-width", s.CI95[1]-s.Mean, tc.half)
+			if got := s.CI95[1] - s.Mean; math.IsInf(tc.half, 1) != math.IsInf(got, 1) ||
+				(!math.IsInf(tc.half, 1) && math.Abs(got-tc.half) > 1e-5*max(1, tc.half)) {
+				t.Errorf("CI half-width = %v, want %v", got, tc.half)
+			}
+			if s.N != len(tc.xs) {
+				t.Errorf("n = %d, want %d", s.N, len(tc.xs))
+			}
 			near("CI symmetry", s.Mean-s.CI95[0], s.CI95[1]-s.Mean)
 		})
+	}
+}
+
+// alternate returns n values 0, 1, 0, 1, ...
+func alternate(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i % 2)
+	}
+	return xs
+}
+
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		o, flip fitness.Outcome
+		score   float64
+		name    string
+	}{
+		{fitness.Loss, fitness.Win, 0, "loss"},
+		{fitness.Draw, fitness.Draw, 0.5, "draw"},
+		{fitness.Win, fitness.Loss, 1, "win"},
+		{fitness.Outcome(7), fitness.Outcome(-5), 3.5, "Outcome(7)"},
+	} {
+		if got := tc.o.Flip(); got != tc.flip {
+			t.Errorf("%v.Flip() = %v, want %v", tc.o, got, tc.flip)
+		}
+		if got := tc.o.Score(); got != tc.score {
+			t.Errorf("%v.Score() = %v, want %v", tc.o, got, tc.score)
+		}
+		if got := tc.o.String(); got != tc.name {
+			t.Errorf("String() = %q, want %q", got, tc.name)
+		}
 	}
 }
 
@@ -317,4 +445,252 @@ func mustWith(t testing.TB, v genome.Values, name string, x float64) genome.Valu
 		t.Fatal(err)
 	}
 	return out
+}
+
+// seatGame records the seed and the first seat of every game: the first
+// seat wins.
+type seatGame struct {
+	coinGame
+	mu    sync.Mutex
+	games map[uint64][]string
+}
+
+func (g *seatGame) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.games[seed] = append(g.games[seed], a.Name())
+	return fitness.Win
+}
+
+// TestPlayPairsDealsEachPairOnce: n games are n/2 deals, each played
+// twice with the seats swapped; another match seed gives other deals.
+func TestPlayPairsDealsEachPairOnce(t *testing.T) {
+	g := &seatGame{games: map[uint64][]string{}}
+	a, b := coin{"a", 0.5}, coin{"b", 0.5}
+	tally, err := fitness.PlayPairs(context.Background(), g, a, b, 40, 9, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Wins != 20 || tally.Losses != 20 {
+		t.Fatalf("the first seat always wins: tally %+v, want 20-20", tally)
+	}
+	if len(g.games) != 20 {
+		t.Fatalf("40 games on %d deals, want 20", len(g.games))
+	}
+	for seed, seats := range g.games {
+		slices.Sort(seats)
+		if !slices.Equal(seats, []string{"a", "b"}) {
+			t.Fatalf("deal %#x: first seats %v, want a and b once each", seed, seats)
+		}
+	}
+	if _, err := fitness.PlayPairs(context.Background(), g, a, b, 40, 10, 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.games) != 40 {
+		t.Fatalf("match seeds 9 and 10 share %d deals", 40-len(g.games)+20)
+	}
+}
+
+// TestParallelProgressCounts: progress counts every finished call once,
+// up to n, and Parallel returns every result.
+func TestParallelProgressCounts(t *testing.T) {
+	for _, tc := range []struct{ n, workers int }{{10, 1}, {1000, 1}, {1000, 3}, {7, 16}} {
+		t.Run(fmt.Sprintf("%d on %d", tc.n, tc.workers), func(t *testing.T) {
+			var mu sync.Mutex
+			var counts []int
+			out, err := fitness.Parallel(context.Background(), tc.n, tc.workers, func(i int) int { return i * i }, func(done int) {
+				mu.Lock()
+				counts = append(counts, done)
+				mu.Unlock()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range out {
+				if x != i*i {
+					t.Fatalf("result %d = %d", i, x)
+				}
+			}
+			slices.Sort(counts)
+			if len(counts) == 0 || counts[len(counts)-1] != tc.n {
+				t.Fatalf("progress %v, want it to reach %d", counts, tc.n)
+			}
+			for i := 1; i < len(counts); i++ {
+				if counts[i] == counts[i-1] {
+					t.Fatalf("progress told %d twice: %v", counts[i], counts)
+				}
+			}
+			if tc.workers == 1 && tc.n == 10 && !slices.Equal(counts, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
+				t.Fatalf("one worker, 10 calls: progress %v", counts)
+			}
+		})
+	}
+	if out, err := fitness.Parallel(context.Background(), 0, 4, func(int) int { return 1 }, nil); err != nil || len(out) != 0 {
+		t.Fatalf("no work: %v, %v", out, err)
+	}
+}
+
+// TestPlayPairsOddCount: an odd count ends with the first game of a pair,
+// a in the first seat.
+func TestPlayPairsOddCount(t *testing.T) {
+	g := &seatGame{games: map[uint64][]string{}}
+	tally, err := fitness.PlayPairs(context.Background(), g, coin{"a", 0.5}, coin{"b", 0.5}, 3, 9, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Wins != 2 || tally.Losses != 1 {
+		t.Fatalf("3 games where the first seat wins: %+v, want 2-1 for a", tally)
+	}
+}
+
+func TestEvaluateOneGame(t *testing.T) {
+	g := coinGame{}
+	fair, _ := g.NewPlayer("fair", genome.Values{})
+	req := fitness.EvalRequest{Game: g, Players: []fitness.Contender{{Label: "a", Player: fair}},
+		Opponents: []fitness.Contender{{Label: "b", Player: fair}}, Games: 1, Seed: 1, Workers: 1}
+	rep, err := fitness.Evaluate(context.Background(), req)
+	if err != nil || len(rep.Matches) != 1 || rep.Matches[0].Games != 1 {
+		t.Fatalf("one game: %+v, %v", rep, err)
+	}
+	req.Games = 0
+	if _, err := fitness.Evaluate(context.Background(), req); err == nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Fatalf("no games: %v", err)
+	}
+}
+
+// roleGame has a shooter and a placer of one name, and a mover.
+type roleGame struct{ coinGame }
+
+func (roleGame) Players() []fitness.PlayerInfo {
+	return []fitness.PlayerInfo{
+		{Name: "both", Role: fitness.Shooter, Schema: coinSchema},
+		{Name: "both", Role: fitness.Placer},
+		{Name: "any", Role: fitness.Mover},
+	}
+}
+
+func TestInfoByRole(t *testing.T) {
+	g := roleGame{}
+	for _, tc := range []struct {
+		role    fitness.Role
+		name    string
+		ok      bool
+		tunable bool
+	}{
+		{fitness.Shooter, "both", true, true},
+		{fitness.Placer, "both", true, false},
+		{fitness.Shooter, "any", true, false}, // a mover plays every role
+		{fitness.Placer, "nobody", false, false},
+	} {
+		info, ok := fitness.Info(g, tc.role, tc.name)
+		if ok != tc.ok || info.Tunable() != tc.tunable || (ok && info.Name != tc.name) {
+			t.Errorf("Info(%v, %q) = %+v, %v; want found %v, tunable %v", tc.role, tc.name, info, ok, tc.ok, tc.tunable)
+		}
+	}
+}
+
+func TestLoadParamsRole(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(file, []byte("role: shooter\nparams: {bias: 0.3}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		role fitness.Role
+		err  string
+	}{
+		{fitness.Shooter, ""},
+		{fitness.Mover, ""}, // one-role games do not check roles
+		{fitness.Placer, "for a shooter, not a placer"},
+	} {
+		_, err := fitness.LoadParams(file, "coin", tc.role, "tuned", coinSchema)
+		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("role %v: %v, want %q", tc.role, err, tc.err)
+		}
+	}
+}
+
+// soloCoin is coinGame with a solo measure: the cost of a game is a
+// uniform draw scaled by the player's bias.
+type soloCoin struct{ coinGame }
+
+func (soloCoin) SoloOpponent() fitness.Player { return coin{"house", 1} }
+func (soloCoin) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+	return p.(coin).bias * opp.(coin).bias * fitness.NewRand(seed).Float64()
+}
+func (soloCoin) Measure() string { return "draws" }
+
+// TestEvaluateSolo: solo games of every player and opponent on the same
+// deals (the same draw scaled by the bias), against the game's solo
+// opponent unless one is named, counted in the progress with the
+// head-to-head games.
+func TestEvaluateSolo(t *testing.T) {
+	g := soloCoin{}
+	req := fitness.EvalRequest{Game: g,
+		Players:   []fitness.Contender{{Label: "half", Player: coin{"half", 0.5}}},
+		Opponents: []fitness.Contender{{Label: "one", Player: coin{"one", 1}}},
+		Games:     20, Seed: 3, Workers: 2}
+	if n := req.Total(); n != 20+2*20 {
+		t.Fatalf("Total %d, want 20 head to head + 2 x 20 solo", n)
+	}
+	var mu sync.Mutex
+	most := 0
+	req.Progress = func(done int) { mu.Lock(); most = max(most, done); mu.Unlock() }
+	rep, err := fitness.Evaluate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if most != req.Total() {
+		t.Errorf("progress reached %d of %d", most, req.Total())
+	}
+	if len(rep.Players) != 2 || rep.Players[0].Name != "half" || rep.Players[1].Name != "one" || rep.Players[0].Measure != "draws" {
+		t.Fatalf("players %+v", rep.Players)
+	}
+	half, one := rep.Players[0].Solo, rep.Players[1].Solo
+	if half.N != 20 || math.Abs(half.Mean-one.Mean/2) > 1e-12 {
+		t.Errorf("solo means %v and %v: the same deals give half the cost at half the bias", half.Mean, one.Mean)
+	}
+	doc, err := json.Marshal(rep.Players[0])
+	if err != nil || !strings.HasPrefix(string(doc), `{"draws":{"n":20,`) || !strings.Contains(string(doc), `"name":"half"`) {
+		t.Errorf("player JSON %s, %v", doc, err)
+	}
+	req.SoloOpponent, req.Progress = coin{"double", 2}, nil
+	rep2, err := fitness.Evaluate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep2.Players[0].Solo.Mean; math.Abs(got-2*half.Mean) > 1e-12 {
+		t.Errorf("against a named solo opponent of twice the bias: mean %v, want %v", got, 2*half.Mean)
+	}
+	if (fitness.EvalRequest{Game: coinGame{}, Players: req.Players, Opponents: req.Opponents, Games: 20}).Total() != 20 {
+		t.Error("a game without solo games counts solo games")
+	}
+	two, three := make([]fitness.Contender, 2), make([]fitness.Contender, 3)
+	if n := (fitness.EvalRequest{Game: g, Players: two, Opponents: three, Games: 10}).Total(); n != 2*3*10+(2+3)*10 {
+		t.Errorf("2 players, 3 opponents, 10 games: Total %d, want %d", n, 2*3*10+(2+3)*10)
+	}
+}
+
+func TestRoleNames(t *testing.T) {
+	for r, want := range map[fitness.Role]string{fitness.Mover: "mover", fitness.Shooter: "shooter", fitness.Placer: "placer", 9: "Role(9)"} {
+		if r.String() != want {
+			t.Errorf("%d: %q, want %q", r, r.String(), want)
+		}
+	}
+}
+
+func TestLoadParamsExports(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, body, err string }{
+		{"empty params", "game: coin\nplayer: tuned\nparams:\n", "no params found"},
+		{"players without params", "game: coin\nplayers:\n  - rank: 1\n", "no params found"},
+		{"another player", "player: fair\nparams: {bias: 0.5}\n", `for player "fair", not "tuned"`},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".yaml")
+		if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
 }

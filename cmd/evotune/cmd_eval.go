@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
@@ -56,7 +57,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return usagef("want exactly one GAME, got %d arguments (%s); see 'evotune games'", len(pos), strings.Join(pos, " "))
 	}
 	o.game = pos[0]
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
 	defer stop()
 	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }

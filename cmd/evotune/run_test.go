@@ -212,6 +212,10 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// A log, so that a failed resume appending to it shows.
+		if err := os.WriteFile(filepath.Join(dir, "run.log"), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return dir
 	}
 	tests := []struct {
@@ -234,17 +238,79 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyRun(t)
 			tc.damage(dir)
-			before := readFiles(t, dir)
+			before := allFiles(t, dir)
 			code, _, errs := run(t, "resume", dir, "--generations", "2")
 			if code != ExitFailure || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Fatalf("exit %d, stderr %q; want exit 1 and one line about %q", code, errs, tc.want)
 			}
-			after := readFiles(t, dir)
-			for f := range before {
-				if !bytes.Equal(before[f], after[f]) {
-					t.Fatalf("%s changed", f)
-				}
-			}
+			sameFiles(t, before, allFiles(t, dir))
 		})
 	}
+}
+
+// allFiles reads every file of a directory, run.log included.
+func allFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = data
+	}
+	return out
+}
+
+// sameFiles fails unless both directories' files are the same, byte for byte.
+func sameFiles(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	for f, data := range before {
+		if got, ok := after[f]; !ok || !bytes.Equal(got, data) {
+			t.Errorf("%s changed or vanished", f)
+		}
+	}
+	for f := range after {
+		if _, ok := before[f]; !ok {
+			t.Errorf("%s appeared", f)
+		}
+	}
+}
+
+// TestStoredConfigErrorExitsOne: when the config stored in a checkpoint
+// no longer loads (a player file it names is gone), resume and export
+// fail with exit 1 and one line naming the file, and change nothing.
+func TestStoredConfigErrorExitsOne(t *testing.T) {
+	cfgDir := t.TempDir()
+	champ := filepath.Join(cfgDir, "champ.yaml")
+	if err := os.WriteFile(champ, []byte("jitter: 0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(killConfig, "  baselines:\n    games: 40\n",
+		"  objective: score\n  baselines:\n    games: 4\n    opponents: [\"tuned:champ.yaml\"]\n", 1)
+	text = strings.Replace(text, "population: 10", "population: 4", 1)
+	cfg := filepath.Join(cfgDir, "champ-run.yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errs := run(t, "run", cfg, "--out", dir, "--quiet", "--generations", "1"); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	if err := os.Remove(champ); err != nil {
+		t.Fatal(err)
+	}
+	before := allFiles(t, dir)
+	for _, args := range [][]string{{"resume", dir, "--generations", "2"}, {"export", dir}} {
+		code, out, errs := run(t, args...)
+		if code != ExitFailure || out != "" || !strings.Contains(errs, "no longer loads") || !strings.Contains(errs, "champ.yaml") ||
+			strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Fatalf("%s: exit %d, stderr %q; want exit 1 and one line about the stored config and champ.yaml", args[0], code, errs)
+		}
+	}
+	sameFiles(t, before, allFiles(t, dir))
 }

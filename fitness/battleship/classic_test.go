@@ -29,8 +29,8 @@ func classicRules() []Rules {
 }
 
 // playChecked plays one solo game of s against layout l, failing the test
-// (instead of panicking) on an off-board or repeated shot, and returns the
-// number of shots.
+// (instead of panicking) on an off-board or repeated shot or a game that
+// ends before every ship cell is hit, and returns the number of shots.
 func playChecked(t testing.TB, g *Geometry, s Shooter, l Layout, seed uint64) int {
 	t.Helper()
 	target := newFleet(g, l)
@@ -47,6 +47,9 @@ func playChecked(t testing.TB, g *Geometry, s Shooter, l Layout, seed uint64) in
 		gun.Observe(target.shoot(s.Name(), c))
 		shots++
 	}
+	if missed := l.Occupied().AndNot(fired); !missed.Empty() {
+		t.Fatalf("%s, seed %d: the game ended with ship cells %v not hit", s.Name(), seed, missed.Cells(nil))
+	}
 	return shots
 }
 
@@ -58,9 +61,7 @@ func TestClassicShootersNeverRepeatAndFinish(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%v/%dx%d%v", s.Name(), p.Name(), r.Reveal, r.W, r.H, r.Fleet), func(t *testing.T) {
 					for seed := range uint64(100) {
 						l := p.Place(g, fitness.NewRand(seed))
-						if n := playChecked(t, g, s, l, seed); n > g.Cells {
-							t.Fatalf("seed %d: %d shots on %d cells", seed, n, g.Cells)
-						}
+						playChecked(t, g, s, l, seed)
 					}
 				})
 			}

@@ -280,7 +280,7 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 	}
 	k := &densityGunner{p: &s.p, t: t, g: g, rng: rng, roots: s.rt}
 	if s.rt != nil {
-		k.bound = new(scoreBounds)
+		k.bound = newScoreBounds(s.rt)
 	}
 	if n := len(g.Fleet); n <= densityInline {
 		k.afloat, k.shipHits = k.afloatBuf[:n], k.shipHitsBuf[:n]
@@ -731,29 +731,6 @@ func (k *densityGunner) multiplied(c int, v float64, m *scoreMasks) float64 {
 		v *= p.Parity
 	}
 	return v
-}
-
-// scaleMasked multiplies v at the open cells of each tier by that tier's
-// factor (x: critical, preferred, avoid) and, while hunting, at the
-// open parity cells by x[3]. The tiers are disjoint, so each cell takes
-// at most one tier factor, then the parity one, as in value.
-func (k *densityGunner) scaleMasked(v []float64, open Bits, m *scoreMasks, x [4]float64) {
-	if k.tiers {
-		for t, cells := range [3]Bits{m.critical, m.preferred, m.avoid} {
-			for wi, w := range [2]uint64{cells.Lo & open.Lo, cells.Hi & open.Hi} {
-				for ; w != 0; w &= w - 1 {
-					v[wi<<6|bits.TrailingZeros64(w)] *= x[t]
-				}
-			}
-		}
-	}
-	if m.hunting {
-		for wi, w := range [2]uint64{m.parity.Lo & open.Lo, m.parity.Hi & open.Hi} {
-			for ; w != 0; w &= w - 1 {
-				v[wi<<6|bits.TrailingZeros64(w)] *= x[3]
-			}
-		}
-	}
 }
 
 // product sets k.score[c] to prod_s (1 - p_s(c)) for every cell, folding

@@ -16,14 +16,24 @@ import (
 // are scored exactly, by value, the same code as ever, and the choice is
 // made on those exact scores, exactly as the plain loop makes it. The
 // jitter stage classifies cells (draw or not) on the roots too, against
-// thresholds computed once a shot, and bounds the jittered score of the
-// few drawers that could win from the root with a table-driven log2 and
-// exp2 whose errors are proven below; whatever a bound cannot settle is
-// scored exactly. So every decision (the best score, ties to the lowest
-// cell, which cells draw jitter and in which order, the jittered winner)
-// is the plain loop's, and so are the shots and the random numbers drawn
-// (TestBoundedChoiceIsExact plays both in lockstep over random and
-// extreme parameters).
+// thresholds computed once a shot, then bounds each drawer's jittered
+// score from above from its root, with multiplications and a table of
+// tangents (powUpper), and scores exactly only the drawer with the
+// highest bound: it wins unless another bound reaches its score, and
+// then whatever bound still does is scored too. So every decision (the
+// best score, ties to the lowest cell, which cells draw jitter and in
+// which order, the jittered winner) is the plain loop's, and so are the
+// shots and the random numbers drawn (TestBoundedChoiceIsExact plays
+// both in lockstep over random and extreme parameters).
+//
+// Where the time goes: the roots' multipliers g' t' r' change only at
+// the cells whose tier or parity changed, a few a shot, so they are kept
+// per cell (remask); a shot makes one pass over the open cells for the
+// roots and the best, one to pick the drawers, one to draw (the random
+// numbers are the plain loop's, one per drawer in cell order: that cost
+// is fixed) and one to bound; math.Pow runs about once a shot (the cells
+// tied for the best share one power; the lead drawer is settled by
+// bounds of its score, powBounds).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -100,20 +110,13 @@ func exp2Bounds(y float64) (lo, hi float64) {
 	return scale * (1 + z) * (1 - 1e-12), scale * (1 + z + z*z) * (1 + 1e-12)
 }
 
-// linearBounds returns lo' <= 2^lo and hi' >= 2^hi, lo <= hi finite
-// or lo = -inf, with one exp2Bounds: 2^lo = 2^hi * 2^-(hi-lo) and
-// 2^-d >= 1 - d ln 2.
-func linearBounds(lo, hi float64) (float64, float64) {
-	l, h := exp2Bounds(hi)
-	if lo < -boundRange {
-		return 0, h
-	}
-	return l * (1 - (hi-lo)*math.Ln2) * (1 - 1e-12), h
-}
-
 // densityRoots are the e-th roots of a shooter's multipliers.
 type densityRoots struct {
-	e, invE                            float64
+	e, invE float64
+	k       int     // floor(e)
+	f       float64 // e - k
+	// tanA[j] + tanB[j] x is the tangent of x^f at x = (j + 1/2)/powBins.
+	tanA, tanB                         [powBins]float64
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
@@ -136,6 +139,13 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		}
 	}
 	r := &densityRoots{e: p.Exponent, invE: 1 / p.Exponent, pMin: math.Exp2(-900 / p.Exponent)}
+	r.k = int(p.Exponent)
+	r.f = p.Exponent - float64(r.k)
+	for j := range powBins {
+		m := (float64(j) + 0.5) / powBins
+		y := math.Pow(m, r.f)
+		r.tanA[j], r.tanB[j] = (1-r.f)*y, r.f*y/m
+	}
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
 	for c := range r.grid {
@@ -145,27 +155,6 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		r.grid[c] = root(w)
 	}
 	return r
-}
-
-// refine bounds drawer i's jittered score from its cell's root (v = u^e,
-// u within 1 +- rootSlack of the root, so log2 v lies within
-// e * (log2 u +- 2 rootSlack)), or scores the cell exactly where the
-// bound would overflow, and returns the new lower bound.
-func (k *densityGunner) refine(i int, m *scoreMasks) float64 {
-	rt, sb := k.roots, k.bound
-	c := sb.drawCell[i]
-	vlo, vhi := 0.0, 0.0 // a root of 0 is a score of 0
-	if u := sb.root[c]; u > 0 {
-		h := log2Upper(u)
-		if lo, hi := rt.e*(h-log2Width-2*rootSlack)-boundSlack, rt.e*(h+2*rootSlack)+boundSlack; hi <= boundRange {
-			vlo, vhi = linearBounds(lo, hi)
-		} else { // k.score keeps P: the winner's loop scores exactly again
-			vlo = k.value(c, k.score[c], m)
-			vhi = vlo
-		}
-	}
-	sb.drawLo[i], sb.drawHi[i] = vlo+sb.drawAdd[i], vhi+sb.drawAdd[i]
-	return sb.drawLo[i]
 }
 
 // rootBounds returns lo <= x^(1/e) <= hi for x >= 2^-900, from
@@ -183,62 +172,197 @@ func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// scoreBounds is chooseBounded's scratch: by cell, the root of its score;
-// then the cells that draw jitter, in cell order, with their draws and
-// the bounds of their jittered scores.
+// powBounds returns lo <= v <= hi for the score v of a cell whose
+// computed root is u > 0: the true root is within 1 +- rootSlack of u,
+// so log2 v lies within e (log2 u +- 2 rootSlack), and boundSlack covers
+// the score's rounding (1e-12 relative) and this arithmetic's. ok is
+// false where the bounds would leave exp2Bounds' range.
+func (r *densityRoots) powBounds(u float64) (lo, hi float64, ok bool) {
+	h := log2Upper(u)
+	ylo, yhi := r.e*(h-log2Width-2*rootSlack)-boundSlack, r.e*(h+2*rootSlack)+boundSlack
+	if !(yhi <= boundRange && ylo >= -boundRange) {
+		return 0, 0, false
+	}
+	lo, _ = exp2Bounds(ylo)
+	_, hi = exp2Bounds(yhi)
+	return lo, hi, true
+}
+
+// scoreBounds is chooseBounded's scratch: by cell, the root of its
+// multipliers and of its score; the cells near the largest root; then the
+// cells that draw jitter, in cell order, with their draws and their
+// jittered scores, exact or bounded above.
 type scoreBounds struct {
+	// mul[c] is g'(c) t'(c) r'(c) under masks: only the cells whose tier
+	// or parity changed since the last shot are multiplied again.
+	mul      [MaxCells]float64
+	masks    scoreMasks // parity empty when not hunting
 	root     [MaxCells]float64
 	cand     [MaxCells]int8 // cells near the largest root, in cell order
-	drawCell [MaxCells]int
+	open     [MaxCells]int8 // the open cells, in order: nOpen of them, the cells of openBits
+	nOpen    int
+	openBits Bits
+	drawCell [MaxCells]int8
 	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
-	drawLo   [MaxCells]float64
-	drawHi   [MaxCells]float64
+	drawW    [MaxCells]float64 // an upper bound of the drawer's jittered score
 }
+
+// newScoreBounds returns the scratch of a gunner whose multipliers have
+// the roots rt, before any tier or parity applies.
+func newScoreBounds(rt *densityRoots) *scoreBounds {
+	return &scoreBounds{mul: rt.grid}
+}
+
+// remask brings mul up to date with the masks of this shot. Each cell
+// takes the highest tier it is in, as in multiplied.
+func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
+	parity := m.parity
+	if !m.hunting {
+		parity = Bits{}
+	}
+	o := &sb.masks
+	changed := Bits{
+		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo),
+		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi),
+	}
+	if changed.Empty() {
+		return
+	}
+	*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity, hunting: m.hunting}
+	for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
+		cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
+		if wi == 1 {
+			cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
+		}
+		for ; w != 0; w &= w - 1 {
+			b := uint(bits.TrailingZeros64(w))
+			c := (wi<<6 | int(b)) & (MaxCells - 1)
+			x := rt.grid[c]
+			switch {
+			case cw>>b&1 != 0:
+				x *= rt.critical
+			case pw>>b&1 != 0:
+				x *= rt.preferred
+			case aw>>b&1 != 0:
+				x *= rt.avoid
+			}
+			if rw>>b&1 != 0 {
+				x *= rt.parity
+			}
+			sb.mul[c] = x
+		}
+	}
+}
+
+// openCells returns the cells of open in increasing order. In a game the
+// open cells lose one cell a shot, which is taken out of the last list.
+func (sb *scoreBounds) openCells(open Bits) []int8 {
+	if open == sb.openBits {
+		return sb.open[:sb.nOpen]
+	}
+	if gone := sb.openBits.AndNot(open); open.AndNot(sb.openBits).Empty() && gone.Count() == 1 {
+		c := int8(gone.First())
+		list := sb.open[:sb.nOpen]
+		for i, x := range list {
+			if x == c {
+				copy(list[i:], list[i+1:])
+				break
+			}
+		}
+		sb.nOpen--
+		sb.openBits = open
+		return sb.open[:sb.nOpen]
+	}
+	n := 0
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			sb.open[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
+			n++
+		}
+	}
+	sb.nOpen, sb.openBits = n, open
+	return sb.open[:n]
+}
+
+// powBins is the number of tangents powUpper chooses from, one per
+// 1/powBins of [0, 1].
+const powBins = 64
+
+// powUpper returns an upper bound of x^e, e = k + f (k an integer, f in
+// [0, 1)), for x > 0, with multiplications and one table look-up: x^f
+// is concave, so it lies below its tangent at any point, and the tangent
+// at the middle of x's bin (x's own bin for x < 1) is within about
+// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1.2e-4 at x = 1/4, 8e-6
+// near 1.
+func (r *densityRoots) powUpper(x float64) float64 {
+	xk := 1.0
+	for range r.k {
+		xk *= x
+	}
+	j := min(int(x*powBins), powBins-1)
+	return xk * (r.tanA[j] + r.tanB[j]*x)
+}
+
+// twoBits are the bits of 2.0: above them lie the floats above 2, NaN and
+// the negative numbers.
+const twoBits = 0x4000000000000000
+
+// Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
+// root to the largest is at least powMinRatio and the best score at least
+// powMinTop, so that top * powUpper(x) >= top * x^(k+1) >= 2^-920 stays
+// normal (k <= 64, and a tangent of x^f lies above x^f >= x); powSlack
+// covers every rounding (see chooseBounded).
+const (
+	powMinRatio = 0x1p-8
+	powMinTop   = 0x1p-400
+	powSlack    = 1e-7
+)
 
 // chooseBounded is choose for an exponent other than 1: k.score holds
 // prod_s (1 - p_s) on entry. It picks the very cell the plain loop would,
 // drawing the very same random numbers; see the top of this file.
 func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
-	score, root := k.score[:k.g.Cells], sb.root[:k.g.Cells]
-	grid := rt.grid[:len(root)]
-	odd := false // some P is not 0 or a number in [pMin, 2]: never, in fact
-	for c, q := range score {
-		P := 1 - q
-		score[c], root[c] = P, P*grid[c] // score holds P until scored exactly
-		if !(P <= 2) || (P < rt.pMin && P != 0) {
-			odd = true
-		}
-	}
-	k.scaleMasked(root, open, m, [4]float64{rt.critical, rt.preferred, rt.avoid, rt.parity})
-	// wild: cells whose roots prove nothing, scored exactly. The cells
-	// whose root is within rounding of the largest so far are gathered in
-	// the same pass; those still near the final largest are scored.
+	sb.remask(rt, m)
+	score, root, mul := &k.score, &sb.root, &sb.mul
+	// One pass over the open cells turns q into P and its root, lists the
+	// open cells for the jitter pass, and gathers the cells whose root is
+	// within rounding of the largest so far; those still near the final
+	// largest are scored. wild: cells whose roots prove nothing (a P that
+	// is not 0 or a number in [pMin, 2]: never, in fact), scored exactly.
+	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
+	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
+	// 2^-53 one unsigned comparison of its bits with those of 2 finds
+	// the wild ones.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
 	maxRoot, near := 0.0, 0.0
-	cand := sb.cand[:0]
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			if P := score[c]; odd && !(P >= rt.pMin && P <= 2) && P != 0 {
-				wild = wild.Set(c)
-				cand = append(cand, int8(c))
-				continue
-			}
-			u := root[c]
-			if u < near {
-				continue
-			}
-			if u > maxRoot {
-				maxRoot, near = u, u*(1-4*rootSlack)
-			}
-			cand = append(cand, int8(c))
-		}
+	cells := sb.openCells(open)
+	nCand := 0
+	pMin := 0.0 // P < 0 is caught by the bits: only a pMin above 2^-53 can matter
+	if rt.pMin > 0x1p-53 {
+		pMin = rt.pMin
 	}
+	for _, c8 := range cells {
+		c := int(c8) & (MaxCells - 1)
+		P := 1 - score[c]
+		u := P * mul[c]
+		score[c], root[c] = P, u // score holds P until scored exactly
+		if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
+			wild = wild.Set(c)
+		} else if u < near {
+			continue
+		} else if u > maxRoot {
+			maxRoot, near = u, u*(1-4*rootSlack)
+		}
+		sb.cand[nCand&(MaxCells-1)] = int8(c)
+		nCand++
+	}
+	cand := sb.cand[:nCand]
 	// The best exact score is among the wild cells and those whose root
 	// is within rounding of the largest: any other scores strictly less
 	// than the cell with the largest root. Candidates are mostly ties
-	// (cells alike by symmetry), so powers are reused by P.
+	// (cells alike by symmetry), so powers are reused by P. A scored
+	// cell's root becomes NaN, which the jitter passes below recognise.
 	best, top := -1, math.Inf(-1)
 	lastP, lastPow := math.NaN(), 0.0
 	for _, c8 := range cand {
@@ -251,7 +375,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			lastP, lastPow = P, math.Pow(P, rt.e)
 		}
 		v := k.multiplied(c, lastPow, m)
-		score[c], exact = v, exact.Set(c)
+		score[c], root[c], exact = v, math.NaN(), exact.Set(c)
 		if v > top {
 			best, top = c, v
 		}
@@ -280,71 +404,145 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			drawAbove = hi * (1 + 4*rootSlack)
 		}
 	}
-	// A non-exact drawer's jittered score is below top + its draw (v <
-	// top and rounding is monotone); the exact ones' are known. Only the
-	// drawers that can reach the best lower bound so far are bounded
-	// closer, the one with the largest draw first: it most often raises
-	// that bound past the others.
-	n, floor := 0, math.Inf(-1)
-	first, firstAdd := -1, math.Inf(-1)
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			switch u := root[c]; {
-			case exact.Has(c):
+	// The jittered score of a drawer not scored exactly is bounded above
+	// from its root u: v <= top * (u / maxRoot)^e * (1 + powSlack). The
+	// cell with the largest root scores at most top, and the roots are
+	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
+	// the ratio of two scores is within ((1 + rootSlack) / (1 -
+	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
+	// roots' ratio, and the ratio's division, powUpper's at most 66
+	// roundings (x^k, then A + Bx with A, B >= 0 and their table entries
+	// within a few ulps) and the two products below add less than 1e-12. Below powMinRatio,
+	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
+	// (every multiplier is finite); where powUpper's limits fail, v < top
+	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
+	// fl(v + draw).
+	invMax, topS, xMin := 1/maxRoot, top*(1+powSlack), powMinRatio
+	ubSmall := topS * rt.powUpper(powMinRatio)
+	if !(top >= powMinTop) {
+		xMin, ubSmall = math.Inf(1), top
+	}
+	// The drawers in cell order (the exact ones with a root of NaN); then
+	// their draws, in that order; then the bounds of their jittered
+	// scores. (Three loops: one with a call to the random source in it
+	// would keep every other value on the stack.) With drawAbove < 0 and
+	// top < Jitter every open cell draws: the inexact ones have u >= 0 =
+	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
+	// >= 0 or NaN).
+	drawCell := cells
+	if !(drawAbove < 0 && top < p.Jitter) {
+		n := 0
+		for _, c8 := range cells {
+			c := int(c8) & (MaxCells - 1)
+			u := root[c]
+			if u < skipBelow {
+				continue
+			}
+			if !(u > drawAbove) { // NaN (exact) too: the exact score decides
+				if u == u {
+					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
+				}
 				if v := score[c]; v != top && v+p.Jitter <= top {
 					continue
 				}
-			case u < skipBelow:
-				continue
-			case u > drawAbove:
-			default:
-				v := k.value(c, score[c], m)
-				score[c], exact = v, exact.Set(c)
-				if v != top && v+p.Jitter <= top {
-					continue
-				}
 			}
-			add := k.rng.Float64() * p.Jitter
-			sb.drawCell[n], sb.drawAdd[n] = c, add
-			if exact.Has(c) {
-				wv := score[c] + add
-				sb.drawLo[n], sb.drawHi[n] = wv, wv
-				if wv > floor { // a NaN score never wins
-					floor = wv
-				}
-			} else {
-				sb.drawLo[n], sb.drawHi[n] = math.Inf(-1), top+add
-				if add > firstAdd {
-					first, firstAdd = n, add
-				}
-			}
+			sb.drawCell[n&(MaxCells-1)] = int8(c)
 			n++
 		}
+		drawCell = sb.drawCell[:n]
 	}
-	if first >= 0 {
-		floor = max(floor, k.refine(first, m))
+	n := len(drawCell)
+	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
+	for i := range drawAdd {
+		drawAdd[i] = k.rng.Float64() * p.Jitter
 	}
-	for i := range n {
-		if sb.drawLo[i] != math.Inf(-1) || sb.drawHi[i] < floor {
-			continue // exact, refined, or out of reach
-		}
-		floor = max(floor, k.refine(i, m))
-	}
-	// The winner is the first drawer with the highest jittered score; it
-	// is among those that can reach floor, the best lower bound.
-	best, bestVal := -1, math.Inf(-1)
-	for i := range n {
-		if !(sb.drawHi[i] >= floor) {
+	// A drawer's jittered score is at most topHi + draw: an exact one's
+	// score is at most top (or NaN, which never wins), and powUpper(x) <
+	// 1 + 1e-4 for x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle
+	// of their bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer
+	// whose draw cannot lift that above second keeps it as its bound.
+	// Exact drawers are bounded by their jittered score itself. lead: the
+	// drawer with the highest bound, second: the highest bound of the
+	// others (a NaN bound, never in fact, sticks).
+	topHi := topS * (1 + 1e-4)
+	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
+	for i, c8 := range drawCell {
+		add := drawAdd[i]
+		if wub := topHi + add; wub <= second {
+			drawW[i] = wub
 			continue
 		}
-		c := sb.drawCell[i]
-		if !exact.Has(c) {
-			score[c], exact = k.value(c, score[c], m), exact.Set(c)
+		c := int(c8) & (MaxCells - 1)
+		ub := score[c] // exact: the score itself
+		if u := root[c]; u == u {
+			ub = 0.0 // a root of 0 is a score of 0
+			if x := u * invMax; x >= xMin {
+				ub = topS * rt.powUpper(x)
+			} else if u != 0 {
+				ub = ubSmall
+			}
 		}
-		if v := score[c] + sb.drawAdd[i]; v > bestVal {
-			best, bestVal = c, v
+		wub := ub + add
+		drawW[i] = wub
+		if wub > leadW {
+			lead, leadW, second = i, wub, leadW
+		} else if !(wub <= second) && second == second {
+			second = wub
+		}
+	}
+	// The winner is the first drawer with the highest jittered score. The
+	// lead's bounds from its root (its score itself if it is exact or its
+	// root 0) settle it as a rule: above every other bound, it wins.
+	if lead >= 0 {
+		c := int(drawCell[lead]) & (MaxCells - 1)
+		wlo, ok := leadW, true
+		if u := root[c]; u > 0 {
+			var vlo float64
+			vlo, _, ok = rt.powBounds(u)
+			wlo = vlo + drawAdd[lead]
+		}
+		if ok && second < wlo {
+			return c
+		}
+		if u := root[c]; u == u {
+			exact = exact.Set(c)
+			drawW[lead] = k.scoreDrawer(c, drawAdd[lead], m)
+		}
+	}
+	// Otherwise (rare): floor, the best exact jittered score; score
+	// whatever bound still reaches it, then take the first exact drawer
+	// at the highest score; every drawer left unscored is below floor.
+	floor := math.Inf(-1)
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); exact.Has(c) {
+			if wv := score[c] + drawAdd[i]; wv > floor { // a NaN score never wins
+				floor = wv
+			}
+		}
+	}
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); !exact.Has(c) && !(drawW[i] < floor) {
+			exact = exact.Set(c)
+			if wv := k.scoreDrawer(c, drawAdd[i], m); wv > floor {
+				floor = wv
+			}
+		}
+	}
+	best, bestVal := -1, math.Inf(-1)
+	for i, c8 := range drawCell {
+		if c := int(c8) & (MaxCells - 1); exact.Has(c) {
+			if wv := score[c] + drawAdd[i]; wv > bestVal {
+				best, bestVal = c, wv
+			}
 		}
 	}
 	return best
+}
+
+// scoreDrawer scores cell c exactly, leaves the score in k.score and
+// returns it jittered by add.
+func (k *densityGunner) scoreDrawer(c int, add float64, m *scoreMasks) float64 {
+	v := k.value(c, k.score[c], m)
+	k.score[c] = v
+	return v + add
 }

@@ -240,9 +240,10 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 
 // TestScoreBounds checks the bounds chooseBounded relies on against
 // math.Log2, math.Exp2 and the exact score, over random draws and edge
-// values: log2Upper, exp2Bounds and linearBounds must contain the true
+// values: log2Upper and exp2Bounds must contain the true
 // value, a cell's root must be within rootSlack of the e-th root of its
-// exact score, and rootBounds must contain that root.
+// exact score, rootBounds must contain that root, powBounds the score
+// from the root, and powUpper must bound x^e from above.
 func TestScoreBounds(t *testing.T) {
 	rng := fitness.NewRand(3)
 	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
@@ -264,9 +265,29 @@ func TestScoreBounds(t *testing.T) {
 		if e := math.Exp2(y); !(lo <= e && e <= hi) || (y > -1000 && hi > lo*(1+1e-4)) {
 			t.Fatalf("exp2Bounds(%v) = [%v, %v], exp2 %v", y, lo, hi, e)
 		}
-		d := rng.Float64() * 1e-3
-		if lo, hi := linearBounds(y-d, y); !(lo <= math.Exp2(y-d) && math.Exp2(y) <= hi) {
-			t.Fatalf("linearBounds(%v, %v) = [%v, %v], exp2 %v, %v", y-d, y, lo, hi, math.Exp2(y-d), math.Exp2(y))
+	}
+	// powUpper bounds x^e from above (powSlack, applied by chooseBounded,
+	// is left for the rounding of the ratio and the roots), closely near 1.
+	for i := range 20000 {
+		e := math.Exp(math.Log(0.125) + rng.Float64()*math.Log(512)) // 1/8..64
+		if i < 4 {
+			e = []float64{2, 0.125, 64, 0.5}[i]
+		}
+		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
+		j := float64(rng.IntN(powBins + 1))
+		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-50, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(),
+			1 - rng.Float64()*0x1p-20, j / powBins, math.Nextafter(j/powBins, 0)} {
+			x = max(x, powMinRatio)
+			up, want := rt.powUpper(x), math.Pow(x, e)
+			if !(up*(1+1e-12) >= want) {
+				t.Fatalf("powUpper(%v) for e %v = %v, below x^e = %v", x, e, up, want)
+			}
+			if x <= 1+0x1p-50 && !(up < 1+1e-4) { // chooseBounded's topHi
+				t.Fatalf("powUpper(%v) for e %v = %v, above 1 + 1e-4", x, e, up)
+			}
+			if x >= 0.25 && up > want*(1+1e-3) {
+				t.Fatalf("powUpper(%v) for e %v = %v, loose: x^e = %v", x, e, up, want)
+			}
 		}
 	}
 	// A computed root is within 1 +- rootSlack of the e-th root of the
@@ -303,6 +324,9 @@ func TestScoreBounds(t *testing.T) {
 			if lo, hi := rt.rootBounds(v); !(lo <= math.Pow(v, rt.invE) && math.Pow(v, rt.invE) <= hi) || hi > lo*(1+1e-3) {
 				t.Fatalf("rootBounds(%v) for e %v = [%v, %v], root %v", v, p.Exponent, lo, hi, math.Pow(v, rt.invE))
 			}
+			if lo, hi, ok := rt.powBounds(u); !ok || !(lo <= v && v <= hi) || hi > lo*(1+1e-3) {
+				t.Fatalf("powBounds(%v) for e %v = [%v, %v] (%v), score %v", u, p.Exponent, lo, hi, ok, v)
+			}
 			if d := math.Abs(math.Log(v)/p.Exponent - math.Log(u)); d > rootSlack {
 				t.Fatalf("draw %d cell %d: P %v e %v: score %v, root %v: relative error %v", i, c, P, p.Exponent, v, u, d)
 			}
@@ -326,56 +350,147 @@ func TestBoundedChoiceCraftedStates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for trial := range densScale(200) {
-			seed := uint64(i*1000 + trial)
-			pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
-			fast := s.Start(g, rand.New(pa)).(*densityGunner)
-			ref := s.Start(g, rand.New(pb)).(*densityGunner)
-			var fired, hits Bits
-			for c := range g.Cells {
+		compareCrafted(t, g, s, i, densScale(200), rng)
+	}
+	// Exponents beyond the schema's, up to the bounded path's limit of 64:
+	// above 900/53 the smallest P a game can produce are below pMin.
+	for i, e := range []float64{8, 17.5, 40, 64} {
+		p := densityParams{UseReveal: true, HitWeight: 20, Exponent: e, Grid: edgeGrid(g.H, g.W, []float64{3, 0.2}),
+			Avoid: 0.5, Preferred: 2, Critical: 9, Parity: 0.3, Jitter: []float64{0.25, 1e-3, 1e-9, 0.05}[i]}
+		s, err := newDensityShooter("large", g, p)
+		if err != nil || s.rt == nil {
+			t.Fatalf("exponent %v: %v, roots %v", e, err, s.rt != nil)
+		}
+		compareCrafted(t, g, s, 1000+i, densScale(400), rng)
+	}
+}
+
+// compareCrafted plays trials crafted states (see
+// TestBoundedChoiceCraftedStates) with s, bounded and exact.
+func compareCrafted(t *testing.T, g *Geometry, s *densityShooter, i, trials int, rng *rand.Rand) {
+	t.Helper()
+	for trial := range trials {
+		seed := uint64(i*1000 + trial)
+		pa, pb := rand.NewPCG(seed, 3), rand.NewPCG(seed, 3)
+		fast := s.Start(g, rand.New(pa)).(*densityGunner)
+		ref := s.Start(g, rand.New(pb)).(*densityGunner)
+		var fired, hits Bits
+		for c := range g.Cells {
+			if rng.IntN(3) == 0 {
+				fired = fired.Set(c)
 				if rng.IntN(3) == 0 {
-					fired = fired.Set(c)
-					if rng.IntN(3) == 0 {
-						hits = hits.Set(c)
-					}
+					hits = hits.Set(c)
 				}
-			}
-			if fired == g.All {
-				fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
-			}
-			var dens [3][MaxCells]float64
-			var live []densityShip
-			for sh := range 1 + rng.IntN(3) {
-				total := float64(1 + rng.IntN(40))
-				for c := range g.Cells {
-					switch rng.IntN(8) {
-					case 0:
-						dens[sh][c] = 0
-					case 1:
-						dens[sh][c] = total
-					case 2:
-						dens[sh][c] = math.NaN()
-					case 3, 4:
-						dens[sh][c] = float64(rng.IntN(3)) // ties
-					default:
-						dens[sh][c] = rng.Float64() * total
-					}
-				}
-				live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
-			}
-			for _, k := range []*densityGunner{fast, ref} {
-				k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
-				k.live = append(k.live[:0], live...)
-			}
-			c, want := fast.choose(), ref.chooseExact()
-			if c != want {
-				t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %v)", i, trial, g.Name(c), g.Name(want), v.Map())
-			}
-			sa, _ := pa.MarshalBinary()
-			sb, _ := pb.MarshalBinary()
-			if string(sa) != string(sb) {
-				t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
 			}
 		}
+		if fired == g.All {
+			fired = fired.AndNot(Cell(rng.IntN(g.Cells)))
+		}
+		var dens [3][MaxCells]float64
+		var live []densityShip
+		for sh := range 1 + rng.IntN(3) {
+			total := float64(1 + rng.IntN(40))
+			for c := range g.Cells {
+				switch rng.IntN(8) {
+				case 0:
+					dens[sh][c] = 0
+				case 1:
+					dens[sh][c] = total
+				case 2:
+					dens[sh][c] = math.NaN()
+				case 3, 4:
+					dens[sh][c] = float64(rng.IntN(3)) // ties
+				default:
+					dens[sh][c] = rng.Float64() * total
+				}
+			}
+			live = append(live, densityShip{dens: &dens[sh], inv: 1 / total, times: 1 + rng.IntN(3)})
+		}
+		for _, k := range []*densityGunner{fast, ref} {
+			k.fired, k.hits, k.misses = fired, hits, fired.AndNot(hits)
+			k.live = append(k.live[:0], live...)
+		}
+		c, want := fast.choose(), ref.chooseExact()
+		if c != want {
+			t.Fatalf("vector %d trial %d: bounded %s, exact %s (params %+v)", i, trial, g.Name(c), g.Name(want), s.p)
+		}
+		sa, _ := pa.MarshalBinary()
+		sb, _ := pb.MarshalBinary()
+		if string(sa) != string(sb) {
+			t.Fatalf("vector %d trial %d: the random sources parted", i, trial)
+		}
+	}
+}
+
+// TestIncrementalScratch checks the state chooseBounded carries from shot
+// to shot against a fresh computation, over random sequences of states:
+// the open cells' list (kept by taking one fired cell out, rebuilt
+// otherwise) and the roots of each cell's multipliers (redone only where
+// a tier or parity mask changed).
+func TestIncrementalScratch(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	p := densityParams{UseReveal: true, HitWeight: 20, Exponent: 2.5, Grid: edgeGrid(g.H, g.W, []float64{1.5, 0.7}),
+		Avoid: 0.3, Preferred: 3, Critical: 7, Parity: 0.6, Jitter: 0.1}
+	rt := newDensityRoots(&p)
+	rng := fitness.NewRand(5)
+	randomBits := func(prob int) Bits {
+		var b Bits
+		for c := range g.Cells {
+			if rng.IntN(prob) == 0 {
+				b = b.Set(c)
+			}
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		next func(open Bits) Bits
+	}{
+		{"one cell fired a shot", func(open Bits) Bits {
+			if open.Empty() {
+				return g.All
+			}
+			return open.AndNot(Cell(open.Nth(rng.IntN(open.Count()))))
+		}},
+		{"same, two fired or some reopened", func(open Bits) Bits {
+			switch rng.IntN(3) {
+			case 0:
+				return open
+			case 1:
+				return open.AndNot(randomBits(20))
+			}
+			return open.Or(randomBits(10)).And(g.All)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := newScoreBounds(rt)
+			open := g.All
+			for step := range 2000 {
+				open = tc.next(open)
+				got := sb.openCells(open)
+				want := open.Cells(nil)
+				if len(got) != len(want) {
+					t.Fatalf("step %d: %d open cells listed, want %d", step, len(got), len(want))
+				}
+				for i, c := range want {
+					if int(got[i]) != c {
+						t.Fatalf("step %d: open cell %d is %d, want %d", step, i, got[i], c)
+					}
+				}
+				critical := randomBits(9)
+				preferred := randomBits(6).AndNot(critical)
+				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(4).AndNot(critical).AndNot(preferred),
+					parity: randomBits(3), hunting: rng.IntN(2) == 0}
+				sb.remask(rt, &m)
+				k := &densityGunner{p: &p, roots: rt, tiers: true}
+				for c := range g.Cells {
+					// The root of multiplied's product, within rounding.
+					want := math.Pow(k.multiplied(c, 1, &m), 1/p.Exponent)
+					if d := math.Abs(sb.mul[c]/want - 1); d > 1e-14 {
+						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, sb.mul[c], want)
+					}
+				}
+			}
+		})
 	}
 }

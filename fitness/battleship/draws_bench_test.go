@@ -98,3 +98,91 @@ func BenchmarkTunedDraws(b *testing.B) {
 	b.ReportMetric(byShot[0], "shots/s-slowest")
 	b.ReportMetric(perShot[0]/byShot[0], "over9000/slowest-shots")
 }
+
+// BenchmarkTunedSamePositions separates what a draw costs per shot from
+// how it plays: each of BenchmarkTunedDraws' 16 draws plays 20 solo games,
+// then it and over9000 replay the positions those games reach (each fires
+// at every position, and both observe the recorded shots), timed in CPU
+// time of the benchmark's thread. It reports the largest and the median
+// ratio, over the draws, of the draw's time per position to over9000's.
+func BenchmarkTunedSamePositions(b *testing.B) {
+	g := mustGeometry(b, Classic())
+	schema := tunedSchema(g.Rules)
+	space, err := genome.NewSpace(schema, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o9k, err := over9000Shooter(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := fitness.NewRand(fitness.Derive(14, 1)) // BenchmarkTunedDraws' draws
+	type draw struct {
+		s     Shooter
+		games [][]Shot
+	}
+	var draws []draw
+	for range 16 {
+		v, err := space.Decode(space.Random(rng))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := tunedShooter(g, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := draw{s: s}
+		for seed := range uint64(20) {
+			target := g.place(randomPlacer{}, seed, 0)
+			gun := s.Start(g, fitness.NewRand(fitness.Derive(seed, streamShooter, 0)))
+			var shots []Shot
+			for target.afloat > 0 {
+				shot := target.shoot(s.Name(), gun.Fire())
+				gun.Observe(shot)
+				shots = append(shots, shot)
+			}
+			d.games = append(d.games, shots)
+		}
+		draws = append(draws, d)
+	}
+	replay := func(s Shooter, games [][]Shot) time.Duration {
+		start := cputime.Thread()
+		for seed, shots := range games {
+			gun := s.Start(g, fitness.NewRand(fitness.Derive(uint64(seed), streamShooter, 0)))
+			for _, shot := range shots {
+				gun.Fire()
+				gun.Observe(shot)
+			}
+		}
+		return cputime.Thread() - start
+	}
+	tuned := make([]time.Duration, len(draws))
+	base := make([]time.Duration, len(draws))
+	runtime.LockOSThread() // cputime.Thread times this thread
+	defer runtime.UnlockOSThread()
+	for b.Loop() {
+		for i, d := range draws {
+			tuned[i] += replay(d.s, d.games)
+			base[i] += replay(o9k, d.games)
+		}
+	}
+	ratios := make([]float64, len(draws))
+	for i := range draws {
+		ratios[i] = tuned[i].Seconds() / base[i].Seconds()
+		b.Logf("draw %d: tuned %.0f ns, over9000 %.0f ns a position: %.2fx", i,
+			float64(tuned[i].Nanoseconds())/float64(positions(draws[i].games)*b.N),
+			float64(base[i].Nanoseconds())/float64(positions(draws[i].games)*b.N), ratios[i])
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)-1], "tuned/over9000-max")
+	b.ReportMetric(ratios[len(ratios)/2], "tuned/over9000-median")
+}
+
+// positions counts the shots of games.
+func positions(games [][]Shot) int {
+	n := 0
+	for _, g := range games {
+		n += len(g)
+	}
+	return n
+}

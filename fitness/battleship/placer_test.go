@@ -65,10 +65,7 @@ func TestPlacersLegal(t *testing.T) {
 		for _, tc := range placers {
 			t.Run(fmt.Sprintf("%s/%dx%d%v", tc.name, r.W, r.H, r.Fleet), func(t *testing.T) {
 				for seed := range uint64(200) {
-					l := tc.p.Place(g, fitness.NewRand(seed))
-					if err := g.Check(l); err != nil {
-						t.Fatalf("seed %d: %v\n%s", seed, err, g.String(l))
-					}
+					mustBeLegal(t, g, tc.p.Place(g, fitness.NewRand(seed)), fmt.Sprintf("seed %d", seed))
 				}
 			})
 		}
@@ -369,10 +366,7 @@ func FuzzTunedPlacer(f *testing.F) {
 			set[name] = fold(x, p.Min, p.Max)
 		}
 		p := mustTuned(t, g, set)
-		l := p.Place(g, fitness.NewRand(seed))
-		if err := g.Check(l); err != nil {
-			t.Fatalf("%v: %v\n%s", set, err, g.String(l))
-		}
+		mustBeLegal(t, g, p.Place(g, fitness.NewRand(seed)), fmt.Sprint(set))
 	})
 }
 

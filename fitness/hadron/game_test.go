@@ -333,6 +333,11 @@ func TestNotation(t *testing.T) {
 		{"A0", 9, Cell{}, true},
 		{"5E", 9, Cell{}, true},
 		{"", 9, Cell{}, true},
+		{"@1", 9, Cell{}, true},  // the row before A
+		{"E-1", 9, Cell{}, true}, // a negative column
+		{"C3", 3, Cell{2, 2}, false},
+		{"D3", 3, Cell{}, true},
+		{"C4", 3, Cell{}, true},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			c, err := ParseCell(tc.in, tc.size)
@@ -341,6 +346,40 @@ func TestNotation(t *testing.T) {
 			}
 			if err == nil && !strings.EqualFold(c.String(), tc.in) {
 				t.Fatalf("%v prints as %q", c, c.String())
+			}
+		})
+	}
+}
+
+// TestPlayEdgesOnEverySide: the cells one step outside each of the four
+// sides are refused as off the board; the cells on each side are on it.
+func TestPlayEdgesOnEverySide(t *testing.T) {
+	const n = 5
+	for _, tc := range []struct {
+		name string
+		c    Cell
+		on   bool
+	}{
+		{"top row", Cell{0, 2}, true},
+		{"above the top", Cell{-1, 2}, false},
+		{"bottom row", Cell{n - 1, 2}, true},
+		{"below the bottom", Cell{n, 2}, false},
+		{"left column", Cell{2, 0}, true},
+		{"left of the left", Cell{2, -1}, false},
+		{"right column", Cell{2, n - 1}, true},
+		{"right of the right", Cell{2, n}, false},
+		{"past the last cell", Cell{n - 1, n}, false},
+		{"before the first cell", Cell{0, -1}, false},
+		{"corner", Cell{n - 1, n - 1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := mustBoard(t, n)
+			err := b.Play(tc.c)
+			if tc.on && err != nil {
+				t.Fatalf("%v on an empty %dx%d board: %v", tc.c, n, n, err)
+			}
+			if !tc.on && (err == nil || !strings.Contains(err.Error(), "not on a 5x5 board")) {
+				t.Fatalf("%v: %v, want it refused as off the board", tc.c, err)
 			}
 		})
 	}
@@ -387,6 +426,76 @@ func TestUnplaceIsUndo(t *testing.T) {
 				b.unplace(i, saved)
 				if a != b || a != start {
 					t.Fatalf("size %d, %v after\n%v: unplace and undo differ", size, c, start.String())
+				}
+			}
+		}
+	}
+}
+
+// TestBoardSizesAndNames: the sizes at both bounds are boards, one step
+// past either is refused; colours and cells off the alphabet have names.
+func TestBoardSizesAndNames(t *testing.T) {
+	for size, ok := range map[int]bool{MinSize - 1: false, MinSize: true, MaxSize: true, MaxSize + 1: false} {
+		b, err := NewBoard(size)
+		if (err == nil) != ok || (ok && b.Size() != size) {
+			t.Errorf("NewBoard(%d): %v", size, err)
+		}
+	}
+	if _, err := NewBoard(MaxSize + 1); err == nil || err.Error() != "hadron: size 12: must be at most 11" {
+		t.Errorf("NewBoard(12): %v", err)
+	}
+	for c, want := range map[Cell]string{{0, 0}: "A1", {25, 3}: "Z4", {26, 0}: "Cell(26,0)", {-1, 2}: "Cell(-1,2)"} {
+		if c.String() != want {
+			t.Errorf("%#v prints as %q, want %q", c, c.String(), want)
+		}
+	}
+	for c, want := range map[Color]string{Empty: "empty", White: "white", Black: "black", 7: "Color(7)"} {
+		if c.String() != want {
+			t.Errorf("colour %d: %q, want %q", c, c.String(), want)
+		}
+	}
+	if White.Other() != Black || Black.Other() != White {
+		t.Error("Other does not swap the colours")
+	}
+	b := mustBoard(t, 5)
+	for _, c := range []Cell{{-1, 0}, {0, -1}, {5, 0}, {0, 5}} {
+		if got := b.At(c); got != Empty {
+			t.Errorf("At(%v) off the board = %v, want empty", c, got)
+		}
+	}
+}
+
+// TestGeomNeighbours compares every board size's neighbour tables and
+// shifts with coordinates: corners have 2 neighbours, edges 3, the
+// inside 4, none across a side.
+func TestGeomNeighbours(t *testing.T) {
+	for n := MinSize; n <= MaxSize; n++ {
+		g := geoms[n]
+		for r := range n {
+			for c := range n {
+				i := r*n + c
+				var want set
+				for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+					if rr, cc := r+d[0], c+d[1]; rr >= 0 && rr < n && cc >= 0 && cc < n {
+						want = want.or(bit(rr*n + cc))
+					}
+				}
+				onEdge := 0
+				if r == 0 || r == n-1 {
+					onEdge++
+				}
+				if c == 0 || c == n-1 {
+					onEdge++
+				}
+				if g.nbr[i] != want || g.around(bit(i)) != want || int(g.deg[i]) != 4-onEdge {
+					t.Fatalf("%dx%d cell (%d,%d): %d neighbours, tables disagree with coordinates", n, n, r, c, g.deg[i])
+				}
+				var adj set
+				for _, j := range g.adj[i][:g.deg[i]] {
+					adj = adj.or(bit(int(j)))
+				}
+				if adj != want {
+					t.Fatalf("%dx%d cell (%d,%d): adj is not its neighbours", n, n, r, c)
 				}
 			}
 		}

@@ -133,11 +133,22 @@ func checkEval(t *testing.T, b *Board) {
 		}
 	}
 	s := searcher{b: *b, w: Weights{Jitter: 3}, salt: 7}
-	if v := s.eval(); v < -3 || v >= 3 || v == 0 {
+	v := s.eval()
+	if v < -3 || v >= 3 || v == 0 {
 		t.Errorf("jitter 3 alone: eval = %v, want in [-3, 3) and not 0", v)
 	}
-	if s.eval() != s.eval() {
-		t.Error("eval with jitter differs between calls on one position")
+	// The noise is a function of the position and the salt alone: the
+	// same position rebuilt from its text draws the same, another salt
+	// (another seat or match) draws another.
+	again, err := ParseBoard(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same := (&searcher{b: *again, w: Weights{Jitter: 3}, salt: 7}).eval(); same != v {
+		t.Errorf("jitter on the same position rebuilt: %v, then %v", v, same)
+	}
+	if other := (&searcher{b: *b, w: Weights{Jitter: 3}, salt: 8}).eval(); other == v {
+		t.Errorf("salts 7 and 8 draw the same jitter %v", v)
 	}
 }
 

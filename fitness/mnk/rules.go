@@ -189,5 +189,11 @@ func parseOptions(opts map[string]string) (config, error) {
 	if len(errs) == 0 {
 		errs = append(errs, c.rules.Validate())
 	}
+	// An opening the board cannot hold would leave the players at most the
+	// last move, and the option would silently mean something else.
+	if len(errs) == 1 && errs[0] == nil && c.limits.Opening >= c.rules.Cells() {
+		errs[0] = fmt.Errorf("mnk: opening %d leaves no move to the players on the %dx%d board: at most %d",
+			c.limits.Opening, c.rules.M, c.rules.N, c.rules.Cells()-1)
+	}
 	return c, errors.Join(errs...)
 }
