@@ -16,6 +16,10 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 )
 
+// maxEvalGames bounds eval --games: every game's result is kept until the
+// report (medians need them), 8 bytes each per player.
+const maxEvalGames = 10_000_000
+
 type evalOptions struct {
 	game    string
 	player  listFlag
@@ -69,8 +73,11 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if o.games < 1 {
 		return usagef("--games must be at least 1, got %d", o.games)
 	}
-	if o.workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", o.workers)
+	if o.games > maxEvalGames {
+		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
+	}
+	if o.workers < 0 || o.workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
 	if o.workers == 0 {
 		o.workers = runtime.NumCPU()
