@@ -38,7 +38,8 @@ func TestOptions(t *testing.T) {
 		{name: "unknown option", opts: map[string]string{"size": "3"}, err: `mnk: unknown option "size"`},
 		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
-		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is negative"},
+		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is outside [0, 1000000000]"},
+		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "mnk: nodes 1000000001 is outside [0, 1000000000]"},
 		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: option depth: "x"`},
 	}
 	for _, tc := range tests {
