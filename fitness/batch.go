@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync/atomic"
 )
 
@@ -42,10 +43,11 @@ func PlayMatches(ctx context.Context, g Game, ms []Match, workers int, progress 
 	if b, ok := g.(Batcher); ok {
 		return batched(ctx, ms, workers, progress, b.PlayBatch)
 	}
-	return Parallel(ctx, len(ms), workers, func(i int) (Outcome, error) {
+	return Parallel(ctx, len(ms), workers, func(i int) (o Outcome, err error) {
 		m := ms[i]
-		o, err := g.Play(ctx, m.A, m.B, m.Seed)
-		return o, Failed(m.Seed, err)
+		defer func() { err = Failed(m.Seed, err) }()
+		defer catchPanic(&err)
+		return g.Play(ctx, m.A, m.B, m.Seed)
 	}, progress)
 }
 
@@ -55,10 +57,11 @@ func PlaySoloMatches(ctx context.Context, g SoloGame, ms []Match, workers int, p
 	if b, ok := g.(SoloBatcher); ok {
 		return batched(ctx, ms, workers, progress, b.PlaySoloBatch)
 	}
-	return Parallel(ctx, len(ms), workers, func(i int) (float64, error) {
+	return Parallel(ctx, len(ms), workers, func(i int) (cost float64, err error) {
 		m := ms[i]
-		cost, err := g.PlaySolo(ctx, m.A, m.B, m.Seed)
-		return cost, Failed(m.Seed, err)
+		defer func() { err = Failed(m.Seed, err) }()
+		defer catchPanic(&err)
+		return g.PlaySolo(ctx, m.A, m.B, m.Seed)
 	}, progress)
 }
 
@@ -67,7 +70,7 @@ func batched[T any](ctx context.Context, ms []Match, workers int, progress func(
 	var done atomic.Int64
 	parts, err := Parallel(ctx, n, workers, func(b int) ([]T, error) {
 		batch := ms[b*BatchSize : min(len(ms), (b+1)*BatchSize)]
-		out, err := play(ctx, batch)
+		out, err := playBatchSafely(ctx, batch, play)
 		if err != nil {
 			return nil, failedBatch(batch, err)
 		}
@@ -84,6 +87,29 @@ func batched[T any](ctx context.Context, ms []Match, workers int, progress func(
 		out = append(out, p...)
 	}
 	return out, err
+}
+
+// PanicError is a panic of a game or a player, caught where the game was
+// played: a defect in one game stops the evaluation with an error (a
+// runtime failure, exit 1, naming the game's seed) instead of crashing
+// the process with a stack trace.
+type PanicError struct {
+	Value any
+	Stack []byte // where it panicked, for a log
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// catchPanic, deferred, turns a panic into *err.
+func catchPanic(err *error) {
+	if p := recover(); p != nil {
+		*err = &PanicError{Value: p, Stack: debug.Stack()}
+	}
+}
+
+func playBatchSafely[T any](ctx context.Context, batch []Match, play func(context.Context, []Match) ([]T, error)) (out []T, err error) {
+	defer catchPanic(&err)
+	return play(ctx, batch)
 }
 
 // failedBatch says which batch failed when its error does not name the

@@ -19,7 +19,10 @@ import (
 // flaky is a game that cannot be played on about one seed in every (rule
 // option, default 500), as an outside program that crashes would: the run
 // must stop with one line naming the seed, not panic.
-type flaky struct{ every uint64 }
+type flaky struct {
+	every  uint64
+	panics bool // fail by panicking, as a buggy game would
+}
 
 type flakyPlayer struct{ edge float64 }
 
@@ -40,6 +43,9 @@ func (flaky) NewPlayer(_ fitness.Role, _ string, v genome.Values) (fitness.Playe
 }
 func (g flaky) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	if seed%g.every == 7 {
+		if g.panics {
+			panic("flaky: the game broke")
+		}
 		return 0, errors.New("flaky: the program crashed")
 	}
 	if fitness.NewRand(seed).Float64() < a.(flakyPlayer).edge {
@@ -57,6 +63,7 @@ func init() {
 					return nil, fmt.Errorf("flaky: every %q: want a number above 7", s)
 				}
 			}
+			g.panics = opts["panic"] == "true"
 			return g, nil
 		}})
 }
@@ -90,6 +97,23 @@ func TestFailingGameStopsEvalNamingTheSeed(t *testing.T) {
 			m := seedLine.FindStringSubmatch(errs)
 			if m == nil || m[2] != fmt.Sprint(want) {
 				t.Fatalf("stderr %q, want one line naming seed %d, the first failing game's", errs, want)
+			}
+		})
+	}
+}
+
+// TestPanickingGameStopsEval: a game that panics during eval is a runtime
+// failure (exit 1, one line naming the seed of the lowest failing game),
+// not a crash with a stack trace and exit 2.
+func TestPanickingGameStopsEval(t *testing.T) {
+	want := firstFailingSeed(3, 4000)
+	for _, workers := range []string{"1", "2"} {
+		t.Run("workers="+workers, func(t *testing.T) {
+			code, _, errs := run(t, "eval", "flaky", "--rule", "panic=true", "--player", "edge", "--vs", "edge",
+				"--games", "4000", "--seed", "3", "--workers", workers)
+			line := fmt.Sprintf("game seed %d: panic: flaky: the game broke\n", want)
+			if code != ExitFailure || !strings.HasSuffix(errs, line) || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("exit %d, stderr %q: want exit %d and one line ending %q", code, errs, ExitFailure, line)
 			}
 		})
 	}
