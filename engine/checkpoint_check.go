@@ -80,6 +80,11 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	}{{"population", st.Population}, {"hall_of_fame", st.HallOfFame}} {
 		for i, m := range list.members {
 			field := fmt.Sprintf("%s%s[%d]", prefix, list.name, i)
+			if n, want := len(m.Genes), sp.space.Len(); n != want {
+				// Not damage, most likely: the player gained or lost
+				// parameters since the run started (another evotune).
+				return fmt.Errorf("%s.genes: %d genes, but the config's space has %d: the player's parameters changed since this run started (resume it with the evotune that started it)", field, n, want)
+			}
 			if err := sp.space.Check(m.Genes); err != nil {
 				return fmt.Errorf("%s.genes: %v", field, err)
 			}

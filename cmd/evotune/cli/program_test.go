@@ -167,9 +167,12 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(tc.signals) > 0 {
-				// Signal while generation 2 is in flight.
+				// Signal while generation 2 is in flight: after the
+				// checkpoint of generation 1 come its derived files,
+				// each fsynced, which on a loaded machine take well over
+				// 50 ms; a generation here lasts about a second.
 				waitForCheckpoint(t, run, 1)
-				time.Sleep(50 * time.Millisecond)
+				time.Sleep(400 * time.Millisecond)
 				for _, s := range tc.signals {
 					_ = cmd.Process.Signal(s)
 					time.Sleep(50 * time.Millisecond)
