@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/MaxHalford/eaopt"
+)
+
+func tournamentField(costs ...float64) eaopt.Individuals {
+	var indis eaopt.Individuals
+	for i, c := range costs {
+		indis = append(indis, eaopt.Individual{Genome: &eaGenome{genes: []float64{float64(i)}}, Fitness: c, Evaluated: true})
+	}
+	return indis
+}
+
+// TestTournamentTiesAndShortFields: among equally fit contestants the
+// lowest index wins, whatever order they are drawn in (so selection does
+// not depend on the shuffle when costs tie), and a field too small for n
+// distinct winners is an error, not a panic in the draw.
+func TestTournamentTiesAndShortFields(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		size    int
+		n       uint
+		costs   []float64
+		wantIdx []int  // for every seed
+		wantErr string // substring
+	}{
+		{name: "all tied, everyone drawn", size: 5, n: 1, costs: []float64{3, 3, 3, 3, 3}, wantIdx: []int{0}},
+		{name: "tie for best", size: 4, n: 1, costs: []float64{4, 1, 2, 1}, wantIdx: []int{1}},
+		{name: "one short", size: 3, n: 2, costs: []float64{1, 2, 3}, wantErr: "tournament of 3 needs 4 individuals, have 3"},
+		{name: "exactly enough", size: 3, n: 2, costs: []float64{1, 2, 3, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := range uint64(30) {
+				won, idx, err := tournament{size: tc.size}.Apply(tc.n, tournamentField(tc.costs...), newEaoptRand(seed))
+				if tc.wantErr != "" {
+					if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+						t.Fatalf("seed %d: err %v, want %q", seed, err, tc.wantErr)
+					}
+					return
+				}
+				if err != nil || len(won) != int(tc.n) {
+					t.Fatalf("seed %d: %d winners, %v", seed, len(won), err)
+				}
+				for k, want := range tc.wantIdx {
+					if idx[k] != want {
+						t.Fatalf("seed %d: winner %d is index %d, want %d", seed, k, idx[k], want)
+					}
+				}
+			}
+		})
+	}
+}
