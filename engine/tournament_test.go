@@ -54,3 +54,23 @@ func TestTournamentTiesAndShortFields(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentValidate: the config allows tournament-size 1 (uniform
+// selection), so the selector must accept it; 0 is refused.
+func TestTournamentValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		size int
+		ok   bool
+	}{
+		{"zero", 0, false},
+		{"one: uniform selection", 1, true},
+		{"three", 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := (tournament{size: tc.size}).Validate(); (err == nil) != tc.ok {
+				t.Fatalf("Validate size %d: %v", tc.size, err)
+			}
+		})
+	}
+}
