@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // fileSystem is every disk operation writeAtomic performs. The run goes
@@ -72,27 +71,6 @@ func writeAtomic(path string, data []byte) (err error) {
 		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	return disk.SyncDir(dir)
-}
-
-// removeTemps deletes the temporary files a killed process left behind
-// in dir (only those writeAtomic names, of the run's own files).
-func removeTemps(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") || e.IsDir() {
-			continue
-		}
-		for _, f := range []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport} {
-			if strings.HasPrefix(name, "."+f+".tmp-") || strings.HasPrefix(name, ".rivals-"+f+".tmp-") {
-				os.Remove(filepath.Join(dir, name))
-				break
-			}
-		}
-	}
 }
 
 func unwrapPath(err error) error {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // CheckpointFormat is the version of checkpoint.json this code writes and
@@ -73,7 +76,7 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 // space. It returns the checkpoint and the config it was written for.
 func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	path := filepath.Join(dir, fileCheckpoint)
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		if _, serr := os.Stat(dir); serr != nil {
 			return nil, nil, fmt.Errorf("%s: %w", dir, errors.Unwrap(serr))
@@ -93,6 +96,12 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if err := dec.Decode(&ck); err != nil {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
 	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
+	}
+	if err := ck.checkHeader(); err != nil {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
 	if ck.Format != CheckpointFormat {
 		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
 	}
@@ -107,20 +116,12 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 	if len(states) != len(cfg.species) {
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
+	if err := ck.checkFiles(cfg); err != nil {
+		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
 	for s, st := range states {
-		if ck.Generation < 1 || len(st.History) != ck.Generation || len(st.HallOfFame) == 0 {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: generation %d with %d history rows and %d in the hall of fame",
-				path, ck.Generation, len(st.History), len(st.HallOfFame))
-		}
-		if len(st.Population) != cfg.poolSize() {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d members, the config breeds %d", path, len(st.Population), cfg.poolSize())
-		}
-		for _, list := range [][]Member{st.Population, st.HallOfFame} {
-			for i, m := range list {
-				if err := cfg.species[s].space.Check(m.Genes); err != nil {
-					return nil, nil, fmt.Errorf("%s: corrupt checkpoint: member %d: %v", path, i, err)
-				}
-			}
+		if err := ck.checkSpecies(cfg, s, st); err != nil {
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
 	return &ck, cfg, nil

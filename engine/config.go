@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,6 +15,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/fileio"
 	"gopkg.in/yaml.v3"
 )
 
@@ -160,7 +160,7 @@ func defaults() Config {
 // Load reads, decodes and validates a config file. Every problem is
 // reported at once, as ConfigErrors with file:line: key: message.
 func Load(file string) (*Config, error) {
-	text, err := os.ReadFile(file)
+	text, err := fileio.ReadFile(file, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
@@ -408,6 +408,7 @@ func (c *Config) check(p *problems) {
 			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
 		c.species = append([]*species{main}, c.species...)
 	}
+	c.checkLimits(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
 	}
@@ -609,7 +610,7 @@ func (c *Config) resolvePath(spec string) string {
 	}
 	// The file is part of the config: an edit to it changes results, so
 	// its contents enter the hash and resume refuses a changed file.
-	if data, err := os.ReadFile(file); err == nil {
+	if data, err := fileio.ReadFile(file, fileio.MaxPlayerFile); err == nil {
 		sum := sha256.Sum256(data)
 		if c.files == nil {
 			c.files = map[string]string{}

@@ -35,11 +35,19 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if err := dec.Decode(&raw); err != nil {
 		return err
 	}
-	if raw.Genes == nil || raw.Fitness == nil || raw.Games == nil || raw.CI95 == nil || raw.Generation == nil {
-		return errors.New("member without genes, fitness, games, ci95 or generation")
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{{"genes", raw.Genes == nil}, {"fitness", raw.Fitness == nil}, {"games", raw.Games == nil}, {"ci95", raw.CI95 == nil}, {"generation", raw.Generation == nil}} {
+		if f.missing {
+			return fmt.Errorf("member without %s", f.name)
+		}
 	}
-	if *raw.Games < 1 || *raw.Generation < 0 || math.IsNaN(*raw.Fitness) {
-		return fmt.Errorf("member with %d games from generation %d", *raw.Games, *raw.Generation)
+	if *raw.Games < 1 {
+		return fmt.Errorf("member with games %d", *raw.Games)
+	}
+	if *raw.Generation < 0 {
+		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
 	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation}
 	return nil
@@ -81,20 +89,43 @@ type job struct {
 	between bool // a game between two species: both score the same shots
 }
 
-// schedule lists the generation's games. Deals depend on (generation,
-// mode, opponent, game) but not on the individual, so every individual
-// meets the same deals: common random numbers.
+// jobChunk is how many of a generation's games are listed at once: the
+// games are produced and played in chunks, so memory does not grow with
+// the games a generation plays.
+var jobChunk = 1 << 14 // a variable only so tests can vary it
+
+// schedule lists the generation's games, all at once: for tests, since a
+// generation's list can be too long to hold (evaluate streams it).
 func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
+	var jobs []job
+	r.scheduleEach(gen, sizes, hof, func(j job) bool { jobs = append(jobs, j); return true })
+	return jobs
+}
+
+// scheduleEach hands the generation's games to emit, in order, until emit
+// returns false, and returns how many there are; with emit nil it only
+// counts them. Deals depend on (generation, mode, opponent, game) but not
+// on the individual, so every individual meets the same deals: common
+// random numbers.
+func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
 	f := r.cfg.Fitness
 	solo := f.Objective == Shots
-	var jobs []job
+	n := 0
+	stopped := false
 	add := func(j job, games int, seedOf func(game int) uint64) {
+		n += games
+		if emit == nil || stopped {
+			return
+		}
 		for g := range games {
 			j.seed = seedOf(g)
 			if !solo {
 				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
 			}
-			jobs = append(jobs, j)
+			if !emit(j) {
+				stopped = true
+				return
+			}
 		}
 	}
 	for s, sp := range r.cfg.species {
@@ -139,7 +170,7 @@ func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 			}
 		}
 	}
-	return jobs
+	return n
 }
 
 // scheduleRivals pairs every individual of the main species with M of the
@@ -198,33 +229,37 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			hofPlayers[s] = append(hofPlayers[s], p)
 		}
 	}
-	jobs := r.schedule(gen, sizes, hofPlayers)
-	r.lastGames = len(jobs)
-	var update func(int)
+	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
 	if r.progress != nil {
-		r.progress.StartGeneration(gen, r.budget, len(jobs))
-		update = r.progress.Games
+		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
-	results, err := fitness.Parallel(ctx, len(jobs), r.workers, func(i int) float64 {
-		return r.play(jobs[i], players)
-	}, update)
-	if err != nil {
-		return nil, err
-	}
-	// Reduce in job order, so the sums are the same at any worker count.
 	stats := make([][][nModes]modeStats, len(pools))
 	for s := range pools {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	for i, j := range jobs {
-		x := results[i]
-		stats[j.sp][j.a][j.mode].add(x)
-		switch {
-		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
-		case j.b >= 0:
-			stats[j.bsp][j.b][j.mode].add(1 - x)
+	// Play the games chunk by chunk and reduce each chunk in job order, so
+	// the sums are the same at any worker count and any chunk size.
+	chunk := make([]job, 0, min(jobChunk, r.lastGames))
+	played := 0
+	var err error
+	flush := func() {
+		if err != nil || len(chunk) == 0 {
+			return
 		}
+		err = r.playChunk(ctx, gen, chunk, played, players, stats)
+		played += len(chunk)
+		chunk = chunk[:0]
+	}
+	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
+		chunk = append(chunk, j)
+		if len(chunk) == jobChunk {
+			flush()
+		}
+		return err == nil
+	})
+	flush()
+	if err != nil {
+		return nil, err
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
 	out := make([][]Member, len(pools))
@@ -232,6 +267,10 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		out[s] = make([]Member, sizes[s])
 		for i := range pools[s] {
 			m := combine(pools[s][i], gen, stats[s][i], weights)
+			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
+				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %d games; the generation is not checkpointed",
+					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], m.Games)
+			}
 			if r.cfg.Fitness.Objective == Score {
 				// A score lies in [0, 1]; the normal interval of a few
 				// games can stick out of it.
@@ -243,14 +282,72 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	return out, nil
 }
 
+// ErrNotFinite is returned when a generation's fitnesses are not finite
+// numbers: a game reported an impossible result. The run stops before the
+// generation is checkpointed, so the last checkpoint stays as it was.
+var ErrNotFinite = errors.New("fitness is not a finite number")
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// playChunk plays a chunk of the generation's games, the first of which
+// is game number played, and adds their results to stats in job order.
+func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int, players [][]fitness.Player, stats [][][nModes]modeStats) error {
+	var update func(int)
+	if r.progress != nil {
+		update = func(done int) { r.progress.Games(played + done) }
+	}
+	var trap panicTrap
+	results, err := fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64) {
+		defer trap.recover(chunk[i].seed, &x)
+		return r.play(chunk[i], players)
+	}, update)
+	if trap.err != nil {
+		r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
+		return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
+	}
+	if err != nil {
+		return err
+	}
+	for i, j := range chunk {
+		x := results[i]
+		stats[j.sp][j.a][j.mode].add(x)
+		switch {
+		case j.between:
+			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+		case j.b >= 0:
+			stats[j.bsp][j.b][j.mode].add(1 - x)
+		}
+	}
+	return nil
+}
+
 // combine weighs an individual's modes into one fitness with a 95%
 // interval; modes it played no game in do not count.
 func combine(genes []float64, gen int, st [nModes]modeStats, weights [nModes]float64) Member {
-	var wsum, fit, v float64
+	var wsum, wmax, fit, v float64
 	games := 0
 	for m, s := range st {
 		if s.n > 0 && weights[m] > 0 {
 			wsum += weights[m]
+			wmax = max(wmax, weights[m])
+		}
+	}
+	if math.IsInf(wsum, 0) {
+		// Weights near math.MaxFloat64 overflow their sum, and every
+		// weight over it would be 0: weigh them relative to the largest.
+		wsum = 0
+		for m := range weights {
+			if st[m].n > 0 && weights[m] > 0 {
+				weights[m] /= wmax
+				wsum += weights[m]
+			}
 		}
 	}
 	for m, s := range st {

@@ -51,13 +51,7 @@ func reportSVG(title, measure string, minimise bool, history []GenStats, best ge
 		return pad + float64(i)*(w-2*pad)/float64(n-1)
 	}
 	y := func(v float64) float64 { return h - pad - (v-lo)/(hi-lo)*(h-2*pad) }
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, h-pad, w-pad, h-pad)
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, pad, pad, h-pad)
-	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", pad-4, y(v)+4, v)
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">generation 1</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n",
-		pad, h-pad+16, w-pad, h-pad+16, n)
+	drawAxes(&b, w, h, pad, lo, hi, y, "generation 1", n)
 	// The band of mean +- sd, then the mean and the best.
 	var band bytes.Buffer
 	for i, s := range history {
@@ -84,6 +78,19 @@ func reportSVG(title, measure string, minimise bool, history []GenStats, best ge
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
+}
+
+// drawAxes draws the axes of a w x h chart with margin pad: the value
+// axis labelled at lo, the middle and hi (y maps a value to its height),
+// and the index axis from first to n.
+func drawAxes(b *bytes.Buffer, w, h, pad, lo, hi float64, y func(float64) float64, first string, n int) {
+	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, h-pad, w-pad, h-pad)
+	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, pad, pad, h-pad)
+	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
+		fmt.Fprintf(b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", pad-4, y(v)+4, v)
+	}
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f">%s</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n",
+		pad, h-pad+16, esc(first), w-pad, h-pad+16, n)
 }
 
 // drawGrid draws a grid's cells as a heatmap, white at the smallest cell

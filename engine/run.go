@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // Progress is told how a run goes; the CLI draws it. Calls come from the
@@ -95,8 +97,23 @@ func newRunner(cfg *Config, opts Options) *runner {
 
 // Start begins a new run of cfg in opts.Dir, which must not hold one.
 func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
+	}
+	if err := checkOwnership(opts.Dir); err != nil {
+		return nil, err
+	}
+	lock, err := LockRunDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	wrote := false // a refused start leaves the directory as it was
+	defer func() { releaseLock(lock, wrote) }()
+	if lock.ReadOnly() {
+		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
 	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
@@ -104,7 +121,10 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
 			opts.Dir, ErrRunExists, opts.Dir)
 	}
-	removeTemps(opts.Dir)
+	wrote = true
+	if err := lock.removeStaleTemps(); err != nil {
+		return nil, err
+	}
 	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
 		return nil, err
 	}
@@ -122,13 +142,31 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
 // the directory's config.yaml was edited in a way that changes results,
 // naming the keys; a larger generation budget is allowed.
+//
+// Resume holds the directory's lock. A finished run in a directory it
+// cannot write is reported as it stands, and nothing is written.
 func Resume(ctx context.Context, opts Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	// A directory without a checkpoint gets its error before anything,
+	// a lock file included, is made in it.
+	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
+		_, _, err := ReadCheckpoint(opts.Dir)
+		return nil, err
+	}
+	lock, err := LockRunDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	wrote := false // a refused resume leaves the directory as it was
+	defer func() { releaseLock(lock, wrote) }()
 	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	cfgPath := filepath.Join(opts.Dir, fileConfig)
-	text, err := os.ReadFile(cfgPath)
+	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
@@ -155,6 +193,16 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %d generations, %d already run", ErrBudget, r.budget, ck.Generation)
 	}
+	if lock.ReadOnly() {
+		if ck.Generation >= r.budget {
+			return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+		}
+		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
+	}
+	wrote = true
+	if err := lock.removeStaleTemps(); err != nil {
+		return nil, err
+	}
 	logf, err := r.openLog()
 	if err != nil {
 		return nil, err
@@ -162,9 +210,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
 	// Rewrite the derived files from the checkpoint: a kill between the
-	// checkpoint and them must not leave them a generation behind. The
-	// temporary files of writes a kill cut short go.
-	removeTemps(r.dir)
+	// checkpoint and them must not leave them a generation behind.
 	if err := r.writeDerived(ck); err != nil {
 		return nil, err
 	}
@@ -316,9 +362,9 @@ func (sp *species) file(name string) string {
 }
 
 func (r *runner) openLog() (io.Closer, error) {
-	f, err := os.OpenFile(filepath.Join(r.dir, fileLog), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := fileio.OpenAppend(filepath.Join(r.dir, fileLog))
 	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+		return nil, fmt.Errorf("engine: %w", unwrapPath(err))
 	}
 	r.log = f
 	return f, nil

@@ -1,12 +1,11 @@
 package fitness
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/fileio"
 	"gopkg.in/yaml.v3"
 )
 
@@ -82,9 +81,9 @@ type paramsFile struct {
 // LoadParams reads parameter values for player (in role) of game from a
 // YAML or JSON file and checks them against schema.
 func LoadParams(file, game string, role Role, player string, schema genome.Schema) (genome.Values, error) {
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.MaxPlayerFile)
 	if err != nil {
-		return genome.Values{}, fmt.Errorf("%s: %w", file, unwrapPath(err))
+		return genome.Values{}, err
 	}
 	var raw map[string]any
 	if err := yaml.Unmarshal(data, &raw); err != nil {
@@ -122,14 +121,6 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 		return genome.Values{}, fmt.Errorf("%s: %s", file, joinLines(err))
 	}
 	return vals, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // joinLines folds a joined error onto one line: the CLI prints one line

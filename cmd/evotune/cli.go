@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // ExitCode is what the process returns; DESIGN.md fixes the meanings.
@@ -97,8 +98,16 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// Commands install their own interrupt handling: eval stops at once,
 	// run and resume stop after a checkpoint.
 	ctx := context.Background()
-	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr)}
-	return int(dispatch(ctx, e, args))
+	out := &checkedWriter{w: stdout}
+	e := &env{stdout: out, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	code := dispatch(ctx, e, args)
+	if out.err != nil && code == ExitOK {
+		// Results that did not reach stdout are a failure, whatever the
+		// command made of the write error.
+		fmt.Fprintf(stderr, "evotune: write standard output: %v\n", fileio.Cause(out.err))
+		code = ExitFailure
+	}
+	return int(code)
 }
 
 func dispatch(ctx context.Context, e *env, args []string) ExitCode {
@@ -144,7 +153,7 @@ func report(e *env, cmd string, err error) ExitCode {
 	// A run directory whose checkpoint belongs to another config is a
 	// runtime failure (exit 1), like a corrupt one: the directory, not the
 	// command line, is wrong.
-	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
+	case errors.As(err, &ue), errors.Is(err, engine.ErrRunExists), errors.Is(err, engine.ErrNotEvotuneDir),
 		errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, oneLine(err))
 		return ExitUsage

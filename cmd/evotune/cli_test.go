@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,6 +110,11 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"mnk k too long", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "7", "--depth", "2"}, "k 7 exceeds the board 3x3"},
 		{"mnk unknown player", []string{"eval", "mnk", "--player", "nobody", "--vs", "random"}, `unknown player "nobody"`},
 		{"mnk unknown option", []string{"perft", "mnk", "--size", "3", "--depth", "2"}, `unknown option "size"`},
+		{"series not dividing games", []string{"eval", "battleship", "--player", "learner", "--series", "7", "--games", "20"}, "multiple"},
+		{"series with opponents", []string{"eval", "battleship", "--player", "learner", "--vs", "random", "--series", "2", "--games", "20"}, "no --vs"},
+		{"series negative", []string{"eval", "battleship", "--player", "learner", "--series", "-1"}, "--series -1"},
+		{"svg without series", []string{"eval", "battleship", "--player", "learner", "--svg", filepath.Join(dir, "c.svg")}, "give --series"},
+		{"series of a game without", []string{"eval", "hadron", "--player", "aenigma", "--series", "2", "--games", "4"}, "no series"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,5 +200,62 @@ func TestPerft(t *testing.T) {
 	}
 	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Perft) != 2 || doc.Perft[1].Nodes != 72 {
 		t.Fatalf("perft --json: exit %d: %s", code, out)
+	}
+}
+
+// TestEvalSeries plays learning curves: the JSON has a summary per game of
+// the series that agrees with the overall one, the SVG is written, and the
+// report does not depend on the worker count.
+func TestEvalSeries(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "curve.svg")
+	args := []string{"eval", "battleship", "--player", "learner", "--player", "over9000", "--placer", "blockhalf",
+		"--games", "120", "--series", "12", "--seed", "4", "--json"}
+	code, out, errs := run(t, append(args, "--workers", "1", "--svg", svg)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, out2, _ := run(t, append(args, "--workers", "2")...); out2 != out {
+		t.Fatalf("--workers 1 and 2 differ:\n%s\n%s", out, out2)
+	}
+	var doc struct {
+		Series, Length int
+		Players        []struct {
+			Name    string
+			Overall struct {
+				N    int
+				Mean float64
+			}
+			ByGame []struct {
+				N    int
+				Mean float64
+			} `json:"by_game"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Series != 10 || doc.Length != 12 || len(doc.Players) != 2 {
+		t.Fatalf("series %d of %d, %d players: %s", doc.Series, doc.Length, len(doc.Players), out)
+	}
+	for _, p := range doc.Players {
+		sum := 0.0
+		for _, g := range p.ByGame {
+			if g.N != 10 {
+				t.Fatalf("%s: %d games at one index, want 10", p.Name, g.N)
+			}
+			sum += g.Mean
+		}
+		if len(p.ByGame) != 12 || p.Overall.N != 120 || math.Abs(sum/12-p.Overall.Mean) > 1e-9 {
+			t.Fatalf("%s: %d indices, overall %+v, mean of indices %v", p.Name, len(p.ByGame), p.Overall, sum/12)
+		}
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !strings.HasPrefix(string(data), "<svg") || !strings.Contains(string(data), "learner") {
+		t.Fatalf("svg: %v %.80q", err, data)
+	}
+	// The text table: a header, the overall row and one row per block.
+	code, text, errs := run(t, "eval", "battleship", "--player", "learner", "--games", "40", "--series", "20")
+	if code != ExitOK || !strings.Contains(text, "2 series of 20 games") || !strings.Contains(text, "\n19-20 ") {
+		t.Fatalf("exit %d: %s%s", code, text, errs)
 	}
 }

@@ -9,10 +9,16 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 )
+
+// maxEvalGames bounds eval --games: every game's result is kept until the
+// report (medians need them), 8 bytes each per player.
+const maxEvalGames = 10_000_000
 
 type evalOptions struct {
 	game    string
@@ -24,6 +30,8 @@ type evalOptions struct {
 	seed    uint64
 	workers int
 	json    bool
+	series  int
+	svg     string
 	prof    profiles
 }
 
@@ -42,6 +50,8 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
+	fs.IntVar(&o.series, "series", 0, "play series of `N` games against one opponent, in order, so that a learning\nplayer (battleship: learner) carries memory through each; report shots by game\nof the series (--games is then the total, a multiple of N)")
+	fs.StringVar(&o.svg, "svg", "", "with --series: write the learning curves to `FILE` (SVG)")
 	o.prof.addFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -51,7 +61,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return usagef("want exactly one GAME, got %d arguments (%s); see 'evotune games'", len(pos), strings.Join(pos, " "))
 	}
 	o.game = pos[0]
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
 	defer stop()
 	return o.prof.profiled(func() error { return o.run(ctx, e) })
 }
@@ -63,8 +73,11 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if o.games < 1 {
 		return usagef("--games must be at least 1, got %d", o.games)
 	}
-	if o.workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", o.workers)
+	if o.games > maxEvalGames {
+		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
+	}
+	if o.workers < 0 || o.workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
 	if o.workers == 0 {
 		o.workers = runtime.NumCPU()
@@ -72,12 +85,24 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if len(o.vs) > 0 && o.games%2 != 0 {
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
 	}
+	if o.series < 0 {
+		return usagef("--series %d: want 0 (no series) or a series length", o.series)
+	}
+	if o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0) {
+		return usagef("--series %d: want --games a multiple of it and no --vs opponents", o.series)
+	}
+	if o.svg != "" && o.series == 0 {
+		return usagef("--svg draws series: give --series N")
+	}
 	if o.placer != "" {
 		o.rules["placer"] = o.placer
 	}
 	g, err := catalog.New(o.game, o.rules)
 	if err != nil {
 		return asUsage(err)
+	}
+	if o.series > 0 {
+		return o.runSeries(ctx, e, g)
 	}
 	_, solo := g.(fitness.SoloGame)
 	if !solo && len(o.vs) == 0 {
@@ -103,12 +128,17 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	return o.report(e, rep, func(w io.Writer) { writeEvalText(w, rep) })
+}
+
+// report prints rep as indented JSON with --json, else as text.
+func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	writeEvalText(e.stdout, rep)
+	text(e.stdout)
 	return nil
 }
 
@@ -148,4 +178,74 @@ func labelWidth(rep fitness.EvalReport) int {
 		w = max(w, len(p.Name))
 	}
 	return w
+}
+
+// runSeries is eval --series: learning curves.
+func (o *evalOptions) runSeries(ctx context.Context, e *env, g fitness.Game) error {
+	sg, ok := g.(fitness.SeriesGame)
+	if !ok {
+		return usagef("--series: %s has no series of solo games", g.Name())
+	}
+	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: o.workers}
+	for _, spec := range o.player {
+		p, err := fitness.ParseSpec(g, firstRole(g), spec)
+		if err != nil {
+			return asUsage(err)
+		}
+		req.Players = append(req.Players, fitness.Contender{Label: spec, Player: p})
+	}
+	update, finish := newProgress(e, len(req.Players)*o.games, "eval "+g.Name())
+	req.Progress = update
+	rep, err := fitness.EvaluateSeries(ctx, req)
+	finish()
+	if err != nil {
+		return err
+	}
+	if o.svg != "" {
+		if err := engine.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+			return err
+		}
+	}
+	return o.report(e, rep, func(w io.Writer) { writeSeriesText(w, rep) })
+}
+
+func writeSeriesText(w io.Writer, rep fitness.SeriesReport) {
+	fmt.Fprintf(w, "%s: %d series of %d games per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
+		rep.Game, rep.Series, rep.Length, rep.Seed, rep.Measure)
+	widths := make([]int, len(rep.Players))
+	for i, p := range rep.Players {
+		widths[i] = max(len(p.Name), 25)
+	}
+	line := func(label string, cells []string) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-9s", label)
+		for i, c := range cells {
+			fmt.Fprintf(&b, "  %-*s", widths[i], c)
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	names := make([]string, len(rep.Players))
+	for i, p := range rep.Players {
+		names[i] = p.Name
+	}
+	line("games", names)
+	row := func(label string, pick func(p fitness.SeriesPlayerReport) fitness.Summary) {
+		cells := make([]string, len(rep.Players))
+		for i, p := range rep.Players {
+			s := pick(p)
+			cells[i] = fmt.Sprintf("%.3f [%.3f, %.3f]", s.Mean, s.CI95[0], s.CI95[1])
+		}
+		line(label, cells)
+	}
+	row("all", func(p fitness.SeriesPlayerReport) fitness.Summary { return p.Overall })
+	if len(rep.Players) == 0 {
+		return
+	}
+	for k, b := range rep.Players[0].Blocks {
+		label := fmt.Sprint(b.From)
+		if b.To > b.From {
+			label = fmt.Sprintf("%d-%d", b.From, b.To)
+		}
+		row(label, func(p fitness.SeriesPlayerReport) fitness.Summary { return p.Blocks[k].Summary })
+	}
 }

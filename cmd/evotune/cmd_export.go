@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 func runExport(ctx context.Context, e *env, args []string) error {
@@ -34,6 +36,10 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		_, err = e.stdout.Write(data)
 		return err
+	}
+	// Writing by rename would replace a link, device or FIFO with a file.
+	if err := fileio.CheckReplaceable(*out); err != nil {
+		return usagef("-o %v", err)
 	}
 	return engine.WriteFile(*out, data)
 }

@@ -23,6 +23,10 @@ for d = 1..D (a game that ends earlier is not extended). Every other
   evotune perft mnk --m 7 --n 6 --k 4 --gravity true --depth 9   # Connect Four
 `
 
+// maxPerftDepth bounds perft --depth: no game here has a perft beyond a
+// few dozen plies within reach, and the counts are kept per depth.
+const maxPerftDepth = 64
+
 func runPerft(ctx context.Context, e *env, args []string) error {
 	depth, asJSON := 0, false
 	opts := map[string]string{}
@@ -53,6 +57,9 @@ func runPerft(ctx context.Context, e *env, args []string) error {
 			d, err := strconv.Atoi(val)
 			if err != nil || d < 1 {
 				return usagef("--depth %q: want a whole number of at least 1", val)
+			}
+			if d > maxPerftDepth {
+				return usagef("--depth %d: more than the limit of %d", d, maxPerftDepth)
 			}
 			depth = d
 			continue

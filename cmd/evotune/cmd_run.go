@@ -89,11 +89,14 @@ func runResume(ctx context.Context, e *env, args []string) error {
 }
 
 func checkCounts(fs *flag.FlagSet, workers, generations int) error {
-	if workers < 0 {
-		return usagef("--workers %d: want 0 (all cores) or more", workers)
+	if workers < 0 || workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", workers, engine.MaxWorkers)
 	}
 	if generations < 0 || (generations == 0 && flagSet(fs, "generations")) {
 		return usagef("--generations %d: want at least 1", generations)
+	}
+	if generations > engine.MaxGenerations {
+		return usagef("--generations %d: more than the limit of %d", generations, engine.MaxGenerations)
 	}
 	return nil
 }
@@ -211,7 +214,7 @@ func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Memb
 	took := time.Since(p.start)
 	p.spent += took
 	p.done++
-	eta := time.Duration(float64(p.spent) / float64(p.done) * float64(p.budget-gen-1)).Round(time.Second)
+	eta := eta(p.spent, p.done, p.budget-gen-1)
 	p.best = fmt.Sprintf("%.4g", best.Fitness)
 	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %d games; %d games, %.0f games/s, ETA %v\n",
 		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], best.Games,

@@ -11,5 +11,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("EVOTUNE_AS_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBinary()
+	os.Exit(code)
 }

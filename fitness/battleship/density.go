@@ -75,6 +75,18 @@ type densityParams struct {
 	Parity float64
 	// Jitter is the amplitude of the uniform noise added to the scores.
 	Jitter float64
+	// Model is where the combined probability P(c) comes from:
+	// modelDensity (steps 1 and 2), or modelPosterior, the whole-fleet
+	// posterior (posterior.go) drawing Samples layouts a shot, where
+	// HitWeight plays no part. Samples is kept under either model, so
+	// that each knob of the tuned shooter has its own setting.
+	Model   probModel
+	Samples int
+}
+
+// posterior is the sampler budget of the posterior model.
+func (p *densityParams) posterior() posteriorParams {
+	return posteriorParams{Samples: p.Samples, Exact: posteriorExact}
 }
 
 func (p *densityParams) validate(g *Geometry) error {
@@ -92,6 +104,15 @@ func (p *densityParams) validate(g *Geometry) error {
 		if e != nil {
 			return e
 		}
+	}
+	switch p.Model {
+	case modelDensity:
+	case modelPosterior:
+		if err := p.posterior().validate(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("battleship: density shooter: bad model %v", p.Model)
 	}
 	if p.Grid != nil {
 		if len(p.Grid) != g.Cells {
@@ -304,6 +325,9 @@ func (s *densityShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 		k.hitPowBuf[i] = k.hitPowBuf[i-1] * s.p.HitWeight
 	}
 	k.tiers = s.p.Avoid != 1 || s.p.Preferred != 1 || s.p.Critical != 1
+	if s.p.Model == modelPosterior {
+		k.post = newFleetPosterior(g, t, s.p.posterior(), fitness.NewRand(rng.Uint64()))
+	}
 	return k
 }
 
@@ -339,7 +363,8 @@ type densityGunner struct {
 	afloat              []bool
 	shipHits            []Bits // reveal: ship — the hits of each ship
 	pending             []densitySunk
-	tiers               bool // some tier multiplier is not 1
+	tiers               bool            // some tier multiplier is not 1
+	post                *fleetPosterior // the posterior model, if chosen
 
 	// Per distinct ship length (Geometry.Lengths order), for a ship with no
 	// hits of its own: the starts of its placements that meet no blocked
@@ -371,6 +396,9 @@ type densityGunner struct {
 
 // Observe implements Gunner.
 func (k *densityGunner) Observe(s Shot) {
+	if k.post != nil {
+		k.post.observe(s)
+	}
 	k.shots++
 	k.fired = k.fired.Set(s.Cell)
 	if !s.Hit {
@@ -434,8 +462,19 @@ func (k *densityGunner) resolve() {
 
 // Fire implements Gunner.
 func (k *densityGunner) Fire() int {
-	k.ships()
+	k.probabilities()
 	return k.choose()
+}
+
+// probabilities sets k.live from the shooter's model: the ships in play
+// (see ships), or under the posterior model one "ship" whose probability
+// is the posterior's P(c), so that 1 - prod_s (1 - p_s) is P(c) itself.
+func (k *densityGunner) probabilities() {
+	if k.post == nil {
+		k.ships()
+		return
+	}
+	k.live = append(k.live[:0], densityShip{dens: k.post.probs(), inv: 1, times: 1})
 }
 
 // ships sets k.live to the ships still in play, in fleet order, each with

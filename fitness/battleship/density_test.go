@@ -386,7 +386,10 @@ func TestDensityRandomPositions(t *testing.T) {
 		t.Run(fmt.Sprintf("%v/%dx%d", r.Reveal, r.W, r.H), func(t *testing.T) {
 			for seed := range uint64(densScale(30)) {
 				rng := fitness.NewRand(seed)
-				v := densRandomValues(t, tunedSchema(r), rng)
+				v, err := densRandomValues(t, tunedSchema(r), rng).With(tunedModel, genome.Value{Str: modelDensity.String()})
+				if err != nil {
+					t.Fatal(err)
+				}
 				s, err := tunedShooter(g, v)
 				if err != nil {
 					t.Fatal(err)
@@ -538,6 +541,17 @@ func densRandomValues(t testing.TB, schema genome.Schema, rng *rand.Rand) genome
 			for i := range x.Cells {
 				x.Cells[i] = draw()
 			}
+		case genome.Int:
+			x.Num = math.Round(draw())
+			if p.Log {
+				// The posterior's sample budget: what these tests check
+				// does not depend on it, and its cost grows with it, so
+				// it is drawn small (posterior_test.go plays the default
+				// budget and larger).
+				x.Num = math.Round(p.Min + rng.Float64()*min(p.Max-p.Min, 3*p.Min))
+			}
+		case genome.Choice:
+			x.Str = p.Choices[rng.IntN(len(p.Choices))]
 		default:
 			t.Fatalf("%s: no drawing of %v parameters", p.Name, p.Kind)
 		}

@@ -138,7 +138,7 @@ func (k *densityGunner) chooseExact() int {
 // exactGunner fires with chooseExact.
 type exactGunner struct{ k *densityGunner }
 
-func (e exactGunner) Fire() int      { e.k.ships(); return e.k.chooseExact() }
+func (e exactGunner) Fire() int      { e.k.probabilities(); return e.k.chooseExact() }
 func (e exactGunner) Observe(s Shot) { e.k.Observe(s) }
 
 // TestBoundedChoiceIsExact plays the tuned shooter in lockstep with

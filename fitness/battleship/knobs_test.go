@@ -28,6 +28,8 @@ func knobFields(p densityParams) map[string]any {
 		"tier_critical":  p.Critical,
 		"parity":         p.Parity,
 		"jitter":         p.Jitter,
+		"model":          p.Model.String(),
+		"samples":        p.Samples,
 	}
 }
 
@@ -64,6 +66,12 @@ func TestTunedKnobsEachSetTheirOwnField(t *testing.T) {
 				// A different weight per ring, none of them a default.
 				cells := edgeGrid(r.H, r.W, []float64{0.5, 0.7, 0.9, 1.3, 1.7})
 				x, moved = genome.Value{Cells: cells}, cells
+			} else if p.Kind == genome.Choice {
+				other := p.Choices[len(p.Choices)-1] // not the default, the first
+				x, moved = genome.Value{Str: other}, other
+			} else if p.Kind == genome.Int {
+				v := math.Round(p.Min + (p.Max-p.Min)*0.37)
+				x, moved = genome.Value{Num: v}, int(v)
 			} else {
 				v := p.Min + (p.Max-p.Min)*0.37 // inside the range, off every default
 				x, moved = genome.Value{Num: v}, v
@@ -117,8 +125,10 @@ func TestOver9000DocumentedSettings(t *testing.T) {
 					grid[c] = 1.0
 				}
 			}
+			// Samples is the posterior model's budget, unused by over9000's
+			// density model; it equals the tuned shooter's default.
 			want := densityParams{UseReveal: true, HitWeight: 20, Exponent: 1, Grid: grid,
-				Avoid: 1, Preferred: 1, Critical: 1, Parity: 1, Jitter: 0.01}
+				Avoid: 1, Preferred: 1, Critical: 1, Parity: 1, Jitter: 0.01, Samples: posteriorSamples}
 			if !reflect.DeepEqual(o.p, want) {
 				t.Errorf("over9000 %+v\nwant     %+v", o.p, want)
 			}
@@ -220,6 +230,14 @@ func TestDensityEachKnobAloneAgainstReference(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%s", r.Reveal, p.Name), func(t *testing.T) {
 				for seed := range uint64(densScale(8)) {
 					x := genome.Value{Num: p.Min + (p.Max-p.Min)*fitness.NewRand(seed).Float64()}
+					switch p.Kind {
+					case genome.Choice, genome.Int:
+						// model and samples: the reference is the
+						// density model's (the posterior has its own
+						// tests in posterior_test.go), and samples has
+						// no effect on it.
+						x = p.Default
+					}
 					if p.Kind == genome.Grid {
 						x = genome.Value{Cells: edgeGrid(r.H, r.W, []float64{0.5, 3, 0.2, 2, 1.5})}
 					}
@@ -244,7 +262,11 @@ func TestDensityFleetsBeyondTheInlineBuffers(t *testing.T) {
 		g := mustGeometry(t, r)
 		t.Run(fmt.Sprintf("%d ships", len(r.Fleet)), func(t *testing.T) {
 			for seed := range uint64(densScale(6)) {
-				densAgainstReference(t, g, densRandomValues(t, tunedSchema(r), fitness.NewRand(seed)), seed)
+				v, err := densRandomValues(t, tunedSchema(r), fitness.NewRand(seed)).With(tunedModel, genome.Value{Str: modelDensity.String()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				densAgainstReference(t, g, v, seed)
 			}
 		})
 	}

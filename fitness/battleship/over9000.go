@@ -40,6 +40,9 @@ func over9000Shooter(g *Geometry) (*densityShooter, error) {
 		Avoid:     1, Preferred: 1, Critical: 1,
 		Parity: 1,
 		Jitter: over9000Jitter,
+		// The density model; the posterior budget the tuned shooter's
+		// defaults also name, unused here.
+		Samples: posteriorSamples,
 	})
 }
 

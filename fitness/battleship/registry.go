@@ -22,6 +22,12 @@ var registry = []playerDef{
 	{name: "tuned", role: fitness.Shooter, summary: "parameterised density shooter: exponent, hit weight, weight grid, tiers, parity, jitter (defaults = over9000)",
 		schema: tunedSchema,
 		build:  func(g *Geometry, v genome.Values) (fitness.Player, error) { return newTunedShooter(g, v) }},
+	{name: "posterior", role: fitness.Shooter, summary: "whole-fleet posterior under the random placer's model: sampled layouts, exact once few remain; fires at the likeliest cell",
+		schema: posteriorSchema,
+		build:  newPosteriorShooter},
+	{name: "learner", role: fitness.Shooter, summary: "tuned plus a memory across a series against one placer: the weight grid shifts toward where it found ships (seed 001)",
+		schema: learnerSchema,
+		build:  newLearner},
 	// shooters: add rows above this line
 
 	{name: "random", role: fitness.Placer, summary: "each ship in turn uniform over its legal positions",

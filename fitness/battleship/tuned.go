@@ -16,7 +16,38 @@ const (
 	tunedCritical  = "tier_critical"
 	tunedParity    = "parity"
 	tunedJitter    = "jitter"
+	tunedModel     = "model"
+	tunedSamples   = "samples"
 )
+
+// probModel is where the tuned shooter takes its hit probabilities from.
+type probModel uint8
+
+const (
+	// modelDensity: per-ship placement densities combined as if the ships
+	// were independent (seed 001).
+	modelDensity probModel = iota
+	// modelPosterior: the whole-fleet posterior (posterior.go).
+	modelPosterior
+)
+
+var probModelNames = [...]string{modelDensity: "density", modelPosterior: "posterior"}
+
+func (m probModel) String() string {
+	if int(m) < len(probModelNames) {
+		return probModelNames[m]
+	}
+	return fmt.Sprintf("probModel(%d)", int(m))
+}
+
+func parseProbModel(s string) (probModel, error) {
+	for m, name := range probModelNames {
+		if name == s {
+			return probModel(m), nil
+		}
+	}
+	return 0, fmt.Errorf("battleship: tuned shooter: model %q: want density or posterior", s)
+}
 
 // tunedSchema declares the knobs of the tuned shooter, a density shooter
 // (see density.go) whose knobs span the ideas of every seed strategy:
@@ -43,6 +74,10 @@ func tunedSchema(r Rules) genome.Schema {
 			Summary: "while hunting, score multiplier of the cells with (row+col) % (shortest ship afloat) == 0"},
 		{Name: tunedJitter, Kind: genome.Float, Min: 0, Max: 0.25, Default: genome.Value{Num: over9000Jitter},
 			Summary: "amplitude of the uniform noise added to every score"},
+		{Name: tunedModel, Kind: genome.Choice, Choices: probModelNames[:], Default: genome.Value{Str: modelDensity.String()},
+			Summary: "hit probabilities: density (per ship, as if independent) or posterior (whole fleet, sampled)"},
+		{Name: tunedSamples, Kind: genome.Int, Min: 8, Max: 1024, Log: true, Default: genome.Value{Num: posteriorSamples},
+			Summary: "model posterior: layouts sampled per shot (the sample budget)"},
 	}
 }
 
@@ -52,7 +87,13 @@ func tunedShooter(g *Geometry, v genome.Values) (*densityShooter, error) {
 	if len(grid) != g.Cells {
 		return nil, fmt.Errorf("battleship: tuned shooter: %s has %d cells, the %dx%d board %d", tunedWeights, len(grid), g.W, g.H, g.Cells)
 	}
+	model, err := parseProbModel(v.Choice(tunedModel))
+	if err != nil {
+		return nil, err
+	}
 	return newDensityShooter("tuned", g, densityParams{
+		Model:     model,
+		Samples:   v.Int(tunedSamples),
 		UseReveal: true,
 		HitWeight: v.Float(tunedHitWeight),
 		Exponent:  v.Float(tunedExponent),

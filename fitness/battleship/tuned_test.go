@@ -186,6 +186,10 @@ func TestTunedExtremes(t *testing.T) {
 			v := schema.Defaults()
 			for _, p := range schema {
 				x := genome.Value{Num: corner.pick(p)}
+				if p.Kind == genome.Choice {
+					// Each model at some corner.
+					x = genome.Value{Str: p.Choices[int(corner.pick(genome.Param{Min: 0, Max: float64(len(p.Choices) - 1)}))]}
+				}
 				if p.Kind == genome.Grid {
 					x = genome.Value{Cells: slices.Repeat([]float64{corner.pick(p)}, p.Rows*p.Cols)}
 				}
@@ -224,4 +228,51 @@ func Example_densityShooters() {
 	// bob: 56 shots
 	// over9000: 51 shots
 	// tuned: 51 shots
+}
+
+// TestTunedOnPosterior: with model posterior and every multiplier neutral
+// (grid 1, no tiers, no parity, exponent 1, no jitter) the tuned shooter
+// is the posterior shooter, shot for shot; with over9000's grid and jitter
+// on top it plays differently somewhere.
+func TestTunedOnPosterior(t *testing.T) {
+	for _, r := range densRules()[:3] {
+		g := mustGeometry(t, r)
+		t.Run(r.Reveal.String(), func(t *testing.T) {
+			v := tunedSchema(r).Defaults()
+			set := func(name string, x genome.Value) {
+				var err error
+				if v, err = v.With(name, x); err != nil {
+					t.Fatal(err)
+				}
+			}
+			set(tunedModel, genome.Value{Str: "posterior"})
+			withGrid := v
+			ones := make([]float64, g.Cells)
+			for i := range ones {
+				ones[i] = 1
+			}
+			set(tunedWeights, genome.Value{Cells: ones})
+			set(tunedJitter, genome.Value{Num: 0})
+			neutral, err := tunedShooter(g, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			over, err := tunedShooter(g, withGrid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			post := &posteriorShooter{p: posteriorParams{Samples: posteriorSamples, Exact: posteriorExact}, t: newDensityTables(g)}
+			differ := false
+			for seed := range uint64(40) {
+				a, b := g.Solo(neutral, randomPlacer{}, seed), g.Solo(post, randomPlacer{}, seed)
+				if a != b {
+					t.Fatalf("seed %d: tuned on the posterior %d shots, posterior %d", seed, a, b)
+				}
+				differ = differ || g.Solo(over, randomPlacer{}, seed) != a
+			}
+			if !differ {
+				t.Error("grid and jitter on the posterior changed no game")
+			}
+		})
+	}
 }

@@ -19,6 +19,15 @@ type Options struct {
 	Nodes int64 // node budget per move, 0 for none; the depth still caps the search
 }
 
+// The limits of the search options. Each is far beyond what finishes in
+// reasonable time; they exist so that no config can ask for a search that
+// never ends (a depth of 10^8) or overflows the transposition table's
+// depth field.
+const (
+	MaxDepth = 16            // plies
+	MaxNodes = 1_000_000_000 // nodes per move
+)
+
 // DefaultOptions are the tournament board and a depth-4 search.
 func DefaultOptions() Options { return Options{Size: 9, Depth: 4} }
 
@@ -28,8 +37,8 @@ var Info = fitness.GameInfo{
 	Summary: "place stones on cells whose neighbours hold as many white as black stones; no move, you lose",
 	Options: []fitness.Option{
 		{Name: "size", Default: "9", Summary: fmt.Sprintf("board side, %d to %d", MinSize, MaxSize)},
-		{Name: "depth", Default: "4", Summary: "alpha-beta search depth in plies, at least 1"},
-		{Name: "nodes", Default: "0", Summary: "node budget per move of the searching players, 0 for none"},
+		{Name: "depth", Default: "4", Summary: fmt.Sprintf("alpha-beta search depth in plies, 1 to %d", MaxDepth)},
+		{Name: "nodes", Default: "0", Summary: fmt.Sprintf("node budget per move of the searching players, 0 for none, at most %d", MaxNodes)},
 	},
 	New: func(opts map[string]string) (fitness.Game, error) {
 		o, err := ParseOptions(opts)
@@ -71,14 +80,14 @@ func ParseOptions(opts map[string]string) (Options, error) {
 				errs = append(errs, err)
 			}
 		case "depth":
-			o.Depth = int(x)
-			if o.Depth < 1 {
-				errs = append(errs, fmt.Errorf("hadron: depth %d: must be at least 1", x))
+			o.Depth = int(min(max(x, 0), MaxDepth+1)) // no wrap-around on 32-bit ints
+			if err := checkDepth(x); err != nil {
+				errs = append(errs, err)
 			}
 		case "nodes":
 			o.Nodes = x
-			if x < 0 {
-				errs = append(errs, fmt.Errorf("hadron: nodes %d: must be 0 (no budget) or more", x))
+			if err := checkNodes(x); err != nil {
+				errs = append(errs, err)
 			}
 		}
 	}
@@ -108,11 +117,11 @@ func New(o Options) (*Game, error) {
 	if err := checkSize(o.Size); err != nil {
 		return nil, err
 	}
-	if o.Depth < 1 {
-		return nil, fmt.Errorf("hadron: depth %d: must be at least 1", o.Depth)
+	if err := checkDepth(int64(o.Depth)); err != nil {
+		return nil, err
 	}
-	if o.Nodes < 0 {
-		return nil, fmt.Errorf("hadron: nodes %d: must be 0 (no budget) or more", o.Nodes)
+	if err := checkNodes(o.Nodes); err != nil {
+		return nil, err
 	}
 	// Deeper than the number of cells searches nothing more.
 	o.Depth = min(o.Depth, o.Size*o.Size)
@@ -197,4 +206,18 @@ func (g *Game) PlayRecord(a, b fitness.Player, seed uint64) (Record, error) {
 		}
 	}
 	return r, nil
+}
+
+func checkDepth(d int64) error {
+	if d < 1 || d > MaxDepth {
+		return fmt.Errorf("hadron: depth %d: must be from 1 to %d", d, MaxDepth)
+	}
+	return nil
+}
+
+func checkNodes(n int64) error {
+	if n < 0 || n > MaxNodes {
+		return fmt.Errorf("hadron: nodes %d: must be 0 (no budget) to %d", n, MaxNodes)
+	}
+	return nil
 }

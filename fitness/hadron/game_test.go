@@ -31,12 +31,14 @@ func TestParseOptions(t *testing.T) {
 		{name: "smallest", opts: map[string]string{"size": "3", "depth": "1"}, want: Options{Size: 3, Depth: 1}},
 		{name: "size too small", opts: map[string]string{"size": "2"}, err: "hadron: size 2: must be at least 3"},
 		{name: "size too big", opts: map[string]string{"size": "12"}, err: "hadron: size 12: must be at most 11"},
-		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "hadron: depth 0: must be at least 1"},
-		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "hadron: nodes -1: must be 0 (no budget) or more"},
+		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "hadron: depth 0: must be from 1 to 16"},
+		{name: "depth 10^8", opts: map[string]string{"depth": "100000000"}, err: "hadron: depth 100000000: must be from 1 to 16"},
+		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "hadron: nodes 1000000001: must be 0 (no budget) to 1000000000"},
+		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "hadron: nodes -1: must be 0 (no budget) to 1000000000"},
 		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not an integer`},
 		{name: "unknown", opts: map[string]string{"sise": "9"}, err: `hadron: unknown option "sise" (want size, depth or nodes)`},
 		{name: "several, in name order", opts: map[string]string{"size": "1", "depth": "-2", "colour": "x"},
-			err: `hadron: unknown option "colour" (want size, depth or nodes)|hadron: depth -2: must be at least 1|hadron: size 1: must be at least 3`},
+			err: `hadron: unknown option "colour" (want size, depth or nodes)|hadron: depth -2: must be from 1 to 16|hadron: size 1: must be at least 3`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseOptions(tc.opts)

@@ -69,8 +69,8 @@ func NewGame(r Rules, l Limits) (*Game, error) {
 	if l.Depth < 1 || l.Depth > maxDepth {
 		return nil, fmt.Errorf("mnk: depth %d is outside [1, %d]", l.Depth, maxDepth)
 	}
-	if l.Nodes < 0 {
-		return nil, fmt.Errorf("mnk: nodes %d is negative", l.Nodes)
+	if l.Nodes < 0 || l.Nodes > maxNodes {
+		return nil, fmt.Errorf("mnk: nodes %d is outside [0, %d]", l.Nodes, maxNodes)
 	}
 	if l.Opening < 0 || l.Opening > maxOpening {
 		return nil, fmt.Errorf("mnk: opening %d is outside [0, %d]", l.Opening, maxOpening)

@@ -97,6 +97,9 @@ const (
 	defaultDepth = 3
 	maxDepth     = 64
 	maxOpening   = 64
+	// maxNodes bounds the node budget, far beyond what finishes in
+	// reasonable time.
+	maxNodes = 1_000_000_000
 )
 
 // options lists the rule options in the order `evotune games` shows them.
@@ -131,8 +134,8 @@ var options = []option{
 		})},
 	{"nodes", "0", "node budget per move of the classic and tuned players (0: no budget); with one they deepen iteratively up to depth",
 		intOption(func(c *config, v int64) error {
-			if v < 0 {
-				return fmt.Errorf("mnk: nodes %d is negative", v)
+			if v < 0 || v > maxNodes {
+				return fmt.Errorf("mnk: nodes %d is outside [0, %d]", v, maxNodes)
 			}
 			c.limits.Nodes = v
 			return nil
@@ -185,6 +188,12 @@ func parseOptions(opts map[string]string) (config, error) {
 	}
 	if len(errs) == 0 {
 		errs = append(errs, c.rules.Validate())
+	}
+	// An opening the board cannot hold would leave the players at most the
+	// last move, and the option would silently mean something else.
+	if len(errs) == 1 && errs[0] == nil && c.limits.Opening >= c.rules.Cells() {
+		errs[0] = fmt.Errorf("mnk: opening %d leaves no move to the players on the %dx%d board: at most %d",
+			c.limits.Opening, c.rules.M, c.rules.N, c.rules.Cells()-1)
 	}
 	return c, errors.Join(errs...)
 }

@@ -23,6 +23,9 @@ func TestOptions(t *testing.T) {
 		{name: "seed 003", opts: map[string]string{"gravity": "1"}, rules: Rules{M: 3, N: 3, K: 3, Gravity: true}, limits: Limits{Depth: defaultDepth}},
 		{name: "gravity off", opts: map[string]string{"gravity": "false"}, rules: TicTacToe, limits: Limits{Depth: defaultDepth}},
 		{name: "connect four with an opening", opts: map[string]string{"m": "7", "n": "6", "k": "4", "gravity": "true", "opening": "4"}, rules: ConnectFour, limits: Limits{Depth: defaultDepth, Opening: 4}},
+		{name: "opening as long as the board", opts: map[string]string{"opening": "9"}, err: "mnk: opening 9 leaves no move to the players on the 3x3 board: at most 8"},
+		{name: "opening past the board", opts: map[string]string{"m": "1", "n": "1", "k": "1", "gravity": "true", "opening": "64"}, err: "mnk: opening 64 leaves no move to the players on the 1x1 board: at most 0"},
+		{name: "opening one short of the board", opts: map[string]string{"opening": "8"}, rules: TicTacToe, limits: Limits{Depth: defaultDepth, Opening: 8}},
 		{name: "negative opening", opts: map[string]string{"opening": "-1"}, err: "mnk: opening -1 is outside [0, 64]"},
 		{name: "gravity not a boolean", opts: map[string]string{"gravity": "down"}, err: `mnk: option gravity: "down" is not true or false`},
 		{name: "largest square", opts: map[string]string{"m": "10", "n": "10", "k": "5"}, rules: Rules{M: 10, N: 10, K: 5}, limits: Limits{Depth: defaultDepth}},
@@ -35,7 +38,8 @@ func TestOptions(t *testing.T) {
 		{name: "unknown option", opts: map[string]string{"size": "3"}, err: `mnk: unknown option "size"`},
 		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
-		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is negative"},
+		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is outside [0, 1000000000]"},
+		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "mnk: nodes 1000000001 is outside [0, 1000000000]"},
 		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: option depth: "x"`},
 	}
 	for _, tc := range tests {
@@ -136,6 +140,25 @@ func TestEnumsHaveNames(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.got != tc.want {
 				t.Errorf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTunedSummaries: the run weights' summaries, as `evotune games mnk`
+// lists them, read as English.
+func TestTunedSummaries(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"own_open_1", "worth of an open run of 1 of the side to move"},
+		{"own_half_2", "worth of a half-open run of 2 of the side to move"},
+		{"opp_open_2", "worth of an open run of 2 of the side that just moved"},
+	}
+	schema := tunedSchema(TicTacToe)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, ok := schema.Lookup(tc.name)
+			if !ok || p.Summary != tc.want {
+				t.Errorf("summary %q, want %q", p.Summary, tc.want)
 			}
 		})
 	}

@@ -152,7 +152,7 @@ func tunedSchema(r Rules) genome.Schema {
 				s = append(s, genome.Param{
 					Name:    weightName(owner.name, kind, l),
 					Kind:    genome.Float,
-					Summary: fmt.Sprintf("worth of a %s run of %d of %s", kind, l, owner.who),
+					Summary: fmt.Sprintf("worth of %s run of %d of %s", [...]string{open: "an open", halfOpen: "a half-open"}[kind], l, owner.who),
 					Min:     lengthWeight(l) / 1000,
 					Max:     lengthWeight(l) * 1000,
 					Log:     true,

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// TestHugeWeightsDoNotOverflow: fitness weights of 1e308 overflowed their
+// sum, and every fitness silently became 0. Weights are relative, so a run
+// with all weights 1e308 must score exactly as one with all weights 1.
+func TestHugeWeightsDoNotOverflow(t *testing.T) {
+	huge := hofConfig
+	for _, mode := range []string{"baselines", "population", "hall-of-fame"} {
+		huge = strings.Replace(huge, "  "+mode+":\n", "  "+mode+":\n    weight: 1e308\n", 1)
+	}
+	if strings.Count(huge, "1e308") != 3 {
+		t.Fatal("the config did not take the weights")
+	}
+	var csv [][]byte
+	for _, text := range []string{hofConfig, huge} {
+		dir := t.TempDir()
+		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		csv = append(csv, readRun(t, dir)[fileGenerations])
+	}
+	if !bytes.Equal(csv[0], csv[1]) {
+		t.Fatalf("weights 1e308 score differently from weights 1:\n%s\n---\n%s", csv[0], csv[1])
+	}
+}
+
+// soloRoleGame is what Battleship is: a solo game with roles.
+type soloRoleGame interface {
+	fitness.SoloGame
+	fitness.RoleGame
+}
+
+// brokenGame reports NaN for every solo game after the first after.
+type brokenGame struct {
+	soloRoleGame
+	after int64
+	n     atomic.Int64
+}
+
+func (g *brokenGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+	if g.n.Add(1) > g.after {
+		return math.NaN()
+	}
+	return g.soloRoleGame.PlaySolo(p, opp, seed)
+}
+
+// TestNonFiniteFitnessStopsTheRun: a generation whose fitnesses are not
+// finite ends the run with ErrNotFinite (exit 1), before it is
+// checkpointed: the last checkpoint stays intact.
+func TestNonFiniteFitnessStopsTheRun(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	cfg.game = &brokenGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
+	dir := t.TempDir()
+	_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
+	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "generation 2") {
+		t.Fatalf("err %v, want ErrNotFinite in generation 2", err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatalf("the last checkpoint does not read: %v", err)
+	}
+	if ck.Generation != 1 {
+		t.Fatalf("checkpoint at generation %d, want 1", ck.Generation)
+	}
+}
+
+func TestCombineWeighsRelatively(t *testing.T) {
+	var st [nModes]modeStats
+	st[modeBaselines].add(0.25)
+	st[modePopulation].add(0.75)
+	for _, w := range [][nModes]float64{{1, 1, 0}, {1e308, 1e308, 0}, {math.MaxFloat64, math.MaxFloat64, 5}} {
+		if m := combine(nil, 0, st, w); m.Fitness != 0.5 {
+			t.Errorf("weights %v: fitness %v, want 0.5", w, m.Fitness)
+		}
+	}
+}
+
+// panickyGame panics in every solo game after the first after.
+type panickyGame struct {
+	soloRoleGame
+	after int64
+	n     atomic.Int64
+}
+
+func (g *panickyGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+	if g.n.Add(1) > g.after {
+		panic("index out of range [7] with length 7")
+	}
+	return g.soloRoleGame.PlaySolo(p, opp, seed)
+}
+
+// TestPanickingGameStopsTheRun: a game that panics ends the run with
+// ErrGamePanicked (exit 1, not the crash of exit 2), naming a seed,
+// with the stack in run.log and the last checkpoint intact.
+func TestPanickingGameStopsTheRun(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
+	dir := t.TempDir()
+	_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
+	if !errors.Is(err, ErrGamePanicked) || !strings.Contains(err.Error(), "generation 2") || !strings.Contains(err.Error(), "(seed ") {
+		t.Fatalf("err %v, want ErrGamePanicked in generation 2 with a seed", err)
+	}
+	if ck, _, err := ReadCheckpoint(dir); err != nil || ck.Generation != 1 {
+		t.Fatalf("the last checkpoint: %v", err)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, fileLog))
+	if !strings.Contains(string(log), "panickyGame") {
+		t.Fatalf("run.log has no stack:\n%s", log)
+	}
+}

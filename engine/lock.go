@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// fileLock is the lock file of a run directory. Its presence also marks a
+// directory as evotune's: run --out takes over no other non-empty one.
+const fileLock = ".evotune.lock"
+
+// Errors of run directory ownership.
+var (
+	// ErrLocked is returned when another process holds the run directory.
+	ErrLocked = errors.New("is in use by another evotune process")
+	// ErrNotEvotuneDir is returned when run --out names a non-empty
+	// directory that holds no evotune run.
+	ErrNotEvotuneDir = errors.New("is not empty and holds no evotune run")
+	// ErrReadOnly is returned when a run directory cannot be written and
+	// the command would have to.
+	ErrReadOnly = errors.New("cannot be written")
+)
+
+// RunLock is a held lock on a run directory: while it is held no other
+// evotune process runs, resumes or coordinates that directory. The lock is
+// an advisory flock on the directory's lock file, so the kernel releases
+// it when the process ends in any way, kill -9 included: there is never a
+// stale lock to clean up.
+type RunLock struct {
+	dir      string
+	f        *os.File // nil when the directory is read-only
+	readOnly bool
+	created  bool // this lock made the lock file
+}
+
+// LockRunDir takes the lock of the run directory dir, which must exist,
+// without waiting. It fails with ErrLocked, naming the holder's process
+// id, when another process holds it. In a directory this process cannot
+// write, it returns a read-only lock (ReadOnly reports true) that holds
+// nothing: no evotune can change such a directory either.
+func LockRunDir(dir string) (*RunLock, error) {
+	l := &RunLock{dir: dir}
+	path := filepath.Join(dir, fileLock)
+	var f *os.File
+	for attempt := 0; ; attempt++ {
+		var err error
+		f, l.created, err = openLockFile(path)
+		if isReadOnly(err) {
+			l.readOnly = true
+			return l, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		}
+		if err := tryLock(f); err != nil {
+			holder := readHolder(f)
+			f.Close()
+			if errors.Is(err, errWouldBlock) {
+				return nil, fmt.Errorf("%s %w%s: wait for it to finish, or stop it", dir, ErrLocked, holder)
+			}
+			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		}
+		// A holder that made the file and wrote nothing removes it on
+		// release (see closeUnused); a lock taken on the removed file
+		// locks nothing, so take it again on the file the path names.
+		if held, err := f.Stat(); err == nil {
+			if now, err := os.Lstat(path); err == nil && os.SameFile(held, now) {
+				break
+			}
+		}
+		f.Close()
+		if attempt == 10 {
+			return nil, fmt.Errorf("engine: lock %s: the lock file keeps changing", dir)
+		}
+	}
+	// Record who holds it, for the message a second process prints.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(fmt.Sprintf("%d\n", os.Getpid())), 0)
+	}
+	l.f = f
+	return l, nil
+}
+
+// ReadOnly reports whether the directory could not be written, so
+// nothing is locked.
+func (l *RunLock) ReadOnly() bool { return l.readOnly }
+
+// Close releases the lock.
+func (l *RunLock) Close() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close() // closing the descriptor releases the flock
+	l.f = nil
+	return err
+}
+
+// closeUnused releases the lock of a command that wrote nothing to the
+// directory, removing the lock file if this lock made it: a refused or
+// failed command leaves the directory as it found it. The file goes
+// before the lock, so another process never holds a lock on a removed
+// file for long (LockRunDir checks).
+func (l *RunLock) closeUnused() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	if l.created {
+		os.Remove(filepath.Join(l.dir, fileLock))
+	}
+	return l.Close()
+}
+
+// releaseLock releases l; if the command wrote nothing, the lock file
+// goes too when l made it.
+func releaseLock(l *RunLock, wrote bool) {
+	if wrote {
+		l.Close()
+		return
+	}
+	l.closeUnused()
+}
+
+func readHolder(f *os.File) string {
+	buf := make([]byte, 32)
+	n, _ := f.ReadAt(buf, 0)
+	pid := strings.TrimSpace(string(buf[:n]))
+	if pid == "" || strings.Trim(pid, "0123456789") != "" {
+		return ""
+	}
+	return " (pid " + pid + ")"
+}
+
+// checkOwnership refuses to start a run in a directory that is neither
+// empty nor evotune's, naming what is in it: its files are the user's.
+func checkOwnership(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() == fileLock || e.Name() == fileCheckpoint {
+			return nil
+		}
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	if len(names) > 5 {
+		names = append(names[:5], fmt.Sprintf("and %d more", len(names)-5))
+	}
+	return fmt.Errorf("%s %w (found %s): choose another --out, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
+}
+
+// tempName matches the temporary files writeAtomic makes for the files of
+// a run directory (".checkpoint.json.tmp-123456"); a process killed
+// between creating and renaming one leaves it behind.
+var tempName = regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+$`)
+
+// ownFiles are the files evotune writes atomically into a run directory.
+var ownFiles = []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport}
+
+// removeStaleTemps deletes the temporary files of killed evotune
+// processes: only regular files named like ours, and only under the lock,
+// so no live writer's file is touched.
+func (l *RunLock) removeStaleTemps() error {
+	if l.f == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(l.dir)
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	for _, e := range entries {
+		m := tempName.FindStringSubmatch(e.Name())
+		if m == nil || !slices.Contains(ownFiles, strings.TrimPrefix(m[1], "rivals-")) || e.Type()&fs.ModeType != 0 {
+			continue
+		}
+		if err := os.Remove(filepath.Join(l.dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("engine: remove a stale temporary file: %w", err)
+		}
+	}
+	return nil
+}

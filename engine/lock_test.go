@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestLockRunDirExcludesOthersUntilClosed(t *testing.T) {
+	dir := t.TempDir()
+	first, err := LockRunDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks open file descriptions, so a second open in this
+	// process contends exactly as another process would.
+	_, err = LockRunDir(dir)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "(pid "+strconv.Itoa(os.Getpid())+")") {
+		t.Fatalf("second lock: %v, want ErrLocked naming this pid", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LockRunDir(dir)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	again.Close()
+}
+
+// TestRefusedCommandsLeaveNoLockFile: a start or resume that is refused
+// before writing anything leaves the directory as it found it, lock file
+// included; one that ran keeps its lock file, which marks the directory
+// as evotune's.
+func TestRefusedCommandsLeaveNoLockFile(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(dir, fileLock)
+	if _, err := os.Lstat(lock); err != nil {
+		t.Fatalf("a run left no lock file: %v", err)
+	}
+	if err := os.Remove(lock); err != nil { // as a run of an older evotune
+		t.Fatal(err)
+	}
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir}); !errors.Is(err, ErrRunExists) {
+		t.Fatalf("start over a run: %v", err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 1 << 30}); !errors.Is(err, ErrBudget) {
+		t.Fatalf("resume with a budget above the limit: %v", err)
+	}
+	write(t, dir, fileCheckpoint, []byte("{}"))
+	if _, err := Resume(context.Background(), Options{Dir: dir}); err == nil {
+		t.Fatal("resume of a corrupt checkpoint succeeded")
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		t.Fatal("a refused command left a lock file")
+	}
+}

@@ -1,0 +1,120 @@
+package battleship
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+func mustLearner(t testing.TB, g *Geometry, strength float64) *learnerShooter {
+	t.Helper()
+	v, err := learnerSchema(g.Rules).Defaults().With(learnerStrength, genome.Value{Num: strength})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newLearner(g, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.(*learnerShooter)
+}
+
+// meanShots plays series of a shooter against a placer and returns the
+// mean shots of games [from, to) of the series, over all series.
+func meanShots(g *Geometry, s Shooter, p Placer, series, length, from, to int) float64 {
+	sum, n := 0, 0
+	for i := range series {
+		shots := g.Series(s, p, length, fitness.Derive(99, uint64(i)))
+		for _, x := range shots[from:to] {
+			sum += x
+			n++
+		}
+	}
+	return float64(sum) / float64(n)
+}
+
+// TestLearnerLearns: against blockhalf, whose fleets crowd the top rows,
+// the learner's games 31-40 of a series take fewer shots than its first
+// games, by more than noise (80 series, fixed seeds); with learning off
+// (strength 0) there is no such gain, so the gain is the memory's.
+func TestLearnerLearns(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	learner, still := mustLearner(t, g, learnerStrengthDefault), mustLearner(t, g, 0)
+	const series, length = 80, 40
+	first := meanShots(g, learner, blockHalfPlacer{}, series, length, 0, 5)
+	late := meanShots(g, learner, blockHalfPlacer{}, series, length, 30, 40)
+	// sd of one game is about 9 shots: the standard error of the late mean
+	// (800 games) is about 0.32, of the first (400 games) about 0.45.
+	if late > first-4 {
+		t.Errorf("learner: games 1-5 %.2f shots, games 31-40 %.2f: want at least 4 fewer", first, late)
+	}
+	stillFirst := meanShots(g, still, blockHalfPlacer{}, series, length, 0, 5)
+	stillLate := meanShots(g, still, blockHalfPlacer{}, series, length, 30, 40)
+	if stillLate < stillFirst-2 {
+		t.Errorf("strength 0: games 1-5 %.2f, games 31-40 %.2f: no memory should mean no gain", stillFirst, stillLate)
+	}
+	// Against random placement there are no habits to learn: the learned
+	// grid must not cost more than noise (same fleets for both shooters).
+	o, err := over9000Shooter(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := meanShots(g, learner, randomPlacer{}, series, length, 10, 40)
+	or := meanShots(g, o, randomPlacer{}, series, length, 10, 40)
+	if lr > or+1 {
+		t.Errorf("random placement, games 11-40: learner %.2f, over9000 %.2f: the memory costs shots", lr, or)
+	}
+	t.Logf("blockhalf: learner %.2f -> %.2f, strength 0 %.2f -> %.2f; random: learner %.2f, over9000 %.2f",
+		first, late, stillFirst, stillLate, lr, or)
+}
+
+// TestLearnerMemoryIsPerSeries: the Player holds no memory. A series is
+// reproducible, a solo game is the same before and after series were
+// played, and the first game of a series is the learner's solo game.
+func TestLearnerMemoryIsPerSeries(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	l := mustLearner(t, g, learnerStrengthDefault)
+	solo := g.Solo(l, blockHalfPlacer{}, 5)
+	a := g.Series(l, blockHalfPlacer{}, 30, 7)
+	b := g.Series(l, blockHalfPlacer{}, 30, 7)
+	if !slices.Equal(a, b) {
+		t.Fatalf("the same series twice: %v then %v", a, b)
+	}
+	if again := g.Solo(l, blockHalfPlacer{}, 5); again != solo {
+		t.Fatalf("solo game: %d shots before series, %d after: memory leaked into the player", solo, again)
+	}
+	// A series of shooters that do not learn is a sequence of solo games.
+	o, err := over9000Shooter(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := g.Series(o, blockHalfPlacer{}, 10, 3)
+	learned := g.Series(l, blockHalfPlacer{}, 10, 3)
+	for i, n := range series {
+		if want := g.Solo(o, blockHalfPlacer{}, fitness.Derive(3, uint64(i))); n != want {
+			t.Fatalf("game %d of an over9000 series: %d shots, its solo game %d", i, n, want)
+		}
+	}
+	if learned[0] != g.Solo(l, blockHalfPlacer{}, fitness.Derive(3, 0)) {
+		t.Fatalf("the learner's first game %d differs from its solo game", learned[0])
+	}
+}
+
+// TestLearnerConcurrentSeries plays the same series on several goroutines
+// at once (run with -race): one shared Player, one Memory per series.
+func TestLearnerConcurrentSeries(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	l := mustLearner(t, g, learnerStrengthDefault)
+	want := g.Series(l, blockHalfPlacer{}, 20, 1)
+	got, err := fitness.Parallel(t.Context(), 8, 4, func(int) []int { return g.Series(l, blockHalfPlacer{}, 20, 1) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got {
+		if !slices.Equal(s, want) {
+			t.Fatalf("series %d on a goroutine: %v, want %v", i, s, want)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package fileio
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// fixtures makes one of each kind of path in a fresh directory.
+func fixtures(t *testing.T) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(p("small"), []byte("game: mnk\n"), 0o644))
+	must(os.WriteFile(p("big"), make([]byte, 2048), 0o644))
+	must(syscall.Mkfifo(p("fifo"), 0o644))
+	must(os.Mkdir(p("dir"), 0o755))
+	must(os.Symlink("/dev/zero", p("link-to-zero")))
+	must(os.Symlink(p("small"), p("link-to-small")))
+	must(os.Symlink(p("elsewhere"), p("dangling")))
+	return map[string]string{
+		"small": p("small"), "big": p("big"), "fifo": p("fifo"), "dir": p("dir"),
+		"zero": "/dev/zero", "link-to-zero": p("link-to-zero"), "link-to-small": p("link-to-small"),
+		"dangling": p("dangling"), "absent": p("absent"),
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	f := fixtures(t)
+	tests := []struct {
+		name string
+		path string
+		want error // nil: read succeeds
+	}{
+		{"regular file", f["small"], nil},
+		{"link to a regular file", f["link-to-small"], nil},
+		{"over the limit", f["big"], ErrTooLarge},
+		{"FIFO, without blocking", f["fifo"], ErrNotRegular},
+		{"directory", f["dir"], ErrNotRegular},
+		{"/dev/zero", f["zero"], ErrNotRegular},
+		{"link to /dev/zero", f["link-to-zero"], ErrNotRegular},
+		{"absent", f["absent"], os.ErrNotExist},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := ReadFile(tc.path, 1024)
+			if tc.want == nil {
+				if err != nil || string(data) != "game: mnk\n" {
+					t.Fatalf("got %q, %v", data, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestOpenAppendRefusesLinksAndSpecialFiles(t *testing.T) {
+	f := fixtures(t)
+	tests := []struct {
+		name string
+		path string
+		want error
+	}{
+		{"absent: created", f["absent"], nil},
+		{"regular file", f["small"], nil},
+		{"link to a regular file", f["link-to-small"], ErrLink},
+		{"dangling link: nothing created", f["dangling"], ErrLink},
+		{"FIFO", f["fifo"], ErrNotRegular},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fh, err := OpenAppend(tc.path)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				fh.Close()
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+		})
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(f["dangling"]), "elsewhere")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a dangling link's target was created: %v", err)
+	}
+}
+
+func TestCheckReplaceable(t *testing.T) {
+	f := fixtures(t)
+	tests := []struct {
+		name string
+		path string
+		want error
+	}{
+		{"absent", f["absent"], nil},
+		{"regular file", f["small"], nil},
+		{"symbolic link", f["link-to-small"], ErrLink},
+		{"FIFO", f["fifo"], ErrNotRegular},
+		{"directory", f["dir"], ErrNotRegular},
+		{"device", "/dev/null", ErrNotRegular},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := CheckReplaceable(tc.path); !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
