@@ -9,19 +9,30 @@
 //
 // Imports point one way, down:
 //
-//	cmd/evotune          the CLI: flags, subcommands, progress, exit codes
+//	cmd/evotune          main: one line calling cmd/evotune/cli
+//	cmd/evotune/cli      the CLI: flags, subcommands, progress, exit codes;
+//	                     a Go module with games of its own calls it too
 //	engine               config, generation loop on eaopt's operators,
 //	                     checkpoints, resume, export, report
-//	fitness/catalog      the one list of games
+//	fitness/catalog      the one list of games; Register adds others
 //	fitness/battleship   \
 //	fitness/hadron        > games: rules, players, searches
 //	fitness/mnk          /
-//	fitness              the Game and Player contracts, seeding,
-//	                     worker-independent batches, statistics
+//	fitness/external     games played by outside programs over the
+//	                     player protocol (docs/protocol.md)
+//	fitness/conformance  the game contract as a test suite
+//	fitness              the Game and Player contracts (roles, solo
+//	                     measures, errors), seeding, worker-independent
+//	                     batches, statistics
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
+//
+// The engine and the CLI know games only through the fitness contracts:
+// a game declares its roles, its solo measure and its default solo
+// opponent, so built-in games, games of other Go modules and outside
+// programs take exactly the same path.
 //
 // Every random stream derives from the run's seed and its position
 // (generation, purpose, index), so results do not depend on the number of

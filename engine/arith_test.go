@@ -41,7 +41,6 @@ func TestHugeWeightsDoNotOverflow(t *testing.T) {
 // soloRoleGame is what Battleship is: a solo game with roles.
 type soloRoleGame interface {
 	fitness.SoloGame
-	fitness.RoleGame
 }
 
 // brokenGame reports NaN for every solo game after the first after.
@@ -51,11 +50,11 @@ type brokenGame struct {
 	n     atomic.Int64
 }
 
-func (g *brokenGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+func (g *brokenGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
 	if g.n.Add(1) > g.after {
-		return math.NaN()
+		return math.NaN(), nil
 	}
-	return g.soloRoleGame.PlaySolo(p, opp, seed)
+	return g.soloRoleGame.PlaySolo(ctx, p, opp, seed)
 }
 
 // TestNonFiniteFitnessStopsTheRun: a generation whose fitnesses are not
@@ -97,11 +96,11 @@ type panickyGame struct {
 	n     atomic.Int64
 }
 
-func (g *panickyGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
+func (g *panickyGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
 	if g.n.Add(1) > g.after {
 		panic("index out of range [7] with length 7")
 	}
-	return g.soloRoleGame.PlaySolo(p, opp, seed)
+	return g.soloRoleGame.PlaySolo(ctx, p, opp, seed)
 }
 
 // TestPanickingGameStopsTheRun: a game that panics ends the run with

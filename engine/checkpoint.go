@@ -27,13 +27,18 @@ const (
 
 // Checkpoint is everything needed to continue a run exactly.
 type Checkpoint struct {
-	Format     int    `json:"format"`
+	Format int `json:"format"`
+	// Name is the run's name: the config's name:, else its file's name,
+	// which resume, reading the run directory's config.yaml, cannot know.
+	Name       string `json:"name,omitempty"`
 	ConfigHash string `json:"config_hash"`
 	Config     string `json:"config"`               // the config text as given
 	ConfigDir  string `json:"config_dir,omitempty"` // where its relative NAME:FILE specs point
 	// Files holds the sha256 of every player file the config names
 	// (NAME:FILE specs): they are part of the config.
 	Files map[string]string `json:"files,omitempty"`
+	// Program records the outside program the game is played by, if any.
+	Program *ProgramRecord `json:"program,omitempty"`
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
@@ -74,7 +79,13 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 // ReadCheckpoint reads and checks a run directory's checkpoint: format,
 // shape, and that its config still parses and every genome belongs to its
 // space. It returns the checkpoint and the config it was written for.
-func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
+//
+// With an outside program, the program is started and asked what it
+// offers; an announced description that differs from the checkpoint's is
+// an error naming the difference. The caller closes the config.
+func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) { return readCheckpoint(dir, false) }
+
+func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config, error) {
 	path := filepath.Join(dir, fileCheckpoint)
 	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
@@ -110,7 +121,13 @@ func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
 	if cfg.Hash() != ck.ConfigHash {
+		cfg.Close()
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+	}
+	if now := cfg.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !acceptProgramChange {
+		cfg.Close()
+		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
+			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
 	states := ck.states()
 	if len(states) != len(cfg.species) {

@@ -31,6 +31,9 @@ type Config struct {
 	Evolution EvolutionConfig   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
 	Run       RunConfig         `json:"-"`
+	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
+	// game with an outside program instead of a built-in game.
+	ProgramConfig
 
 	space, seeds *yaml.Node // handed to genome, which reports their lines
 
@@ -42,16 +45,20 @@ type Config struct {
 	text      []byte
 	lines     lines
 	game      fitness.Game
-	role      fitness.Role
+	role      fitness.Role // the tuned role: the game's first
+	solo      fitness.Solo // the game's solo declaration, if it has one
+	hasSolo   bool
 	spaceOf   *genome.Space
 	seedGenes [][]float64
 	baselines []fitness.Player
 	species   []*species // the main species, then the rivals when co-evolving
+	program   *program   // the outside program, with command:
 }
 
-// CoevolveConfig adds a second species that evolves against the first:
-// for Battleship, placers that learn to hide fleets from the shooters
-// while the shooters learn to find them.
+// CoevolveConfig adds a second species, of the game's other role, that
+// evolves against the first through the solo games between the roles: for
+// Battleship, placers that learn to hide fleets from the shooters while
+// the shooters learn to find them.
 type CoevolveConfig struct {
 	Player    string   `json:"player"`
 	Opponents []string `json:"opponents"` // fixed players the rivals also meet
@@ -75,7 +82,8 @@ type species struct {
 
 // FitnessConfig says what an individual's fitness is made of.
 type FitnessConfig struct {
-	Objective  Objective       `json:"objective"`
+	Objective  Objective       `json:"-"` // written as ObjectiveName
+	objective  string          // as written; resolved once the game is known
 	Baselines  BaselinesMode   `json:"baselines"`
 	Population PopulationMode  `json:"population"`
 	HallOfFame HallOfFameMode  `json:"hall_of_fame"`
@@ -83,8 +91,19 @@ type FitnessConfig struct {
 	_          struct{}        `json:"-"`
 }
 
+// FitnessConfig's JSON names the objective by its name in configs
+// ("shots", "score"), so hashes and checkpoints read as the file does.
+func (f FitnessConfig) MarshalJSON() ([]byte, error) {
+	type plain FitnessConfig
+	return json.Marshal(struct {
+		plain
+		Objective string `json:"objective"`
+	}{plain(f), f.objective})
+}
+
 // BaselinesMode: every individual plays Games games against each listed
-// opponent (placers for the shots objective).
+// opponent (the game's solo opponents, such as placers, for a solo
+// objective).
 type BaselinesMode struct {
 	Weight    float64  `json:"weight"`
 	Games     int      `json:"games"`
@@ -212,11 +231,16 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 }
 
 func (c *Config) decode(d *decoder, root *yaml.Node) {
-	var model, selection, crossover, objective string
+	var model, selection, crossover string
 	d.decodeMap(root, "", []field{
 		{"name", d.str(&c.Name)},
 		{"seed", d.uint64(&c.Seed)},
 		{"game", d.str(&c.Game)},
+		{"command", d.strings(&c.Command)},
+		{"dir", d.str(&c.Dir)},
+		{"env", d.options(&c.Env)},
+		{"timeout", d.str(&c.ProgramConfig.timeout)},
+		{"audit", d.number(&c.Audit)},
 		{"rules", d.options(&c.Rules)},
 		{"player", d.str(&c.Player)},
 		{"space", d.node(&c.space)},
@@ -224,7 +248,7 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 		{"fitness", func(n *yaml.Node, path string) {
 			f := &c.Fitness
 			d.decodeMap(n, path, []field{
-				{"objective", d.str(&objective)},
+				{"objective", d.str(&c.Fitness.objective)},
 				{"baselines", func(n *yaml.Node, path string) {
 					d.decodeMap(n, path, []field{
 						{"weight", d.number(&f.Baselines.Weight)},
@@ -290,7 +314,6 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
 	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
-	parseEnum(d, "fitness.objective", objective, &c.Fitness.Objective, ParseObjective)
 }
 
 func parseEnum[T any](d *decoder, key, s string, dst *T, parse func(string) (T, error)) {
@@ -347,17 +370,30 @@ func (c *Config) line(key string) int {
 // seeds, and records every problem.
 func (c *Config) check(p *problems) {
 	bad := func(key, format string, args ...any) { p.add(c.line(key), key, format, args...) }
-	if c.Game == "" {
-		bad("game", "missing: name a game (see 'evotune games')")
+	if c.Game == "" && len(c.Command) == 0 {
+		bad("game", "missing: name a game (see 'evotune games') or the command of a program that plays one")
 		return
 	}
 	if c.Player == "" {
 		bad("player", "missing: name the tunable player")
 	}
-	info, err := catalog.Lookup(c.Game)
-	if err != nil {
-		bad("game", "%s", err)
-		return
+	var info fitness.GameInfo
+	if len(c.Command) > 0 {
+		var ok bool
+		if info, ok = c.checkProgram(bad); !ok {
+			return
+		}
+	} else {
+		for _, key := range []string{"dir", "env", "timeout", "audit"} {
+			if c.has(key) {
+				bad(key, "belongs to a command: (an outside program), and there is none")
+			}
+		}
+		var err error
+		if info, err = catalog.Lookup(c.Game); err != nil {
+			bad("game", "%s", err)
+			return
+		}
 	}
 	g, err := info.New(c.Rules)
 	if err != nil {
@@ -365,20 +401,9 @@ func (c *Config) check(p *problems) {
 		return
 	}
 	c.game = g
-	_, solo := g.(fitness.SoloGame)
-	if c.Fitness.Objective == 0 {
-		c.Fitness.Objective = Score
-		if solo {
-			c.Fitness.Objective = Shots
-		}
-	}
-	if c.Fitness.Objective == Shots && !solo {
-		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
-	}
-	c.role = fitness.Mover
-	if ps := g.Players(); len(ps) > 0 {
-		c.role = ps[0].Role
-	}
+	c.solo, c.hasSolo = fitness.SoloOf(g)
+	c.role = g.Roles()[0]
+	c.checkObjective(bad)
 	if c.Player != "" {
 		pi, ok := fitness.Info(g, c.role, c.Player)
 		switch {
@@ -417,6 +442,36 @@ func (c *Config) check(p *problems) {
 	}
 }
 
+// checkObjective resolves the objective as written against the game's
+// solo measure; by default it is the solo measure when there is one.
+func (c *Config) checkObjective(bad func(key, format string, args ...any)) {
+	f := &c.Fitness
+	switch {
+	case f.objective == "" && c.hasSolo:
+		f.Objective, f.objective = Solo, c.solo.Measure
+	case f.objective == "":
+		f.Objective, f.objective = Score, Score.String()
+	case !c.hasSolo && f.objective != Score.String():
+		f.Objective = Solo // meant as one: later checks know it is said
+		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
+	default:
+		o, err := ParseObjective(f.objective, c.solo.Measure)
+		if err != nil {
+			f.Objective = Solo // as above
+			bad("fitness.objective", "%s", err)
+			return
+		}
+		f.Objective = o
+	}
+	if f.Objective == Score && !fitness.HasHeadToHead(c.game) {
+		bad("fitness.objective", "%s has no head-to-head play: use %s", c.Game, c.solo.Measure)
+	}
+}
+
+// ObjectiveName is the objective as configs name it: "score" or the
+// game's solo measure ("shots").
+func (c *Config) ObjectiveName() string { return c.Fitness.objective }
+
 func (c *Config) tunable(g fitness.Game) []string {
 	var names []string
 	for _, q := range g.Players() {
@@ -428,19 +483,25 @@ func (c *Config) tunable(g fitness.Game) []string {
 }
 
 // checkCoevolve builds the rival species: players of the game's other
-// role, scored by the same games with the opposite sense.
+// role, scored by the same solo games with the opposite sense.
 func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ...any)) {
 	co := c.Coevolve
 	if co == nil || c.game == nil {
 		return
 	}
-	if c.Fitness.Objective != Shots {
-		bad("coevolve", "co-evolution pits Battleship shooters against placers: it needs the shots objective")
+	role, ok := fitness.OtherRole(c.game, c.role)
+	if !ok {
+		bad("coevolve", "%s has %d role(s) (%s): co-evolution breeds a second role against the first", c.Game,
+			len(c.game.Roles()), joinRoles(c.game.Roles()))
 		return
 	}
-	role := fitness.Placer
-	if c.role == fitness.Placer {
-		role = fitness.Shooter
+	if !c.hasSolo || c.solo.Opponent != role {
+		bad("coevolve", "%s has no solo games of %vs against %vs: co-evolution plays them", c.Game, c.role, role)
+		return
+	}
+	if c.Fitness.Objective != Solo {
+		bad("coevolve", "co-evolution pits %vs against %vs: it needs the %s objective", c.role, role, c.solo.Measure)
+		return
 	}
 	if co.Player == "" {
 		bad("coevolve.player", "missing: name the tunable %v that evolves against the %vs", role, c.role)
@@ -527,31 +588,44 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if c.Coevolve != nil && f.Population.Weight <= 0 && f.HallOfFame.Weight <= 0 {
 		bad("fitness", "co-evolving species meet only through the population or hall-of-fame modes: give one a weight")
 	}
-	if f.Objective == Shots && c.game != nil && c.Coevolve == nil {
+	if f.Objective == Solo && c.game != nil && c.Coevolve == nil {
+		against := "measured alone"
+		if c.solo.Opponent != "" {
+			against = fmt.Sprintf("measured against %vs", c.solo.Opponent)
+		}
 		if f.Population.Weight > 0 {
-			bad("fitness.population", "the shots objective is measured against placers: population games need the score objective")
+			bad("fitness.population", "the %s objective is %s: population games need the score objective", c.solo.Measure, against)
 		}
 		if f.HallOfFame.Weight > 0 {
-			bad("fitness.hall-of-fame", "the shots objective is measured against placers: hall-of-fame games need the score objective")
+			bad("fitness.hall-of-fame", "the %s objective is %s: hall-of-fame games need the score objective", c.solo.Measure, against)
 		}
 	}
 	if f.Baselines.Weight > 0 && c.game != nil {
 		role := c.role
 		opps := f.Baselines.Opponents
-		sg, solo := c.game.(fitness.SoloGame)
-		if f.Objective == Shots && !solo {
+		if f.Objective == Solo && !c.hasSolo {
 			return // said already: the game has no solo measure
 		}
-		if f.Objective == Shots {
-			role = fitness.Placer
-			if len(opps) == 0 {
-				c.baselines = []fitness.Player{sg.SoloOpponent()}
-				f.Baselines.Opponents = []string{c.Rules["placer"]}
-				if f.Baselines.Opponents[0] == "" {
-					f.Baselines.Opponents[0] = "random"
-				}
+		switch {
+		case f.Objective == Solo && c.solo.Opponent == "":
+			if len(opps) > 0 {
+				bad("fitness.baselines.opponents", "%s games of %s have no opponent: leave this out", c.solo.Measure, c.Game)
 			}
-		} else if len(opps) == 0 {
+			c.baselines = []fitness.Player{nil} // one baseline: the game alone
+			return
+		case f.Objective == Solo:
+			role = c.solo.Opponent
+			if len(opps) == 0 {
+				// The game's default, as the game itself reads it.
+				pl, err := fitness.ParseSpec(c.game, role, c.solo.DefaultOpponent)
+				if err != nil {
+					bad("rules", "%s", oneLine(err))
+					return
+				}
+				c.baselines = []fitness.Player{pl}
+				f.Baselines.Opponents = []string{c.solo.DefaultOpponent}
+			}
+		case len(opps) == 0:
 			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
 		}
 		for i, spec := range opps {
@@ -583,6 +657,14 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
 		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
 	}
+}
+
+func joinRoles(rs []fitness.Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.String()
+	}
+	return strings.Join(names, ", ")
 }
 
 func validName(s string) bool {
@@ -808,6 +890,6 @@ func (c *Config) Summary() string {
 		modes = append(modes, fmt.Sprintf("hall of fame %d members x %d games (weight %g)", f.HallOfFame.Members, f.HallOfFame.Games, f.HallOfFame.Weight))
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
-		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), f.Objective, strings.Join(modes, "; "),
+		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), c.ObjectiveName(), strings.Join(modes, "; "),
 		e.Model, e.Population, e.Generations, c.Seed)
 }

@@ -172,15 +172,6 @@ func (d *decoder) number(dst *float64) func(*yaml.Node, string) {
 	}
 }
 
-func (d *decoder) boolean(dst *bool) func(*yaml.Node, string) {
-	return func(n *yaml.Node, path string) {
-		n = deref(n)
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(dst) != nil {
-			d.p.add(n.Line, path, "want true or false, got %s", describe(n))
-		}
-	}
-}
-
 func (d *decoder) strings(dst *[]string) func(*yaml.Node, string) {
 	return func(n *yaml.Node, path string) {
 		n = deref(n)

@@ -36,9 +36,10 @@ type Objective uint8
 
 // The objectives.
 const (
-	// Shots is Battleship's solo measure: mean shots to sink a placer's
-	// fleet, lower is better.
-	Shots Objective = iota + 1
+	// Solo is the game's solo measure (Battleship's shots to sink a
+	// placer's fleet), lower is better. Configs name it by the measure's
+	// name, which fitness.Solo declares.
+	Solo Objective = iota + 1
 	// Score is the mean head-to-head score (win 1, draw 1/2), higher is better.
 	Score
 )
@@ -46,7 +47,7 @@ const (
 var (
 	modelNames     = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection"}
 	selectionNames = []string{Tournament: "tournament", Roulette: "roulette"}
-	objectiveNames = []string{Shots: "shots", Score: "score"}
+	objectiveNames = []string{Solo: "solo", Score: "score"}
 )
 
 func name(names []string, i int, kind string) string {
@@ -89,10 +90,19 @@ func ParseSelection(s string) (Selection, error) {
 	return parse[Selection](selectionNames, s, "selection")
 }
 
-// ParseObjective reads an objective name.
-func ParseObjective(s string) (Objective, error) {
-	return parse[Objective](objectiveNames, s, "objective")
+// ParseObjective reads an objective name: "score", or the name of the
+// game's solo measure (measure; "" when the game has none).
+func ParseObjective(s, measure string) (Objective, error) {
+	switch {
+	case s == Score.String():
+		return Score, nil
+	case measure != "" && s == measure:
+		return Solo, nil
+	case measure != "":
+		return 0, fmt.Errorf("unknown objective %q (want %s or score)", s, measure)
+	}
+	return 0, fmt.Errorf("unknown objective %q (want score)", s)
 }
 
 // Minimise reports whether lower values of the objective are better.
-func (o Objective) Minimise() bool { return o == Shots }
+func (o Objective) Minimise() bool { return o == Solo }

@@ -109,7 +109,7 @@ func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 // random numbers.
 func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
 	f := r.cfg.Fitness
-	solo := f.Objective == Shots
+	solo := f.Objective == Solo
 	n := 0
 	stopped := false
 	add := func(j job, games int, seedOf func(game int) uint64) {
@@ -188,21 +188,39 @@ func (r *runner) scheduleRivals(gen int, sizes []int, add func(job, int, func(in
 	}
 }
 
-// play runs one job and returns the result seen from a: its score, or the
-// shots of the solo game.
-func (r *runner) play(j job, players [][]fitness.Player) float64 {
+// match is the game of job j: the players in their seats (a solo game
+// measures the player of the first role, whichever species it is of).
+func (r *runner) match(j job, players [][]fitness.Player) fitness.Match {
 	a := players[j.sp][j.a]
 	b := j.opp
 	if j.b >= 0 {
 		b = players[j.bsp][j.b]
 	}
-	if j.solo {
-		return r.cfg.game.(fitness.SoloGame).PlaySolo(a, b, j.seed)
+	if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
+		a, b = b, a
 	}
-	if j.swap {
-		return r.cfg.game.Play(b, a, j.seed).Flip().Score()
+	return fitness.Match{A: a, B: b, Seed: j.seed}
+}
+
+// play plays the jobs and returns each result seen from its a: its score,
+// or the cost of the solo game (which a player of the rival role raises).
+func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Player, progress func(int)) ([]float64, error) {
+	ms := make([]fitness.Match, len(jobs))
+	for i, j := range jobs {
+		ms[i] = r.match(j, players)
 	}
-	return r.cfg.game.Play(a, b, j.seed).Score()
+	if r.cfg.Fitness.Objective == Solo {
+		return fitness.PlaySoloMatches(ctx, r.cfg.game.(fitness.SoloGame), ms, r.workers, progress)
+	}
+	outs, err := fitness.PlayMatches(ctx, r.cfg.game, ms, r.workers, progress)
+	scores := make([]float64, len(outs))
+	for i, o := range outs {
+		if jobs[i].swap {
+			o = o.Flip()
+		}
+		scores[i] = o.Score()
+	}
+	return scores, err
 }
 
 // evaluate plays the generation's batch and returns, per species, every
@@ -304,28 +322,55 @@ func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int
 		update = func(done int) { r.progress.Games(played + done) }
 	}
 	var trap panicTrap
-	results, err := fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64) {
-		defer trap.recover(chunk[i].seed, &x)
-		return r.play(chunk[i], players)
-	}, update)
+	var results []float64
+	var err error
+	_, batches := r.cfg.game.(fitness.Batcher)
+	_, soloBatches := r.cfg.game.(fitness.SoloBatcher)
+	if batches || soloBatches {
+		// A game that plays batches (an outside program, pipelined) runs
+		// its own goroutines; its failures come back as errors.
+		results, err = r.play(ctx, chunk, players, update)
+	} else {
+		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64, err error) {
+			defer trap.recover(chunk[i].seed, &x)
+			return r.playOne(ctx, chunk[i], players)
+		}, update)
+	}
 	if trap.err != nil {
 		r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
 		return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return err
+	case err != nil:
+		return fmt.Errorf("engine: generation %d: %w", gen+1, err)
 	}
 	for i, j := range chunk {
 		x := results[i]
 		stats[j.sp][j.a][j.mode].add(x)
 		switch {
 		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // shots count for shooter and placer alike
+			stats[j.bsp][j.b][j.mode].add(x) // the cost counts for both roles (the rivals maximise it)
 		case j.b >= 0:
 			stats[j.bsp][j.b][j.mode].add(1 - x)
 		}
 	}
 	return nil
+}
+
+// playOne plays one job, as play does a batch.
+func (r *runner) playOne(ctx context.Context, j job, players [][]fitness.Player) (float64, error) {
+	m := r.match(j, players)
+	if r.cfg.Fitness.Objective == Solo {
+		cost, err := r.cfg.game.(fitness.SoloGame).PlaySolo(ctx, m.A, m.B, m.Seed)
+		return cost, fitness.Failed(m.Seed, err)
+	}
+	o, err := r.cfg.game.Play(ctx, m.A, m.B, m.Seed)
+	if j.swap {
+		o = o.Flip()
+	}
+	return o.Score(), fitness.Failed(m.Seed, err)
 }
 
 // combine weighs an individual's modes into one fitness with a 95%
@@ -368,5 +413,5 @@ func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fitness.NewPlayerAs(r.cfg.game, sp.role, sp.player, vals)
+	return r.cfg.game.NewPlayer(sp.role, sp.player, vals)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/evotune/evotune/fitness"
-
 	"github.com/evotune/evotune/genome"
 	"gopkg.in/yaml.v3"
 )
@@ -21,6 +19,8 @@ type ExportDoc struct {
 	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
 	Objective string            `json:"objective" yaml:"objective"`
 	Players   []ExportedPlayer  `json:"players" yaml:"players"`
+
+	flag string // the eval flag that loads the first player
 }
 
 // ExportedPlayer is one parameter set and its figures.
@@ -35,7 +35,10 @@ type ExportedPlayer struct {
 
 // exportDoc lists the top k members of a species' hall of fame.
 func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
-	doc := &ExportDoc{Game: c.Game, Player: sp.player, Role: sp.role.String(), Rules: c.Rules, Objective: c.Fitness.Objective.String()}
+	doc := &ExportDoc{Game: c.Game, Player: sp.player, Role: sp.role.String(), Rules: c.Rules, Objective: c.ObjectiveName(), flag: "--player"}
+	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
+		doc.flag = "--opponent"
+	}
 	for i := 0; i < k && i < len(hof); i++ {
 		m := hof[i]
 		vals, err := sp.space.Decode(m.Genes)
@@ -81,12 +84,8 @@ func (d *ExportDoc) yaml() ([]byte, error) {
 		return nil, fmt.Errorf("engine: export: %w", err)
 	}
 	flowLists(&root)
-	flag := "--player"
-	if d.Role == fitness.Placer.String() {
-		flag = "--placer"
-	}
 	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
-		len(d.Players), d.Player, d.Role, flag, d.Player)
+		len(d.Players), d.Player, d.Role, d.flag, d.Player)
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -150,6 +149,7 @@ func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer cfg.Close()
 	if k < 1 {
 		return nil, fmt.Errorf("engine: export: top %d: want at least 1", k)
 	}

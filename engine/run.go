@@ -37,6 +37,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// Now is the clock for run.log only; nil means time.Now.
 	Now func() time.Time
+	// AcceptProgramChange lets resume continue with an outside program
+	// whose files or announced description differ from the checkpoint's.
+	AcceptProgramChange bool
 }
 
 // ErrStopped is returned when a run ended early because Stop was closed.
@@ -161,10 +164,11 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	wrote := false // a refused resume leaves the directory as it was
 	defer func() { releaseLock(lock, wrote) }()
-	ck, ckCfg, err := ReadCheckpoint(opts.Dir)
+	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
 	if err != nil {
 		return nil, err
 	}
+	ckCfg.Close()
 	cfgPath := filepath.Join(opts.Dir, fileConfig)
 	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
@@ -173,6 +177,10 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	cfg, err := parseIn(cfgPath, text, baseDirOf(ck))
 	if err != nil {
 		return nil, err
+	}
+	defer cfg.Close()
+	if ck.Name != "" && !cfg.has("name") {
+		cfg.Name = ck.Name
 	}
 	if cfg.Hash() != ck.ConfigHash {
 		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
@@ -188,6 +196,12 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		sort.Strings(changed)
 		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
 			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
+	}
+	if changes := programChanges(ck.Program, cfg.record()); len(changes) > 0 {
+		if !opts.AcceptProgramChange {
+			return nil, fmt.Errorf("%s: %w since the checkpoint: %s; restore it, or accept the change (results will differ from a straight run)",
+				opts.Dir, ErrProgramChanged, strings.Join(changes, "; "))
+		}
 	}
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
@@ -260,8 +274,8 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
 			}
 		}
-		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Generation: gen + 1, SpeciesState: states[0]}
+		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
+			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Program: r.cfg.record(), Generation: gen + 1, SpeciesState: states[0]}
 		if len(states) > 1 {
 			ck.Rivals = &states[1]
 		}
@@ -345,7 +359,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if sp.label != "" {
 			title += " " + sp.label
 		}
-		svg := reportSVG(title, r.cfg.Fitness.Objective.String(), sp.minimise, st.History, vals, sp.space.Params())
+		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}
@@ -367,6 +381,7 @@ func (r *runner) openLog() (io.Closer, error) {
 		return nil, fmt.Errorf("engine: %w", unwrapPath(err))
 	}
 	r.log = f
+	r.cfg.logProgram(f)
 	return f, nil
 }
 

@@ -3,6 +3,7 @@ package fitness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -20,7 +21,7 @@ type EvalRequest struct {
 	// Opponents are met head to head by every player.
 	Opponents []Contender
 	// SoloOpponent is the opponent of solo games (Battleship: the placer);
-	// nil means the game's SoloOpponent.
+	// nil means the game's Solo().DefaultOpponent.
 	SoloOpponent Player
 	Games        int    // per player (solo) and per pairing (head to head)
 	Seed         uint64 // every game's seed is derived from it
@@ -33,7 +34,7 @@ type EvalRequest struct {
 // Total is the number of games the request plays.
 func (r EvalRequest) Total() int {
 	n := len(r.Players) * len(r.Opponents) * r.Games
-	if _, ok := r.Game.(SoloGame); ok {
+	if _, ok := SoloOf(r.Game); ok {
 		n += (len(r.Players) + len(r.Opponents)) * r.Games
 	}
 	return n
@@ -96,19 +97,25 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 		return func(d int) { req.Progress(offset + d) }
 	}
 	if sg, ok := req.Game.(SoloGame); ok {
+		solo := sg.Solo()
 		opp := req.SoloOpponent
-		if opp == nil {
-			opp = sg.SoloOpponent()
+		if opp == nil && solo.Opponent != "" {
+			var err error
+			if opp, err = ParseSpec(sg, solo.Opponent, solo.DefaultOpponent); err != nil {
+				return rep, err
+			}
 		}
 		for _, c := range append(append([]Contender{}, req.Players...), req.Opponents...) {
-			costs, err := Parallel(ctx, req.Games, req.Workers, func(i int) float64 {
-				return sg.PlaySolo(c.Player, opp, Derive(req.Seed, evalSolo, uint64(i)))
-			}, progress(done))
+			ms := make([]Match, req.Games)
+			for i := range ms {
+				ms[i] = Match{A: c.Player, B: opp, Seed: Derive(req.Seed, evalSolo, uint64(i))}
+			}
+			costs, err := PlaySoloMatches(ctx, sg, ms, req.Workers, progress(done))
 			if err != nil {
 				return rep, err
 			}
 			done += req.Games
-			rep.Players = append(rep.Players, PlayerReport{Name: c.Label, Measure: soloMeasure(sg), Solo: Summarize(costs)})
+			rep.Players = append(rep.Players, PlayerReport{Name: c.Label, Measure: solo.Measure, Solo: Summarize(costs)})
 		}
 	}
 	for _, a := range req.Players {
@@ -128,32 +135,56 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 	return rep, nil
 }
 
-// Measured is implemented by solo games that name their measure.
-type Measured interface {
-	Measure() string
-}
-
-func soloMeasure(g SoloGame) string {
-	if m, ok := g.(Measured); ok {
-		return m.Measure()
-	}
-	return "cost"
-}
-
 // PlayPairs plays n games of a against b, seen from a. Game i uses the seed
 // of pair i/2; the second game of a pair swaps the seats, so each side of
 // each deal is played by both players.
 func PlayPairs(ctx context.Context, g Game, a, b Player, n int, seed uint64, workers int, progress func(int)) (Tally, error) {
-	outs, err := Parallel(ctx, n, workers, func(i int) Outcome {
-		s := Derive(seed, uint64(i/2))
-		if i%2 == 0 {
-			return g.Play(a, b, s)
+	ms := make([]Match, n)
+	for i := range ms {
+		ms[i] = Match{A: a, B: b, Seed: Derive(seed, uint64(i/2))}
+		if i%2 == 1 {
+			ms[i].A, ms[i].B = b, a
 		}
-		return g.Play(b, a, s).Flip()
-	}, progress)
+	}
+	outs, err := PlayMatches(ctx, g, ms, workers, progress)
 	var t Tally
-	for _, o := range outs {
+	for i, o := range outs {
+		if i%2 == 1 {
+			o = o.Flip()
+		}
 		t.Add(o)
 	}
 	return t, err
+}
+
+// GameError is a game that could not be played: the run or evaluation
+// stops with it, naming the game's seed so it can be replayed.
+type GameError struct {
+	Seed uint64
+	Err  error
+}
+
+func (e *GameError) Error() string    { return fmt.Sprintf("game seed %d: %v", e.Seed, e.Err) }
+func (e *GameError) Unwrap() error    { return e.Err }
+func (e *GameError) GameSeed() uint64 { return e.Seed }
+
+// Seeded is implemented by errors that name the seed of the game that
+// failed (*GameError, and an outside program's game errors), so it is not
+// named twice.
+type Seeded interface {
+	GameSeed() uint64
+}
+
+// Failed returns err as a *GameError of the game with seed; nil stays nil,
+// and an error that names its game's seed already (Seeded), or says ctx
+// was cancelled, comes back as it is.
+func Failed(seed uint64, err error) error {
+	var seeded Seeded
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &seeded), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return &GameError{Seed: seed, Err: err}
 }

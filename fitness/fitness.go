@@ -8,6 +8,10 @@
 package fitness
 
 import (
+	"context"
+	"errors"
+	"io"
+	"slices"
 	"strconv"
 
 	"github.com/evotune/evotune/genome"
@@ -42,28 +46,17 @@ func (o Outcome) String() string {
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
 
-// Role says what a player does in its game. Most games have one role;
-// Battleship has shooters and placers.
-type Role uint8
+// Role names what a player does in its game, as the game declares it
+// (Game.Roles): Mover for both sides of a symmetric game, Battleship's
+// "shooter" and "placer", or any name an outside program announces. A
+// role is a lower-case word; games compare roles, never strings.
+type Role string
 
-// The roles.
-const (
-	Mover   Role = iota + 1 // plays a whole side of a two-player game
-	Shooter                 // Battleship: fires shots
-	Placer                  // Battleship: lays out a fleet
-)
+// Mover is the one role of a symmetric two-player game: it plays a whole
+// side.
+const Mover Role = "mover"
 
-func (r Role) String() string {
-	switch r {
-	case Mover:
-		return "mover"
-	case Shooter:
-		return "shooter"
-	case Placer:
-		return "placer"
-	}
-	return "Role(" + strconv.Itoa(int(r)) + ")"
-}
+func (r Role) String() string { return string(r) }
 
 // PlayerInfo describes one registered player of a game.
 type PlayerInfo struct {
@@ -83,32 +76,105 @@ type Player interface {
 	Name() string
 }
 
-// Game is one rule set and the players registered for it.
+// Game is one rule set and the players registered for it. Built-in games
+// and outside programs implement it alike; the engine and the CLI know
+// games only through it, never by name.
+//
+// A Game is safe for concurrent use: Play and PlaySolo are called from
+// several goroutines at once.
 type Game interface {
 	// Name is the game's registered name ("battleship").
 	Name() string
-	// Players lists the registered players in a stable order.
+	// Roles lists the game's roles, at least one, each once. The first is
+	// the role head-to-head games seat on both sides and the role a
+	// config's player: tunes; co-evolution breeds a second role against it.
+	Roles() []Role
+	// Players lists the registered players in a stable order, each in one
+	// of Roles. Two players may share a name in different roles.
 	Players() []PlayerInfo
-	// NewPlayer builds a registered player. params must come from that
-	// player's Schema (use Schema().Defaults() for the defaults); it is
-	// ignored by players without a schema.
-	NewPlayer(name string, params genome.Values) (Player, error)
-	// Play plays one game in which a takes the first seat. The outcome, seen
-	// from a, is a pure function of (a, b, seed): every random choice of
-	// the game and of both players is derived from seed.
-	Play(a, b Player, seed uint64) Outcome
+	// NewPlayer builds the registered player name in role. params must
+	// come from that player's Schema (use Schema().Defaults() for the
+	// defaults); it is ignored by players without a schema. Values out of
+	// the schema's ranges are an error.
+	NewPlayer(role Role, name string, params genome.Values) (Player, error)
+	// Play plays one head-to-head game in which a takes the first seat;
+	// both are players of Roles()[0]. The outcome, seen from a, is a pure
+	// function of (a, b, seed): every random choice of the game and of
+	// both players is derived from seed. An error means the game could
+	// not be played (an outside program crashed, ctx was cancelled); the
+	// run stops with it. Games without head-to-head play (Solo.Only)
+	// return ErrNoHeadToHead.
+	Play(ctx context.Context, a, b Player, seed uint64) (Outcome, error)
 }
 
-// SoloGame is a game that also measures one player alone against an
-// opponent of another role, such as Battleship's shots to sink a fleet.
+// ErrNoHeadToHead is returned by Play of a game that only measures
+// players alone (Solo.Only).
+var ErrNoHeadToHead = errors.New("fitness: the game has no head-to-head play")
+
+// Solo declares a game's solo measure: a cost of one player, lower is
+// better, such as Battleship's shots to sink a fleet.
+type Solo struct {
+	// Measure names the cost ("shots"); it is the objective's name in
+	// configs and the key of eval's reports.
+	Measure string
+	// Opponent is the role of the player measured against, or "" when a
+	// solo game has no opponent. The player measured is of the game's
+	// first role.
+	Opponent Role
+	// DefaultOpponent is the SPEC of the opponent used when none is named
+	// ("random"); "" when Opponent is "".
+	DefaultOpponent string
+	// OpponentRule is the rule option that names the default opponent
+	// (Battleship's "placer"), or "": naming another opponent on the
+	// command line sets it, so the whole game uses that opponent.
+	OpponentRule string
+	// Only says the game has no head-to-head play: Play returns
+	// ErrNoHeadToHead and the score objective is refused.
+	Only bool
+}
+
+// SoloGame is a game that also measures one player alone, against an
+// opponent of another role or none.
 type SoloGame interface {
 	Game
-	// SoloOpponent is the opponent solo games are measured against when
-	// none is named (Battleship: the placer of the rules).
-	SoloOpponent() Player
-	// PlaySolo plays p against opp (a player of the other role) and
-	// returns p's cost: lower is better. Pure in (p, opp, seed).
-	PlaySolo(p, opp Player, seed uint64) float64
+	// Solo declares the measure, the opponent's role and the default
+	// opponent.
+	Solo() Solo
+	// PlaySolo plays p (of Roles()[0]) against opp (of Solo().Opponent;
+	// nil when there is none) and returns p's cost. Pure in (p, opp,
+	// seed); errors as for Play.
+	PlaySolo(ctx context.Context, p, opp Player, seed uint64) (float64, error)
+}
+
+// HasHeadToHead reports whether g plays head-to-head games.
+func HasHeadToHead(g Game) bool {
+	sg, ok := g.(SoloGame)
+	return !ok || !sg.Solo().Only
+}
+
+// SoloOf returns g's solo declaration, if it has one.
+func SoloOf(g Game) (Solo, bool) {
+	if sg, ok := g.(SoloGame); ok {
+		return sg.Solo(), true
+	}
+	return Solo{}, false
+}
+
+// HasRole reports whether g declares role.
+func HasRole(g Game, role Role) bool {
+	return slices.Contains(g.Roles(), role)
+}
+
+// OtherRole returns the role of a two-role game that is not role.
+func OtherRole(g Game, role Role) (Role, bool) {
+	rs := g.Roles()
+	if len(rs) != 2 || !slices.Contains(rs, role) {
+		return "", false
+	}
+	if rs[0] == role {
+		return rs[1], true
+	}
+	return rs[0], true
 }
 
 // Option is one rule option a game accepts, such as Battleship's reveal
@@ -134,4 +200,14 @@ type GameInfo struct {
 // d = 1..depth.
 type Perfter interface {
 	Perft(depth int) []uint64
+}
+
+// Close releases what g holds (an outside game's processes) when it
+// implements io.Closer; whoever builds a game with GameInfo.New closes it
+// when done with it.
+func Close(g Game) error {
+	if c, ok := g.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package fitness_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -233,7 +235,7 @@ func TestTallyCI(t *testing.T) {
 }
 
 func TestParallelIndependentOfWorkers(t *testing.T) {
-	fn := func(i int) uint64 { return fitness.Derive(9, uint64(i)) }
+	fn := func(i int) (uint64, error) { return fitness.Derive(9, uint64(i)), nil }
 	want, err := fitness.Parallel(context.Background(), 1000, 1, fn, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -254,12 +256,12 @@ func TestParallelIndependentOfWorkers(t *testing.T) {
 func TestParallelStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err := fitness.Parallel(ctx, 1_000_000, 1, func(i int) int {
+	_, err := fitness.Parallel(ctx, 1_000_000, 1, func(i int) (int, error) {
 		calls++
 		if calls == 10 {
 			cancel()
 		}
-		return i
+		return i, nil
 	}, nil)
 	if err == nil || calls >= 1_000_000 {
 		t.Fatalf("err %v after %d calls: cancellation ignored", err, calls)
@@ -282,14 +284,18 @@ var coinSchema = genome.Schema{
 	{Name: "mode", Kind: genome.Choice, Choices: []string{"a", "b"}, Default: genome.Value{Str: "a"}},
 }
 
-func (coinGame) Name() string { return "coin" }
+func (coinGame) Name() string          { return "coin" }
+func (coinGame) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
 func (coinGame) Players() []fitness.PlayerInfo {
 	return []fitness.PlayerInfo{
 		{Name: "fair", Role: fitness.Mover, Summary: "bias 1/2"},
 		{Name: "tuned", Role: fitness.Mover, Summary: "tunable bias", Schema: coinSchema},
 	}
 }
-func (coinGame) NewPlayer(name string, v genome.Values) (fitness.Player, error) {
+func (coinGame) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.Player, error) {
+	if role != fitness.Mover {
+		return nil, os.ErrNotExist
+	}
 	switch name {
 	case "fair":
 		return coin{"fair", 0.5}, nil
@@ -298,18 +304,18 @@ func (coinGame) NewPlayer(name string, v genome.Values) (fitness.Player, error) 
 	}
 	return nil, os.ErrNotExist
 }
-func (coinGame) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+func (coinGame) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	x := fitness.NewRand(seed).Float64()
 	pa := a.(coin).bias / (a.(coin).bias + b.(coin).bias)
 	if x < pa {
-		return fitness.Win
+		return fitness.Win, nil
 	}
-	return fitness.Loss
+	return fitness.Loss, nil
 }
 
 func TestPlayPairsSwapsSeats(t *testing.T) {
 	g := coinGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
 	// Equal players on swapped seats of the same deal: every pair splits.
 	tally, err := fitness.PlayPairs(context.Background(), g, fair, fair, 1000, 1, 2, nil)
 	if err != nil {
@@ -410,8 +416,8 @@ func TestParseSpec(t *testing.T) {
 
 func TestEvaluateIndependentOfWorkers(t *testing.T) {
 	g := coinGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
-	strong, _ := g.NewPlayer("tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
+	strong, _ := g.NewPlayer(fitness.Mover, "tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
 	req := fitness.EvalRequest{
 		Game:      g,
 		Players:   []fitness.Contender{{Label: "strong", Player: strong}},
@@ -455,11 +461,11 @@ type seatGame struct {
 	games map[uint64][]string
 }
 
-func (g *seatGame) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+func (g *seatGame) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.games[seed] = append(g.games[seed], a.Name())
-	return fitness.Win
+	return fitness.Win, nil
 }
 
 // TestPlayPairsDealsEachPairOnce: n games are n/2 deals, each played
@@ -498,7 +504,7 @@ func TestParallelProgressCounts(t *testing.T) {
 		t.Run(fmt.Sprintf("%d on %d", tc.n, tc.workers), func(t *testing.T) {
 			var mu sync.Mutex
 			var counts []int
-			out, err := fitness.Parallel(context.Background(), tc.n, tc.workers, func(i int) int { return i * i }, func(done int) {
+			out, err := fitness.Parallel(context.Background(), tc.n, tc.workers, func(i int) (int, error) { return i * i, nil }, func(done int) {
 				mu.Lock()
 				counts = append(counts, done)
 				mu.Unlock()
@@ -525,7 +531,7 @@ func TestParallelProgressCounts(t *testing.T) {
 			}
 		})
 	}
-	if out, err := fitness.Parallel(context.Background(), 0, 4, func(int) int { return 1 }, nil); err != nil || len(out) != 0 {
+	if out, err := fitness.Parallel(context.Background(), 0, 4, func(int) (int, error) { return 1, nil }, nil); err != nil || len(out) != 0 {
 		t.Fatalf("no work: %v, %v", out, err)
 	}
 }
@@ -545,7 +551,7 @@ func TestPlayPairsOddCount(t *testing.T) {
 
 func TestEvaluateOneGame(t *testing.T) {
 	g := coinGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
 	req := fitness.EvalRequest{Game: g, Players: []fitness.Contender{{Label: "a", Player: fair}},
 		Opponents: []fitness.Contender{{Label: "b", Player: fair}}, Games: 1, Seed: 1, Workers: 1}
 	rep, err := fitness.Evaluate(context.Background(), req)
@@ -563,8 +569,8 @@ type roleGame struct{ coinGame }
 
 func (roleGame) Players() []fitness.PlayerInfo {
 	return []fitness.PlayerInfo{
-		{Name: "both", Role: fitness.Shooter, Schema: coinSchema},
-		{Name: "both", Role: fitness.Placer},
+		{Name: "both", Role: fitness.Role("shooter"), Schema: coinSchema},
+		{Name: "both", Role: fitness.Role("placer")},
 		{Name: "any", Role: fitness.Mover},
 	}
 }
@@ -577,10 +583,10 @@ func TestInfoByRole(t *testing.T) {
 		ok      bool
 		tunable bool
 	}{
-		{fitness.Shooter, "both", true, true},
-		{fitness.Placer, "both", true, false},
-		{fitness.Shooter, "any", true, false}, // a mover plays every role
-		{fitness.Placer, "nobody", false, false},
+		{fitness.Role("shooter"), "both", true, true},
+		{fitness.Role("placer"), "both", true, false},
+		{fitness.Role("shooter"), "any", false, false}, // a player is found in its own role only
+		{fitness.Role("placer"), "nobody", false, false},
 	} {
 		info, ok := fitness.Info(g, tc.role, tc.name)
 		if ok != tc.ok || info.Tunable() != tc.tunable || (ok && info.Name != tc.name) {
@@ -598,9 +604,9 @@ func TestLoadParamsRole(t *testing.T) {
 		role fitness.Role
 		err  string
 	}{
-		{fitness.Shooter, ""},
+		{fitness.Role("shooter"), ""},
 		{fitness.Mover, ""}, // one-role games do not check roles
-		{fitness.Placer, "for a shooter, not a placer"},
+		{fitness.Role("placer"), "for a shooter, not a placer"},
 	} {
 		_, err := fitness.LoadParams(file, "coin", tc.role, "tuned", coinSchema)
 		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
@@ -610,14 +616,28 @@ func TestLoadParamsRole(t *testing.T) {
 }
 
 // soloCoin is coinGame with a solo measure: the cost of a game is a
-// uniform draw scaled by the player's bias.
+// uniform draw scaled by the player's bias and its opponent's, by default
+// the house, of the house role.
 type soloCoin struct{ coinGame }
 
-func (soloCoin) SoloOpponent() fitness.Player { return coin{"house", 1} }
-func (soloCoin) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
-	return p.(coin).bias * opp.(coin).bias * fitness.NewRand(seed).Float64()
+const house fitness.Role = "house"
+
+func (soloCoin) Roles() []fitness.Role { return []fitness.Role{fitness.Mover, house} }
+func (g soloCoin) Players() []fitness.PlayerInfo {
+	return append(g.coinGame.Players(), fitness.PlayerInfo{Name: "house", Role: house})
 }
-func (soloCoin) Measure() string { return "draws" }
+func (g soloCoin) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.Player, error) {
+	if role == house && name == "house" {
+		return coin{"house", 1}, nil
+	}
+	return g.coinGame.NewPlayer(role, name, v)
+}
+func (soloCoin) Solo() fitness.Solo {
+	return fitness.Solo{Measure: "draws", Opponent: house, DefaultOpponent: "house"}
+}
+func (soloCoin) PlaySolo(_ context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
+	return p.(coin).bias * opp.(coin).bias * fitness.NewRand(seed).Float64(), nil
+}
 
 // TestEvaluateSolo: solo games of every player and opponent on the same
 // deals (the same draw scaled by the bias), against the game's solo
@@ -671,9 +691,9 @@ func TestEvaluateSolo(t *testing.T) {
 }
 
 func TestRoleNames(t *testing.T) {
-	for r, want := range map[fitness.Role]string{fitness.Mover: "mover", fitness.Shooter: "shooter", fitness.Placer: "placer", 9: "Role(9)"} {
+	for r, want := range map[fitness.Role]string{fitness.Mover: "mover", fitness.Role("shooter"): "shooter", fitness.Role("placer"): "placer", house: "house"} {
 		if r.String() != want {
-			t.Errorf("%d: %q, want %q", r, r.String(), want)
+			t.Errorf("%q: %q, want %q", string(r), r.String(), want)
 		}
 	}
 }
@@ -692,5 +712,127 @@ func TestLoadParamsExports(t *testing.T) {
 		if _, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
+	}
+}
+
+func TestParallelReportsLowestFailingIndex(t *testing.T) {
+	// Games 300, 301 and 700 fail; whatever the worker count and whichever
+	// fails first in time, the error is game 300's, every game below it
+	// ran, and no game past the last failure of a worker was started.
+	failing := map[int]bool{300: true, 301: true, 700: true}
+	for _, w := range []int{1, 2, 3, 8, 64} {
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			var ran [1000]atomic.Bool
+			out, err := fitness.Parallel(context.Background(), 1000, w, func(i int) (int, error) {
+				ran[i].Store(true)
+				if failing[i] {
+					return 0, fmt.Errorf("game %d failed", i)
+				}
+				return i + 1, nil
+			}, nil)
+			if err == nil || err.Error() != "game 300 failed" {
+				t.Fatalf("err %v, want game 300's", err)
+			}
+			for i := range 300 {
+				if !ran[i].Load() || out[i] != i+1 {
+					t.Fatalf("game %d below the failure did not run", i)
+				}
+			}
+			if w == 1 && ran[301].Load() {
+				t.Fatalf("one worker went on past the failure")
+			}
+		})
+	}
+}
+
+// seededErr is an error of a game that names its seed itself.
+type seededErr struct{}
+
+func (seededErr) Error() string    { return "outside: game with seed 3 crashed" }
+func (seededErr) GameSeed() uint64 { return 3 }
+
+func TestFailedNamesTheSeedOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"nil", nil, ""},
+		{"plain", errors.New("boom"), "game seed 7: boom"},
+		{"already a game error", &fitness.GameError{Seed: 3, Err: errors.New("boom")}, "game seed 3: boom"},
+		{"cancelled", context.Canceled, "context canceled"},
+		{"seeded by the game", seededErr{}, "outside: game with seed 3 crashed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := fitness.Failed(7, tc.err)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// batchingCoin is coinGame with a PlayBatch that counts its calls and
+// fails every game whose seed is in fail.
+type batchingCoin struct {
+	coinGame
+	batches *atomic.Int64
+	fail    map[uint64]bool
+}
+
+func (g batchingCoin) PlayBatch(ctx context.Context, ms []fitness.Match) ([]fitness.Outcome, error) {
+	g.batches.Add(1)
+	out := make([]fitness.Outcome, len(ms))
+	for i, m := range ms {
+		if g.fail[m.Seed] {
+			return nil, &fitness.GameError{Seed: m.Seed, Err: errors.New("crashed")}
+		}
+		out[i], _ = g.Play(ctx, m.A, m.B, m.Seed)
+	}
+	return out, nil
+}
+
+func TestPlayMatchesBatches(t *testing.T) {
+	g := coinGame{}
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
+	strong, _ := g.NewPlayer(fitness.Mover, "tuned", mustWith(t, coinSchema.Defaults(), "bias", 0.8))
+	ms := make([]fitness.Match, 1000)
+	for i := range ms {
+		ms[i] = fitness.Match{A: strong, B: fair, Seed: fitness.Derive(4, uint64(i))}
+	}
+	want, err := fitness.PlayMatches(context.Background(), g, ms, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 5} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			bg := batchingCoin{coinGame: g, batches: new(atomic.Int64)}
+			var done atomic.Int64
+			got, err := fitness.PlayMatches(context.Background(), bg, ms, workers, func(d int) { done.Store(int64(d)) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatal("batched outcomes differ from one-by-one")
+			}
+			if n := bg.batches.Load(); n != (1000+fitness.BatchSize-1)/fitness.BatchSize {
+				t.Fatalf("%d batches", n)
+			}
+			if done.Load() == 0 {
+				t.Fatal("no progress reported")
+			}
+			// Games 150 and 700 fail: whatever the workers, game 150's
+			// error (its batch is the lowest failing one) comes back.
+			bg.fail = map[uint64]bool{ms[700].Seed: true, ms[150].Seed: true}
+			_, err = fitness.PlayMatches(context.Background(), bg, ms, workers, nil)
+			var ge *fitness.GameError
+			if !errors.As(err, &ge) || ge.Seed != ms[150].Seed {
+				t.Fatalf("error %v, want game 150's", err)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ func FuzzLoadParams(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	info, ok := fitness.Info(g, fitness.Shooter, "tuned")
+	info, ok := fitness.Info(g, fitness.Role("shooter"), "tuned")
 	if !ok {
 		f.Fatal("battleship has no tuned shooter")
 	}
@@ -30,14 +30,14 @@ func FuzzLoadParams(f *testing.F) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		vals, err := fitness.LoadParams(file, "battleship", fitness.Shooter, "tuned", info.Schema)
+		vals, err := fitness.LoadParams(file, "battleship", fitness.Role("shooter"), "tuned", info.Schema)
 		if err != nil {
 			return
 		}
 		if _, err := info.Schema.FromMap(vals.Map()); err != nil {
 			t.Fatalf("accepted values outside the schema: %v", err)
 		}
-		if _, err := fitness.NewPlayerAs(g, fitness.Shooter, "tuned", vals); err != nil {
+		if _, err := g.NewPlayer(fitness.Role("shooter"), "tuned", vals); err != nil {
 			t.Fatalf("accepted values that build no player: %v", err)
 		}
 	})

@@ -11,9 +11,10 @@ import (
 type SeriesGame interface {
 	SoloGame
 	// PlaySeries plays games solo games of p, a player of the game's first
-	// role, against the game's solo opponent, in order, and returns each
-	// game's measure. It is a pure function of (p, games, seed).
-	PlaySeries(p Player, games int, seed uint64) []float64
+	// role, against the game's default solo opponent, in order, and returns
+	// each game's measure. It is a pure function of (p, games, seed);
+	// errors as for Play.
+	PlaySeries(ctx context.Context, p Player, games int, seed uint64) ([]float64, error)
 }
 
 // SeriesRequest asks for the learning curves `evotune eval --series` prints.
@@ -84,15 +85,17 @@ func EvaluateSeries(ctx context.Context, req SeriesRequest) (SeriesReport, error
 	if req.Series < 1 || req.Length < 1 {
 		return SeriesReport{}, fmt.Errorf("eval: want at least one series of at least one game, got %d of %d", req.Series, req.Length)
 	}
-	rep := SeriesReport{Game: req.Game.Name(), Measure: soloMeasure(req.Game), Seed: req.Seed, Series: req.Series, Length: req.Length}
+	rep := SeriesReport{Game: req.Game.Name(), Measure: req.Game.Solo().Measure, Seed: req.Seed, Series: req.Series, Length: req.Length}
 	for k, c := range req.Players {
 		var progress func(int)
 		if req.Progress != nil {
 			offset := k * req.Series * req.Length
 			progress = func(d int) { req.Progress(offset + d*req.Length) }
 		}
-		runs, err := Parallel(ctx, req.Series, req.Workers, func(i int) []float64 {
-			return req.Game.PlaySeries(c.Player, req.Length, Derive(req.Seed, evalSeries, uint64(i)))
+		runs, err := Parallel(ctx, req.Series, req.Workers, func(i int) ([]float64, error) {
+			seed := Derive(req.Seed, evalSeries, uint64(i))
+			run, err := req.Game.PlaySeries(ctx, c.Player, req.Length, seed)
+			return run, Failed(seed, err)
 		}, progress)
 		if err != nil {
 			return rep, err

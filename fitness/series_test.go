@@ -15,22 +15,22 @@ import (
 // curve is known exactly.
 type countdownGame struct{ coinGame }
 
-func (countdownGame) SoloOpponent() fitness.Player { return coin{"fair", 0.5} }
-func (countdownGame) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
-	return float64(fitness.NewRand(seed).IntN(2))
+func (countdownGame) Solo() fitness.Solo { return fitness.Solo{Measure: "flips"} }
+func (countdownGame) PlaySolo(_ context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
+	return float64(fitness.NewRand(seed).IntN(2)), nil
 }
-func (g countdownGame) PlaySeries(p fitness.Player, games int, seed uint64) []float64 {
+func (g countdownGame) PlaySeries(_ context.Context, p fitness.Player, games int, seed uint64) ([]float64, error) {
 	out := make([]float64, games)
 	coin := float64(fitness.NewRand(seed).IntN(2))
 	for j := range out {
 		out[j] = 10 - float64(j) + coin
 	}
-	return out
+	return out, nil
 }
 
 func TestEvaluateSeries(t *testing.T) {
 	g := countdownGame{}
-	fair, _ := g.NewPlayer("fair", genome.Values{})
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
 	req := fitness.SeriesRequest{Game: g, Players: []fitness.Contender{{Label: "fair", Player: fair}}, Series: 40, Length: 12, Seed: 3, Workers: 1}
 	one, err := fitness.EvaluateSeries(context.Background(), req)
 	if err != nil {

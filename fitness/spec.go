@@ -9,25 +9,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// RoleGame is a game whose players come in several roles that may share
-// names (Battleship's "random" shooter and "random" placer).
-type RoleGame interface {
-	Game
-	NewRolePlayer(role Role, name string, params genome.Values) (Player, error)
-}
-
-// NewPlayerAs builds the registered player name in the given role.
-func NewPlayerAs(g Game, role Role, name string, params genome.Values) (Player, error) {
-	if rg, ok := g.(RoleGame); ok {
-		return rg.NewRolePlayer(role, name, params)
-	}
-	return g.NewPlayer(name, params)
-}
-
 // Info returns the registered player name in role, if there is one.
 func Info(g Game, role Role, name string) (PlayerInfo, bool) {
 	for _, p := range g.Players() {
-		if p.Name == name && (p.Role == role || p.Role == Mover) {
+		if p.Name == name && p.Role == role {
 			return p, true
 		}
 	}
@@ -36,8 +21,8 @@ func Info(g Game, role Role, name string) (PlayerInfo, bool) {
 
 // ParseSpec builds a player from a SPEC: a registered name ("over9000"),
 // or NAME:FILE ("tuned:best.yaml") where FILE holds parameter values for
-// the tunable player NAME in YAML or JSON. role is the role wanted (Mover
-// for one-role games).
+// the tunable player NAME in YAML or JSON. role is the role wanted, one of
+// g.Roles().
 func ParseSpec(g Game, role Role, spec string) (Player, error) {
 	name, file, hasFile := strings.Cut(spec, ":")
 	if name == "" {
@@ -46,14 +31,14 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 	info, ok := Info(g, role, name)
 	if !ok {
 		// Let the game word the error: it knows the names it has.
-		_, err := NewPlayerAs(g, role, name, genome.Values{})
+		_, err := g.NewPlayer(role, name, genome.Values{})
 		if err == nil {
 			err = fmt.Errorf("%s: unknown %v %q", g.Name(), role, name)
 		}
 		return nil, err
 	}
 	if !hasFile {
-		return NewPlayerAs(g, role, name, info.Schema.Defaults())
+		return g.NewPlayer(role, name, info.Schema.Defaults())
 	}
 	if !info.Tunable() {
 		return nil, fmt.Errorf("%s: %s has no parameters to load from %s", g.Name(), name, file)
@@ -62,7 +47,7 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewPlayerAs(g, role, name, vals)
+	return g.NewPlayer(role, name, vals)
 }
 
 // paramsFile is what a parameter file may hold: a bare mapping of
@@ -101,6 +86,8 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 		if pf.Game != "" && pf.Game != game {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for game %q, not %q", file, pf.Game, game)
 		}
+		// Symmetric games (one role, Mover) take parameters of any role,
+		// as they always have: their players play every side.
 		if pf.Role != "" && role != Mover && pf.Role != role.String() {
 			return genome.Values{}, fmt.Errorf("%s: parameters are for a %s, not a %v", file, pf.Role, role)
 		}
@@ -127,4 +114,29 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 // per bad input.
 func joinLines(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// CheckParams reports whether params fit schema: the same parameters, of
+// the same kinds, each within schema's range. Games call it in NewPlayer,
+// so values built against a wider or different schema are refused rather
+// than played.
+func CheckParams(schema genome.Schema, params genome.Values) error {
+	have := params.Schema()
+	if len(have) != len(schema) {
+		return fmt.Errorf("fitness: %d parameters, want %d", len(have), len(schema))
+	}
+	for i := range schema {
+		p := &schema[i]
+		q, ok := have.Lookup(p.Name)
+		if !ok {
+			return fmt.Errorf("fitness: parameter %s missing", p.Name)
+		}
+		if q.Kind != p.Kind {
+			return fmt.Errorf("fitness: parameter %s is a %v, want a %v", p.Name, q.Kind, p.Kind)
+		}
+		if err := p.Check(params.Get(p.Name)); err != nil {
+			return fmt.Errorf("fitness: %w", err)
+		}
+	}
+	return nil
 }

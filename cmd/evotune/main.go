@@ -1,7 +1,9 @@
 // Command evotune evolves the parameters of game-playing strategies, and
-// evaluates and plays the results. Run `evotune help` for the commands.
+// evaluates and plays the results. Run `evotune help` for the commands;
+// the commands live in package cli, which a Go module with games of its
+// own can call from a main of its own.
 package main
 
-import "os"
+import "github.com/evotune/evotune/cmd/evotune/cli"
 
-func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { cli.Run() }

@@ -249,7 +249,7 @@ func players(t testing.TB, g *Geometry, role fitness.Role) []fitness.Player {
 func TestEveryPlacerLaysLegalFleets(t *testing.T) {
 	for _, r := range testRules() {
 		g := mustGeometry(t, r)
-		for _, p := range players(t, g, fitness.Placer) {
+		for _, p := range players(t, g, PlacerRole) {
 			t.Run(fmt.Sprintf("%s/%dx%d%v", p.Name(), r.W, r.H, r.Fleet), func(t *testing.T) {
 				for seed := range uint64(300) {
 					mustBeLegal(t, g, p.(Placer).Place(g, fitness.NewRand(seed)), fmt.Sprintf("seed %d", seed))
@@ -262,7 +262,7 @@ func TestEveryPlacerLaysLegalFleets(t *testing.T) {
 func TestEveryShooterFinishesWithoutRepeats(t *testing.T) {
 	for _, r := range testRules() {
 		g := mustGeometry(t, r)
-		for _, s := range players(t, g, fitness.Shooter) {
+		for _, s := range players(t, g, ShooterRole) {
 			t.Run(fmt.Sprintf("%s/%v/%dx%d", s.Name(), r.Reveal, r.W, r.H), func(t *testing.T) {
 				for seed := range uint64(200) {
 					// A repeated or off-board shot panics in the match loop,
@@ -279,7 +279,7 @@ func TestEveryShooterFinishesWithoutRepeats(t *testing.T) {
 
 func TestSoloIsReproducible(t *testing.T) {
 	g := mustGeometry(t, Classic())
-	for _, s := range players(t, g, fitness.Shooter) {
+	for _, s := range players(t, g, ShooterRole) {
 		t.Run(s.Name(), func(t *testing.T) {
 			for seed := range uint64(50) {
 				a := g.Solo(s.(Shooter), randomPlacer{}, seed)
@@ -309,8 +309,8 @@ func FuzzSolo(f *testing.F) {
 		if err != nil {
 			t.Skip() // rules the validator refuses are covered elsewhere
 		}
-		shooters := players(t, g, fitness.Shooter)
-		placers := players(t, g, fitness.Placer)
+		shooters := players(t, g, ShooterRole)
+		placers := players(t, g, PlacerRole)
 		s := shooters[int(pick)%len(shooters)].(Shooter)
 		p := placers[int(pick/16)%len(placers)].(Placer)
 		if n := g.Solo(s, p, seed); n < fleetSize(r) {
@@ -324,7 +324,7 @@ func FuzzSolo(f *testing.F) {
 // 10,000 games/s on one core for bob and over9000.
 func BenchmarkSolo(b *testing.B) {
 	g := mustGeometry(b, Classic())
-	for _, s := range players(b, g, fitness.Shooter) {
+	for _, s := range players(b, g, ShooterRole) {
 		b.Run(s.Name(), func(b *testing.B) {
 			shots := 0
 			seed := uint64(0)

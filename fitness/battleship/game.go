@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -24,18 +25,22 @@ var Info = fitness.GameInfo{
 	New: func(opts map[string]string) (fitness.Game, error) { return New(opts) },
 }
 
+// Battleship's roles: shooters fire, placers lay out fleets.
+const (
+	ShooterRole fitness.Role = "shooter"
+	PlacerRole  fitness.Role = "placer"
+)
+
 // Game is Battleship under one rule set; it implements fitness.SoloGame
 // (shooter against placer) and fitness.Game (shooter against shooter, both
 // fleets laid by the rules' placer).
 type Game struct {
-	geo    *Geometry
-	placer Placer
+	geo        *Geometry
+	placer     Placer
+	placerSpec string
 }
 
-var (
-	_ fitness.SoloGame = (*Game)(nil)
-	_ fitness.RoleGame = (*Game)(nil)
-)
+var _ fitness.SoloGame = (*Game)(nil)
 
 // New builds a game from rule options (see Info.Options).
 func New(opts map[string]string) (*Game, error) {
@@ -62,8 +67,8 @@ func New(opts map[string]string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{geo: geo}
-	p, err := fitness.ParseSpec(g, fitness.Placer, placerSpec)
+	g := &Game{geo: geo, placerSpec: placerSpec}
+	p, err := fitness.ParseSpec(g, PlacerRole, placerSpec)
 	if err != nil {
 		return nil, err
 	}
@@ -89,13 +94,12 @@ func (g *Game) Players() []fitness.PlayerInfo {
 	return out
 }
 
-// NewPlayer implements fitness.Game; it builds shooters.
-func (g *Game) NewPlayer(name string, params genome.Values) (fitness.Player, error) {
-	return g.NewRolePlayer(fitness.Shooter, name, params)
-}
+// Roles implements fitness.Game: shooters (head to head and tuned by
+// default), then placers.
+func (g *Game) Roles() []fitness.Role { return []fitness.Role{ShooterRole, PlacerRole} }
 
-// NewRolePlayer implements fitness.RoleGame.
-func (g *Game) NewRolePlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {
+// NewPlayer implements fitness.Game.
+func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {
 	var known []string
 	for _, d := range registry {
 		if d.role != role {
@@ -108,8 +112,11 @@ func (g *Game) NewRolePlayer(role fitness.Role, name string, params genome.Value
 		if d.schema == nil {
 			return d.build(g.geo, genome.Values{})
 		}
+		schema := d.schema(g.geo.Rules)
 		if params.Schema() == nil {
-			params = d.schema(g.geo.Rules).Defaults()
+			params = schema.Defaults()
+		} else if err := fitness.CheckParams(schema, params); err != nil {
+			return nil, fmt.Errorf("battleship: %v %s: %w", role, name, err)
 		}
 		return d.build(g.geo, params)
 	}
@@ -119,24 +126,34 @@ func (g *Game) NewRolePlayer(role fitness.Role, name string, params genome.Value
 // Placer returns the placer named by the rules.
 func (g *Game) Placer() Placer { return g.placer }
 
-// SoloOpponent implements fitness.SoloGame: the rules' placer.
-func (g *Game) SoloOpponent() fitness.Player { return g.placer }
+// Solo implements fitness.SoloGame: shots a shooter needs to sink the
+// fleet of a placer, by default the rules' placer.
+func (g *Game) Solo() fitness.Solo {
+	return fitness.Solo{Measure: "shots", Opponent: PlacerRole,
+		DefaultOpponent: g.placerSpec, OpponentRule: "placer"}
+}
 
 // Play implements fitness.Game: a head-to-head game between two shooters,
 // both fleets laid by the rules' placer.
-func (g *Game) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
-	return g.geo.HeadToHead(a.(Shooter), b.(Shooter), g.placer, seed)
+func (g *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
+	sa, okA := a.(Shooter)
+	sb, okB := b.(Shooter)
+	if !okA || !okB {
+		return 0, fmt.Errorf("battleship: head to head needs two shooters, got %s and %s", a.Name(), b.Name())
+	}
+	return g.geo.HeadToHead(sa, sb, g.placer, seed), nil
 }
 
-// PlaySolo implements fitness.SoloGame: the shots a shooter needs to sink a
-// placer's fleet. The arguments may come in either order (shooter, placer)
-// or (placer, shooter); the shooter minimises the count, the placer
+// PlaySolo implements fitness.SoloGame: the shots shooter p needs to sink
+// the fleet placer opp lays. The shooter minimises the count, the placer
 // maximises it.
-func (g *Game) PlaySolo(p, opp fitness.Player, seed uint64) float64 {
-	if s, ok := p.(Shooter); ok {
-		return float64(g.geo.Solo(s, opp.(Placer), seed))
+func (g *Game) PlaySolo(_ context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
+	s, okS := p.(Shooter)
+	pl, okP := opp.(Placer)
+	if !okS || !okP {
+		return 0, fmt.Errorf("battleship: a solo game needs a shooter and a placer, got %s and %v", p.Name(), opp)
 	}
-	return float64(g.geo.Solo(opp.(Shooter), p.(Placer), seed))
+	return float64(g.geo.Solo(s, pl, seed)), nil
 }
 
 // playerDef is one row of the player table.
@@ -147,6 +164,3 @@ type playerDef struct {
 	schema  func(Rules) genome.Schema // nil: nothing to tune
 	build   func(g *Geometry, v genome.Values) (fitness.Player, error)
 }
-
-// Measure implements fitness.Measured: solo games count shots.
-func (g *Game) Measure() string { return "shots" }

@@ -1,6 +1,8 @@
 package battleship
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -229,11 +231,15 @@ func (g *Geometry) Series(s Shooter, p Placer, games int, seed uint64) []int {
 
 // PlaySeries implements fitness.SeriesGame: a series of solo games of a
 // shooter against the rules' placer.
-func (g *Game) PlaySeries(p fitness.Player, games int, seed uint64) []float64 {
-	shots := g.geo.Series(p.(Shooter), g.placer, games, seed)
+func (g *Game) PlaySeries(_ context.Context, p fitness.Player, games int, seed uint64) ([]float64, error) {
+	s, ok := p.(Shooter)
+	if !ok {
+		return nil, fmt.Errorf("battleship: a series needs a shooter, got %s", p.Name())
+	}
+	shots := g.geo.Series(s, g.placer, games, seed)
 	out := make([]float64, len(shots))
 	for i, n := range shots {
 		out[i] = float64(n)
 	}
-	return out
+	return out, nil
 }

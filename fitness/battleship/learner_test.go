@@ -108,7 +108,7 @@ func TestLearnerConcurrentSeries(t *testing.T) {
 	g := mustGeometry(t, Classic())
 	l := mustLearner(t, g, learnerStrengthDefault)
 	want := g.Series(l, blockHalfPlacer{}, 20, 1)
-	got, err := fitness.Parallel(t.Context(), 8, 4, func(int) []int { return g.Series(l, blockHalfPlacer{}, 20, 1) }, nil)
+	got, err := fitness.Parallel(t.Context(), 8, 4, func(int) ([]int, error) { return g.Series(l, blockHalfPlacer{}, 20, 1), nil }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

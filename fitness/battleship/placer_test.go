@@ -286,15 +286,15 @@ func TestTunedPlacerSchema(t *testing.T) {
 		name string
 		role fitness.Role
 	}{
-		{"tierlist", fitness.Shooter},
-		{"mediocre", fitness.Shooter},
-		{"good", fitness.Shooter},
-		{"blockhalf", fitness.Placer},
-		{"tuned", fitness.Placer},
+		{"tierlist", ShooterRole},
+		{"mediocre", ShooterRole},
+		{"good", ShooterRole},
+		{"blockhalf", PlacerRole},
+		{"tuned", PlacerRole},
 	}
 	for _, tc := range tests {
 		t.Run(tc.role.String()+" "+tc.name, func(t *testing.T) {
-			p, err := game.NewRolePlayer(tc.role, tc.name, genome.Values{})
+			p, err := game.NewPlayer(tc.role, tc.name, genome.Values{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -302,12 +302,12 @@ func TestTunedPlacerSchema(t *testing.T) {
 				t.Fatalf("Name() = %q", p.Name())
 			}
 			switch tc.role {
-			case fitness.Shooter:
+			case ShooterRole:
 				_, ok := p.(Shooter)
 				if !ok {
 					t.Fatalf("%T is not a Shooter", p)
 				}
-			case fitness.Placer:
+			case PlacerRole:
 				_, ok := p.(Placer)
 				if !ok {
 					t.Fatalf("%T is not a Placer", p)
@@ -327,7 +327,7 @@ func Example_blockhalf() {
 		fmt.Println(err)
 		return
 	}
-	p, err := game.NewRolePlayer(fitness.Placer, "blockhalf", genome.Values{})
+	p, err := game.NewPlayer(PlacerRole, "blockhalf", genome.Values{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -245,7 +245,7 @@ func TestPosteriorFinishesWithoutRepeats(t *testing.T) {
 		Rules{W: 13, H: 9, Fleet: []int{6, 5, 1, 1}, Reveal: RevealShip},
 		Rules{W: 2, H: 2, Fleet: []int{2}, Reveal: RevealHitsOnly}) {
 		g := mustGeometry(t, r)
-		placers := players(t, g, fitness.Placer)
+		placers := players(t, g, PlacerRole)
 		for _, p := range []posteriorParams{{1, 0}, {8, 16}, {posteriorSamples, posteriorExact}} {
 			s := &posteriorShooter{p: p, t: newDensityTables(g)}
 			t.Run(fmt.Sprintf("%v/%dx%d%v/%d", r.Reveal, r.W, r.H, r.Fleet, p.Samples), func(t *testing.T) {

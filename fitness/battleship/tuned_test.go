@@ -218,11 +218,11 @@ func Example_densityShooters() {
 		panic(err)
 	}
 	for _, name := range []string{"bob", "over9000", "tuned"} {
-		p, err := game.NewPlayer(name, genome.Values{})
+		p, err := game.NewPlayer(ShooterRole, name, genome.Values{})
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %v shots\n", name, game.PlaySolo(p, game.Placer(), 42))
+		fmt.Printf("%s: %v shots\n", name, mustSolo(game, p, game.Placer(), 42))
 	}
 	// Output:
 	// bob: 56 shots

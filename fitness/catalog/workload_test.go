@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/battleship"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/cputime"
 )
@@ -30,10 +31,10 @@ type workload struct {
 // workloads are the tunable players of every game, with the rules and
 // opponents of the shipped configs (configs/*.yaml).
 var workloads = []workload{
-	{name: "battleship/tuned-shooter", game: "battleship", player: "tuned", role: fitness.Shooter,
-		against: "random", oppRole: fitness.Placer, solo: true},
-	{name: "battleship/tuned-placer", game: "battleship", player: "tuned", role: fitness.Placer,
-		against: "over9000", oppRole: fitness.Shooter, solo: true},
+	{name: "battleship/tuned-shooter", game: "battleship", player: "tuned", role: battleship.ShooterRole,
+		against: "random", oppRole: battleship.PlacerRole, solo: true},
+	{name: "battleship/tuned-placer", game: "battleship", player: "tuned", role: battleship.PlacerRole,
+		against: "over9000", oppRole: battleship.ShooterRole, solo: true},
 	{name: "hadron/tuned", game: "hadron", rules: map[string]string{"size": "9", "depth": "3"},
 		player: "tuned", role: fitness.Mover, against: "aenigma", oppRole: fitness.Mover},
 	{name: "mnk-9x9x5/tuned", game: "mnk", rules: map[string]string{"m": "9", "n": "9", "k": "5", "depth": "3"},
@@ -55,7 +56,7 @@ func workloadPlayers(tb testing.TB, g fitness.Game, w workload) []fitness.Player
 	out := make([]fitness.Player, len(vals))
 	for i, v := range vals {
 		var err error
-		if out[i], err = fitness.NewPlayerAs(g, w.role, w.player, v); err != nil {
+		if out[i], err = g.NewPlayer(w.role, w.player, v); err != nil {
 			tb.Fatalf("%s: vector %d: %v", w.name, i, err)
 		}
 	}
@@ -98,7 +99,7 @@ func BenchmarkWorkload(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			opp, err := fitness.NewPlayerAs(g, w.oppRole, w.against, genome.Values{})
+			opp, err := g.NewPlayer(w.oppRole, w.against, genome.Values{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -112,12 +113,14 @@ func BenchmarkWorkload(b *testing.B) {
 				for i, p := range players {
 					start := cputime.Thread()
 					switch {
-					case w.solo:
-						g.(fitness.SoloGame).PlaySolo(p, opp, seed)
+					case w.solo && w.role == g.Roles()[0]:
+						mustSolo(g.(fitness.SoloGame), p, opp, seed)
+					case w.solo: // a player of the other role raises the cost
+						mustSolo(g.(fitness.SoloGame), opp, p, seed)
 					case seed%2 == 0:
-						g.Play(p, opp, seed)
+						mustPlay(g, p, opp, seed)
 					default:
-						g.Play(opp, p, seed)
+						mustPlay(g, opp, p, seed)
 					}
 					spent[i] += cputime.Thread() - start
 				}
@@ -147,7 +150,7 @@ func TestWorkloadPlayersDiffer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := fitness.NewPlayerAs(g, w.oppRole, w.against, genome.Values{}); err != nil {
+			if _, err := g.NewPlayer(w.oppRole, w.against, genome.Values{}); err != nil {
 				t.Fatal(err)
 			}
 			workloadPlayers(t, g, w)

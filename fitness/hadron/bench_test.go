@@ -50,7 +50,7 @@ func BenchmarkSearch(b *testing.B) {
 // default depth 4.
 func BenchmarkGame(b *testing.B) {
 	g := mustGame(b, Options{})
-	p, err := g.NewPlayer("aenigma", genome.Values{})
+	p, err := g.NewPlayer(fitness.Mover, "aenigma", genome.Values{})
 	if err != nil {
 		b.Fatal(err)
 	}

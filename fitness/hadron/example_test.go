@@ -1,6 +1,7 @@
 package hadron_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/evotune/evotune/fitness"
@@ -16,10 +17,14 @@ func Example() {
 		return
 	}
 	game := g.(*hadron.Game)
-	tuned, _ := game.NewPlayer("tuned", hadron.Schema(5).Defaults())
-	greedy, _ := game.NewPlayer("greedy", hadron.Schema(5).Defaults())
+	tuned, _ := game.NewPlayer(fitness.Mover, "tuned", hadron.Schema(5).Defaults())
+	greedy, _ := game.NewPlayer(fitness.Mover, "greedy", hadron.Schema(5).Defaults())
 	r, _ := game.PlayRecord(tuned, greedy, 2024)
-	replayed := game.Play(tuned, greedy, 2024)
+	replayed, err := game.Play(context.Background(), tuned, greedy, 2024)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(replayed == fitness.Win == (r.Winner == hadron.White))
 	fmt.Println(game.Perft(3))
 

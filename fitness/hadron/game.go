@@ -1,6 +1,7 @@
 package hadron
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -167,16 +168,16 @@ func (r Record) String() string {
 
 // Play plays one game, a as White (moving first), b as Black, and returns
 // a's outcome. Hadron has no draws. Both players must come from this
-// package's NewPlayer; anything else is a programmer error and panics.
-func (g *Game) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+// package's NewPlayer; anything else is an error.
+func (g *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	r, err := g.PlayRecord(a, b, seed)
 	if err != nil {
-		panic(err)
+		return 0, err
 	}
 	if r.Winner == White {
-		return fitness.Win
+		return fitness.Win, nil
 	}
-	return fitness.Loss
+	return fitness.Loss, nil
 }
 
 // PlayRecord plays a game as Play does and returns its moves. Each seat's

@@ -83,7 +83,7 @@ func TestPlayersAndSchema(t *testing.T) {
 		if err := p.Schema.Validate(); err != nil {
 			t.Errorf("%s: %v", p.Name, err)
 		}
-		pl, err := g.NewPlayer(p.Name, p.Schema.Defaults())
+		pl, err := g.NewPlayer(fitness.Mover, p.Name, p.Schema.Defaults())
 		if err != nil || pl.Name() != p.Name {
 			t.Errorf("NewPlayer(%q) = %v, %v", p.Name, pl, err)
 		}
@@ -103,10 +103,10 @@ func TestPlayersAndSchema(t *testing.T) {
 			t.Errorf("schema on %dx%d: %v", size, size, err)
 		}
 	}
-	if _, err := g.NewPlayer("over9000", genome.Values{}); err == nil || !strings.Contains(err.Error(), `unknown player "over9000"`) {
+	if _, err := g.NewPlayer(fitness.Mover, "over9000", genome.Values{}); err == nil || !strings.Contains(err.Error(), `unknown player "over9000"`) {
 		t.Errorf("unknown player: %v", err)
 	}
-	if _, err := g.NewPlayer("tuned", genome.Values{}); err == nil || !strings.HasPrefix(err.Error(), "hadron: tuned:") {
+	if _, err := g.NewPlayer(fitness.Mover, "tuned", genome.Values{}); err == nil || !strings.HasPrefix(err.Error(), "hadron: tuned:") {
 		t.Errorf("tuned without its schema: %v", err)
 	}
 }
@@ -116,7 +116,7 @@ func newPlayer(tb testing.TB, g *Game, name string, v genome.Values) fitness.Pla
 	if v.Schema() == nil {
 		v = Schema(g.opts.Size).Defaults()
 	}
-	p, err := g.NewPlayer(name, v)
+	p, err := g.NewPlayer(fitness.Mover, name, v)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestGamesAreLegalAndReproducible(t *testing.T) {
 					if again := record(t, g, pa, pb, seed); again.String() != r.String() {
 						t.Fatalf("seed %d: %v then %v", seed, r, again)
 					}
-					if out := g.Play(pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
+					if out := mustPlay(g, pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
 						t.Fatalf("seed %d: Play says %v, record %v", seed, out, r)
 					}
 					seen[r.String()] = true

@@ -92,12 +92,25 @@ func (g *Game) Players() []fitness.PlayerInfo {
 	return out
 }
 
-// NewPlayer builds a registered player. params is read only by tuned.
-func (g *Game) NewPlayer(name string, params genome.Values) (fitness.Player, error) {
+// Roles implements fitness.Game: both sides are movers.
+func (g *Game) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
+
+// NewPlayer builds a registered player. params is read only by tuned and
+// must fit its schema for the game's board size.
+func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {
+	if role != fitness.Mover {
+		return nil, fmt.Errorf("hadron: no %v role: every player is a mover", role)
+	}
 	for _, r := range roster {
-		if r.name == name {
-			return r.build(name, params)
+		if r.name != name {
+			continue
 		}
+		if r.tunable {
+			if err := fitness.CheckParams(Schema(g.opts.Size), params); err != nil {
+				return nil, fmt.Errorf("hadron: %s: %w", name, err)
+			}
+		}
+		return r.build(name, params)
 	}
 	names := make([]string, len(roster))
 	for i, r := range roster {

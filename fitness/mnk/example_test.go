@@ -1,6 +1,7 @@
 package mnk_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/evotune/evotune/fitness"
@@ -15,13 +16,18 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	perfect, err := game.NewPlayer("perfect", genome.Values{})
+	perfect, err := game.NewPlayer(fitness.Mover, "perfect", genome.Values{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	// 4,4,3 is a first-player win: perfect play as X wins.
-	fmt.Println("4,4,3 perfect vs perfect:", game.Play(perfect, perfect, 1))
+	out, err := game.Play(context.Background(), perfect, perfect, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("4,4,3 perfect vs perfect:", out)
 
 	ttt, _ := mnk.Info.New(nil) // the defaults: 3,3,3
 	fmt.Println("tic-tac-toe perft:", ttt.(fitness.Perfter).Perft(9))
@@ -57,13 +63,18 @@ func ExampleGame_NewPlayer() {
 		fmt.Println(err)
 		return
 	}
-	tuned, err := game.NewPlayer("tuned", params)
+	tuned, err := game.NewPlayer(fitness.Mover, "tuned", params)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	random, _ := game.NewPlayer("random", genome.Values{})
-	fmt.Println("tuned vs random:", game.Play(tuned, random, 7))
+	random, _ := game.NewPlayer(fitness.Mover, "random", genome.Values{})
+	out, err := game.Play(context.Background(), tuned, random, 7)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("tuned vs random:", out)
 	// Output:
 	// 18 knobs, first own_open_1 [0.001, 1000] log
 	// tuned vs random: win

@@ -76,7 +76,7 @@ func fuzzPlayer(t *testing.T, gm *Game, i uint8, rng interface{ Float64() float6
 			}
 		}
 	}
-	p, err := gm.NewPlayer(s.String(), params)
+	p, err := gm.NewPlayer(fitness.Mover, s.String(), params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mnk
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -107,9 +108,15 @@ func (gm *Game) info(s strategy) fitness.PlayerInfo {
 	return pi
 }
 
+// Roles implements fitness.Game: both sides are movers.
+func (gm *Game) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
+
 // NewPlayer builds a registered player. tuned reads its weights from
 // params, which must come from its schema; the others ignore params.
-func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, error) {
+func (gm *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {
+	if role != fitness.Mover {
+		return nil, fmt.Errorf("mnk: no %v role: every player is a mover", role)
+	}
 	s, ok := parseStrategy(name)
 	if !ok {
 		return nil, fmt.Errorf("mnk: unknown player %q (want %s)", name, strategyNames())
@@ -135,10 +142,28 @@ func (gm *Game) NewPlayer(name string, params genome.Values) (fitness.Player, er
 
 // Play plays one game: a is X and moves first. The outcome is seen from a.
 // Each player draws its random choices from its own stream derived from
-// seed, so one player's choices never shift the other's.
-func (gm *Game) Play(a, b fitness.Player, seed uint64) fitness.Outcome {
+// seed, so one player's choices never shift the other's. Players built by
+// another game are an error.
+func (gm *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
+	for _, p := range []fitness.Player{a, b} {
+		if err := gm.check(p); err != nil {
+			return 0, err
+		}
+	}
 	out, _ := gm.play(a, b, seed, false)
-	return out
+	return out, nil
+}
+
+// check reports whether p is a player built by a game with these rules.
+func (gm *Game) check(p fitness.Player) error {
+	pl, ok := p.(*player)
+	if !ok {
+		return fmt.Errorf("mnk: player %T is not an mnk player", p)
+	}
+	if pl.rules != gm.g.Rules {
+		return fmt.Errorf("mnk: %s player was built for %v, not %v", pl.Name(), pl.rules, gm.g.Rules)
+	}
+	return nil
 }
 
 // play is Play that can also return the moves, as bits.

@@ -26,7 +26,7 @@ func TestPlayersTable(t *testing.T) {
 		if pi.Tunable() != (pi.Name == "tuned") {
 			t.Errorf("%s: tunable = %v", pi.Name, pi.Tunable())
 		}
-		_, err := gm.NewPlayer(pi.Name, pi.Schema.Defaults())
+		_, err := gm.NewPlayer(fitness.Mover, pi.Name, pi.Schema.Defaults())
 		if (err != nil) != (pi.Name == "perfect") { // 81 cells are too many to solve
 			t.Errorf("%s: error %v", pi.Name, err)
 		}
@@ -128,18 +128,18 @@ func TestPlayConcurrently(t *testing.T) {
 		gm := mustGame(t, r, Limits{Depth: 2})
 		s := setup{gm: gm}
 		for _, pi := range gm.Players() {
-			if p, err := gm.NewPlayer(pi.Name, pi.Schema.Defaults()); err == nil { // no perfect on 7x6
+			if p, err := gm.NewPlayer(fitness.Mover, pi.Name, pi.Schema.Defaults()); err == nil { // no perfect on 7x6
 				s.players = append(s.players, p)
 			}
 		}
 		setups = append(setups, s)
 	}
 	const n = 150
-	game := func(i int) fitness.Outcome {
+	game := func(i int) (fitness.Outcome, error) {
 		s := setups[i%len(setups)]
 		a := s.players[(i/3)%len(s.players)]
 		b := s.players[(i/15)%len(s.players)]
-		return s.gm.Play(a, b, fitness.Derive(42, uint64(i)))
+		return s.gm.Play(context.Background(), a, b, fitness.Derive(42, uint64(i)))
 	}
 	serial, _ := fitness.Parallel(context.Background(), n, 1, game, nil)
 	parallel, _ := fitness.Parallel(context.Background(), n, 4, game, nil)
@@ -180,12 +180,10 @@ func TestPlayRejectsForeignPlayers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if r := recover(); r != tc.want {
-					t.Errorf("panic %v, want %q", r, tc.want)
-				}
-			}()
-			small.Play(tc.p, mustPlayer(t, small, "random"), 1)
+			_, err := small.Play(context.Background(), tc.p, mustPlayer(t, small, "random"), 1)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
 		})
 	}
 }

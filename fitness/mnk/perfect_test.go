@@ -15,7 +15,7 @@ func mustPlayer(tb testing.TB, gm *Game, name string) fitness.Player {
 	if name == tunedPlay.String() {
 		params = gm.tuned.Defaults()
 	}
-	p, err := gm.NewPlayer(name, params)
+	p, err := gm.NewPlayer(fitness.Mover, name, params)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -70,9 +70,9 @@ func TestPerfectNeverLoses(t *testing.T) {
 				var tally fitness.Tally
 				for seed := range uint64(games) {
 					if asX {
-						tally.Add(gm.Play(perfect, other, seed))
+						tally.Add(mustPlay(gm, perfect, other, seed))
 					} else {
-						tally.Add(gm.Play(other, perfect, seed).Flip())
+						tally.Add(mustPlay(gm, other, perfect, seed).Flip())
 					}
 				}
 				if tally.Losses > 0 {
@@ -113,7 +113,7 @@ func TestPerfectKnownResults(t *testing.T) {
 			gm := mustGame(t, tc.rules, Limits{})
 			p := mustPlayer(t, gm, "perfect")
 			for seed := range uint64(3) {
-				if got := gm.Play(p, p, seed); got != tc.want {
+				if got := mustPlay(gm, p, p, seed); got != tc.want {
 					t.Errorf("seed %d: perfect self-play = %v, want %v", seed, got, tc.want)
 				}
 			}
@@ -138,7 +138,7 @@ func TestPerfectVariesAmongEqualMoves(t *testing.T) {
 
 func TestPerfectRefusesLargeBoards(t *testing.T) {
 	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{})
-	_, err := gm.NewPlayer("perfect", genome.Values{})
+	_, err := gm.NewPlayer(fitness.Mover, "perfect", genome.Values{})
 	want := "mnk: perfect: board 9x9 has 81 cells, more than the 20 it can solve"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)

@@ -276,7 +276,7 @@ func TestNewPlayerErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := gm.NewPlayer(tc.player, tc.params)
+			_, err := gm.NewPlayer(fitness.Mover, tc.player, tc.params)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error = %v, want %q", err, tc.want)
 			}
@@ -324,8 +324,8 @@ func TestHeuristicsBeatWeakPlayers(t *testing.T) {
 				a, b := mustPlayer(t, gm, strong), mustPlayer(t, gm, weak)
 				var tally fitness.Tally
 				for seed := range uint64(10) {
-					tally.Add(gm.Play(a, b, seed))
-					tally.Add(gm.Play(b, a, seed).Flip())
+					tally.Add(mustPlay(gm, a, b, seed))
+					tally.Add(mustPlay(gm, b, a, seed).Flip())
 				}
 				if tally.Score() < 0.9 {
 					t.Errorf("%s scored %.2f against %s (%+v), want at least 0.9", strong, tally.Score(), weak, tally)
@@ -418,7 +418,7 @@ func TestGravityTunedWeighsThreats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := gm.NewPlayer("tuned", params)
+		pl, err := gm.NewPlayer(fitness.Mover, "tuned", params)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs evotune in-process and returns its exit code and output.
+func run(t testing.TB, args ...string) (code ExitCode, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), &env{stdout: &out, stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestEvalIndependentOfWorkers(t *testing.T) {
+	args := []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "302", "--seed", "11", "--json"}
+	code1, out1, err1 := run(t, append(args, "--workers", "1")...)
+	code2, out2, err2 := run(t, append(args, "--workers", "2")...)
+	if code1 != ExitOK || code2 != ExitOK {
+		t.Fatalf("exit %d/%d: %s%s", code1, code2, err1, err2)
+	}
+	if out1 != out2 {
+		t.Fatalf("--workers 1 and 2 differ:\n%s\n%s", out1, out2)
+	}
+}
+
+func TestEvalJSONFields(t *testing.T) {
+	code, out, errs := run(t, "eval", "battleship", "--player", "random", "--vs", "random", "--games", "50", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Players []struct {
+			Name  string `json:"name"`
+			Shots *struct {
+				Mean float64    `json:"mean"`
+				CI95 [2]float64 `json:"ci95"`
+			} `json:"shots"`
+		} `json:"players"`
+		Matches []struct {
+			A, B                string
+			Wins, Draws, Losses int
+			Score               float64
+			CI95                []float64 `json:"ci95"`
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Players) == 0 || doc.Players[0].Name != "random" || doc.Players[0].Shots == nil ||
+		doc.Players[0].Shots.Mean < 17 || doc.Players[0].Shots.CI95[0] >= doc.Players[0].Shots.CI95[1] {
+		t.Fatalf("players: %s", out)
+	}
+	m := doc.Matches[0]
+	if m.A != "random" || m.B != "random" || m.Wins+m.Draws+m.Losses != 50 || len(m.CI95) != 2 {
+		t.Fatalf("matches: %s", out)
+	}
+}
+
+func TestBadInputExitsTwoWithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	malformed := write("malformed.yaml", "jitter: [\n")
+	outOfRange := write("range.yaml", "jitter: 1000\n")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, ""},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"unknown game", []string{"eval", "chess", "--player", "random"}, `unknown game "chess"`},
+		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
+		{"unknown opponent", []string{"eval", "battleship", "--player", "random", "--vs", "nobody"}, `unknown shooter "nobody"`},
+		{"unknown placer", []string{"eval", "battleship", "--player", "random", "--placer", "nobody"}, `unknown placer "nobody"`},
+		{"unknown solo opponent", []string{"eval", "battleship", "--player", "random", "--opponent", "nobody"}, `unknown placer "nobody"`},
+		{"placer and opponent", []string{"eval", "battleship", "--player", "random", "--placer", "random", "--opponent", "random"}, "give one"},
+		{"placer of a game without placers", []string{"eval", "hadron", "--player", "random", "--vs", "random", "--placer", "random"}, "--placer: hadron has no placers"},
+		{"opponent of a game without solo games", []string{"eval", "mnk", "--player", "random", "--vs", "random", "--opponent", "random"}, "--opponent: mnk has no solo opponent"},
+		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
+		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
+		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, "outside"},
+		{"games 0", []string{"eval", "battleship", "--player", "random", "--games", "0"}, "--games must be at least 1"},
+		{"games not a number", []string{"eval", "battleship", "--player", "random", "--games", "many"}, "invalid value"},
+		{"no player", []string{"eval", "battleship"}, "--player is required"},
+		{"no game", []string{"eval", "--player", "random"}, "want exactly one GAME"},
+		{"bad rule", []string{"eval", "battleship", "--player", "random", "--rule", "size=99"}, "at most 128 cells"},
+		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, "unknown rule option colour"},
+		{"perft without depth", []string{"perft", "battleship"}, "--depth is required"},
+		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
+		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
+		{"odd games head to head", []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "3"}, "want an even number"},
+		{"run generations 0", []string{"run", "../../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"resume generations 0", []string{"resume", ".", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"export rivals of a plain run", []string{"export", "testdata/no-rivals", "--rivals"}, "no co-evolved rivals"},
+		{"hadron size below 3", []string{"perft", "hadron", "--size", "2", "--depth", "3"}, "size 2: must be at least 3"},
+		{"hadron depth 0", []string{"perft", "hadron", "--depth", "0"}, "--depth \"0\": want a whole number of at least 1"},
+		{"hadron search depth 0", []string{"eval", "hadron", "--player", "aenigma", "--vs", "random", "--rule", "depth=0"}, "depth"},
+		{"hadron unknown player", []string{"eval", "hadron", "--player", "nobody", "--vs", "random"}, `unknown player "nobody"`},
+		{"hadron without opponents", []string{"eval", "hadron", "--player", "aenigma"}, "name opponents with --vs"},
+		{"mnk k too long", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "7", "--depth", "2"}, "k 7 exceeds the board 3x3"},
+		{"mnk unknown player", []string{"eval", "mnk", "--player", "nobody", "--vs", "random"}, `unknown player "nobody"`},
+		{"mnk unknown option", []string{"perft", "mnk", "--size", "3", "--depth", "2"}, `unknown option "size"`},
+		{"series not dividing games", []string{"eval", "battleship", "--player", "learner", "--series", "7", "--games", "20"}, "multiple"},
+		{"series with opponents", []string{"eval", "battleship", "--player", "learner", "--vs", "random", "--series", "2", "--games", "20"}, "no --vs"},
+		{"series negative", []string{"eval", "battleship", "--player", "learner", "--series", "-1"}, "--series -1"},
+		{"svg without series", []string{"eval", "battleship", "--player", "learner", "--svg", filepath.Join(dir, "c.svg")}, "give --series"},
+		{"series of a game without", []string{"eval", "hadron", "--player", "aenigma", "--series", "2", "--games", "4"}, "no series"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(t, tc.args...)
+			if code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, ExitUsage, errs)
+			}
+			if strings.Contains(errs, "panic") || strings.Contains(errs, "goroutine") {
+				t.Fatalf("stack trace on stderr: %s", errs)
+			}
+			if !strings.Contains(errs, tc.want) {
+				t.Fatalf("stderr %q does not mention %q", errs, tc.want)
+			}
+			if tc.want != "" && !strings.Contains(errs, "invalid value") && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("want one line on stderr, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"eval", "--help"}, {"help", "games"}} {
+		code, out, errs := run(t, args...)
+		if code != ExitOK || !strings.Contains(out+errs, "evotune") {
+			t.Fatalf("%v: exit %d, output %q", args, code, out+errs)
+		}
+	}
+}
+
+func TestGamesListsPlayersAndParameters(t *testing.T) {
+	code, out, errs := run(t, "games", "battleship")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"random (shooter)", "random (placer)", "reveal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("games battleship does not list %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestGamesUnderRules: mnk's tuned player has threat knobs only under
+// gravity, so `games` lists the knobs of the rules it is given.
+func TestGamesUnderRules(t *testing.T) {
+	code, out, errs := run(t, "games", "mnk", "--rule", "m=7", "--rule", "n=6", "--rule", "k=4", "--rule", "gravity=true")
+	if code != ExitOK || !strings.Contains(out, "x_threat_odd") || !strings.Contains(out, "own_open_3") {
+		t.Fatalf("exit %d (%s), want the Connect Four knobs:\n%s", code, errs, out)
+	}
+	code, out, _ = run(t, "games", "mnk")
+	if code != ExitOK || strings.Contains(out, "x_threat_odd") {
+		t.Fatalf("exit %d: threat knobs without gravity:\n%s", code, out)
+	}
+	code, _, errs = run(t, "games", "mnk", "--rule", "gravity=sideways")
+	if code != ExitUsage || !strings.Contains(errs, `gravity: "sideways" is not true or false`) {
+		t.Fatalf("bad rule: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestPerft(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the last line of output
+	}{
+		{"hadron 9x9 depth 2", []string{"perft", "hadron", "--depth", "2"}, "perft(2) = 6192"},
+		{"hadron 5x5", []string{"perft", "hadron", "--size=5", "--depth", "1"}, "perft(1) = 25"},
+		{"tic-tac-toe", []string{"perft", "mnk", "--m", "3", "--n", "3", "--k", "3", "--depth", "9"}, "perft(9) = 127872"},
+		{"connect four", []string{"perft", "mnk", "--m", "7", "--n", "6", "--k", "4", "--gravity", "true", "--depth", "8"}, "perft(8) = 5673234"},
+		{"seed 003", []string{"perft", "mnk", "--gravity=true", "--depth", "4"}, "perft(4) = 78"}, // a column is full after three chips,
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if code != ExitOK || lines[len(lines)-1] != tc.want {
+				t.Fatalf("exit %d, output %q (stderr %q), want last line %q", code, out, errs, tc.want)
+			}
+		})
+	}
+	code, out, _ := run(t, "perft", "mnk", "--depth", "2", "--json")
+	var doc struct {
+		Perft []struct{ Depth, Nodes int }
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Perft) != 2 || doc.Perft[1].Nodes != 72 {
+		t.Fatalf("perft --json: exit %d: %s", code, out)
+	}
+}
+
+// TestEvalSeries plays learning curves: the JSON has a summary per game of
+// the series that agrees with the overall one, the SVG is written, and the
+// report does not depend on the worker count.
+func TestEvalSeries(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "curve.svg")
+	args := []string{"eval", "battleship", "--player", "learner", "--player", "over9000", "--placer", "blockhalf",
+		"--games", "120", "--series", "12", "--seed", "4", "--json"}
+	code, out, errs := run(t, append(args, "--workers", "1", "--svg", svg)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, out2, _ := run(t, append(args, "--workers", "2")...); out2 != out {
+		t.Fatalf("--workers 1 and 2 differ:\n%s\n%s", out, out2)
+	}
+	var doc struct {
+		Series, Length int
+		Players        []struct {
+			Name    string
+			Overall struct {
+				N    int
+				Mean float64
+			}
+			ByGame []struct {
+				N    int
+				Mean float64
+			} `json:"by_game"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Series != 10 || doc.Length != 12 || len(doc.Players) != 2 {
+		t.Fatalf("series %d of %d, %d players: %s", doc.Series, doc.Length, len(doc.Players), out)
+	}
+	for _, p := range doc.Players {
+		sum := 0.0
+		for _, g := range p.ByGame {
+			if g.N != 10 {
+				t.Fatalf("%s: %d games at one index, want 10", p.Name, g.N)
+			}
+			sum += g.Mean
+		}
+		if len(p.ByGame) != 12 || p.Overall.N != 120 || math.Abs(sum/12-p.Overall.Mean) > 1e-9 {
+			t.Fatalf("%s: %d indices, overall %+v, mean of indices %v", p.Name, len(p.ByGame), p.Overall, sum/12)
+		}
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !strings.HasPrefix(string(data), "<svg") || !strings.Contains(string(data), "learner") {
+		t.Fatalf("svg: %v %.80q", err, data)
+	}
+	// The text table: a header, the overall row and one row per block.
+	code, text, errs := run(t, "eval", "battleship", "--player", "learner", "--games", "40", "--series", "20")
+	if code != ExitOK || !strings.Contains(text, "2 series of 20 games") || !strings.Contains(text, "\n19-20 ") {
+		t.Fatalf("exit %d: %s%s", code, text, errs)
+	}
+}

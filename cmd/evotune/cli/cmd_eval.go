@@ -1,0 +1,293 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
+)
+
+// maxEvalGames bounds eval --games: every game's result is kept until the
+// report (medians need them), 8 bytes each per player.
+const maxEvalGames = 10_000_000
+
+type evalOptions struct {
+	game     string
+	player   listFlag
+	vs       listFlag
+	opponent string
+	placer   string // the old name of --opponent, for games whose opponents are placers
+	rules    optionsFlag
+	games    int
+	seed     uint64
+	workers  int
+	json     bool
+	program  programFlags
+	series   int
+	svg      string
+	prof     profiles
+}
+
+func runEval(ctx context.Context, e *env, args []string) error {
+	o := evalOptions{rules: optionsFlag{}}
+	fs := newFlagSet(e, "eval", "GAME --player SPEC [--vs SPEC ...] [flags]",
+		"Play games and report, per player, its solo figures (Battleship: shots to sink a fleet)\n"+
+			"and, per pairing with a --vs opponent, wins, draws, losses and score, all with 95% intervals.\n"+
+			"Solo games share their deals across players; head-to-head games are played in\n"+
+			"seat-swapped pairs on the same deal. Results do not depend on --workers")
+	fs.Var(&o.player, "player", "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
+	fs.Var(&o.vs, "vs", "opponent `SPEC` met head to head by every player (repeatable)")
+	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer laying the fleets;\ndefault: the game's, see 'evotune games GAME')")
+	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")
+	fs.Var(o.rules, "rule", "rule option `KEY=VALUE` (repeatable; see 'evotune games GAME')")
+	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing (even when there are --vs opponents:\nhead-to-head games come in seat-swapped pairs)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
+	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
+	o.program.add(fs)
+	fs.IntVar(&o.series, "series", 0, "play series of `N` games against one opponent, in order, so that a learning\nplayer (battleship: learner) carries memory through each; report shots by game\nof the series (--games is then the total, a multiple of N)")
+	fs.StringVar(&o.svg, "svg", "", "with --series: write the learning curves to `FILE` (SVG)")
+	o.prof.addFlags(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if o.game, err = oneGame(pos, &o.program); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
+	defer stop()
+	return o.prof.profiled(func() error { return o.run(ctx, e) })
+}
+
+func (o *evalOptions) run(ctx context.Context, e *env) error {
+	if len(o.player) == 0 {
+		return usagef("--player is required")
+	}
+	if o.games < 1 {
+		return usagef("--games must be at least 1, got %d", o.games)
+	}
+	if o.games > maxEvalGames {
+		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
+	}
+	if o.workers < 0 || o.workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	}
+	if o.workers == 0 {
+		o.workers = runtime.NumCPU()
+	}
+	if len(o.vs) > 0 && o.games%2 != 0 {
+		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
+	}
+	if o.series < 0 {
+		return usagef("--series %d: want 0 (no series) or a series length", o.series)
+	}
+	if o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0) {
+		return usagef("--series %d: want --games a multiple of it and no --vs opponents", o.series)
+	}
+	if o.svg != "" && o.series == 0 {
+		return usagef("--svg draws series: give --series N")
+	}
+	info, err := o.program.lookup(ctx, e, o.game)
+	if err != nil {
+		return err
+	}
+	o.game = info.Name
+	g, err := info.New(o.rules)
+	if err != nil {
+		return asUsage(err)
+	}
+	defer fitness.Close(g)
+	solo, hasSolo := fitness.SoloOf(g)
+	opponent, err := o.soloOpponent(solo)
+	if err != nil {
+		return err
+	}
+	if opponent != "" && solo.OpponentRule != "" {
+		// The game reads its opponent from a rule, so the whole game (its
+		// head-to-head deals too) uses the one named.
+		fitness.Close(g)
+		o.rules[solo.OpponentRule] = opponent
+		if g, err = info.New(o.rules); err != nil {
+			return asUsage(err)
+		}
+		defer fitness.Close(g)
+		opponent = ""
+	}
+	if o.series > 0 {
+		return o.runSeries(ctx, e, g)
+	}
+	if !hasSolo && len(o.vs) == 0 {
+		return usagef("%s has no solo measure: name opponents with --vs", g.Name())
+	}
+	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
+		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
+	}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
+	if opponent != "" {
+		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
+			return asUsage(err)
+		}
+	}
+	for _, list := range []struct {
+		specs []string
+		into  *[]fitness.Contender
+	}{{o.player, &req.Players}, {o.vs, &req.Opponents}} {
+		for _, spec := range list.specs {
+			p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
+			if err != nil {
+				return asUsage(err)
+			}
+			*list.into = append(*list.into, fitness.Contender{Label: spec, Player: p})
+		}
+	}
+	update, finish := newProgress(e, req.Total(), "eval "+g.Name())
+	req.Progress = update
+	rep, err := fitness.Evaluate(ctx, req)
+	finish()
+	if err != nil {
+		return err
+	}
+	return o.report(e, rep, func(w io.Writer) { writeEvalText(w, rep) })
+}
+
+// report prints rep as indented JSON with --json, else as text.
+func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
+	if o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	text(e.stdout)
+	return nil
+}
+
+// placerRole is the role --placer names: the flag predates --opponent and
+// stays for the games whose solo opponents are placers.
+const placerRole fitness.Role = "placer"
+
+// soloOpponent returns the SPEC of --opponent (or --placer, its name for
+// games whose solo opponents are placers), "" when neither is given.
+func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
+	spec, flag := o.opponent, "--opponent"
+	switch {
+	case o.placer != "" && o.opponent != "":
+		return "", usagef("--placer and --opponent name the same player: give one")
+	case o.placer != "":
+		spec, flag = o.placer, "--placer"
+		if solo.Opponent != placerRole {
+			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
+		}
+	}
+	if spec != "" && solo.Opponent == "" {
+		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
+	}
+	return spec, nil
+}
+
+func writeEvalText(w io.Writer, rep fitness.EvalReport) {
+	fmt.Fprintf(w, "%s: %d games per player and pairing, seed %d\n", rep.Game, rep.Games, rep.Seed)
+	if len(rep.Players) > 0 {
+		measure := rep.Players[0].Measure
+		width := labelWidth(rep)
+		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
+		for _, p := range rep.Players {
+			s := p.Solo
+			fmt.Fprintf(w, "%-*s  %8.3f  [%6.3f, %6.3f]  %6.1f  %6.3f  %7d\n",
+				width, p.Name, s.Mean, s.CI95[0], s.CI95[1], s.Median, s.SD, s.N)
+		}
+	}
+	if len(rep.Matches) > 0 {
+		fmt.Fprintln(w)
+		for _, m := range rep.Matches {
+			fmt.Fprintf(w, "%s vs %s: %d games, %d wins, %d draws, %d losses, score %.4f [%.4f, %.4f]\n",
+				m.A, m.B, m.Games, m.Wins, m.Draws, m.Losses, m.Score, m.CI95[0], m.CI95[1])
+		}
+	}
+}
+
+func labelWidth(rep fitness.EvalReport) int {
+	w := len("player")
+	for _, p := range rep.Players {
+		w = max(w, len(p.Name))
+	}
+	return w
+}
+
+// runSeries is eval --series: learning curves.
+func (o *evalOptions) runSeries(ctx context.Context, e *env, g fitness.Game) error {
+	sg, ok := g.(fitness.SeriesGame)
+	if !ok {
+		return usagef("--series: %s has no series of solo games", g.Name())
+	}
+	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: o.workers}
+	for _, spec := range o.player {
+		p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
+		if err != nil {
+			return asUsage(err)
+		}
+		req.Players = append(req.Players, fitness.Contender{Label: spec, Player: p})
+	}
+	update, finish := newProgress(e, len(req.Players)*o.games, "eval "+g.Name())
+	req.Progress = update
+	rep, err := fitness.EvaluateSeries(ctx, req)
+	finish()
+	if err != nil {
+		return err
+	}
+	if o.svg != "" {
+		if err := engine.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+			return err
+		}
+	}
+	return o.report(e, rep, func(w io.Writer) { writeSeriesText(w, rep) })
+}
+
+func writeSeriesText(w io.Writer, rep fitness.SeriesReport) {
+	fmt.Fprintf(w, "%s: %d series of %d games per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
+		rep.Game, rep.Series, rep.Length, rep.Seed, rep.Measure)
+	widths := make([]int, len(rep.Players))
+	for i, p := range rep.Players {
+		widths[i] = max(len(p.Name), 25)
+	}
+	line := func(label string, cells []string) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%-9s", label)
+		for i, c := range cells {
+			fmt.Fprintf(&b, "  %-*s", widths[i], c)
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	names := make([]string, len(rep.Players))
+	for i, p := range rep.Players {
+		names[i] = p.Name
+	}
+	line("games", names)
+	row := func(label string, pick func(p fitness.SeriesPlayerReport) fitness.Summary) {
+		cells := make([]string, len(rep.Players))
+		for i, p := range rep.Players {
+			s := pick(p)
+			cells[i] = fmt.Sprintf("%.3f [%.3f, %.3f]", s.Mean, s.CI95[0], s.CI95[1])
+		}
+		line(label, cells)
+	}
+	row("all", func(p fitness.SeriesPlayerReport) fitness.Summary { return p.Overall })
+	if len(rep.Players) == 0 {
+		return
+	}
+	for k, b := range rep.Players[0].Blocks {
+		label := fmt.Sprint(b.From)
+		if b.To > b.From {
+			label = fmt.Sprintf("%d-%d", b.From, b.To)
+		}
+		row(label, func(p fitness.SeriesPlayerReport) fitness.Summary { return p.Blocks[k].Summary })
+	}
+}

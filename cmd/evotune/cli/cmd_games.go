@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/genome"
+)
+
+func runGames(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "games", "[GAME] [--rule KEY=VALUE ...] [--command PROGRAM]",
+		"List the games; with GAME, its rule options, players and their tunable parameters\n"+
+			"with ranges and defaults, under the default rules or those given with --rule\n"+
+			"(the knobs of some players depend on the rules, e.g. mnk's tuned under gravity)")
+	rules := optionsFlag{}
+	fs.Var(rules, "rule", "rule option `KEY=VALUE` (repeatable)")
+	var program programFlags
+	program.add(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0 && program.command == "":
+		if len(rules) > 0 {
+			return usagef("--rule needs a GAME")
+		}
+		for _, g := range catalog.All() {
+			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
+		}
+		return nil
+	case len(pos) <= 1:
+		name, err := oneGame(pos, &program)
+		if err != nil {
+			return err
+		}
+		info, err := program.lookup(ctx, e, name)
+		if err != nil {
+			return err
+		}
+		g, err := info.New(rules)
+		if err != nil {
+			return asUsage(err)
+		}
+		defer fitness.Close(g)
+		writeGame(e.stdout, info, g)
+		return nil
+	}
+	return usagef("want at most one GAME, got %d", len(pos))
+}
+
+func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
+	fmt.Fprintf(w, "%s: %s\n\nRule options (--rule KEY=VALUE, or rules: in a config):\n", info.Name, info.Summary)
+	for _, o := range info.Options {
+		fmt.Fprintf(w, "  %-10s default %-10s %s\n", o.Name, o.Default, o.Summary)
+	}
+	if len(g.Roles()) > 1 {
+		fmt.Fprintf(w, "\nRoles: %s (head-to-head games; a config's player:), %s (coevolve: player:)\n", g.Roles()[0], joinRoles(g.Roles()[1:]))
+	}
+	if solo, ok := fitness.SoloOf(g); ok {
+		against := "alone"
+		if solo.Opponent != "" {
+			against = fmt.Sprintf("against a %v (default %s; eval --opponent SPEC)", solo.Opponent, solo.DefaultOpponent)
+		}
+		fmt.Fprintf(w, "\nSolo measure: %s, lower is better, played %s\n", solo.Measure, against)
+	}
+	fmt.Fprintln(w, "\nPlayers:")
+	for _, p := range g.Players() {
+		role := ""
+		if p.Role != fitness.Mover {
+			role = " (" + p.Role.String() + ")"
+		}
+		fmt.Fprintf(w, "  %s%s: %s\n", p.Name, role, p.Summary)
+		for i := range p.Schema {
+			q := &p.Schema[i]
+			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary)
+		}
+	}
+}
+
+// formatDefault shows a grid's default by its free weights under its own
+// symmetry, which is how a person reads a ring grid.
+func formatDefault(p *genome.Param) string {
+	if p.Kind != genome.Grid {
+		return p.Format(p.Default)
+	}
+	free := genome.Reduce(p.Default.Cells, p.Rows, p.Cols, p.Symmetry)
+	parts := make([]string, len(free))
+	for i, x := range free {
+		parts[i] = fmt.Sprintf("%g", x)
+	}
+	if len(parts) > 6 {
+		parts = append(parts[:6], "...")
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func joinRoles(rs []fitness.Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.String()
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,396 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// coinbot builds testdata/coinbot, the outside program of these tests,
+// once per test binary.
+var coinbot = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "coinbot")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "coinbot")
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/coinbot").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build testdata/coinbot: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// coinbotCopy puts a copy of coinbot in dir, so a test may edit it.
+func coinbotCopy(t *testing.T, dir string) string {
+	t.Helper()
+	bin, err := coinbot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "coinbot")
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// coinConfig is a short run of the coin game played by the program at
+// bin, with extra environment env.
+func coinConfig(t *testing.T, dir, bin string, env map[string]string, generations int, extra ...string) string {
+	t.Helper()
+	text := fmt.Sprintf("command: [%s]\nplayer: tuned\n%s", bin, strings.Join(extra, ""))
+	if len(env) > 0 {
+		text += "env:\n"
+		for k, v := range env {
+			text += fmt.Sprintf("  %s: %q\n", k, v)
+		}
+	}
+	text += fmt.Sprintf(`fitness:
+  objective: score
+  baselines:
+    games: 20
+    opponents: [fair]
+evolution:
+  population: 8
+  generations: %d
+  tournament-size: 2
+`, generations)
+	cfg := filepath.Join(dir, "coin.yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// alive lists the recorded pids whose process still runs (a zombie is
+// dead: it only waits to be reaped).
+func alive(t *testing.T, pidDir string) []int {
+	t.Helper()
+	entries, err := os.ReadDir(pidDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue // gone
+		}
+		// pid (comm) state ...: the state follows the last ')'.
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+func waitForCheckpoint(t *testing.T, dir string, generation int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	want := fmt.Sprintf(`"generation": %d,`, generation)
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		if err == nil && bytes.Contains(data, []byte(want)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint of generation %d within a minute", generation)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestNoProcessOutlivesARun runs real evotune processes over coinbot,
+// which starts a helper process of its own, and checks /proc that every
+// one of them is gone once evotune has exited: after a finished run, a
+// run stopped by a game that keeps crashing, a Ctrl-C, a SIGTERM, a
+// second Ctrl-C that abandons the generation in flight, a program that
+// hangs past the config's timeout, and one the determinism audit catches.
+func TestNoProcessOutlivesARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		signals []os.Signal
+		exit    ExitCode
+		stderr  string // on evotune's stderr
+		log     string // in run.log
+		extra   string // config keys
+	}{
+		{"finished", nil, nil, ExitOK, "", "coinbot: ready", ""},
+		{"failing game", map[string]string{"COINBOT_CRASH": "1"}, nil, ExitFailure, "game seed", "coinbot: crashing on seed", ""},
+		{"ctrl-c", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{os.Interrupt}, ExitInterrupted, "evotune resume", "stopped after generation", ""},
+		{"sigterm", map[string]string{"COINBOT_SLOW": "2ms"}, []os.Signal{syscall.SIGTERM}, ExitInterrupted, "evotune resume", "stopped after generation", ""},
+		{"ctrl-c twice", map[string]string{"COINBOT_SLOW": "20ms"}, []os.Signal{os.Interrupt, os.Interrupt}, ExitInterrupted, "aborted", "abandoned", ""},
+		{"hung program", map[string]string{"COINBOT_SLOW": "10s"}, nil, ExitFailure, "game seed", "abandoned", "timeout: 200ms\n"},
+		{"not deterministic", map[string]string{"COINBOT_RANDOM": "1"}, nil, ExitFailure, "not deterministic in seed", "abandoned", "audit: 1\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pids := filepath.Join(dir, "pids")
+			if err := os.Mkdir(pids, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"COINBOT_PIDS": pids}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			cfg := coinConfig(t, dir, coinbotCopy(t, dir), env, 30, tc.extra)
+			run := filepath.Join(dir, "run")
+			cmd := evotune("run", cfg, "--out", run, "--quiet", "--workers", "2")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if len(tc.signals) > 0 {
+				// Signal while generation 2 is in flight.
+				waitForCheckpoint(t, run, 1)
+				time.Sleep(50 * time.Millisecond)
+				for _, s := range tc.signals {
+					_ = cmd.Process.Signal(s)
+					time.Sleep(50 * time.Millisecond)
+				}
+			}
+			err := cmd.Wait()
+			code := 0
+			var exitErr *exec.ExitError
+			if errors.As(err, &exitErr) {
+				code = exitErr.ExitCode()
+			}
+			if code != int(tc.exit) || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Fatalf("exit %d, want %d with %q on stderr:\n%s", code, tc.exit, tc.stderr, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "goroutine ") {
+				t.Fatalf("stack trace:\n%s", stderr.String())
+			}
+			if n, _ := os.ReadDir(pids); len(n) < 2 {
+				t.Fatalf("%d pids recorded: coinbot and its helper did not start", len(n))
+			}
+			if left := alive(t, pids); len(left) > 0 {
+				t.Fatalf("processes %v still alive after evotune exited", left)
+			}
+			log, err := os.ReadFile(filepath.Join(run, "run.log"))
+			if err != nil || !bytes.Contains(log, []byte(tc.log)) {
+				t.Fatalf("run.log does not hold %q: %v\n%s", tc.log, err, log)
+			}
+		})
+	}
+}
+
+// TestKilledOutsideRunResumesExactly SIGKILLs a real run of an outside
+// game after its second checkpoint, resumes it, and demands the files of
+// a run never interrupted, byte for byte.
+func TestKilledOutsideRunResumesExactly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	dir := t.TempDir()
+	cfg := coinConfig(t, dir, coinbotCopy(t, dir), map[string]string{"COINBOT_SLOW": "1ms"}, 8)
+	straight := filepath.Join(dir, "straight")
+	mustRun(t, "run", cfg, "--out", straight, "--quiet")
+	want := readFiles(t, straight)
+
+	killed := filepath.Join(dir, "killed")
+	cmd := evotune("run", cfg, "--out", killed, "--quiet", "--workers", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForCheckpoint(t, killed, 2)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	mustRun(t, "resume", killed, "--quiet", "--workers", "1")
+	got := readFiles(t, killed)
+	for _, f := range compared {
+		if !bytes.Equal(got[f], want[f]) {
+			t.Errorf("%s differs after kill -9 and resume", f)
+		}
+	}
+	if !bytes.Contains(got["checkpoint.json"], []byte(`"program": {`)) {
+		t.Error("the checkpoint does not record the program")
+	}
+}
+
+// TestResumeRefusesAChangedProgram edits the program after a run: resume
+// refuses, naming the file, until --accept-program-change.
+func TestResumeRefusesAChangedProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	dir := t.TempDir()
+	bin := coinbotCopy(t, dir)
+	cfg := coinConfig(t, dir, bin, nil, 2)
+	runDir := filepath.Join(dir, "run")
+	mustRun(t, "run", cfg, "--out", runDir, "--quiet")
+	f, err := os.OpenFile(bin, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("rebuilt")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, errs := run(t, "resume", runDir, "--generations", "3", "--quiet")
+	if code != ExitFailure || !strings.Contains(errs, "file "+bin+" was edited") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Fatalf("exit %d, want %d and one line naming the edited file: %s", code, ExitFailure, errs)
+	}
+	if code, _, errs := run(t, "resume", runDir, "--generations", "3", "--quiet", "--accept-program-change"); code != ExitOK {
+		t.Fatalf("with --accept-program-change: exit %d: %s", code, errs)
+	}
+}
+
+// TestProgramSetupFailuresExitTwo: a program that is missing, answers no
+// hello, or announces an invalid schema stops every command with exit 2
+// and one line.
+func TestProgramSetupFailuresExitTwo(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	silent := script("silent.sh", "exit 0\n")
+	badSchema := script("bad.sh", `read hello
+echo '{"type":"hello","protocol":1,"game":"bad","mode":"two-seat","roles":["mover"],"players":[{"name":"p","role":"mover","params":[{"name":"a","type":"float","min":2,"max":1,"default":1}]}]}'
+`)
+	missing := filepath.Join(dir, "nope")
+	badConfig := filepath.Join(dir, "missing.yaml")
+	if err := os.WriteFile(badConfig, []byte("command: ["+missing+"]\nplayer: tuned\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"games, missing program", []string{"games", "--command", missing}, "no such file"},
+		{"eval, missing program", []string{"eval", "--command", missing, "--player", "tuned"}, "no such file"},
+		{"games, no hello", []string{"games", "--command", silent}, "handshake"},
+		{"games, invalid schema", []string{"games", "--command", badSchema}, "bad range [2, 1]"},
+		{"run, missing program", []string{"run", badConfig}, "command: external:"},
+		{"eval, another game", []string{"eval", "hadron", "--command", badSchema, "--player", "p"}, "handshake"},
+		{"dir without command", []string{"eval", "hadron", "--dir", ".", "--player", "random"}, "--dir belongs to --command"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(t, tc.args...)
+			if code != ExitUsage || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want %d with %q:\n%s", code, ExitUsage, tc.want, errs)
+			}
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			if tc.args[0] == "run" {
+				lines = lines[1:] // "1 problems:" then the problem
+			}
+			if len(lines) != 1 {
+				t.Fatalf("want one line, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestEvalAndGamesOfAProgram: eval and games take a --command, and
+// tuned:FILE specs load parameters for its players.
+func TestEvalAndGamesOfAProgram(t *testing.T) {
+	dir := t.TempDir()
+	bin := coinbotCopy(t, dir)
+	code, out, errs := run(t, "games", "--command", bin)
+	if code != ExitOK || !strings.Contains(out, "coin: a biased coin") || !strings.Contains(out, "bias") {
+		t.Fatalf("games: exit %d:\n%s%s", code, out, errs)
+	}
+	params := filepath.Join(dir, "heavy.yaml")
+	if err := os.WriteFile(params, []byte("bias: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run(t, "eval", "coin", "--command", bin, "--player", "tuned:"+params, "--vs", "fair", "--games", "400", "--json")
+	if code != ExitOK {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Matches []struct {
+			Score float64    `json:"score"`
+			CI95  [2]float64 `json:"ci95"`
+		} `json:"matches"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Matches) != 1 {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	// bias 1 against 1/2 wins two games in three.
+	if m := rep.Matches[0]; m.CI95[0] > 2.0/3 || m.CI95[1] < 2.0/3 {
+		t.Fatalf("bias 1 vs 1/2: score %v %v, want 2/3 inside the interval", m.Score, m.CI95)
+	}
+}
+
+// TestOutsideCoevolutionEqualsBuiltin co-evolves shooters and placers of
+// Battleship served by examples/bridge, an outside program with two roles
+// and a solo measure, and demands the generations of the same run on the
+// built-in game: outside and built-in games take the same path.
+func TestOutsideCoevolutionEqualsBuiltin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the bridge")
+	}
+	dir := t.TempDir()
+	bridge := filepath.Join(dir, "bridge")
+	if out, err := exec.Command("go", "build", "-o", bridge, "../../../examples/bridge").CombinedOutput(); err != nil {
+		t.Fatalf("go build examples/bridge: %v\n%s", err, out)
+	}
+	const body = `player: tuned
+coevolve:
+  player: tuned
+fitness:
+  baselines: {games: 10}
+  population: {opponents: 2, games: 10}
+evolution: {population: 6, generations: 3, tournament-size: 2}
+`
+	configs := map[string]string{
+		"builtin": "game: battleship\nrules: {size: 6, fleet: [3, 2, 2]}\n" + body,
+		"outside": fmt.Sprintf("command: [%s, battleship, size=6, \"fleet=3,2,2\"]\n", bridge) + body,
+	}
+	files := map[string][]string{}
+	for name, text := range configs {
+		cfg := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "run-"+name)
+		if code, _, errs := run(t, "run", cfg, "--out", out, "--quiet"); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		for _, f := range []string{"generations.csv", "rivals-generations.csv"} {
+			data, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = append(files[name], string(data))
+		}
+	}
+	for i, f := range []string{"generations.csv", "rivals-generations.csv"} {
+		if files["builtin"][i] != files["outside"][i] {
+			t.Errorf("%s differs:\nbuilt-in:\n%s\noutside:\n%s", f, files["builtin"][i], files["outside"][i])
+		}
+	}
+}

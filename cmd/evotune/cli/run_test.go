@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const killConfig = `name: kill
+seed: 3
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 40
+evolution:
+  population: 10
+  generations: 6
+  tournament-size: 2
+  elitism: 2
+`
+
+// evotune starts this test binary as the evotune command.
+func evotune(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
+	return cmd
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := evotune(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("evotune %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
+
+func readFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range compared {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+// TestKilledRunsResumeExactly SIGKILLs real `evotune run` processes at
+// random moments, resumes each, and demands byte-identical results to a
+// run that was never interrupted.
+func TestKilledRunsResumeExactly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	straight := filepath.Join(t.TempDir(), "run")
+	began := time.Now()
+	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
+	took := time.Since(began)
+	want := readFiles(t, straight)
+
+	rng := rand.New(rand.NewPCG(2026, 11))
+	for k := range 4 {
+		dir := filepath.Join(t.TempDir(), "run")
+		at := time.Duration(rng.Int64N(int64(took)))
+		cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(at)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		killed := err != nil
+		var exitErr *exec.ExitError
+		if err != nil && !errors.As(err, &exitErr) {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err != nil {
+			// Killed before the first checkpoint: nothing to resume, so
+			// the same command starts it again.
+			mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", "1")
+		} else {
+			mustRun(t, "resume", dir, "--quiet", "--workers", "1")
+		}
+		got := readFiles(t, dir)
+		for _, f := range compared {
+			if !bytes.Equal(got[f], want[f]) {
+				t.Errorf("kill %d at %v (killed: %v): %s differs from the uninterrupted run", k, at, killed, f)
+			}
+		}
+	}
+}
+
+func TestResumeErrorsExitOne(t *testing.T) {
+	notRun := t.TempDir()
+	code, _, errs := run(t, "resume", notRun)
+	if code != ExitFailure || !strings.Contains(errs, "not a run directory") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, "export", filepath.Join(notRun, "missing"))
+	if code != ExitFailure || !strings.Contains(errs, "no such file") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+func TestRunExportEval(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(killConfig, "generations: 6", "generations: 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errs := run(t, "run", cfg, "--out", dir, "--quiet")
+	if code != ExitOK || !strings.Contains(out, "best fitness") {
+		t.Fatalf("run: exit %d: %s%s", code, out, errs)
+	}
+	best := filepath.Join(t.TempDir(), "best.yaml")
+	if code, _, errs := run(t, "export", dir, "--top", "3", "-o", best); code != ExitOK {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	code, out, errs = run(t, "eval", "battleship", "--player", "tuned:"+best, "--games", "20")
+	if code != ExitOK || !strings.Contains(out, "tuned:"+best) {
+		t.Fatalf("eval of the export: exit %d: %s%s", code, out, errs)
+	}
+	// A second run into the same directory is refused: it holds results.
+	if code, _, errs := run(t, "run", cfg, "--out", dir, "--quiet"); code != ExitUsage || !strings.Contains(errs, "already holds a run") {
+		t.Fatalf("rerun: exit %d: %s", code, errs)
+	}
+}
+
+// TestInterruptStopsAfterCheckpoint sends one SIGINT to a real run: it
+// must finish the generation in flight, checkpoint it, say how to resume
+// and exit 130; the resumed run must equal one never interrupted.
+func TestInterruptStopsAfterCheckpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	straight := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", straight, "--quiet")
+	want := readFiles(t, straight)
+
+	dir := filepath.Join(t.TempDir(), "run")
+	var errb bytes.Buffer
+	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "1")
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the first checkpoint exists, so the run is mid-way.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
+		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
+	}
+	if !strings.Contains(errb.String(), "evotune resume "+dir) {
+		t.Fatalf("stderr does not say how to resume:\n%s", errb.String())
+	}
+	mustRun(t, "resume", dir, "--quiet")
+	got := readFiles(t, dir)
+	for _, f := range compared {
+		if !bytes.Equal(got[f], want[f]) {
+			t.Errorf("%s differs after interrupt and resume", f)
+		}
+	}
+}
+
+// TestBrokenRunDirectoriesExitOne: a corrupt checkpoint or one from
+// another config is a clear error, exit 1, and no file changes.
+func TestBrokenRunDirectoriesExitOne(t *testing.T) {
+	copyRun := func(t *testing.T) string {
+		dir := t.TempDir()
+		for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
+			data, err := os.ReadFile(filepath.Join("testdata", "no-rivals", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A log, so that a failed resume appending to it shows.
+		if err := os.WriteFile(filepath.Join(dir, "run.log"), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	tests := []struct {
+		name   string
+		damage func(dir string)
+		want   string
+	}{
+		{"truncated checkpoint", func(dir string) {
+			p := filepath.Join(dir, "checkpoint.json")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)/3], 0o644)
+		}, "corrupt checkpoint"},
+		{"checkpoint of another config", func(dir string) {
+			p := filepath.Join(dir, "config.yaml")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
+		}, "evolution.population"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyRun(t)
+			tc.damage(dir)
+			before := allFiles(t, dir)
+			code, _, errs := run(t, "resume", dir, "--generations", "2")
+			if code != ExitFailure || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want exit 1 and one line about %q", code, errs, tc.want)
+			}
+			sameFiles(t, before, allFiles(t, dir))
+		})
+	}
+}
+
+// allFiles reads every file of a directory, run.log included.
+func allFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = data
+	}
+	return out
+}
+
+// sameFiles fails unless both directories' files are the same, byte for byte.
+func sameFiles(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	for f, data := range before {
+		if got, ok := after[f]; !ok || !bytes.Equal(got, data) {
+			t.Errorf("%s changed or vanished", f)
+		}
+	}
+	for f := range after {
+		if _, ok := before[f]; !ok {
+			t.Errorf("%s appeared", f)
+		}
+	}
+}
+
+// TestStoredConfigErrorExitsOne: when the config stored in a checkpoint
+// no longer loads (a player file it names is gone), resume and export
+// fail with exit 1 and one line naming the file, and change nothing.
+func TestStoredConfigErrorExitsOne(t *testing.T) {
+	cfgDir := t.TempDir()
+	champ := filepath.Join(cfgDir, "champ.yaml")
+	if err := os.WriteFile(champ, []byte("jitter: 0.02\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(killConfig, "  baselines:\n    games: 40\n",
+		"  objective: score\n  baselines:\n    games: 4\n    opponents: [\"tuned:champ.yaml\"]\n", 1)
+	text = strings.Replace(text, "population: 10", "population: 4", 1)
+	cfg := filepath.Join(cfgDir, "champ-run.yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errs := run(t, "run", cfg, "--out", dir, "--quiet", "--generations", "1"); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	if err := os.Remove(champ); err != nil {
+		t.Fatal(err)
+	}
+	before := allFiles(t, dir)
+	for _, args := range [][]string{{"resume", dir, "--generations", "2"}, {"export", dir}} {
+		code, out, errs := run(t, args...)
+		if code != ExitFailure || out != "" || !strings.Contains(errs, "no longer loads") || !strings.Contains(errs, "champ.yaml") ||
+			strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Fatalf("%s: exit %d, stderr %q; want exit 1 and one line about the stored config and champ.yaml", args[0], code, errs)
+		}
+	}
+	sameFiles(t, before, allFiles(t, dir))
+}
