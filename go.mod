@@ -3,13 +3,13 @@ module github.com/evotune/evotune
 go 1.26
 
 require (
+	github.com/MaxHalford/eaopt v0.4.2
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
-	github.com/MaxHalford/eaopt v0.4.2 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/sync v0.0.0-20201020160332-67f06af15bc9 // indirect
