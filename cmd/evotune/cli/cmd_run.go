@@ -29,17 +29,11 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	quiet := fs.Bool("quiet", false, "no progress output")
 	var prof profiles
 	prof.addFlags(fs)
-	pos, err := parseArgs(fs, args)
+	file, err := parseRunArgs(fs, args, "CONFIG", workers, generations)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want exactly one CONFIG, got %d arguments", len(pos))
-	}
-	if err := checkCounts(fs, *workers, *generations); err != nil {
-		return err
-	}
-	cfg, err := engine.Load(pos[0])
+	cfg, err := engine.Load(file)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -72,22 +66,30 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	accept := fs.Bool("accept-program-change", false, "continue although the outside program (command:) changed since the checkpoint:\nits files or what it announces; results then differ from a run never stopped")
 	var prof profiles
 	prof.addFlags(fs)
-	pos, err := parseArgs(fs, args)
+	dir, err := parseRunArgs(fs, args, "RUN_DIR", workers, generations)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want exactly one RUN_DIR, got %d arguments", len(pos))
-	}
-	if err := checkCounts(fs, *workers, *generations); err != nil {
-		return err
-	}
-	opts := engine.Options{Dir: pos[0], Workers: *workers, Generations: *generations, AcceptProgramChange: *accept}
+	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations, AcceptProgramChange: *accept}
 	return prof.profiled(func() error {
 		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
 			return engine.Resume(ctx, opts)
 		})
 	})
+}
+
+// parseRunArgs parses the flags of run or resume and returns their one
+// positional argument (what names it in the usage error); the counts are
+// checked once parsed.
+func parseRunArgs(fs *flag.FlagSet, args []string, what string, workers, generations *int) (string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef("want exactly one %s, got %d arguments", what, len(pos))
+	}
+	return pos[0], checkCounts(fs, *workers, *generations)
 }
 
 func checkCounts(fs *flag.FlagSet, workers, generations int) error {
