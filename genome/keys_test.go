@@ -96,3 +96,70 @@ func lineErrors(t *testing.T, err error) string {
 	}
 	return strings.Join(got, "\n")
 }
+
+// TestDeclareEdges puts declared parameters on the edges of what a free
+// space accepts: a range of one value, a grid of exactly the largest size,
+// and a default just outside its range.
+func TestDeclareEdges(t *testing.T) {
+	tests := []struct {
+		name  string
+		space string
+		want  string // the errors, one a line; "" when accepted
+	}{
+		{name: "min equal to max", space: "x: {type: float, min: 2, max: 2}\ny: {type: bool}\n"},
+		{name: "min above max", space: "x: {type: float, min: 2.5, max: 2}\n",
+			want: "line 1: space.x.min: 2.5 is above max 2"},
+		{name: "grid of the largest size", space: "x: {type: grid, rows: 256, cols: 256, min: 0, max: 1, symmetry: full}\n"},
+		{name: "grid one column larger", space: "x: {type: grid, rows: 256, cols: 257, min: 0, max: 1, symmetry: full}\n",
+			want: "line 1: space.x.rows: a 256x257 grid has more than 65536 cells"},
+		{name: "default inside", space: "x: {type: int, min: 0, max: 5, default: 5}\n"},
+		{name: "default above max", space: "x: {type: int, min: 0, max: 5, default: 6}\n",
+			want: "line 1: space.x.default: 6 is above the maximum 5"},
+		{name: "fix above max", space: "x: {type: int, min: 0, max: 5, fix: 6}\ny: {type: bool}\n",
+			want: "line 1: space.x.fix: 6 is above the maximum 5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSpace(nil, parseNode(t, tc.space))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("NewSpace: %v", err)
+				}
+				return
+			}
+			if got := lineErrors(t, err); got != tc.want {
+				t.Errorf("errors:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNarrowRange narrows a declared parameter to a range of one value,
+// which is allowed, and to an empty range, which is not.
+func TestNarrowRange(t *testing.T) {
+	tests := []struct {
+		name  string
+		space string
+		want  string // the errors, one a line; "" when accepted
+	}{
+		{name: "one value", space: "edge: {min: 3, max: 3}\n"},
+		{name: "empty", space: "edge: {min: 4, max: 3}\n", want: "line 1: space.edge.min: 4 is above max 3"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewSpace(testSchema(), parseNode(t, tc.space))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("NewSpace: %v", err)
+				}
+				if p := s.Params()[0]; p.Min != 3 || p.Max != 3 {
+					t.Errorf("edge in [%v, %v], want [3, 3]", p.Min, p.Max)
+				}
+				return
+			}
+			if got := lineErrors(t, err); got != tc.want {
+				t.Errorf("errors:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
