@@ -41,6 +41,16 @@ func TestReportSVGGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	twelveSchema := genome.Schema{{Name: "rows", Kind: genome.Grid, Rows: 2, Cols: 12, Min: 0, Max: 1, Symmetry: genome.Full,
+		Default: genome.Value{Cells: make([]float64, 24)}}}
+	twelveSpace, err := genome.NewSpace(twelveSchema, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twelve, err := twelveSpace.Decode(twelveSpace.Random(rand.New(rand.NewPCG(3, 4))))
+	if err != nil {
+		t.Fatal(err)
+	}
 	rising := []GenStats{
 		{Generation: 1, Best: 40, Mean: 55, SD: 8, Games: 100},
 		{Generation: 2, Best: 38.5, Mean: 50, SD: 6, Games: 100},
@@ -57,6 +67,10 @@ func TestReportSVGGolden(t *testing.T) {
 	}{
 		{name: "one_generation", title: "pig <tuned> & co", history: rising[:1], best: varied, searched: schema[:1]},
 		{name: "four_generations_two_grids", title: "battleship", minimise: true, history: rising, best: varied, searched: schema},
+		// Mean-sd below every best sets the bottom of the scale; 12 columns
+		// is the widest grid that still shows its values.
+		{name: "maximise_twelve_columns", title: "hadron", history: []GenStats{{1, 0.6, 0.5, 0.125, 40}, {2, 0.7, 0.55, 0.1, 40}},
+			best: twelve, searched: twelveSchema},
 		{name: "flat_history_flat_grid", title: "flat", history: []GenStats{{1, 0.5, 0.5, 0, 10}, {2, 0.5, 0.5, 0, 10}}, best: flat, searched: schema},
 	}
 	for _, tc := range tests {
