@@ -1,6 +1,12 @@
 package mnk
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
 
 // TestRulesValidate checks the edges of Rules.Validate with exact
 // messages: k from 1 up to the longer side is playable, a side of length 1
@@ -33,5 +39,61 @@ func TestRulesValidate(t *testing.T) {
 				t.Errorf("Validate(%v) = %q, want %q", tc.rules, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPerfectBoardLimit solves boards of up to maxPerfectCells cells and
+// refuses the next size.
+func TestPerfectBoardLimit(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules Rules
+		want  string // the error; "" when accepted
+	}{
+		{name: "5x4, 20 cells", rules: Rules{M: 5, N: 4, K: 4}},
+		{name: "7x3, 21 cells", rules: Rules{M: 7, N: 3, K: 3}, want: "mnk: perfect: board 7x3 has 21 cells, more than the 20 it can solve"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := mustGame(t, tc.rules, Limits{}).NewPlayer(fitness.Mover, "perfect", genome.Values{})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("error %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNodeLimitEdge accepts a node budget of exactly the largest allowed.
+func TestNodeLimitEdge(t *testing.T) {
+	if _, err := Info.New(map[string]string{"nodes": strconv.Itoa(maxNodes)}); err != nil {
+		t.Errorf("nodes %d: %v", maxNodes, err)
+	}
+}
+
+// TestStrategyNames checks the names of the players, the zero strategy and
+// the first value past the last: no name, so no player is called "".
+func TestStrategyNames(t *testing.T) {
+	tests := []struct {
+		s    strategy
+		want string
+	}{
+		{randomPlay, "random"},
+		{tunedPlay, "tuned"},
+		{0, "strategy(0)"},
+		{strategy(len(strategies)), "strategy(" + strconv.Itoa(len(strategies)) + ")"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tc.s.String(); got != tc.want {
+				t.Errorf("String() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if s, ok := parseStrategy(""); ok {
+		t.Errorf(`parseStrategy("") = %v, true; want no strategy`, s)
 	}
 }
