@@ -70,10 +70,39 @@ func newRootCmd(e *env) *cobra.Command {
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newHelpCmd(root))
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd(e))
 	}
 	return root
+}
+
+// newHelpCmd is cobra's help command, except that help for a command
+// that does not exist is the usage error it is (exit 2).
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Help about any command",
+		Long:  "Help provides help for any command of evotune.",
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			if len(args) == 0 {
+				for _, c := range root.Commands() {
+					if c.IsAvailableCommand() {
+						names = append(names, c.Name()+"\t"+c.Short)
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			cmd, _, err := root.Find(args)
+			if err != nil || (cmd == root && len(args) > 0) {
+				return usagef("unknown command %q; run 'evotune help'", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 // Run runs the command line of the process (os.Args) and exits with its

@@ -29,16 +29,7 @@ evolution.generations (a 'run --generations N' budget is not remembered).`,
 		Example: `  evotune resume runs/quickstart
   evotune resume runs/quickstart --generations 200 --workers 8`,
 		ValidArgsFunction: completeDir,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.dir, err = exactlyOne(args, "RUN_DIR"); err != nil {
-				return err
-			}
-			if err := o.check(cmd.Flags()); err != nil {
-				return err
-			}
-			return o.run(cmd.Context())
-		},
+		RunE:              o.runE("RUN_DIR", &o.dir, o.run),
 	}
 	fs := cmd.Flags()
 	o.add(fs, "new generation budget `N` (total, not additional)")

@@ -39,16 +39,7 @@ re-evaluation can move it either way.`,
 		Example: `  evotune run configs/quickstart.yaml
   evotune run configs/hadron.yaml --out runs/h1 --workers 4 --generations 50`,
 		ValidArgsFunction: completeConfig,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if o.config, err = exactlyOne(args, "CONFIG"); err != nil {
-				return err
-			}
-			if err := o.check(cmd.Flags()); err != nil {
-				return err
-			}
-			return o.run(cmd.Context())
-		},
+		RunE:              o.runE("CONFIG", &o.config, o.run),
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.out, "out", "", "run `DIR` (default runs/NAME)")
@@ -90,6 +81,21 @@ func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
 	fs.IntVar(&f.generations, "generations", 0, generations)
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	f.prof.addFlags(fs)
+}
+
+// runE is the RunE of run and resume: their one argument, what names it,
+// into arg, the counts checked, then run.
+func (f *engineFlags) runE(what string, arg *string, run func(context.Context) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		var err error
+		if *arg, err = exactlyOne(args, what); err != nil {
+			return err
+		}
+		if err := f.check(cmd.Flags()); err != nil {
+			return err
+		}
+		return run(cmd.Context())
+	}
 }
 
 // check checks the counts once parsed.

@@ -336,3 +336,12 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpOfUnknownCommand: help for a command that does not exist is a
+// usage error, as the command itself would be.
+func TestHelpOfUnknownCommand(t *testing.T) {
+	code, out, errs := run(t, "help", "frobnicate")
+	if code != ExitUsage || out != "" || errs != "evotune help: unknown command \"frobnicate\"; run 'evotune help'\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
