@@ -161,6 +161,7 @@ func TestRewriteArgs(t *testing.T) {
 		{"after --", "eval", []string{"eval", "--", "-games"}, []string{"eval", "--", "-games"}, 0},
 		{"perft old rule option", "perft", []string{"perft", "hadron", "--size", "7", "--depth", "2"}, []string{"perft", "hadron", "--rule", "size=7", "--depth", "2"}, 1},
 		{"perft old rule option with =", "perft", []string{"perft", "hadron", "--size=7"}, []string{"perft", "hadron", "--rule", "size=7"}, 1},
+		{"perft old rule option, single dash", "perft", []string{"perft", "mnk", "-m", "7", "-gravity=true"}, []string{"perft", "mnk", "--rule", "m=7", "--rule", "gravity=true"}, 2},
 		{"perft old rule option without value", "perft", []string{"perft", "hadron", "--size"}, []string{"perft", "hadron", "--size"}, 0},
 		{"help", "eval", []string{"eval", "-help"}, []string{"eval", "--help"}, 0},
 	}

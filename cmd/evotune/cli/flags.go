@@ -59,14 +59,22 @@ func rewriteArgs(cmd *cobra.Command, args []string) (out, notes []string) {
 			dashes = 2
 		}
 		name, val, hasVal := strings.Cut(a[dashes:], "=")
-		f := fs.Lookup(name)
+		var f *pflag.Flag
 		switch {
-		case f != nil && dashes == 1 && len(name) > 1: // Go's -name
-			a = "-" + a
-		case f == nil && dashes == 2 && len(name) == 1 && fs.ShorthandLookup(name) != nil: // Go's --o
+		case dashes == 2 && len(name) == 1 && fs.Lookup(name) == nil: // Go's --o
+			if f = fs.ShorthandLookup(name); f != nil {
+				a = a[1:]
+			}
+		case dashes == 2:
+			f = fs.Lookup(name)
+		case len(name) == 1:
 			f = fs.ShorthandLookup(name)
-			a = a[1:]
-		case f == nil && dashes == 2 && legacy && name != "":
+		default: // Go's -name
+			if f = fs.Lookup(name); f != nil {
+				a = "-" + a
+			}
+		}
+		if f == nil && legacy && name != "" {
 			if !hasVal {
 				if i+1 >= len(args) {
 					out = append(out, a)
@@ -78,8 +86,6 @@ func rewriteArgs(cmd *cobra.Command, args []string) (out, notes []string) {
 			out = append(out, "--rule", name+"="+val)
 			notes = append(notes, fmt.Sprintf("--%s %s is now --rule %s=%s", name, val, name, val))
 			continue
-		case f == nil && dashes == 1 && len(name) == 1:
-			f = fs.ShorthandLookup(name)
 		}
 		out = append(out, a)
 		if f != nil && !hasVal && f.NoOptDefVal == "" && i+1 < len(args) {
