@@ -422,59 +422,34 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	if !(top >= powMinTop) {
 		xMin, ubSmall = math.Inf(1), top
 	}
-	// The drawers in cell order (the exact ones with a root of NaN); then
-	// their draws, in that order; then the bounds of their jittered
-	// scores. (Three loops: one with a call to the random source in it
-	// would keep every other value on the stack.) With drawAbove < 0 and
-	// top < Jitter every open cell draws: the inexact ones have u >= 0 =
+	// One pass lists the drawers in cell order, each with the bound of its
+	// score (the exact score where it is exact, root NaN); a second draws
+	// their jitter, in that order, and adds it to the bounds; a third
+	// finds the highest bound. (A loop with a call to the random source in
+	// it keeps every other value on the stack; and bounding every drawer,
+	// where the bounds below the best so far could be skipped, keeps the
+	// loops free of branches they mispredict.) With drawAbove < 0 and top
+	// < Jitter every open cell draws: the inexact ones have u >= 0 =
 	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
 	// >= 0 or NaN).
-	drawCell := cells
-	if !(drawAbove < 0 && top < p.Jitter) {
-		n := 0
-		for _, c8 := range cells {
-			c := int(c8) & (MaxCells - 1)
-			u := root[c]
-			if u < skipBelow {
-				continue
-			}
-			if !(u > drawAbove) { // NaN (exact) too: the exact score decides
-				if u == u {
-					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
-				}
-				if v := score[c]; v != top && v+p.Jitter <= top {
-					continue
-				}
-			}
-			sb.drawCell[n&(MaxCells-1)] = int8(c)
-			n++
-		}
-		drawCell = sb.drawCell[:n]
-	}
-	n := len(drawCell)
-	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
-	for i := range drawAdd {
-		drawAdd[i] = k.rng.Float64() * p.Jitter
-	}
-	// A drawer's jittered score is at most topHi + draw: an exact one's
-	// score is at most top (or NaN, which never wins), and powUpper(x) <
-	// 1 + 1e-4 for x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle
-	// of their bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer
-	// whose draw cannot lift that above second keeps it as its bound.
-	// Exact drawers are bounded by their jittered score itself. lead: the
-	// drawer with the highest bound, second: the highest bound of the
-	// others (a NaN bound, never in fact, sticks).
-	topHi := topS * (1 + 1e-4)
-	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
-	for i, c8 := range drawCell {
-		add := drawAdd[i]
-		if wub := topHi + add; wub <= second {
-			drawW[i] = wub
+	n := 0
+	for _, c8 := range cells {
+		c := int(c8) & (MaxCells - 1)
+		u := root[c]
+		if u < skipBelow {
 			continue
 		}
-		c := int(c8) & (MaxCells - 1)
+		if !(u > drawAbove) { // NaN (exact) too: the exact score decides
+			if u == u {
+				score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
+				u = math.NaN()
+			}
+			if v := score[c]; v != top && v+p.Jitter <= top {
+				continue
+			}
+		}
 		ub := score[c] // exact: the score itself
-		if u := root[c]; u == u {
+		if u == u {
 			ub = 0.0 // a root of 0 is a score of 0
 			if x := u * invMax; x >= xMin {
 				ub = topS * rt.powUpper(x)
@@ -482,8 +457,20 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 				ub = ubSmall
 			}
 		}
-		wub := ub + add
-		drawW[i] = wub
+		sb.drawCell[n&(MaxCells-1)] = int8(c)
+		sb.drawW[n&(MaxCells-1)] = ub
+		n++
+	}
+	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
+	for i := range drawAdd {
+		add := k.rng.Float64() * p.Jitter
+		drawAdd[i] = add
+		drawW[i] += add
+	}
+	// lead: the drawer with the highest bound, second: the highest bound
+	// of the others (a NaN bound, never in fact, sticks).
+	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
+	for i, wub := range drawW {
 		if wub > leadW {
 			lead, leadW, second = i, wub, leadW
 		} else if !(wub <= second) && second == second {

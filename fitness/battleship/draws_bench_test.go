@@ -34,15 +34,7 @@ func BenchmarkTunedDraws(b *testing.B) {
 		b.Fatal(err)
 	}
 	shooters := []Shooter{o9k}
-	vals := []genome.Values{schema.Defaults()}
-	rng := fitness.NewRand(fitness.Derive(14, 1))
-	for range 16 {
-		v, err := space.Decode(space.Random(rng))
-		if err != nil {
-			b.Fatal(err)
-		}
-		vals = append(vals, v)
-	}
+	vals := append([]genome.Values{schema.Defaults()}, densityDraws(b, space)...)
 	quick := schema.Defaults()
 	for name, x := range map[string]float64{tunedExponent: 1.68660195998, tunedHitWeight: 19.5664122881,
 		tunedJitter: 0.00623041765242, tunedParity: 0.820928648203, tunedAvoid: 0.885851118385,
@@ -116,17 +108,12 @@ func BenchmarkTunedSamePositions(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rng := fitness.NewRand(fitness.Derive(14, 1)) // BenchmarkTunedDraws' draws
 	type draw struct {
 		s     Shooter
 		games [][]Shot
 	}
 	var draws []draw
-	for range 16 {
-		v, err := space.Decode(space.Random(rng))
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, v := range densityDraws(b, space) { // BenchmarkTunedDraws' draws
 		s, err := tunedShooter(g, v)
 		if err != nil {
 			b.Fatal(err)
@@ -176,6 +163,27 @@ func BenchmarkTunedSamePositions(b *testing.B) {
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)-1], "tuned/over9000-max")
 	b.ReportMetric(ratios[len(ratios)/2], "tuned/over9000-median")
+}
+
+// densityDraws are the 16 parameter vectors BenchmarkTunedDraws plays:
+// seeded uniform draws from the tuned shooter's schema with the model set
+// to density, the model every density config fixes (configs/quickstart.yaml);
+// the posterior model, some 20 times dearer a shot by design, is measured
+// by BenchmarkPosterior.
+func densityDraws(b *testing.B, space *genome.Space) []genome.Values {
+	rng := fitness.NewRand(fitness.Derive(14, 1))
+	var out []genome.Values
+	for range 16 {
+		v, err := space.Decode(space.Random(rng))
+		if err == nil {
+			v, err = v.With(tunedModel, genome.Value{Str: modelDensity.String()})
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // positions counts the shots of games.
