@@ -28,12 +28,13 @@ import (
 //
 // Where the time goes: the roots' multipliers g' t' r' change only at
 // the cells whose tier or parity changed, a few a shot, so they are kept
-// per cell (remask); a shot makes one pass over the open cells for the
-// roots and the best, one to pick the drawers, one to draw (the random
-// numbers are the plain loop's, one per drawer in cell order: that cost
-// is fixed) and one to bound; math.Pow runs about once a shot (the cells
-// tied for the best share one power; the lead drawer is settled by
-// bounds of its score, powBounds).
+// per cell, with and without parity (remask); a shot makes one pass over
+// the open cells for the roots and the best, one to pick the drawers and
+// bound their scores, one over the drawers to draw (the random numbers
+// are the plain loop's, one per drawer in cell order: that cost is fixed)
+// and one to find the highest bound; math.Pow runs about once a shot
+// (the cells tied for the best share one power; the lead drawer is
+// settled by bounds of its score, powBounds).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -193,95 +194,70 @@ func (r *densityRoots) powBounds(u float64) (lo, hi float64, ok bool) {
 // cells that draw jitter, in cell order, with their draws and their
 // jittered scores, exact or bounded above.
 type scoreBounds struct {
-	// mul[c] is g'(c) t'(c) r'(c) under masks: only the cells whose tier
-	// or parity changed since the last shot are multiplied again.
-	mul      [MaxCells]float64
-	masks    scoreMasks // parity empty when not hunting
-	root     [MaxCells]float64
-	cand     [MaxCells]int8 // cells near the largest root, in cell order
-	open     [MaxCells]int8 // the open cells, in order: nOpen of them, the cells of openBits
-	nOpen    int
-	openBits Bits
-	drawCell [MaxCells]int8
-	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
-	drawW    [MaxCells]float64 // an upper bound of the drawer's jittered score
+	// mul[c] is g'(c) t'(c) under masks, and mulPar[c] the same times
+	// r'(c) on the hunt's parity cells (masks.parity, the last parity
+	// mask of a hunt): only the cells whose tier or parity changed since
+	// the last shot are multiplied again, and a shot that starts or ends a
+	// hunt switches arrays, not multipliers.
+	mul, mulPar [MaxCells]float64
+	masks       scoreMasks // hunting unused
+	root        [MaxCells]float64
+	cand        [MaxCells]int8 // cells near the largest root, in cell order
+	drawCell    [MaxCells]int8
+	drawAdd     [MaxCells]float64 // U(0,1) * Jitter as drawn
+	drawW       [MaxCells]float64 // an upper bound of the drawer's jittered score
 }
 
 // newScoreBounds returns the scratch of a gunner whose multipliers have
 // the roots rt, before any tier or parity applies.
 func newScoreBounds(rt *densityRoots) *scoreBounds {
-	return &scoreBounds{mul: rt.grid}
+	return &scoreBounds{mul: rt.grid, mulPar: rt.grid}
 }
 
-// remask brings mul up to date with the masks of this shot. Each cell
-// takes the highest tier it is in, as in multiplied.
-func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
-	parity := m.parity
-	if !m.hunting {
-		parity = Bits{}
-	}
+// remask brings mul and mulPar up to date with the masks of this shot and
+// returns the one that applies. Each cell takes the highest tier it is
+// in, as in multiplied.
+func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) *[MaxCells]float64 {
 	o := &sb.masks
+	parity := o.parity
+	if m.hunting {
+		parity = m.parity
+	}
 	changed := Bits{
 		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo),
 		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi),
 	}
-	if changed.Empty() {
-		return
-	}
-	*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity, hunting: m.hunting}
-	for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
-		cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
-		if wi == 1 {
-			cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
-		}
-		for ; w != 0; w &= w - 1 {
-			b := uint(bits.TrailingZeros64(w))
-			c := (wi<<6 | int(b)) & (MaxCells - 1)
-			x := rt.grid[c]
-			switch {
-			case cw>>b&1 != 0:
-				x *= rt.critical
-			case pw>>b&1 != 0:
-				x *= rt.preferred
-			case aw>>b&1 != 0:
-				x *= rt.avoid
+	if !changed.Empty() {
+		*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity}
+		for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
+			cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
+			if wi == 1 {
+				cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
 			}
-			if rw>>b&1 != 0 {
-				x *= rt.parity
-			}
-			sb.mul[c] = x
-		}
-	}
-}
-
-// openCells returns the cells of open in increasing order. In a game the
-// open cells lose one cell a shot, which is taken out of the last list.
-func (sb *scoreBounds) openCells(open Bits) []int8 {
-	if open == sb.openBits {
-		return sb.open[:sb.nOpen]
-	}
-	if gone := sb.openBits.AndNot(open); open.AndNot(sb.openBits).Empty() && gone.Count() == 1 {
-		c := int8(gone.First())
-		list := sb.open[:sb.nOpen]
-		for i, x := range list {
-			if x == c {
-				copy(list[i:], list[i+1:])
-				break
+			for ; w != 0; w &= w - 1 {
+				b := uint(bits.TrailingZeros64(w))
+				c := (wi<<6 | int(b)) & (MaxCells - 1)
+				x := rt.grid[c]
+				switch {
+				case cw>>b&1 != 0:
+					x *= rt.critical
+				case pw>>b&1 != 0:
+					x *= rt.preferred
+				case aw>>b&1 != 0:
+					x *= rt.avoid
+				}
+				sb.mul[c] = x
+				if rw>>b&1 != 0 {
+					x *= rt.parity
+				}
+				sb.mulPar[c] = x
 			}
 		}
-		sb.nOpen--
-		sb.openBits = open
-		return sb.open[:sb.nOpen]
 	}
-	n := 0
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			sb.open[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
-			n++
-		}
+	if m.hunting {
+		return &sb.mulPar
 	}
-	sb.nOpen, sb.openBits = n, open
-	return sb.open[:n]
+	return &sb.mul
 }
 
 // powBins is the number of tangents powUpper chooses from, one per
@@ -323,12 +299,11 @@ const (
 // drawing the very same random numbers; see the top of this file.
 func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
-	sb.remask(rt, m)
-	score, root, mul := &k.score, &sb.root, &sb.mul
-	// One pass over the open cells turns q into P and its root, lists the
-	// open cells for the jitter pass, and gathers the cells whose root is
-	// within rounding of the largest so far; those still near the final
-	// largest are scored. wild: cells whose roots prove nothing (a P that
+	mul := sb.remask(rt, m)
+	score, root := &k.score, &sb.root
+	// One pass over the open cells turns q into P and its root and
+	// gathers the cells whose root is within rounding of the largest so
+	// far; those still near the final largest are scored. wild: cells whose roots prove nothing (a P that
 	// is not 0 or a number in [pMin, 2]: never, in fact), scored exactly.
 	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
 	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
@@ -336,26 +311,27 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// the wild ones.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
 	maxRoot, near := 0.0, 0.0
-	cells := sb.openCells(open)
 	nCand := 0
 	pMin := 0.0 // P < 0 is caught by the bits: only a pMin above 2^-53 can matter
 	if rt.pMin > 0x1p-53 {
 		pMin = rt.pMin
 	}
-	for _, c8 := range cells {
-		c := int(c8) & (MaxCells - 1)
-		P := 1 - score[c]
-		u := P * mul[c]
-		score[c], root[c] = P, u // score holds P until scored exactly
-		if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
-			wild = wild.Set(c)
-		} else if u < near {
-			continue
-		} else if u > maxRoot {
-			maxRoot, near = u, u*(1-4*rootSlack)
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			P := 1 - score[c]
+			u := P * mul[c]
+			score[c], root[c] = P, u // score holds P until scored exactly
+			if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
+				wild = wild.Set(c)
+			} else if u < near {
+				continue
+			} else if u > maxRoot {
+				maxRoot, near = u, u*(1-4*rootSlack)
+			}
+			sb.cand[nCand&(MaxCells-1)] = int8(c)
+			nCand++
 		}
-		sb.cand[nCand&(MaxCells-1)] = int8(c)
-		nCand++
 	}
 	cand := sb.cand[:nCand]
 	// The best exact score is among the wild cells and those whose root
@@ -433,33 +409,35 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
 	// >= 0 or NaN).
 	n := 0
-	for _, c8 := range cells {
-		c := int(c8) & (MaxCells - 1)
-		u := root[c]
-		if u < skipBelow {
-			continue
-		}
-		if !(u > drawAbove) { // NaN (exact) too: the exact score decides
-			if u == u {
-				score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
-				u = math.NaN()
-			}
-			if v := score[c]; v != top && v+p.Jitter <= top {
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			u := root[c]
+			if u < skipBelow {
 				continue
 			}
-		}
-		ub := score[c] // exact: the score itself
-		if u == u {
-			ub = 0.0 // a root of 0 is a score of 0
-			if x := u * invMax; x >= xMin {
-				ub = topS * rt.powUpper(x)
-			} else if u != 0 {
-				ub = ubSmall
+			if !(u > drawAbove) { // NaN (exact) too: the exact score decides
+				if u == u {
+					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
+					u = math.NaN()
+				}
+				if v := score[c]; v != top && v+p.Jitter <= top {
+					continue
+				}
 			}
+			ub := score[c] // exact: the score itself
+			if u == u {
+				ub = 0.0 // a root of 0 is a score of 0
+				if x := u * invMax; x >= xMin {
+					ub = topS * rt.powUpper(x)
+				} else if u != 0 {
+					ub = ubSmall
+				}
+			}
+			sb.drawCell[n&(MaxCells-1)] = int8(c)
+			sb.drawW[n&(MaxCells-1)] = ub
+			n++
 		}
-		sb.drawCell[n&(MaxCells-1)] = int8(c)
-		sb.drawW[n&(MaxCells-1)] = ub
-		n++
 	}
 	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
 	for i := range drawAdd {

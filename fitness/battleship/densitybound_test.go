@@ -422,11 +422,11 @@ func compareCrafted(t *testing.T, g *Geometry, s *densityShooter, i, trials int,
 	}
 }
 
-// TestIncrementalScratch checks the state chooseBounded carries from shot
-// to shot against a fresh computation, over random sequences of states:
-// the open cells' list (kept by taking one fired cell out, rebuilt
-// otherwise) and the roots of each cell's multipliers (redone only where
-// a tier or parity mask changed).
+// TestIncrementalScratch checks the multipliers' roots chooseBounded
+// carries from shot to shot (redone only where a tier or parity mask
+// changed, kept apart for hunting and targeting) against a fresh
+// computation, over a random sequence of masks: tiers and parity masks
+// that change a few cells or many, hunts that start and end.
 func TestIncrementalScratch(t *testing.T) {
 	g := mustGeometry(t, Classic())
 	p := densityParams{UseReveal: true, HitWeight: 20, Exponent: 2.5, Grid: edgeGrid(g.H, g.W, []float64{1.5, 0.7}),
@@ -443,51 +443,28 @@ func TestIncrementalScratch(t *testing.T) {
 		return b
 	}
 	for _, tc := range []struct {
-		name string
-		next func(open Bits) Bits
+		name  string
+		prob  int // a cell joins a mask with probability 1/prob
+		hunts int // a shot hunts with probability 1/hunts
 	}{
-		{"one cell fired a shot", func(open Bits) Bits {
-			if open.Empty() {
-				return g.All
-			}
-			return open.AndNot(Cell(open.Nth(rng.IntN(open.Count()))))
-		}},
-		{"same, two fired or some reopened", func(open Bits) Bits {
-			switch rng.IntN(3) {
-			case 0:
-				return open
-			case 1:
-				return open.AndNot(randomBits(20))
-			}
-			return open.Or(randomBits(10)).And(g.All)
-		}},
+		{"dense masks, hunting half the time", 3, 2},
+		{"sparse masks, hunting mostly", 20, 1},
+		{"sparse masks, hunting now and then", 20, 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sb := newScoreBounds(rt)
-			open := g.All
 			for step := range 2000 {
-				open = tc.next(open)
-				got := sb.openCells(open)
-				want := open.Cells(nil)
-				if len(got) != len(want) {
-					t.Fatalf("step %d: %d open cells listed, want %d", step, len(got), len(want))
-				}
-				for i, c := range want {
-					if int(got[i]) != c {
-						t.Fatalf("step %d: open cell %d is %d, want %d", step, i, got[i], c)
-					}
-				}
-				critical := randomBits(9)
-				preferred := randomBits(6).AndNot(critical)
-				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(4).AndNot(critical).AndNot(preferred),
-					parity: randomBits(3), hunting: rng.IntN(2) == 0}
-				sb.remask(rt, &m)
+				critical := randomBits(3 * tc.prob)
+				preferred := randomBits(2 * tc.prob).AndNot(critical)
+				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(tc.prob).AndNot(critical).AndNot(preferred),
+					parity: randomBits(tc.prob), hunting: rng.IntN(tc.hunts) == 0}
+				mul := sb.remask(rt, &m)
 				k := &densityGunner{p: &p, roots: rt, tiers: true}
 				for c := range g.Cells {
 					// The root of multiplied's product, within rounding.
 					want := math.Pow(k.multiplied(c, 1, &m), 1/p.Exponent)
-					if d := math.Abs(sb.mul[c]/want - 1); d > 1e-14 {
-						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, sb.mul[c], want)
+					if d := math.Abs(mul[c]/want - 1); d > 1e-14 {
+						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, mul[c], want)
 					}
 				}
 			}
