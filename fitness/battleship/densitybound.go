@@ -114,10 +114,9 @@ func exp2Bounds(y float64) (lo, hi float64) {
 // densityRoots are the e-th roots of a shooter's multipliers.
 type densityRoots struct {
 	e, invE float64
-	k       int     // floor(e)
-	f       float64 // e - k
-	// tanA[j] + tanB[j] x is the tangent of x^f at x = (j + 1/2)/powBins.
-	tanA, tanB                         [powBins]float64
+	// On bin j of [0, 1], [j, j+1)/powBins, the line through (lineX[j],
+	// lineY[j]) of slope lineB[j] lies above x^e (see powUpper).
+	lineX, lineY, lineB                [powBins]float64
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
@@ -140,12 +139,16 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		}
 	}
 	r := &densityRoots{e: p.Exponent, invE: 1 / p.Exponent, pMin: math.Exp2(-900 / p.Exponent)}
-	r.k = int(p.Exponent)
-	r.f = p.Exponent - float64(r.k)
 	for j := range powBins {
-		m := (float64(j) + 0.5) / powBins
-		y := math.Pow(m, r.f)
-		r.tanA[j], r.tanB[j] = (1-r.f)*y, r.f*y/m
+		a, b := float64(j)/powBins, float64(j+1)/powBins
+		if r.e >= 1 { // convex: the chord
+			ya := math.Pow(a, r.e)
+			r.lineX[j], r.lineY[j], r.lineB[j] = a, ya, (math.Pow(b, r.e)-ya)*powBins
+		} else { // concave: the tangent at the middle
+			m := (a + b) / 2
+			y := math.Pow(m, r.e)
+			r.lineX[j], r.lineY[j], r.lineB[j] = m, y, r.e*y/m
+		}
 	}
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
@@ -260,23 +263,28 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) *[MaxCells]float6
 	return &sb.mul
 }
 
-// powBins is the number of tangents powUpper chooses from, one per
+// powBins is the number of lines powUpper chooses from, one per
 // 1/powBins of [0, 1].
-const powBins = 64
+const powBins = 256
 
-// powUpper returns an upper bound of x^e, e = k + f (k an integer, f in
-// [0, 1)), for x > 0, with multiplications and one table look-up: x^f
-// is concave, so it lies below its tangent at any point, and the tangent
-// at the middle of x's bin (x's own bin for x < 1) is within about
-// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1.2e-4 at x = 1/4, 8e-6
-// near 1.
+// powUpper returns an upper bound of x^e for x in [powMinRatio, 1 +
+// 2^-50], with one multiplication, one addition and a table look-up. On
+// x's bin the line lies above x^e: for e >= 1, x^e is convex and lies
+// below its chord over the bin; for e < 1 it is concave and lies below
+// any of its tangents. The chord is within e(e-1)/8 (1/powBins/x)^2 of
+// x^e relatively (for e <= 4: 1.5e-3 at x = 1/16, 4e-4 at 1/4, 2.3e-5
+// near 1), the tangent at the bin's middle within e(1-e)/8 (1/powBins/x)^2.
+// Beyond 1, where x^e passes above the last chord, it does so by less
+// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the line is y0 + B (x - x0) with y0, B >= 0,
+// x - x0 exact (Sterbenz), and |B (x - x0)| <= y0/3 where x - x0 < 0
+// (tangents of bins 1 and up: x >= powMinRatio), so it is computed within
+// a few ulps, and y0 and B (a difference of two powers divided by the
+// bin's width, errors of a few ulps of the larger power, which B times
+// the bin's width brings back to that size) add a few more: all far
+// within powSlack.
 func (r *densityRoots) powUpper(x float64) float64 {
-	xk := 1.0
-	for range r.k {
-		xk *= x
-	}
-	j := min(int(x*powBins), powBins-1)
-	return xk * (r.tanA[j] + r.tanB[j]*x)
+	j := min(int(x*powBins), powBins-1) // x*powBins is exact: powBins is a power of 2
+	return r.lineY[j] + r.lineB[j]*(x-r.lineX[j])
 }
 
 // twoBits are the bits of 2.0: above them lie the floats above 2, NaN and
@@ -285,9 +293,8 @@ const twoBits = 0x4000000000000000
 
 // Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
 // root to the largest is at least powMinRatio and the best score at least
-// powMinTop, so that top * powUpper(x) >= top * x^(k+1) >= 2^-920 stays
-// normal (k <= 64, and a tangent of x^f lies above x^f >= x); powSlack
-// covers every rounding (see chooseBounded).
+// powMinTop, so that top * powUpper(x) >= top * x^e >= 2^-912 stays
+// normal (e <= 64); powSlack covers every rounding (see chooseBounded).
 const (
 	powMinRatio = 0x1p-8
 	powMinTop   = 0x1p-400
@@ -386,9 +393,8 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
 	// the ratio of two scores is within ((1 + rootSlack) / (1 -
 	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
-	// roots' ratio, and the ratio's division, powUpper's at most 66
-	// roundings (x^k, then A + Bx with A, B >= 0 and their table entries
-	// within a few ulps) and the two products below add less than 1e-12. Below powMinRatio,
+	// roots' ratio, and the ratio's division, powUpper's few roundings
+	// and the two products below add less than 1e-12. Below powMinRatio,
 	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
 	// (every multiplier is finite); where powUpper's limits fail, v < top
 	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
