@@ -310,8 +310,9 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	score, root := &k.score, &sb.root
 	// One pass over the open cells turns q into P and its root and
 	// gathers the cells whose root is within rounding of the largest so
-	// far; those still near the final largest are scored. wild: cells whose roots prove nothing (a P that
-	// is not 0 or a number in [pMin, 2]: never, in fact), scored exactly.
+	// far; those still near the final largest are the candidates for the
+	// best. wild: cells whose roots prove nothing (a P that is not 0 or a
+	// number in [pMin, 2]: never, in fact), scored exactly.
 	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
 	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
 	// 2^-53 one unsigned comparison of its bits with those of 2 finds
@@ -341,46 +342,61 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 		}
 	}
 	cand := sb.cand[:nCand]
-	// The best exact score is among the wild cells and those whose root
-	// is within rounding of the largest: any other scores strictly less
-	// than the cell with the largest root. Candidates are mostly ties
-	// (cells alike by symmetry), so powers are reused by P. A scored
-	// cell's root becomes NaN, which the jitter passes below recognise.
-	best, top := -1, math.Inf(-1)
-	lastP, lastPow := math.NaN(), 0.0
-	for _, c8 := range cand {
-		c := int(c8)
-		if root[c] < near && !wild.Has(c) {
-			continue
-		}
-		P := score[c]
-		if P != lastP {
-			lastP, lastPow = P, math.Pow(P, rt.e)
-		}
-		v := k.multiplied(c, lastPow, m)
-		score[c], root[c], exact = v, math.NaN(), exact.Set(c)
-		if v > top {
-			best, top = c, v
-		}
+	// The best exact score, top, is among the wild cells and those whose
+	// root is within rounding of the largest: any other scores strictly
+	// less than the cell with the largest root. With jitter, and no wild
+	// cell, its bounds from the largest root do until a cell needs top
+	// itself (see the drawers' pass): every other cell's root is at most
+	// the largest, so its score at most thi. Otherwise the candidates are
+	// scored now; they are mostly ties (cells alike by symmetry), so
+	// powers are reused by P. A scored cell's root becomes NaN, which the
+	// jitter passes below recognise.
+	best, top := -1, math.Inf(-1) // once exact (topKnown)
+	tlo, thi, topKnown := 0.0, 0.0, true
+	if p.Jitter > 0 && wild.Empty() && maxRoot > 0 {
+		var ok bool
+		tlo, thi, ok = rt.powBounds(maxRoot)
+		topKnown = !ok
 	}
-	if best < 0 { // only NaN scores: cannot happen with valid params
-		return open.First()
-	}
-	if p.Jitter == 0 {
-		return best
+	if topKnown {
+		lastP, lastPow := math.NaN(), 0.0
+		for _, c8 := range cand {
+			c := int(c8)
+			if root[c] < near && !wild.Has(c) {
+				continue
+			}
+			P := score[c]
+			if P != lastP {
+				lastP, lastPow = P, math.Pow(P, rt.e)
+			}
+			v := k.multiplied(c, lastPow, m)
+			score[c], root[c], exact = v, math.NaN(), exact.Set(c)
+			if v > top {
+				best, top = c, v
+			}
+		}
+		if best < 0 { // only NaN scores: cannot happen with valid params
+			return open.First()
+		}
+		if p.Jitter == 0 {
+			return best
+		}
+		tlo, thi = top, top
 	}
 	// A cell draws jitter unless v != top && v+Jitter <= top. A cell not
-	// scored exactly has v < top. If its root is clearly below
-	// (top - Jitter)^(1/e), v + Jitter <= top: it draws nothing. If its
-	// root is clearly above (top - Jitter + top*2^-50)^(1/e), v + Jitter
-	// exceeds top by more than an ulp, so rounding cannot bring it back to
-	// top: it draws. Otherwise it is scored exactly.
+	// scored exactly has v < top or is among the candidates. If its root
+	// is clearly below (tlo - Jitter)^(1/e), v + Jitter <= tlo <= top
+	// (and v < top): it draws nothing. If its root is clearly above (thi -
+	// Jitter + thi*2^-50)^(1/e), v + Jitter exceeds top by more than an
+	// ulp, so rounding cannot bring it back to top: it draws. Otherwise
+	// it is scored exactly and compared with top, scored exactly then if
+	// it is not yet.
 	skipBelow, drawAbove := 0.0, -1.0
-	if gap := top - p.Jitter; gap >= 0x1p-900 {
+	if gap := tlo - p.Jitter; gap >= 0x1p-900 {
 		lo, _ := rt.rootBounds(gap)
 		skipBelow = lo * (1 - 4*rootSlack)
 	}
-	if gap := top - p.Jitter + top*0x1p-50; gap > 0 {
+	if gap := thi - p.Jitter + thi*0x1p-50; gap > 0 {
 		drawAbove = math.Inf(1)
 		if gap >= 0x1p-900 {
 			_, hi := rt.rootBounds(gap)
@@ -388,21 +404,21 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 		}
 	}
 	// The jittered score of a drawer not scored exactly is bounded above
-	// from its root u: v <= top * (u / maxRoot)^e * (1 + powSlack). The
-	// cell with the largest root scores at most top, and the roots are
+	// from its root u: v <= thi * (u / maxRoot)^e * (1 + powSlack). The
+	// cell with the largest root scores at most top <= thi, and the roots are
 	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
 	// the ratio of two scores is within ((1 + rootSlack) / (1 -
 	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
 	// roots' ratio, and the ratio's division, powUpper's few roundings
 	// and the two products below add less than 1e-12. Below powMinRatio,
 	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
-	// (every multiplier is finite); where powUpper's limits fail, v < top
-	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
+	// (every multiplier is finite); where powUpper's limits fail, v <=
+	// thi is the bound. Rounding is monotone, so fl(bound + draw) bounds
 	// fl(v + draw).
-	invMax, topS, xMin := 1/maxRoot, top*(1+powSlack), powMinRatio
+	invMax, topS, xMin := 1/maxRoot, thi*(1+powSlack), powMinRatio
 	ubSmall := topS * rt.powUpper(powMinRatio)
-	if !(top >= powMinTop) {
-		xMin, ubSmall = math.Inf(1), top
+	if !(tlo >= powMinTop) {
+		xMin, ubSmall = math.Inf(1), thi
 	}
 	// One pass lists the drawers in cell order, each with the bound of its
 	// score (the exact score where it is exact, root NaN); a second draws
@@ -410,10 +426,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// finds the highest bound. (A loop with a call to the random source in
 	// it keeps every other value on the stack; and bounding every drawer,
 	// where the bounds below the best so far could be skipped, keeps the
-	// loops free of branches they mispredict.) With drawAbove < 0 and top
-	// < Jitter every open cell draws: the inexact ones have u >= 0 =
-	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
-	// >= 0 or NaN).
+	// loops free of branches they mispredict.)
 	n := 0
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
@@ -426,6 +439,9 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 				if u == u {
 					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
 					u = math.NaN()
+				}
+				if !topKnown {
+					top, topKnown = k.topScore(cand, near, m), true
 				}
 				if v := score[c]; v != top && v+p.Jitter <= top {
 					continue
@@ -508,6 +524,29 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 		}
 	}
 	return best
+}
+
+// topScore is the best exact score of the open cells: the highest of
+// cand's cells whose root is near or above near (see chooseBounded), each
+// scored from its P in k.score or taken from k.score where the cell is
+// already scored (its root NaN), leaving both as they are.
+func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float64 {
+	top := math.Inf(-1)
+	for _, c8 := range cand {
+		c := int(c8) & (MaxCells - 1)
+		u := k.bound.root[c]
+		if u < near {
+			continue
+		}
+		v := k.score[c]
+		if u == u {
+			v = k.value(c, v, m)
+		}
+		if v > top { // as in the plain loop: a NaN score never counts
+			top = v
+		}
+	}
+	return top
 }
 
 // scoreDrawer scores cell c exactly, leaves the score in k.score and
