@@ -1,6 +1,7 @@
 package mnk
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness/search"
@@ -35,5 +36,20 @@ func TestSettleCountsPlies(t *testing.T) {
 				t.Errorf("Settle = %v (node %v), want %v settled", v, n, tc.want)
 			}
 		})
+	}
+}
+
+// TestEvalStaysBelowWins gives the classic player a run worth 10^24 (a
+// run of 25 towards k = 40): its evaluation is clamped far below the score
+// of a found win, so no heuristic passes for a proven result.
+func TestEvalStaysBelowWins(t *testing.T) {
+	gm := mustGame(t, Rules{M: 60, N: 2, K: 40}, Limits{})
+	pl := gm.own(mustPlayer(t, gm, "classic"))
+	s := gm.start(pl, 1).(*searcher)
+	defer s.release()
+	p := parseBoard(t, gm.g, strings.Repeat("X", 25)+strings.Repeat(".", 35), strings.Repeat("O.", 25)+strings.Repeat(".", 10))
+	s.load(&p)
+	if v := s.eval(); !(v > 0 && v < winScore-mateBand) {
+		t.Errorf("eval %g, want positive and below a win's %g", v, winScore-mateBand)
 	}
 }
