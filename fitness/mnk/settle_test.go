@@ -1,9 +1,12 @@
 package mnk
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/search"
 )
 
@@ -51,5 +54,40 @@ func TestEvalStaysBelowWins(t *testing.T) {
 	s.load(&p)
 	if v := s.eval(); !(v > 0 && v < winScore-mateBand) {
 		t.Errorf("eval %g, want positive and below a win's %g", v, winScore-mateBand)
+	}
+}
+
+// TestIncrementalEvalMatchesLoad plays random games move by move through
+// place and checks the incrementally kept line codes and sums against a
+// fresh load of the same position, on boards where some directions hold
+// no line (rows or diagonals shorter than k). Sums may differ by rounding:
+// the order of additions differs.
+func TestIncrementalEvalMatchesLoad(t *testing.T) {
+	for _, r := range []Rules{{M: 3, N: 5, K: 4}, {M: 5, N: 3, K: 4}, ConnectFour} {
+		t.Run(r.String(), func(t *testing.T) {
+			gm := mustGame(t, r, Limits{})
+			pl := gm.own(mustPlayer(t, gm, "tuned"))
+			s, fresh := gm.start(pl, 1).(*searcher), gm.start(pl, 2).(*searcher)
+			defer s.release()
+			defer fresh.release()
+			rng := fitness.NewRand(11)
+			for game := range 20 {
+				var p position
+				s.load(&p)
+				for {
+					legal := gm.g.moves(&s.pos)
+					if legal.empty() || !gm.g.wins(s.pos.marks[s.pos.toMove()], legal).empty() {
+						break
+					}
+					s.place(legal.nth(rng.IntN(legal.count())))
+					q := s.pos
+					fresh.load(&q)
+					if !slices.Equal(s.code, fresh.code) || math.Abs(s.sum[X]-fresh.sum[X]) > 1e-9 || math.Abs(s.sum[O]-fresh.sum[O]) > 1e-9 {
+						t.Fatalf("game %d ply %d: incremental codes %v sums %v, a fresh load gives %v %v",
+							game, q.ply, s.code, s.sum, fresh.code, fresh.sum)
+					}
+				}
+			}
+		})
 	}
 }
