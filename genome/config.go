@@ -87,7 +87,10 @@ const (
 //	  style: {choices: [greedy, parity]}
 //	  weights: {symmetry: ring}      # ring, dihedral or full
 //
-// (type, rows and cols may be repeated but not changed.) With an empty
+// (type, rows and cols may be repeated but not changed.) A parameter the
+// player declares OptIn is searched only when the section names it (a null
+// or empty mapping, `samples: {}`, searches its declared range); left out,
+// it is held at its default. With an empty
 // schema the section declares every parameter; type is required, then
 // min and max (float, int, grid), choices (choice) and rows and cols (grid);
 // log, symmetry (default full), default (default: the middle of the range,
@@ -111,11 +114,12 @@ func NewSpace(schema Schema, overrides *yaml.Node) (*Space, error) {
 	root := resolve(overrides)
 	entries := readEntries(r, root)
 	var params Schema
-	var fixed []bool
+	var fixed, idle []bool
 	var fixVal []Value
 	base := schema
 	if len(schema) > 0 {
 		params, fixed, fixVal = narrow(r, schema, entries)
+		idle = holdOptIns(schema, entries, fixed, fixVal)
 	} else {
 		params, fixed, fixVal = declare(r, entries)
 		base = params
@@ -132,6 +136,7 @@ func NewSpace(schema Schema, overrides *yaml.Node) (*Space, error) {
 		}
 	}
 	s := newSpace(base, params, fixed, fixVal)
+	s.idle = idle
 	if s.Len() == 0 {
 		switch {
 		case isNull(root):
@@ -520,6 +525,19 @@ func keysFor(k Kind, keys []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// holdOptIns fixes every opt-in parameter that the entries do not name at
+// its declared default, and says which it fixed.
+func holdOptIns(schema Schema, entries []entry, fixed []bool, fixVal []Value) []bool {
+	idle := make([]bool, len(schema))
+	for i := range schema {
+		named := slices.ContainsFunc(entries, func(e entry) bool { return e.name == schema[i].Name })
+		if schema[i].OptIn && !named {
+			idle[i], fixed[i], fixVal[i] = true, true, cloneValue(schema[i].Default)
+		}
+	}
+	return idle
 }
 
 // narrow applies the entries to the declared schema.

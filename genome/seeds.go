@@ -21,7 +21,8 @@ import (
 // in a `fix:` (a grid as Rows*Cols numbers or Rows lists of Cols). A
 // parameter a set leaves out takes its declared default, clamped into the
 // space's range. Values must lie inside the space as narrowed; a fixed
-// parameter may be given only at its fixed value. A grid whose cells do not
+// parameter, an opt-in one the space leaves out included, may be given
+// only at its fixed value. A grid whose cells do not
 // follow the space's symmetry enters projected onto it (each class of
 // cells takes their mean). All problems are reported at once as a
 // LineErrors, each like "line 30: seeds[1].edge: 12 is above the space's
@@ -98,6 +99,11 @@ func (s *Space) readSeed(r *report, item *yaml.Node, path string) (Values, []boo
 		x, msg := readValue(d, f.val)
 		switch {
 		case msg != "":
+		case s.idle != nil && s.idle[i]:
+			if !equalValue(x, s.fixVal[i]) {
+				msg = fmt.Sprintf("%s is searched only when the space names it, and it does not, so it is held at its default %s; this seed says %s (add space.%s to search it)",
+					d.Name, formatValue(d, s.fixVal[i]), formatValue(d, x), d.Name)
+			}
 		case s.fixed[i]:
 			if !equalValue(x, s.fixVal[i]) {
 				msg = fmt.Sprintf("the space fixes %s at %s; this seed says %s",

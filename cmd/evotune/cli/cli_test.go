@@ -153,7 +153,7 @@ func TestGamesListsPlayersAndParameters(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"random (shooter)", "random (placer)", "reveal"} {
+	for _, want := range []string{"random (shooter)", "random (placer)", "reveal", "(opt-in: searched only if space: names it)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("games battleship does not list %q:\n%s", want, out)
 		}
