@@ -28,6 +28,7 @@
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
+//	internal/bits128     the 128-bit cell set the games' bitboards share
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo
