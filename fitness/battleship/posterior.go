@@ -62,20 +62,7 @@ type posteriorParams struct {
 	Samples int // layouts in the pool
 	Exact   int // enumerate once the product of candidate counts is at most this
 	Fire    fireRule
-	// Kernel is the weight, in layouts, of the per-ship density kernel
-	// (over9000 without grid and jitter) that the sampled probabilities
-	// are shrunk toward: P(c) = (n P_pool(c) + Kernel P_kernel(c)) /
-	// (n + Kernel), n the pool's effective sample size. 0: none; exact
-	// enumeration is never shrunk.
-	Kernel float64
-	// Target is the pool size while some ship not known sunk has been hit
-	// (0: Samples): the shots that finish ships decide among few cells,
-	// where the estimate's noise costs most.
-	Target int
 }
-
-// poolMax is the largest pool the params ask for.
-func (p posteriorParams) poolMax() int { return max(p.Samples, p.Target) }
 
 // fireRule is how the posterior shooter picks its cell from the posterior.
 type fireRule uint8
@@ -115,8 +102,6 @@ const (
 	posteriorSamplesKey = "samples"
 	posteriorExactKey   = "exact"
 	posteriorFireKey    = "fire"
-	posteriorKernelKey  = "kernel"
-	posteriorTargetKey  = "target_samples"
 )
 
 func posteriorSchema(Rules) genome.Schema {
@@ -127,10 +112,6 @@ func posteriorSchema(Rules) genome.Schema {
 			Summary: "enumerate the layouts exactly once at most this many candidate combinations remain (0 = never)"},
 		{Name: posteriorFireKey, Kind: genome.Choice, Choices: fireRuleNames[:], Default: genome.Value{Str: fireGreedy.String()}, OptIn: true,
 			Summary: "greedy: the likeliest cell; lookahead: the most expected hits in two shots"},
-		{Name: posteriorKernelKey, Kind: genome.Float, Min: 0, Max: 4096, Default: genome.Value{Num: 0}, OptIn: true,
-			Summary: "weight in layouts of the per-ship density the sampled probabilities shrink toward (0 = none)"},
-		{Name: posteriorTargetKey, Kind: genome.Int, Min: 0, Max: 8192, Default: genome.Value{Num: 0}, OptIn: true,
-			Summary: "layouts sampled per shot while a ship is hit but not sunk (0 = samples)"},
 	}
 }
 
@@ -140,14 +121,12 @@ func posteriorParamsOf(v genome.Values) (posteriorParams, error) {
 		Samples: v.Int(posteriorSamplesKey),
 		Exact:   v.Int(posteriorExactKey),
 		Fire:    fire,
-		Kernel:  v.Float(posteriorKernelKey),
-		Target:  v.Int(posteriorTargetKey),
 	}, err
 }
 
 func (p posteriorParams) validate() error {
-	if p.Samples < 1 || p.Exact < 0 || !(p.Kernel >= 0) || p.Target < 0 {
-		return fmt.Errorf("battleship: posterior: samples %d, exact %d, kernel %v: want samples >= 1, exact >= 0 and kernel >= 0", p.Samples, p.Exact, p.Kernel)
+	if p.Samples < 1 || p.Exact < 0 {
+		return fmt.Errorf("battleship: posterior: samples %d, exact %d: want samples >= 1 and exact >= 0", p.Samples, p.Exact)
 	}
 	return nil
 }
@@ -155,18 +134,8 @@ func (p posteriorParams) validate() error {
 // posteriorShooter fires at the unfired cell the posterior rates most
 // likely to hold a ship, the lowest such cell on a tie.
 type posteriorShooter struct {
-	p    posteriorParams
-	t    *densityTables
-	kern *densityShooter // Kernel > 0: the kernel shrunk toward
-}
-
-// kernelShooter is the per-ship density kernel: over9000's placement
-// counts and hit weighting, no grid, no jitter, no tiers.
-func kernelShooter(g *Geometry) (*densityShooter, error) {
-	return newDensityShooter("kernel", g, densityParams{
-		UseReveal: true, HitWeight: densityHitWeight, Exponent: 1,
-		Avoid: 1, Preferred: 1, Critical: 1, Parity: 1, Samples: posteriorSamples,
-	})
+	p posteriorParams
+	t *densityTables
 }
 
 var _ Shooter = (*posteriorShooter)(nil)
@@ -179,13 +148,7 @@ func newPosteriorShooter(g *Geometry, v genome.Values) (fitness.Player, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	s := &posteriorShooter{p: p, t: newDensityTables(g)}
-	if p.Kernel > 0 {
-		if s.kern, err = kernelShooter(g); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return &posteriorShooter{p: p, t: newDensityTables(g)}, nil
 }
 
 func (s *posteriorShooter) Name() string { return "posterior" }
@@ -199,34 +162,22 @@ func (s *posteriorShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 	// The sampler's stream is drawn from the game's, as the tuned shooter
 	// on the posterior model draws it, so that the two agree shot for shot
 	// at neutral knobs.
-	k := &posteriorGunner{post: newFleetPosterior(g, t, s.p, fitness.NewRand(rng.Uint64()))}
-	if s.kern != nil {
-		k.kern = s.kern.Start(g, fitness.NewRand(rng.Uint64())).(*densityGunner)
-	}
-	return k
+	return &posteriorGunner{post: newFleetPosterior(g, t, s.p, fitness.NewRand(rng.Uint64()))}
 }
 
 type posteriorGunner struct {
 	post  *fleetPosterior
-	kern  *densityGunner // Kernel > 0: the kernel, fed the same shots
 	fired Bits
-	mix   [MaxCells]float64 // the shrunk probabilities
 }
 
 func (k *posteriorGunner) Observe(s Shot) {
 	k.fired = k.fired.Set(s.Cell)
 	k.post.observe(s)
-	if k.kern != nil {
-		k.kern.Observe(s)
-	}
 }
 
 func (k *posteriorGunner) Fire() int {
 	prob := k.post.probs()
 	open := k.post.g.All.AndNot(k.fired)
-	if k.kern != nil && !k.post.exact {
-		prob = k.shrink(prob, open)
-	}
 	if k.post.pairs != nil {
 		return k.post.pairs.lookahead(prob, open)
 	}
@@ -240,23 +191,6 @@ func (k *posteriorGunner) Fire() int {
 		}
 	}
 	return best
-}
-
-// shrink returns the posterior's probabilities shrunk toward the kernel's:
-// the pool's estimate of P(c) is unbiased but noisy, the kernel's biased
-// but noiseless, and the mix weighs each by the layouts it is worth.
-func (k *posteriorGunner) shrink(prob *[MaxCells]float64, open Bits) *[MaxCells]float64 {
-	k.kern.probabilities()
-	k.kern.product() // score[c] = prod_s (1 - p_s(c))
-	n, m := k.post.ess, k.post.p.Kernel
-	a, b := n/(n+m), m/(n+m)
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			c := wi<<6 | bits.TrailingZeros64(w)
-			k.mix[c] = a*prob[c] + b*(1-k.kern.score[c])
-		}
-	}
-	return &k.mix
 }
 
 // fleetPosterior is one game's posterior over the enemy layout.
@@ -297,7 +231,6 @@ type fleetPosterior struct {
 
 	dirty bool // evidence changed since prob was computed
 	prob  [MaxCells]float64
-	ess   float64 // the effective sample size behind prob: (sum w)^2 / sum w^2
 	pairs *pairTally // fire: lookahead: the joint probabilities of two cells, as prob; nil otherwise
 	cand  [][]Bits // per ship, its candidates (exact enumeration)
 	buf   []Bits   // scratch for one ship's candidates
@@ -316,7 +249,7 @@ func newFleetPosterior(g *Geometry, t *densityTables, p posteriorParams, rng *ra
 		g: g, t: t, p: p, rng: rng, k: k, fleet: g.Fleet,
 		sunk: make([]bool, k), sunkCell: make([]int, k), sunkHits: make([]Bits, k),
 		afloatKnown: g.Reveal != RevealHitsOnly,
-		ships:       make([]Bits, p.poolMax()*k), occ: make([]Bits, p.poolMax()), w: make([]float64, p.poolMax()), guided: make([]bool, p.poolMax()),
+		ships:       make([]Bits, p.Samples*k), occ: make([]Bits, p.Samples), w: make([]float64, p.Samples), guided: make([]bool, p.Samples),
 		prior: true, dirty: true,
 		buf: make([]Bits, 0, 2*t.maxLen),
 	}
@@ -534,7 +467,6 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 	}
 	f.refill()
 	clear(f.prob[:f.g.Cells])
-	f.ess = 0
 	if f.pairs != nil {
 		f.pairs.reset()
 	}
@@ -552,14 +484,13 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 	if nGuided > 0 {
 		scale = float64(nGuided) / sumGuided
 	}
-	total, squares := 0.0, 0.0
+	total := 0.0
 	for i := range f.n {
 		o, w := f.occ[i], f.w[i]
 		if f.guided[i] {
 			w *= scale
 		}
 		total += w
-		squares += w * w
 		for wi, m := range [2]uint64{o.Lo, o.Hi} {
 			for ; m != 0; m &= m - 1 {
 				f.prob[wi<<6|bits.TrailingZeros64(m)] += w
@@ -576,20 +507,7 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 	if f.pairs != nil {
 		f.pairs.scale(inv)
 	}
-	f.ess = total * total / squares
 	return &f.prob
-}
-
-// targeting reports whether some hit belongs to a ship not known sunk:
-// more hits than the sunk ships' cells.
-func (f *fleetPosterior) targeting() bool {
-	sunkCells := 0
-	for i, L := range f.fleet {
-		if f.sunk[i] {
-			sunkCells += L
-		}
-	}
-	return f.hits.Count() > sunkCells
 }
 
 // fewLeft reports whether the product over ships of their individually
@@ -708,9 +626,6 @@ func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, leaf func(
 // they pass the evidence often enough, then draws led by the evidence.
 func (f *fleetPosterior) refill() {
 	k, size := f.k, f.p.Samples
-	if f.p.Target > 0 && f.targeting() {
-		size = f.p.Target
-	}
 	if f.n >= size {
 		return
 	}
