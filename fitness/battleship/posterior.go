@@ -57,37 +57,10 @@ import (
 // survivors by them stays where it was; TestPosteriorSampledMatchesExact
 // holds the guided draws to the exact posterior in such positions.)
 
-// posteriorParams are the sampler's budget and the firing rule.
+// posteriorParams are the sampler's budget.
 type posteriorParams struct {
 	Samples int // layouts in the pool
 	Exact   int // enumerate once the product of candidate counts is at most this
-	Fire    fireRule
-}
-
-// fireRule is how the posterior shooter picks its cell from the posterior.
-type fireRule uint8
-
-const (
-	fireGreedy    fireRule = iota // the likeliest cell
-	fireLookahead                 // the most expected hits in two shots (lookahead.go)
-)
-
-var fireRuleNames = [...]string{fireGreedy: "greedy", fireLookahead: "lookahead"}
-
-func (r fireRule) String() string {
-	if int(r) < len(fireRuleNames) {
-		return fireRuleNames[r]
-	}
-	return fmt.Sprintf("fireRule(%d)", int(r))
-}
-
-func parseFireRule(s string) (fireRule, error) {
-	for r, name := range fireRuleNames {
-		if name == s {
-			return fireRule(r), nil
-		}
-	}
-	return 0, fmt.Errorf("battleship: posterior: fire %q: want greedy or lookahead", s)
 }
 
 // The posterior shooter's defaults: the largest pool that keeps it above
@@ -101,7 +74,6 @@ const (
 const (
 	posteriorSamplesKey = "samples"
 	posteriorExactKey   = "exact"
-	posteriorFireKey    = "fire"
 )
 
 func posteriorSchema(Rules) genome.Schema {
@@ -110,18 +82,14 @@ func posteriorSchema(Rules) genome.Schema {
 			Summary: "layouts sampled to estimate the posterior (the sample budget)"},
 		{Name: posteriorExactKey, Kind: genome.Int, Min: 0, Max: 1 << 20, Default: genome.Value{Num: posteriorExact},
 			Summary: "enumerate the layouts exactly once at most this many candidate combinations remain (0 = never)"},
-		{Name: posteriorFireKey, Kind: genome.Choice, Choices: fireRuleNames[:], Default: genome.Value{Str: fireGreedy.String()}, OptIn: true,
-			Summary: "greedy: the likeliest cell; lookahead: the most expected hits in two shots"},
 	}
 }
 
-func posteriorParamsOf(v genome.Values) (posteriorParams, error) {
-	fire, err := parseFireRule(v.Choice(posteriorFireKey))
+func posteriorParamsOf(v genome.Values) posteriorParams {
 	return posteriorParams{
 		Samples: v.Int(posteriorSamplesKey),
 		Exact:   v.Int(posteriorExactKey),
-		Fire:    fire,
-	}, err
+	}
 }
 
 func (p posteriorParams) validate() error {
@@ -141,10 +109,7 @@ type posteriorShooter struct {
 var _ Shooter = (*posteriorShooter)(nil)
 
 func newPosteriorShooter(g *Geometry, v genome.Values) (fitness.Player, error) {
-	p, err := posteriorParamsOf(v)
-	if err != nil {
-		return nil, err
-	}
+	p := posteriorParamsOf(v)
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -178,9 +143,6 @@ func (k *posteriorGunner) Observe(s Shot) {
 func (k *posteriorGunner) Fire() int {
 	prob := k.post.probs()
 	open := k.post.g.All.AndNot(k.fired)
-	if k.post.pairs != nil {
-		return k.post.pairs.lookahead(prob, open)
-	}
 	best, top := open.First(), -1.0
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
@@ -231,7 +193,6 @@ type fleetPosterior struct {
 
 	dirty bool // evidence changed since prob was computed
 	prob  [MaxCells]float64
-	pairs *pairTally // fire: lookahead: the joint probabilities of two cells, as prob; nil otherwise
 	cand  [][]Bits // per ship, its candidates (exact enumeration)
 	buf   []Bits   // scratch for one ship's candidates
 	// pls[i] and cover[i] are the geometry's placements of ship i's
@@ -255,9 +216,6 @@ func newFleetPosterior(g *Geometry, t *densityTables, p posteriorParams, rng *ra
 	}
 	if g.Reveal == RevealShip {
 		f.shipHits = make([]Bits, k)
-	}
-	if p.Fire == fireLookahead {
-		f.pairs = newPairTally(g.Cells)
 	}
 	f.pls, f.cover = make([][]Bits, k), make([][][]int32, k)
 	for i, L := range g.Fleet {
@@ -467,9 +425,6 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 	}
 	f.refill()
 	clear(f.prob[:f.g.Cells])
-	if f.pairs != nil {
-		f.pairs.reset()
-	}
 	if f.n == 0 {
 		return &f.prob
 	}
@@ -496,16 +451,10 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 				f.prob[wi<<6|bits.TrailingZeros64(m)] += w
 			}
 		}
-		if f.pairs != nil {
-			f.pairs.add(o.AndNot(f.hits), w)
-		}
 	}
 	inv := 1 / total
 	for c := range f.g.Cells {
 		f.prob[c] *= inv
-	}
-	if f.pairs != nil {
-		f.pairs.scale(inv)
 	}
 	return &f.prob
 }
@@ -539,9 +488,6 @@ func (f *fleetPosterior) enumerate() bool {
 		return false
 	}
 	clear(f.prob[:f.g.Cells])
-	if f.pairs != nil {
-		f.pairs.reset()
-	}
 	total := 0.0
 	budget := (f.k + 1) * max(f.p.Exact, 1) * 4
 	ok := f.dfs(0, Bits{}, 1, &budget, func(occ Bits, w float64) {
@@ -550,9 +496,6 @@ func (f *fleetPosterior) enumerate() bool {
 			for ; m != 0; m &= m - 1 {
 				f.prob[wi<<6|bits.TrailingZeros64(m)] += w
 			}
-		}
-		if f.pairs != nil {
-			f.pairs.add(occ.AndNot(f.hits), w)
 		}
 	})
 	if !ok {
@@ -565,9 +508,6 @@ func (f *fleetPosterior) enumerate() bool {
 	inv := 1 / total
 	for c := range f.g.Cells {
 		f.prob[c] *= inv
-	}
-	if f.pairs != nil {
-		f.pairs.scale(inv)
 	}
 	return true
 }
