@@ -30,7 +30,11 @@ type Config struct {
 	Fitness   FitnessConfig     `json:"fitness"`
 	Evolution EvolutionConfig   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
-	Run       RunConfig         `json:"-"`
+	// Racing and Remeasure are absent from the JSON (and so the hash) of a
+	// config that does not set them, so older runs keep their hash.
+	Racing    *RacingConfig    `json:"racing,omitempty"`
+	Remeasure *RemeasureConfig `json:"remeasure,omitempty"`
+	Run       RunConfig        `json:"-"`
 	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
 	// game with an outside program instead of a built-in game.
 	ProgramConfig
@@ -310,6 +314,8 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 				{"opponents", d.strings(&co.Opponents)},
 			})
 		}},
+		{"racing", c.decodeRacing(d)},
+		{"remeasure", c.decodeRemeasure(d)},
 	})
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
@@ -434,6 +440,8 @@ func (c *Config) check(p *problems) {
 		c.species = append([]*species{main}, c.species...)
 	}
 	c.checkLimits(bad)
+	c.checkRacing(bad)
+	c.checkRemeasure(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
 	}

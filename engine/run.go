@@ -223,6 +223,11 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
+		if err := r.finishRemeasure(ctx, ck); err != nil {
+			return nil, err
+		}
+	}
 	// Rewrite the derived files from the checkpoint: a kill between the
 	// checkpoint and them must not leave them a generation behind.
 	if err := r.writeDerived(ck); err != nil {
@@ -272,6 +277,14 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				Population: sorted,
 				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
 				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+			}
+		}
+		if gen+1 == r.budget {
+			// The final figures go into the last checkpoint with the
+			// generation, so no kill leaves a finished run without them.
+			if err := r.remeasure(ctx, states); err != nil {
+				r.logf("generation %d abandoned: %v", gen+1, err)
+				return nil, err
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
@@ -344,7 +357,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportDoc(sp, st.HallOfFame, 1).yaml()
+		best, err := r.cfg.exportDoc(sp, st, 1).yaml()
 		if err != nil {
 			return err
 		}
