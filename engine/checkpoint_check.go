@@ -97,6 +97,9 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			case m.Generation >= ck.Generation:
 				return fmt.Errorf("%s.generation: %d, from after the checkpoint's %d generations", field, m.Generation, ck.Generation)
 			}
+			if err := checkRating(field, m); err != nil {
+				return err
+			}
 		}
 	}
 	if err := checkRemeasured(prefix, st, score); err != nil {

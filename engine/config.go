@@ -120,6 +120,9 @@ type PopulationMode struct {
 	Weight    float64 `json:"weight"`
 	Opponents int     `json:"opponents"`
 	Games     int     `json:"games"`
+	// Rating is how the games become a fitness; the default, the mean
+	// score, is left out of the JSON so older configs keep their hash.
+	Rating RatingModel `json:"rating,omitempty"`
 }
 
 // HallOfFameMode: every individual meets the Members best of earlier
@@ -235,7 +238,7 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 }
 
 func (c *Config) decode(d *decoder, root *yaml.Node) {
-	var model, selection, crossover string
+	var model, selection, crossover, ratingModel string
 	d.decodeMap(root, "", []field{
 		{"name", d.str(&c.Name)},
 		{"seed", d.uint64(&c.Seed)},
@@ -265,6 +268,7 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 						{"weight", d.number(&f.Population.Weight)},
 						{"opponents", d.integer(&f.Population.Opponents)},
 						{"games", d.integer(&f.Population.Games)},
+						{"rating", d.str(&ratingModel)},
 					})
 				}},
 				{"hall-of-fame", func(n *yaml.Node, path string) {
@@ -320,6 +324,7 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
 	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
+	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
 
 func parseEnum[T any](d *decoder, key, s string, dst *T, parse func(string) (T, error)) {
@@ -442,6 +447,7 @@ func (c *Config) check(p *problems) {
 	c.checkLimits(bad)
 	c.checkRacing(bad)
 	c.checkRemeasure(bad)
+	c.checkRating(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
 	}

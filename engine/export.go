@@ -35,6 +35,7 @@ type ExportedPlayer struct {
 	// (with remeasure: in the config, once the run is finished); Fitness,
 	// Games and CI95 above are those of selection, biased by it.
 	Remeasured *Figure        `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
+	Rating     *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"` // Bradley-Terry, with fitness.population.rating
 	Params     map[string]any `json:"params" yaml:"params"`
 }
 
@@ -62,6 +63,11 @@ func (c *Config) exportDoc(sp *species, st SpeciesState, k int) *ExportDoc {
 			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
 			CI95:   [2]float64{round6(m.CI95[0]), round6(m.CI95[1])},
 			Params: readable(vals),
+		}
+		if m.Rating != nil {
+			rt := *m.Rating
+			rt.Elo, rt.CI95 = round6(rt.Elo), [2]float64{round6(rt.CI95[0]), round6(rt.CI95[1])}
+			p.Rating = &rt
 		}
 		for _, rm := range st.Remeasured {
 			if rm.Rank == i+1 {

@@ -78,6 +78,9 @@ type runner struct {
 	log      io.Writer
 
 	lastGames int // games of the last evaluated generation
+	// With ratings, the last generation's rated genomes and their ratings.
+	rated   *ratingNodes
+	ratings []Rating
 }
 
 func newRunner(cfg *Config, opts Options) *runner {
