@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/evotune/evotune/fitness"
@@ -13,9 +14,11 @@ import (
 // coin is a game whose truth is known, for the tests of racing, ratings
 // and the remeasure. A player's one knob s is its strength: a head-to-head
 // game is won by a with probability 1/2 + spread*(s_a - s_b)/2; a solo
-// game costs slope*s plus uniform noise in [0, 10), so with slope 0 every
-// genome is equally good and any spread of fitnesses is luck.
-type coin struct{ slope, spread float64 }
+// game costs slope*s plus uniform noise in [0, 10) common to all players
+// on a deal (plus, with the rule own, uniform noise in [0, own) of the
+// player's own), so with slope 0 every genome is equally good and any
+// spread of fitnesses is luck.
+type coin struct{ slope, spread, own float64 }
 
 type coinPlayer struct{ s float64 }
 
@@ -51,7 +54,11 @@ func (g coin) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness
 }
 func (coin) Solo() fitness.Solo { return fitness.Solo{Measure: "cost"} }
 func (g coin) PlaySolo(_ context.Context, p, _ fitness.Player, seed uint64) (float64, error) {
-	return g.slope*p.(coinPlayer).s + 10*fitness.NewRand(seed).Float64(), nil
+	s := p.(coinPlayer).s
+	// The deal's noise is common to all players; with the rule own, each
+	// player adds noise of its own too, so paired differences vary.
+	own := g.own * fitness.NewRand(seed^math.Float64bits(s)).Float64()
+	return g.slope*s + 10*fitness.NewRand(seed).Float64() + own, nil
 }
 
 func init() {
@@ -68,6 +75,8 @@ func init() {
 					g.slope = x
 				case "spread":
 					g.spread = x
+				case "own":
+					g.own = x
 				default:
 					return nil, fmt.Errorf("coin: unknown rule %q", k)
 				}

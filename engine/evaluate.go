@@ -85,6 +85,7 @@ type job struct {
 	bsp, b  int
 	opp     fitness.Player
 	opi     int // opp's index among the baselines or hall-of-fame members
+	game    int // the game's number against this opponent
 	mode    int
 	seed    uint64
 	swap    bool // seats swapped: the opponent plays first
@@ -121,7 +122,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 			return
 		}
 		for g := range games {
-			j.seed = seedOf(g)
+			j.seed, j.game = seedOf(g), g
 			if !solo {
 				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
 			}
@@ -251,7 +252,12 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
-	r.rated, r.ratings = nil, nil
+	r.rated, r.ratings, r.race = nil, nil, nil
+	rounds := 1
+	if r.cfg.Racing != nil {
+		r.race = r.newRace(sizes[0], len(hofPlayers[0]))
+		rounds = r.race.rounds
+	}
 	if r.cfg.rates() {
 		r.rated = newRatingNodes(pools[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
 	}
@@ -275,17 +281,29 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		played += len(chunk)
 		chunk = chunk[:0]
 	}
-	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
-		chunk = append(chunk, j)
-		if len(chunk) == jobChunk {
-			flush()
+	// With racing, the games are played in rounds, and each round's
+	// decisions are taken once all its games are in.
+	for round := range rounds {
+		r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
+			if r.race != nil && !r.race.plays(j, round) {
+				return true
+			}
+			chunk = append(chunk, j)
+			if len(chunk) == jobChunk {
+				flush()
+			}
+			return err == nil
+		})
+		flush()
+		if err != nil {
+			return nil, err
 		}
-		return err == nil
-	})
-	flush()
-	if err != nil {
-		return nil, err
+		if round+1 < rounds {
+			r.race.decide(round, stats[0])
+		}
 	}
+	r.lastSaved = r.lastGames - played
+	r.lastGames = played
 	if r.rated != nil {
 		if r.ratings, err = r.rated.rate(stats[0], hof[0]); err != nil {
 			return nil, err
@@ -366,6 +384,9 @@ func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int
 		x := results[i]
 		if r.rated != nil {
 			r.rated.record(j, x)
+		}
+		if r.race != nil {
+			r.race.record(j, x)
 		}
 		stats[j.sp][j.a][j.mode].add(x)
 		switch {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,6 +77,8 @@ type runner struct {
 	log      io.Writer
 
 	lastGames int // games of the last evaluated generation
+	lastSaved int // games racing saved in it
+	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
 	ratings []Rating
@@ -274,12 +275,13 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := slices.Clone(members[s])
-			sp.sortBest(sorted)
+			sorted := r.sortGeneration(sp, members[s])
+			row := r.stats(gen, sorted, r.lastGames)
+			row.Saved = r.lastSaved
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
-				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+				History:    append(states[s].History, row),
 			}
 		}
 		if gen+1 == r.budget {
@@ -357,7 +359,11 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 func (r *runner) writeDerived(ck *Checkpoint) error {
 	for s, st := range ck.states() {
 		sp := r.cfg.species[s]
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
+		csv := historyCSV(st.History)
+		if r.cfg.Racing != nil {
+			csv = racingCSV(st.History)
+		}
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
 			return err
 		}
 		best, err := r.cfg.exportDoc(sp, st, 1).yaml()
