@@ -401,3 +401,62 @@ func betaCF(a, b, x float64) float64 {
 	}
 	return h
 }
+
+// withRacingPanel adds a chart of the games played and saved per
+// generation below a report drawn by reportSVG: the report becomes a
+// nested picture, so its own drawing is left as it is.
+func withRacingPanel(svg []byte, history []GenStats) []byte {
+	var w, h float64
+	head, rest, ok := bytes.Cut(svg, []byte("\n"))
+	if !ok {
+		return svg
+	}
+	if _, err := fmt.Sscanf(string(head), `<svg xmlns="http://www.w3.org/2000/svg" width="%f" height="%f"`, &w, &h); err != nil {
+		return svg
+	}
+	const ph, pad = 220.0, 50.0
+	pw := 560.0
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", max(w, pw), h+ph)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<svg x="0" y="0" width="%.0f" height="%.0f">`+"\n", w, h)
+	b.Write(rest) // ends with the report's own </svg>, which closes the nested one
+	top := h
+	most := 0
+	played, saved := 0, 0
+	for _, s := range history {
+		most = max(most, s.Games+s.Saved)
+		played += s.Games
+		saved += s.Saved
+	}
+	share := 0.0
+	if played+saved > 0 {
+		share = 100 * float64(saved) / float64(played+saved)
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14">racing: games played and saved per generation (%d played, %d saved, %.1f%%)</text>`+"\n",
+		pad, top+20, played, saved, share)
+	n := len(history)
+	if n == 0 || most == 0 {
+		b.WriteString("</svg>\n")
+		return b.Bytes()
+	}
+	bottom := top + ph - 30
+	height := ph - 70
+	slot := (pw - 2*pad) / float64(n)
+	y := func(v int) float64 { return bottom - float64(v)/float64(most)*height }
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, bottom, pw-pad, bottom)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%d</text><text x="%.0f" y="%.1f" text-anchor="end">0</text>`+"\n",
+		pad-4, y(most)+4, most, pad-4, bottom+4)
+	for i, s := range history {
+		x := pad + float64(i)*slot + slot*0.1
+		bw := slot * 0.8
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#3182bd"/>`+"\n", x, y(s.Games), bw, bottom-y(s.Games))
+		if s.Saved > 0 {
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#c7e9c0"/>`+"\n", x, y(s.Games+s.Saved), bw, y(s.Games)-y(s.Games+s.Saved))
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">generation 1</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n", pad, bottom+16, pw-pad, bottom+16, n)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="#3182bd">played</text><text x="%.0f" y="%.0f" fill="#41ab5d">saved</text>`+"\n", pad, top+38, pad+60, top+38)
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}

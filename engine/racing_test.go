@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -181,6 +185,20 @@ func TestRacingRunsExactly(t *testing.T) {
 	t.Logf("generations.csv:\n%s", want[fileGenerations])
 	if totalSaved == 0 {
 		t.Fatal("racing saved no games on a field with clear losers")
+	}
+	svg := want[fileReport]
+	if !bytes.Contains(svg, []byte(fmt.Sprintf("racing: games played and saved per generation (%d played, %d saved", 6*full-totalSaved, totalSaved))) {
+		t.Fatalf("report.svg has no racing panel with the totals:\n%s", clip(svg))
+	}
+	for dec := xml.NewDecoder(bytes.NewReader(svg)); ; {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("report.svg is not well-formed: %v", err)
+		}
+	}
+	if os.Getenv("EVOTUNE_KEEP_SVG") != "" {
+		_ = os.WriteFile(os.Getenv("EVOTUNE_KEEP_SVG"), svg, 0o644)
 	}
 	ck, _, err := ReadCheckpoint(straight)
 	if err != nil {

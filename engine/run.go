@@ -382,6 +382,9 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 			title += " " + sp.label
 		}
 		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
+		if r.cfg.Racing != nil {
+			svg = withRacingPanel(svg, st.History)
+		}
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}
