@@ -340,3 +340,17 @@ func gamesOf(ms []Member) []int {
 	}
 	return out
 }
+
+// TestRacingThenRemeasureMoreThanThePopulation: the remeasure of more
+// hall-of-fame members than a generation holds, after a race, plays
+// outside the race (it once wrote the remeasure's games into the race).
+func TestRacingThenRemeasureMoreThanThePopulation(t *testing.T) {
+	text := strings.Replace(racedConfig, "population: 16", "population: 4", 1) + "remeasure:\n  top: 8\n  games: 20\n"
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if ck, _, err := ReadCheckpoint(dir); err != nil || len(ck.Remeasured) != 8 {
+		t.Fatalf("checkpoint %v; want 8 remeasured", err)
+	}
+}

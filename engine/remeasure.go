@@ -92,6 +92,9 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	saved := r.progress
 	r.progress = nil
 	defer func() { r.progress = saved }()
+	// The last generation's race and ratings are done with; these games
+	// are not theirs to record.
+	r.race, r.rated, r.ratings = nil, nil, nil
 	rc := r.cfg.Remeasure
 	for s, sp := range r.cfg.species {
 		if !r.remeasures(sp) {
