@@ -905,5 +905,5 @@ func (c *Config) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
 		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, e.Generations, c.Seed)
+		e.Model, e.Population, e.Generations, c.Seed) + c.spendingSummary()
 }

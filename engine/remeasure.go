@@ -201,3 +201,19 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 	r.logf("remeasured the best of the finished run on fresh deals")
 	return writeAtomic(filepath.Join(r.dir, fileCheckpoint), data)
 }
+
+// spendingSummary is what validate says of racing, ratings and the
+// remeasure: nothing for a config without them.
+func (c *Config) spendingSummary() string {
+	var s string
+	if rc := c.Racing; rc != nil {
+		s += fmt.Sprintf("  racing: %d rounds at confidence %g, keeping the best %d\n", rc.Rounds, rc.Confidence, c.keptSize())
+	}
+	if c.rates() {
+		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
+	}
+	if rc := c.Remeasure; rc != nil {
+		s += fmt.Sprintf("  remeasure: the best %d on %d fresh games per baseline opponent at the end\n", rc.Top, rc.Games)
+	}
+	return s
+}

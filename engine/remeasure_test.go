@@ -170,3 +170,15 @@ func TestRemeasureConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSummaryNamesSpending(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), racedConfig+"remeasure: {top: 2}\n")
+	for _, want := range []string{"racing: 5 rounds at confidence 0.95, keeping the best 2", "remeasure: the best 2 on 1000 fresh games"} {
+		if !strings.Contains(cfg.Summary(), want) {
+			t.Fatalf("summary lacks %q:\n%s", want, cfg.Summary())
+		}
+	}
+	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); s != "" {
+		t.Fatalf("a config without the keys says %q", s)
+	}
+}
