@@ -2,6 +2,7 @@ package engine
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,14 +64,34 @@ func TestShippedConfigsAreValid(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", "../examples/bridge/bridge", "../examples/bridge").CombinedOutput(); err != nil {
 		t.Fatalf("go build examples/bridge: %v\n%s", err, out)
 	}
+	var hashes strings.Builder
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			cfg, err := Load(file)
 			if err != nil {
 				t.Fatal(err)
 			}
+			fmt.Fprintf(&hashes, "%s %s\n", filepath.Base(file), cfg.Hash())
 			cfg.Close()
 		})
+	}
+	// A config's hash is what resume compares: a change in how configs
+	// are read must not change it, or every run in progress refuses to
+	// resume. After an intended change run
+	// `go test ./engine -run TestShippedConfigsAreValid -update`.
+	golden := filepath.Join("testdata", "config-hashes.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(hashes.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hashes.String() != string(want) {
+		t.Errorf("config hashes:\n%s\nwant:\n%s", hashes.String(), want)
 	}
 }
 

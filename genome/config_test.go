@@ -2,6 +2,7 @@ package genome
 
 import (
 	"errors"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 	"path/filepath"
 	"strings"
@@ -83,9 +84,9 @@ func TestNewSpaceErrorShape(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewSpace(tc.schema, parseNode(t, tc.space))
-			var errs LineErrors
+			var errs yamlcheck.Errors
 			if !errors.As(err, &errs) {
-				t.Fatalf("error %v (%T), want LineErrors", err, err)
+				t.Fatalf("error %v (%T), want yamlcheck.Errors", err, err)
 			}
 			var got []string
 			for _, e := range errs {

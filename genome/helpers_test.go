@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -62,7 +63,7 @@ func sections(tb testing.TB, path string) (space, seeds *yaml.Node) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}
-	root := resolve(&doc)
+	root := yamlcheck.Resolve(&doc)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		switch root.Content[i].Value {
 		case "space":
