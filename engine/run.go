@@ -344,7 +344,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportDoc(sp, st.HallOfFame, 1).yaml()
+		best, err := r.cfg.exportYAML(sp, st.HallOfFame, 1)
 		if err != nil {
 			return err
 		}

@@ -200,7 +200,7 @@ func readFields(r *yamlcheck.Checker, m *yaml.Node, path string) []field {
 			continue
 		}
 		if first, ok := seen[name]; ok {
-			r.Add(k.Line, path+"."+name, "given twice (first on line %d)", first)
+			r.Add(k.Line, yamlcheck.Join(path, name), "given twice (first on line %d)", first)
 			continue
 		}
 		seen[name] = k.Line

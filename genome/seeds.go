@@ -133,3 +133,47 @@ func formatValue(p *Param, v Value) string {
 	}
 	return p.Format(v)
 }
+
+// ParseValues reads a mapping of parameter names to values, written as in
+// a seed (a grid as Rows*Cols numbers or Rows lists of Cols), over the
+// schema's defaults: the values of a player file. Every value must lie in
+// the schema's range. All problems are reported at once as a
+// yamlcheck.Errors keyed by parameter name, each like "line 3: edge: 12 is
+// above the maximum 10".
+func (s Schema) ParseValues(node *yaml.Node) (Values, error) {
+	r := yamlcheck.New("")
+	n := yamlcheck.Resolve(node)
+	if yamlcheck.IsNull(n) || n.Kind != yaml.MappingNode {
+		line := 0
+		if n != nil {
+			line = n.Line
+		}
+		r.Add(line, "", "want a mapping of parameter names to values, got %s", yamlcheck.Describe(n))
+		return Values{}, r.Err()
+	}
+	v := s.Defaults()
+	for _, f := range readFields(r, n, "") {
+		i := slices.IndexFunc(s, func(p Param) bool { return p.Name == f.name })
+		if i < 0 {
+			names := make([]string, len(s))
+			for j := range s {
+				names[j] = s[j].Name
+			}
+			r.Add(f.key.Line, f.name, "unknown parameter; want one of %s", strings.Join(names, ", "))
+			continue
+		}
+		x, msg := readValue(&s[i], f.val)
+		if msg == "" {
+			msg = outside(&s[i], x, "")
+		}
+		if msg != "" {
+			r.Add(f.key.Line, f.name, "%s", msg)
+			continue
+		}
+		v.vals[i] = x
+	}
+	if err := r.Err(); err != nil {
+		return Values{}, err
+	}
+	return v, nil
+}
