@@ -154,6 +154,9 @@ func report(e *env, cmd string, err error) ExitCode {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(e.stderr, "evotune %s: interrupted\n", cmd)
 		return ExitInterrupted
+	case errors.As(err, &ce) && len(ce) == 1:
+		fmt.Fprintf(e.stderr, "evotune %s: %s\n", cmd, ce.Error())
+		return ExitUsage
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "evotune %s: %d problems:\n%s\n", cmd, len(ce), ce.Error())
 		return ExitUsage
