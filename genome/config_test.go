@@ -54,7 +54,7 @@ func TestNewSpaceErrorShape(t *testing.T) {
 		name   string
 		schema Schema
 		space  string
-		want   []string // each LineError, in order
+		want   []string // each yamlcheck.Error, in order
 		empty  bool     // wraps ErrEmptySpace
 	}{
 		{

@@ -95,17 +95,6 @@ func (es Errors) Unwrap() []error {
 	return errs
 }
 
-// In returns copies of es that name file.
-func (es Errors) In(file string) Errors {
-	out := make(Errors, len(es))
-	for i, e := range es {
-		c := *e
-		c.File = file
-		out[i] = &c
-	}
-	return out
-}
-
 // Under returns copies of es with their keys placed under prefix:
 // "space.edge" under "coevolve" is "coevolve.space.edge".
 func (es Errors) Under(prefix string) Errors {
