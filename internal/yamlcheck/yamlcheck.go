@@ -273,25 +273,19 @@ func (c *Checker) String(dst *string) Reader {
 }
 
 // Int reads a whole number that fits an int.
-func (c *Checker) Int(dst *int) Reader {
-	return func(n *yaml.Node, key string) {
-		n = Resolve(n)
-		var x int
-		if IsNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&x) != nil {
-			c.Add(line(n), key, "want a whole number, got %s", Describe(n))
-			return
-		}
-		*dst = x
-	}
-}
+func (c *Checker) Int(dst *int) Reader { return whole(c, dst, "want a whole number") }
 
 // Uint64 reads a whole number from 0 to 2^64-1.
 func (c *Checker) Uint64(dst *uint64) Reader {
+	return whole(c, dst, "want a whole number from 0 to 18446744073709551615")
+}
+
+func whole[T int | uint64](c *Checker, dst *T, want string) Reader {
 	return func(n *yaml.Node, key string) {
 		n = Resolve(n)
-		var x uint64
+		var x T
 		if IsNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&x) != nil {
-			c.Add(line(n), key, "want a whole number from 0 to 18446744073709551615, got %s", Describe(n))
+			c.Add(line(n), key, "%s, got %s", want, Describe(n))
 			return
 		}
 		*dst = x
