@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -35,20 +37,7 @@ func TestBadConfigs(t *testing.T) {
 					t.Errorf("message does not start with %s: %q", file, line)
 				}
 			}
-			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./engine -run TestBadConfigs -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("messages:\n%s\nwant:\n%s", got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", got, *update)
 		})
 	}
 }
@@ -79,20 +68,7 @@ func TestShippedConfigsAreValid(t *testing.T) {
 	// are read must not change it, or every run in progress refuses to
 	// resume. After an intended change run
 	// `go test ./engine -run TestShippedConfigsAreValid -update`.
-	golden := filepath.Join("testdata", "config-hashes.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(hashes.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hashes.String() != string(want) {
-		t.Errorf("config hashes:\n%s\nwant:\n%s", hashes.String(), want)
-	}
+	golden.Check(t, filepath.Join("testdata", "config-hashes.golden"), hashes.String(), *update)
 }
 
 func TestHashIgnoresBudgetAndWorkers(t *testing.T) {

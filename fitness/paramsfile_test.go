@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/golden"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 )
@@ -55,20 +57,7 @@ func TestParamsFileGolden(t *testing.T) {
 			if strings.HasPrefix(name, "ok-") != (err == nil) {
 				t.Errorf("ok- files load, others fail; got:\n%s", got)
 			}
-			golden := strings.TrimSuffix(file, filepath.Ext(file)) + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./fitness -run TestParamsFileGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(file, filepath.Ext(file))+".golden", got, *update)
 		})
 	}
 }

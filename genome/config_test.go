@@ -2,6 +2,7 @@ package genome
 
 import (
 	"errors"
+	"github.com/evotune/evotune/internal/golden"
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 	"path/filepath"
@@ -31,7 +32,7 @@ func TestConfigGolden(t *testing.T) {
 				if strings.HasPrefix(filepath.Base(file), "ok_") && strings.Contains(got, "error") {
 					t.Errorf("an ok_ fixture failed:\n%s", got)
 				}
-				golden(t, strings.TrimSuffix(file, ".yaml")+".golden", got)
+				golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", got, *update)
 			})
 		}
 	}

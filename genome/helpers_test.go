@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,24 +72,6 @@ func sections(tb testing.TB, path string) (space, seeds *yaml.Node) {
 		}
 	}
 	return space, seeds
-}
-
-// golden compares got with the file, or rewrites it under -update.
-func golden(tb testing.TB, path, got string) {
-	tb.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		tb.Errorf("%s differs:\n--- got\n%s--- want\n%s", filepath.Base(path), got, want)
-	}
 }
 
 // render describes a space and its seeds for golden files.
