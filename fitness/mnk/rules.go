@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // Rules are the fixed rules of one m,n,k-game: an M-wide, N-high board on
@@ -179,11 +181,11 @@ func parseOptions(opts map[string]string) (config, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
 		if i < 0 {
-			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name))
+			errs = append(errs, fitness.BadOption(name, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name)))
 			continue
 		}
 		if err := options[i].set(&c, name, opts[name]); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fitness.BadOption(name, err))
 		}
 	}
 	if len(errs) == 0 {
