@@ -28,17 +28,17 @@ type ParamsFile struct {
 
 // RankedParams is one parameter set of an export and its figures.
 type RankedParams struct {
-	Rank       int            `json:"rank" yaml:"rank"`
-	Generation int            `json:"generation" yaml:"generation"`
-	Fitness    float64        `json:"fitness" yaml:"fitness"`
-	Games      int            `json:"games" yaml:"games"`
-	CI95       [2]float64     `json:"ci95" yaml:"ci95,flow"`
+	Rank       int        `json:"rank" yaml:"rank"`
+	Generation int        `json:"generation" yaml:"generation"`
+	Fitness    float64    `json:"fitness" yaml:"fitness"`
+	Games      int        `json:"games" yaml:"games"`
+	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
 	// Remeasured is the figure on fresh deals that selection never saw
 	// (a run with remeasure:, once finished); Fitness, Games and CI95
 	// above are selection's, biased towards luck by it.
 	Remeasured *Figure `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
 	// Rating is the Bradley-Terry rating (fitness.population.rating).
-	Rating *Rating         `json:"rating,omitempty" yaml:"rating,omitempty"`
+	Rating *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"`
 	Params map[string]any `json:"params" yaml:"params"`
 }
 
