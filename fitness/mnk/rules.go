@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/bits128"
 )
 
@@ -181,11 +182,11 @@ func parseOptions(opts map[string]string) (config, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
 		if i < 0 {
-			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name))
+			errs = append(errs, fitness.BadOption(name, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name)))
 			continue
 		}
 		if err := options[i].set(&c, name, opts[name]); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fitness.BadOption(name, err))
 		}
 	}
 	if len(errs) == 0 {
