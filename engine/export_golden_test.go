@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/evotune/evotune/internal/golden"
 )
 
 // TestExportGolden pins what `evotune export` writes for a hall of fame:
@@ -42,25 +44,25 @@ evolution:
 		for _, f := range []Format{YAML, JSON} {
 			ext := map[Format]string{YAML: "yaml", JSON: "json"}[f]
 			t.Run(fmt.Sprintf("top %d %s", k, ext), func(t *testing.T) {
-				doc := cfg.exportDoc(sp, hof, k)
+				st := SpeciesState{HallOfFame: hof}
+				file, _ := cfg.exportFile(sp, st, k)
 				want := min(k, len(hof))
-				if len(doc.Players) != want {
-					t.Fatalf("%d players, want %d", len(doc.Players), want)
+				if len(file.Players) != want {
+					t.Fatalf("%d players, want %d", len(file.Players), want)
 				}
-				for i, p := range doc.Players {
+				for i, p := range file.Players {
 					if p.Rank != i+1 || p.Generation != hof[i].Generation+1 {
 						t.Errorf("player %d: rank %d, generation %d; want %d, %d", i, p.Rank, p.Generation, i+1, hof[i].Generation+1)
 					}
 				}
-				render := doc.yaml
+				got, err := cfg.exportYAML(sp, st, k)
 				if f == JSON {
-					render = doc.json
+					got, err = file.JSON()
 				}
-				got, err := render()
 				if err != nil {
 					t.Fatal(err)
 				}
-				svgGolden(t, filepath.Join("testdata", "export", fmt.Sprintf("top%d.%s", k, ext)), got)
+				golden.Check(t, filepath.Join("testdata", "export", fmt.Sprintf("top%d.%s", k, ext)), string(got), *update)
 			})
 		}
 	}

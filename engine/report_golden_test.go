@@ -1,15 +1,14 @@
 package engine
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/golden"
 )
 
 // TestReportSVGGolden pins the run report's picture (report.svg): the
@@ -69,14 +68,14 @@ func TestReportSVGGolden(t *testing.T) {
 		{name: "four_generations_two_grids", title: "battleship", minimise: true, history: rising, best: varied, searched: schema},
 		// Mean-sd below every best sets the bottom of the scale; 12 columns
 		// is the widest grid that still shows its values.
-		{name: "maximise_twelve_columns", title: "hadron", history: []GenStats{{1, 0.6, 0.5, 0.125, 40}, {2, 0.7, 0.55, 0.1, 40}},
+		{name: "maximise_twelve_columns", title: "hadron", history: []GenStats{{Generation: 1, Best: 0.6, Mean: 0.5, SD: 0.125, Games: 40}, {Generation: 2, Best: 0.7, Mean: 0.55, SD: 0.1, Games: 40}},
 			best: twelve, searched: twelveSchema},
-		{name: "flat_history_flat_grid", title: "flat", history: []GenStats{{1, 0.5, 0.5, 0, 10}, {2, 0.5, 0.5, 0, 10}}, best: flat, searched: schema},
+		{name: "flat_history_flat_grid", title: "flat", history: []GenStats{{Generation: 1, Best: 0.5, Mean: 0.5, Games: 10}, {Generation: 2, Best: 0.5, Mean: 0.5, Games: 10}}, best: flat, searched: schema},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := reportSVG(tc.title, "shots", tc.minimise, tc.history, tc.best, tc.searched)
-			svgGolden(t, filepath.Join("testdata", "report", tc.name+".svg"), got)
+			golden.Check(t, filepath.Join("testdata", "report", tc.name+".svg"), string(got), *update)
 		})
 	}
 }
@@ -119,28 +118,7 @@ func TestSeriesSVGGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			svgGolden(t, filepath.Join("testdata", "series", tc.name+".svg"), SeriesSVG(tc.rep))
+			golden.Check(t, filepath.Join("testdata", "series", tc.name+".svg"), string(SeriesSVG(tc.rep)), *update)
 		})
-	}
-}
-
-// svgGolden compares a picture with its golden file, or rewrites the file
-// under -update.
-func svgGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", path, got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
 // TestNarrowGridSize restates a declared non-square grid's size: the
@@ -83,12 +85,12 @@ func TestDeclareUnknownKey(t *testing.T) {
 	}
 }
 
-// lineErrors renders err, which must be LineErrors, one error a line.
+// lineErrors renders err, which must be yamlcheck.Errors, one error a line.
 func lineErrors(t *testing.T, err error) string {
 	t.Helper()
-	var errs LineErrors
+	var errs yamlcheck.Errors
 	if !errors.As(err, &errs) {
-		t.Fatalf("error %v (%T), want LineErrors", err, err)
+		t.Fatalf("error %v (%T), want yamlcheck.Errors", err, err)
 	}
 	var got []string
 	for _, e := range errs {

@@ -76,10 +76,10 @@ func TestIncrementalEvalMatchesLoad(t *testing.T) {
 				s.load(&p)
 				for {
 					legal := gm.g.moves(&s.pos)
-					if legal.empty() || !gm.g.wins(s.pos.marks[s.pos.toMove()], legal).empty() {
+					if legal.Empty() || !gm.g.wins(s.pos.marks[s.pos.toMove()], legal).Empty() {
 						break
 					}
-					s.place(legal.nth(rng.IntN(legal.count())))
+					s.place(legal.Nth(rng.IntN(legal.Count())))
 					q := s.pos
 					fresh.load(&q)
 					if !slices.Equal(s.code, fresh.code) || math.Abs(s.sum[X]-fresh.sum[X]) > 1e-9 || math.Abs(s.sum[O]-fresh.sum[O]) > 1e-9 {
