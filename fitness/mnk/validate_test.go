@@ -2,6 +2,7 @@ package mnk
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -99,5 +100,20 @@ func TestStrategyNames(t *testing.T) {
 	}
 	if s, ok := parseStrategy(""); ok {
 		t.Errorf(`parseStrategy("") = %v, true; want no strategy`, s)
+	}
+}
+
+// TestWinsOnLongLines finds the winning cell of a run of k-1 where k
+// reaches the stack buffers of geom.wins (16) and passes them (17).
+func TestWinsOnLongLines(t *testing.T) {
+	for _, k := range []int{15, 16, 17} {
+		t.Run(strconv.Itoa(k), func(t *testing.T) {
+			gm := mustGame(t, Rules{M: k, N: 2, K: k}, Limits{})
+			p := parseBoard(t, gm.g, strings.Repeat("X", k-1)+".", strings.Repeat("O", k-1)+".")
+			got := gm.g.wins(p.marks[X], gm.g.moves(&p))
+			if want := gm.g.bit(0, k-1); got.Count() != 1 || got.First() != want {
+				t.Errorf("wins %v, want the one cell %d", got, want)
+			}
+		})
 	}
 }
