@@ -60,7 +60,7 @@ func TestZeroGamesSayNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range rs {
-		if r.Theta != 0 || r.Games != 0 || math.Abs(r.SE-math.Sqrt2) > 1e-12 {
+		if r.Theta != 0 || r.Games != 0 || !(math.Abs(r.SE-math.Sqrt2) <= 1e-12) {
 			t.Fatalf("player %d: %+v, want theta 0, 0 games, SE sqrt 2", i, r)
 		}
 	}
@@ -111,23 +111,23 @@ func TestSmallFitsByHand(t *testing.T) {
 				tc.score + tc.prior/2 - tc.games*Expected(t0, t1) - tc.prior*Expected(t0, 0),
 				tc.games - tc.score + tc.prior/2 - tc.games*Expected(t1, t0) - tc.prior*Expected(t1, 0),
 			} {
-				if math.Abs(eq) > 1e-7*(1+tc.games) {
+				if !(math.Abs(eq) <= 1e-7*(1+tc.games)) {
 					t.Errorf("player %d: likelihood equation off by %g (ratings %+v)", i, eq, rs)
 				}
 			}
-			if lvl := Expected(t0, 0) + Expected(t1, 0) - 1; math.Abs(lvl) > 1e-9 {
+			if lvl := Expected(t0, 0) + Expected(t1, 0) - 1; !(math.Abs(lvl) <= 1e-9) {
 				t.Errorf("level: expected scores against the reference sum to 1%+g", lvl)
 			}
 			want := relSE2(t0, t1, tc.games, tc.prior)
 			for i, r := range rs {
-				if math.Abs(r.SE-want) > 1e-9*want {
+				if !(math.Abs(r.SE-want) <= 1e-9*want) {
 					t.Errorf("player %d: SE %.15g, want %.15g", i, r.SE, want)
 				}
 				if r.Games != tc.games {
 					t.Errorf("player %d: %v games, want %v", i, r.Games, tc.games)
 				}
 			}
-			if tc.score == tc.games/2 && (t0 != t1 || math.Abs(rs[0].SE-math.Sqrt(2/(tc.prior+2*tc.games))) > 1e-12) {
+			if tc.score == tc.games/2 && (t0 != t1 || !(math.Abs(rs[0].SE-math.Sqrt(2/(tc.prior+2*tc.games))) <= 1e-12)) {
 				t.Errorf("draws: %+v, want equal ratings with SE sqrt(2/(prior+2 games))", rs)
 			}
 		})
@@ -160,7 +160,7 @@ func TestThreeByHand(t *testing.T) {
 			// theta_i - mean = (I - J/3) theta: variance (2/3)/lambda.
 			want := math.Sqrt(2.0 / 3 / (tc.prior/4 + 3*tc.games/4))
 			for i, r := range rs {
-				if r.Theta != 0 || math.Abs(r.SE-want) > 1e-12 {
+				if r.Theta != 0 || !(math.Abs(r.SE-want) <= 1e-12) {
 					t.Errorf("player %d: %+v, want theta 0, SE %.15g", i, r, want)
 				}
 			}
@@ -180,7 +180,7 @@ func TestSingularFallsBackToConditional(t *testing.T) {
 	}
 	want := 1 / math.Sqrt(0.25+g/4)
 	for i, r := range rs {
-		if math.Abs(r.SE-want) > 1e-12*want {
+		if !(math.Abs(r.SE-want) <= 1e-12*want) {
 			t.Errorf("player %d: SE %g, want %g", i, r.SE, want)
 		}
 	}
@@ -247,7 +247,7 @@ func TestToleranceStopsEarly(t *testing.T) {
 				tol = 1e-10
 			}
 			for i := range full {
-				if d := math.Abs(full[i].Theta - exact[i].Theta); d > 100*tol {
+				if d := math.Abs(full[i].Theta - exact[i].Theta); !(d <= 100*tol) {
 					t.Errorf("player %d: %g from the converged rating at tolerance %g", i, d, tol)
 				}
 			}
