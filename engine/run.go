@@ -78,6 +78,7 @@ type runner struct {
 	log      io.Writer
 
 	lastGames int // games of the last evaluated generation
+	cma       map[*species]*cmaes
 }
 
 func newRunner(cfg *Config, opts Options) *runner {
@@ -234,6 +235,12 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	states := ck.states()
 	pools := make([][][]float64, len(states))
 	for s, sp := range cfg.species {
+		if cfg.Evolution.Model == CMAES {
+			if err := r.replayCMAES(sp, states[s]); err != nil {
+				r.closeSearch()
+				return nil, err
+			}
+		}
 		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
 			return nil, err
 		}
@@ -254,6 +261,7 @@ func joinKeys(keys []string) string {
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
 func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
+	defer r.closeSearch()
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -268,10 +276,17 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		for s, sp := range r.cfg.species {
 			sorted := slices.Clone(members[s])
 			sp.sortBest(sorted)
+			told := states[s].Told
+			if r.cfg.Evolution.Model == CMAES {
+				if told, err = r.tellCMAES(sp, members[s], told); err != nil {
+					return nil, err
+				}
+			}
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
 				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+				Told:       told,
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),

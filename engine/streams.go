@@ -18,6 +18,7 @@ const (
 	purposePairing                      // who meets whom in population games
 	purposePopulation                   // deals of population games
 	purposeHallOfFame                   // deals of hall-of-fame games
+	purposeCMAES                        // CMA-ES's samples, one stream for the whole run
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {
