@@ -18,6 +18,9 @@ type GenStats struct {
 	Mean       float64 `json:"mean"`
 	SD         float64 `json:"sd"`
 	Games      int     `json:"games"` // games played in the generation
+	// BestGenes is the genome of the run's best after the generation (the
+	// hall of fame's first), for report.svg's knob picture.
+	BestGenes []float64 `json:"best_genes,omitempty"`
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {

@@ -282,10 +282,13 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 					return nil, err
 				}
 			}
+			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
+			row := r.stats(gen, sorted, r.lastGames)
+			row.BestGenes = slices.Clone(hof[0].Genes)
 			states[s] = SpeciesState{
 				Population: sorted,
-				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
-				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+				HallOfFame: hof,
+				History:    append(states[s].History, row),
 				Told:       told,
 			}
 		}
@@ -374,7 +377,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if sp.label != "" {
 			title += " " + sp.label
 		}
-		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
+		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space)
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}
