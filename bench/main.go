@@ -477,18 +477,8 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 				reached = append(reached, o.games)
 			}
 		}
-		sort.Ints(done)
 		sort.Ints(reached)
-		med, rng := "—", "—"
-		if len(done) > 0 {
-			if m := done[(len(done)-1)/2]; m == math.MaxInt {
-				med = fmt.Sprintf("> %d", maxGames)
-			} else if m2 := done[len(done)/2]; m2 == math.MaxInt {
-				med = fmt.Sprintf(">= %d", m)
-			} else {
-				med = fmt.Sprint((m + m2) / 2)
-			}
-		}
+		med, rng := medianGames(done, maxGames), "—"
 		if len(reached) > 0 {
 			rng = fmt.Sprintf("%d to %d", reached[0], reached[len(reached)-1])
 		}
@@ -516,4 +506,23 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 	}
 	fmt.Printf("\npicture: %s\n", svg)
 	return nil
+}
+
+// medianGames is the median of finished runs' games, where a run out of
+// budget (math.MaxInt) counts as more than the budget: exact while the
+// middle runs reached the target, a bound otherwise.
+func medianGames(done []int, maxGames int) string {
+	if len(done) == 0 {
+		return "—"
+	}
+	done = slices.Clone(done)
+	sort.Ints(done)
+	m, m2 := done[(len(done)-1)/2], done[len(done)/2]
+	switch {
+	case m == math.MaxInt:
+		return fmt.Sprintf("> %d", maxGames)
+	case m2 == math.MaxInt:
+		return fmt.Sprintf(">= %d", m)
+	}
+	return fmt.Sprint((m + m2) / 2)
 }
