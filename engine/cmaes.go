@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -157,14 +156,4 @@ func (c *cmaes) stop() {
 func (c *cmaes) close() {
 	c.asked = nil
 	c.stop()
-}
-
-// allFinite reports whether every value is a finite number.
-func allFinite(xs []float64) bool {
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -49,8 +49,14 @@ func (r *runner) tellCMAES(sp *species, members []Member, told [][]float64) ([][
 	for i, m := range members {
 		fit[i], costs[i] = m.Fitness, sp.cost(m)
 	}
-	if err := r.cmaesOf(sp).tell(costs); err != nil {
+	c := r.cmaesOf(sp)
+	restarts := c.Restarts
+	if err := c.tell(costs); err != nil {
 		return nil, err
+	}
+	if c.Restarts > restarts {
+		r.logf("cmaes%s: the distribution collapsed after generation %d; restarting around its best with step size %g",
+			labelled(sp), len(told)+1, r.cfg.Evolution.StepSize)
 	}
 	return append(slices.Clone(told), fit), nil
 }
