@@ -35,7 +35,6 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/fitness/catalog"
 )
 
 // method is one search model as the benchmark runs it: the lines of its
@@ -189,11 +188,7 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 	if !reportOnly {
 		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer cancel()
-		info, err := catalog.Lookup(t.name)
-		if err != nil {
-			return err
-		}
-		if t.game, err = info.New(nil); err != nil {
+		if err := t.load(); err != nil {
 			return err
 		}
 		// Seeds outermost: a partial benchmark has every method at the
@@ -207,6 +202,17 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 		}
 	}
 	return report(t, dir, ms, seeds, maxGames)
+}
+
+// load builds the game as the runs' config has it (its rules: Hadron's
+// depth), so re-measures play the game the runs play.
+func (t *task) load() error {
+	cfg, err := engine.Parse(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
+	if err != nil {
+		return err
+	}
+	t.game = cfg.GameOf()
+	return nil
 }
 
 // runOne advances one (method, seed) until its best reaches the target

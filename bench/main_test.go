@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/engine"
 )
 
 func TestMedianGames(t *testing.T) {
@@ -43,11 +45,7 @@ func TestRunOneResumes(t *testing.T) {
 		t.Skip("plays 60,000 games")
 	}
 	tk := battleship
-	info, err := catalog.Lookup(tk.name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tk.game, err = info.New(nil); err != nil {
+	if err := tk.load(); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -82,5 +80,28 @@ func TestRunOneResumes(t *testing.T) {
 	got, _ := readLog(log)
 	if len(got) != 2 || got[1] != first[1] {
 		t.Fatalf("records after the lost line:\n%+v\nwant\n%+v", got, first)
+	}
+}
+
+// TestMeasuresPlayTheRunsGame: the game re-measures play is the one the
+// runs' config builds, rules included (Hadron at depth 2, not the
+// game's default depth 4).
+func TestMeasuresPlayTheRunsGame(t *testing.T) {
+	for _, tk := range []task{battleship, hadron} {
+		t.Run(tk.name, func(t *testing.T) {
+			if err := tk.load(); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := engine.Parse("x.yaml", []byte(fmt.Sprintf(tk.config, 3, "  model: cmaes\n", "")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The games' settings as printed, addresses left out.
+			addr := regexp.MustCompile(`0x[0-9a-f]+`)
+			show := func(g any) string { return addr.ReplaceAllString(fmt.Sprintf("%+v", g), "") }
+			if got, want := show(tk.game), show(cfg.GameOf()); got != want {
+				t.Errorf("measures play %s, the runs %s", got, want)
+			}
+		})
 	}
 }
