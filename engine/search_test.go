@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -33,25 +31,7 @@ func TestSearchModelsSurviveKills(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%02d %v", k, op), func(t *testing.T) {
-					dir := t.TempDir()
-					fs := &faultFS{crashAt: k}
-					useDisk(t, fs)
-					killed, err := survive(func() error {
-						_, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 1})
-						return err
-					})
-					if !killed {
-						t.Fatalf("no kill at step %d (%v): %v", k, op, err)
-					}
-					fs.crashAt = -1
-					if _, err := os.Stat(filepath.Join(dir, fileCheckpoint)); err == nil {
-						if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 3}); err != nil {
-							t.Fatal(err)
-						}
-					} else if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 3}); err != nil {
-						t.Fatal(err)
-					}
-					sameFiles(t, want, readDir(t, dir), "killed, resumed")
+					killAtStepAndResume(t, cfgDir, text, k, 3, want)
 				})
 			}
 		})
