@@ -17,7 +17,8 @@ type Member struct {
 	Fitness    float64    `json:"fitness"` // the objective's value: shots or score
 	Games      int        `json:"games"`
 	CI95       [2]float64 `json:"ci95"`
-	Generation int        `json:"generation"` // when it was (first) evaluated, from 0
+	Generation int        `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *Rating    `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
@@ -29,6 +30,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 		Games      *int        `json:"games"`
 		CI95       *[2]float64 `json:"ci95"`
 		Generation *int        `json:"generation"`
+		Rating     *Rating     `json:"rating"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -49,7 +51,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if *raw.Generation < 0 {
 		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
-	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation}
+	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation, Rating: raw.Rating}
 	return nil
 }
 
@@ -82,6 +84,8 @@ type job struct {
 	sp, a   int
 	bsp, b  int
 	opp     fitness.Player
+	opi     int // opp's index among the baselines or hall-of-fame members
+	game    int // the game's number against this opponent
 	mode    int
 	seed    uint64
 	swap    bool // seats swapped: the opponent plays first
@@ -118,7 +122,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 			return
 		}
 		for g := range games {
-			j.seed = seedOf(g)
+			j.seed, j.game = seedOf(g), g
 			if !solo {
 				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
 			}
@@ -134,7 +138,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 		}
 		for i := range sizes[s] {
 			for o, opp := range sp.baselines {
-				add(job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo}, f.Baselines.Games,
+				add(job{sp: s, a: i, b: -1, opp: opp, opi: o, mode: modeBaselines, solo: solo}, f.Baselines.Games,
 					func(g int) uint64 { return r.stream(gen, sp.offset+purposeBaselines, uint64(o), uint64(g)) })
 			}
 		}
@@ -164,7 +168,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 				// A lone species meets its own hall of fame; rivals meet
 				// each other's.
 				for h, opp := range hof[len(hof)-1-s] {
-					add(job{sp: s, a: i, b: -1, opp: opp, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
+					add(job{sp: s, a: i, b: -1, opp: opp, opi: h, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
 						func(g int) uint64 { return r.stream(gen, sp.offset+purposeHallOfFame, uint64(h), uint64(g)) })
 				}
 			}
@@ -248,6 +252,15 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
+	r.rated, r.ratings, r.race = nil, nil, nil
+	rounds := 1
+	if r.cfg.Racing != nil {
+		r.race = r.newRace(sizes[0], len(hofPlayers[0]))
+		rounds = r.race.rounds
+	}
+	if r.cfg.rates() {
+		r.rated = newRatingNodes(pools[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
+	}
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
@@ -268,16 +281,33 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		played += len(chunk)
 		chunk = chunk[:0]
 	}
-	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
-		chunk = append(chunk, j)
-		if len(chunk) == jobChunk {
-			flush()
+	// With racing, the games are played in rounds, and each round's
+	// decisions are taken once all its games are in.
+	for round := range rounds {
+		r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
+			if r.race != nil && !r.race.plays(j, round) {
+				return true
+			}
+			chunk = append(chunk, j)
+			if len(chunk) == jobChunk {
+				flush()
+			}
+			return err == nil
+		})
+		flush()
+		if err != nil {
+			return nil, err
 		}
-		return err == nil
-	})
-	flush()
-	if err != nil {
-		return nil, err
+		if round+1 < rounds {
+			r.race.decide(round, stats[0])
+		}
+	}
+	r.lastSaved = r.lastGames - played
+	r.lastGames = played
+	if r.rated != nil {
+		if r.ratings, err = r.rated.rate(stats[0], hof[0]); err != nil {
+			return nil, err
+		}
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
 	out := make([][]Member, len(pools))
@@ -293,6 +323,10 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 				// A score lies in [0, 1]; the normal interval of a few
 				// games can stick out of it.
 				m.CI95 = [2]float64{max(0, m.CI95[0]), min(1, m.CI95[1])}
+			}
+			if r.rated != nil {
+				rt := r.ratings[r.rated.ind[i]]
+				m.Rating = &rt
 			}
 			out[s][i] = m
 		}
@@ -348,6 +382,12 @@ func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int
 	}
 	for i, j := range chunk {
 		x := results[i]
+		if r.rated != nil {
+			r.rated.record(j, x)
+		}
+		if r.race != nil {
+			r.race.record(j, x)
+		}
 		stats[j.sp][j.a][j.mode].add(x)
 		switch {
 		case j.between:

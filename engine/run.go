@@ -79,6 +79,11 @@ type runner struct {
 
 	lastGames int // games of the last evaluated generation
 	cma       map[*species]*cmaes
+	lastSaved int // games racing saved in it
+	race      *race
+	// With ratings, the last generation's rated genomes and their ratings.
+	rated   *ratingNodes
+	ratings []Rating
 }
 
 func newRunner(cfg *Config, opts Options) *runner {
@@ -224,6 +229,11 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
+		if err := r.finishRemeasure(ctx, ck); err != nil {
+			return nil, err
+		}
+	}
 	// Rewrite the derived files from the checkpoint: a kill between the
 	// checkpoint and them must not leave them a generation behind.
 	if err := r.writeDerived(ck); err != nil {
@@ -274,8 +284,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := slices.Clone(members[s])
-			sp.sortBest(sorted)
+			sorted := r.sortGeneration(sp, members[s])
 			told := states[s].Told
 			if r.cfg.Evolution.Model == CMAES {
 				if told, err = r.tellCMAES(sp, members[s], told); err != nil {
@@ -284,12 +293,21 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
+			row.Saved = r.lastSaved
 			row.BestGenes = slices.Clone(hof[0].Genes)
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: hof,
 				History:    append(states[s].History, row),
 				Told:       told,
+			}
+		}
+		if gen+1 == r.budget {
+			// The final figures go into the last checkpoint with the
+			// generation, so no kill leaves a finished run without them.
+			if err := r.remeasure(ctx, states); err != nil {
+				r.logf("generation %d abandoned: %v", gen+1, err)
+				return nil, err
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
@@ -359,10 +377,14 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 func (r *runner) writeDerived(ck *Checkpoint) error {
 	for s, st := range ck.states() {
 		sp := r.cfg.species[s]
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
+		csv := historyCSV(st.History)
+		if r.cfg.Racing != nil {
+			csv = racingCSV(st.History)
+		}
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportDoc(sp, st.HallOfFame, 1).yaml()
+		best, err := r.cfg.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}
@@ -378,6 +400,9 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 			title += " " + sp.label
 		}
 		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space)
+		if r.cfg.Racing != nil {
+			svg = withRacingPanel(svg, st.History)
+		}
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}
