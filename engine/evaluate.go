@@ -82,6 +82,7 @@ type job struct {
 	sp, a   int
 	bsp, b  int
 	opp     fitness.Player
+	oi      int // opp's index among the baselines or the hall of fame
 	mode    int
 	seed    uint64
 	swap    bool // seats swapped: the opponent plays first
@@ -134,7 +135,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 		}
 		for i := range sizes[s] {
 			for o, opp := range sp.baselines {
-				add(job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo}, f.Baselines.Games,
+				add(job{sp: s, a: i, b: -1, opp: opp, oi: o, mode: modeBaselines, solo: solo}, f.Baselines.Games,
 					func(g int) uint64 { return r.stream(gen, sp.offset+purposeBaselines, uint64(o), uint64(g)) })
 			}
 		}
@@ -164,7 +165,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 				// A lone species meets its own hall of fame; rivals meet
 				// each other's.
 				for h, opp := range hof[len(hof)-1-s] {
-					add(job{sp: s, a: i, b: -1, opp: opp, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
+					add(job{sp: s, a: i, b: -1, opp: opp, oi: h, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
 						func(g int) uint64 { return r.stream(gen, sp.offset+purposeHallOfFame, uint64(h), uint64(g)) })
 				}
 			}
@@ -248,6 +249,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
+	r.replayed = 0
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
@@ -255,29 +257,55 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	for s := range pools {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	// Play the games chunk by chunk and reduce each chunk in job order, so
-	// the sums are the same at any worker count and any chunk size.
-	chunk := make([]job, 0, min(jobChunk, r.lastGames))
-	played := 0
+	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, pools: pools}
+	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
+		return nil, err
+	}
+	// Play the games chunk by chunk, each a wave of whole batches, and
+	// reduce each chunk in batch order, so the sums are the same at any
+	// worker count, chunk size, pool or resume point.
+	per := r.batchGames
+	chunkGames := max(1, jobChunk/per) * per
+	var wave []*Batch
+	cur := &Batch{}
+	played, listed := 0, 0
 	var err error
 	flush := func() {
-		if err != nil || len(chunk) == 0 {
+		if len(cur.jobs) > 0 {
+			wave = append(wave, cur)
+		}
+		if err != nil || len(wave) == 0 {
 			return
 		}
-		err = r.playChunk(ctx, gen, chunk, played, players, stats)
-		played += len(chunk)
-		chunk = chunk[:0]
+		err = r.playWave(ctx, st, wave, played, stats)
+		for _, b := range wave {
+			played += len(b.jobs)
+		}
+		wave = wave[:0]
+		cur = &Batch{}
 	}
 	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
-		chunk = append(chunk, j)
-		if len(chunk) == jobChunk {
-			flush()
+		if len(cur.jobs) == 0 {
+			index := listed / per
+			cur = &Batch{ID: r.batchID(gen, index), Gen: gen, Index: index, First: listed, jobs: make([]job, 0, per), in: st}
+		}
+		cur.jobs = append(cur.jobs, j)
+		listed++
+		if len(cur.jobs) == per {
+			wave = append(wave, cur)
+			cur = &Batch{}
+			if listed%chunkGames == 0 {
+				flush()
+			}
 		}
 		return err == nil
 	})
 	flush()
 	if err != nil {
 		return nil, err
+	}
+	if r.replayed > 0 {
+		r.logf("generation %d: %d of %d games replayed from the journal", gen+1, r.replayed, r.lastGames)
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
 	out := make([][]Member, len(pools))
@@ -312,51 +340,6 @@ func finite(xs ...float64) bool {
 		}
 	}
 	return true
-}
-
-// playChunk plays a chunk of the generation's games, the first of which
-// is game number played, and adds their results to stats in job order.
-func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int, players [][]fitness.Player, stats [][][nModes]modeStats) error {
-	var update func(int)
-	if r.progress != nil {
-		update = func(done int) { r.progress.Games(played + done) }
-	}
-	var trap panicTrap
-	var results []float64
-	var err error
-	_, batches := r.cfg.game.(fitness.Batcher)
-	_, soloBatches := r.cfg.game.(fitness.SoloBatcher)
-	if batches || soloBatches {
-		// A game that plays batches (an outside program, pipelined) runs
-		// its own goroutines; its failures come back as errors.
-		results, err = r.play(ctx, chunk, players, update)
-	} else {
-		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64, err error) {
-			defer trap.recover(chunk[i].seed, &x)
-			return r.playOne(ctx, chunk[i], players)
-		}, update)
-	}
-	if trap.err != nil {
-		r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
-		return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
-	}
-	switch {
-	case errors.Is(err, context.Canceled):
-		return err
-	case err != nil:
-		return fmt.Errorf("engine: generation %d: %w", gen+1, err)
-	}
-	for i, j := range chunk {
-		x := results[i]
-		stats[j.sp][j.a][j.mode].add(x)
-		switch {
-		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // the cost counts for both roles (the rivals maximise it)
-		case j.b >= 0:
-			stats[j.bsp][j.b][j.mode].add(1 - x)
-		}
-	}
-	return nil
 }
 
 // playOne plays one job, as play does a batch.
