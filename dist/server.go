@@ -58,18 +58,12 @@ func Serve(o ServerOptions) (*Server, error) {
 	if o.Addr == "" {
 		opts.DontListen = true
 	} else {
-		host, port, err := net.SplitHostPort(o.Addr)
-		if err != nil {
-			return nil, fmt.Errorf("dist: listen address %q: want HOST:PORT", o.Addr)
+		if err := CheckListen(o.Addr, o.Token); err != nil {
+			return nil, err
 		}
-		p, err := strconv.Atoi(port)
-		if err != nil || p < 0 || p > 65535 {
-			return nil, fmt.Errorf("dist: listen address %q: bad port", o.Addr)
-		}
-		if !loopback(host) && o.Token == "" {
-			return nil, ErrInsecure
-		}
-		opts.Host, opts.Port = host, p
+		host, port, _ := net.SplitHostPort(o.Addr)
+		opts.Host = host
+		opts.Port, _ = strconv.Atoi(port)
 	}
 	opts.Authorization = o.Token
 	if o.TLS != nil {
@@ -87,6 +81,22 @@ func Serve(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("dist: the embedded server did not start on %s (is the port taken?)", o.Addr)
 	}
 	return &Server{ns: ns, token: o.Token}, nil
+}
+
+// CheckListen refuses a listen address that is not HOST:PORT, and one
+// beyond this machine without a token.
+func CheckListen(addr, token string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("dist: listen address %q: want HOST:PORT", addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("dist: listen address %q: bad port", addr)
+	}
+	if !loopback(host) && token == "" {
+		return ErrInsecure
+	}
+	return nil
 }
 
 // loopback reports whether host only reaches this machine.
@@ -129,6 +139,12 @@ type ConnectOptions struct {
 	CAFile string
 	// Creds is a NATS credentials file (of a NATS deployment).
 	Creds string
+	// Wait is how long to keep trying while no server answers at url
+	// (a worker started before its coordinator); 0 tries once.
+	Wait time.Duration
+	// Waiting, when not nil, is called once if the first try finds no
+	// server.
+	Waiting func()
 }
 
 // Connect connects to the NATS server at url, retrying for a while so a
@@ -145,7 +161,16 @@ func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
 	}
+	deadline := time.Now().Add(o.Wait)
 	nc, err := nats.Connect(addr, opts...)
+	for errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline) {
+		if o.Waiting != nil {
+			o.Waiting()
+			o.Waiting = nil
+		}
+		time.Sleep(500 * time.Millisecond)
+		nc, err = nats.Connect(addr, opts...)
+	}
 	switch {
 	case errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err)):
 		return nil, fmt.Errorf("dist: %s refused this worker's token: give the coordinator's (--token or EVOTUNE_NATS_TOKEN)", redact(addr))

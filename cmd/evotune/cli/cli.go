@@ -66,6 +66,7 @@ func commands() []command {
 		{"eval", "GAME --player SPEC [--vs SPEC ...] [flags]", "play games and report figures with 95% intervals", runEval},
 		{"games", "[GAME] [--rule K=V ...] [--command PROGRAM]", "list games, their rule options, players and tunable parameters", runGames},
 		{"perft", "GAME --depth D [--OPTION VALUE ...]", "count move sequences (hadron, mnk)", runPerft},
+		{"worker", "URL [--workers N] [--token T]", "play batches of games for a coordinator (run --serve) on this machine", runWorker},
 	}
 }
 

@@ -29,8 +29,13 @@ func runRun(ctx context.Context, e *env, args []string) error {
 	quiet := fs.Bool("quiet", false, "no progress output")
 	var prof profiles
 	prof.addFlags(fs)
-	file, err := parseRunArgs(fs, args, "CONFIG", workers, generations)
+	var d distFlags
+	d.addFlags(fs)
+	file, err := parseRunArgs(fs, joinServeAddr(args), "CONFIG", workers, generations)
 	if err != nil {
+		return err
+	}
+	if err := d.check(); err != nil {
 		return err
 	}
 	cfg, err := engine.Load(file)
@@ -43,6 +48,7 @@ func runRun(ctx context.Context, e *env, args []string) error {
 		dir = filepath.Join("runs", cfg.Name)
 	}
 	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations}
+	defer d.apply(e, *quiet, &opts).close()
 	return prof.profiled(func() error {
 		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
 			res, err := engine.Start(ctx, cfg, opts)
@@ -66,11 +72,17 @@ func runResume(ctx context.Context, e *env, args []string) error {
 	accept := fs.Bool("accept-program-change", false, "continue although the outside program (command:) changed since the checkpoint:\nits files or what it announces; results then differ from a run never stopped")
 	var prof profiles
 	prof.addFlags(fs)
-	dir, err := parseRunArgs(fs, args, "RUN_DIR", workers, generations)
+	var d distFlags
+	d.addFlags(fs)
+	dir, err := parseRunArgs(fs, joinServeAddr(args), "RUN_DIR", workers, generations)
 	if err != nil {
 		return err
 	}
+	if err := d.check(); err != nil {
+		return err
+	}
 	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations, AcceptProgramChange: *accept}
+	defer d.apply(e, *quiet, &opts).close()
 	return prof.profiled(func() error {
 		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
 			return engine.Resume(ctx, opts)
