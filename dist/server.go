@@ -173,9 +173,9 @@ func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
 	}
 	switch {
 	case errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err)):
-		return nil, fmt.Errorf("dist: %s refused this worker's token: give the coordinator's (--token or EVOTUNE_NATS_TOKEN)", redact(addr))
+		return nil, fmt.Errorf("dist: %s refused this worker's token: give the coordinator's (--token or EVOTUNE_NATS_TOKEN)", Redact(addr))
 	case err != nil:
-		return nil, fmt.Errorf("dist: connect to %s: %w", redact(addr), err)
+		return nil, fmt.Errorf("dist: connect to %s: %w", Redact(addr), err)
 	}
 	return nc, nil
 }
@@ -185,8 +185,8 @@ func isAuthError(err error) bool {
 	return strings.Contains(s, "authorization") || strings.Contains(s, "authentication")
 }
 
-// redact hides a token or password written in a URL.
-func redact(raw string) string {
+// Redact hides a token or password written in a URL.
+func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return raw

@@ -280,7 +280,7 @@ func runWorker(ctx context.Context, e *env, args []string) error {
 	}
 	nc, err := dist.Connect(pos[0], dist.ConnectOptions{Name: "evotune worker", Token: *token, CAFile: *ca, Creds: *creds, Wait: *wait,
 		Waiting: func() {
-			fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", pos[0], *wait)
+			fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(pos[0]), *wait)
 		}})
 	if err != nil {
 		return err
