@@ -319,7 +319,25 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 			w.Progress(len(w.Jobs) - left)
 		}
 	}
+	c.purge(ctx, w.Group)
 	return nil
+}
+
+// purge drops the wave's results, which the caller has taken (and
+// journalled), and any copy of its jobs still queued, so the store does
+// not grow with the run and no worker plays a finished job again.
+func (c *Coordinator) purge(ctx context.Context, group string) {
+	for _, p := range []struct{ stream, subject string }{
+		{resultsStream, resultsPrefix + group + ".>"}, {jobsStream, jobsPrefix + group + ".>"},
+	} {
+		s, err := c.js.Stream(ctx, p.stream)
+		if err == nil {
+			err = s.Purge(ctx, jetstream.WithPurgeSubject(p.subject))
+		}
+		if err != nil {
+			c.logf("purge %s: %v", p.subject, err)
+		}
+	}
 }
 
 // watch reports the workers while a wave is played.

@@ -291,11 +291,11 @@ func runWorker(ctx context.Context, e *env, args []string) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	stopped := false
+	var stopped atomic.Bool
 	go func() {
 		select {
 		case <-sigs:
-			stopped = true
+			stopped.Store(true)
 			cancel()
 		case <-ctx.Done():
 		}
@@ -311,7 +311,7 @@ func runWorker(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if stopped {
+	if stopped.Load() {
 		return context.Canceled
 	}
 	return nil
