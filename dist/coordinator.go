@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 )
 
 // The streams, consumer and subjects evotune uses on a NATS server.
@@ -233,6 +234,15 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		if err != nil {
 			return fmt.Errorf("dist: publish job %s: %w", id, err)
 		}
+		if ack.Duplicate && c.consumed(ctx, ack.Sequence) {
+			// Published before (by a coordinator before a restart, or a
+			// run of the same config) and already played: its result
+			// may have been purged with its wave, so queue it again
+			// under a fresh ID; a second result is ignored.
+			if ack, err = c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID+".again."+nuid.Next())); err != nil {
+				return fmt.Errorf("dist: publish job %s: %w", id, err)
+			}
+		}
 		mu.Lock()
 		seqJob[ack.Sequence] = i
 		mu.Unlock()
@@ -338,6 +348,17 @@ func (c *Coordinator) purge(ctx context.Context, group string) {
 			c.logf("purge %s: %v", p.subject, err)
 		}
 	}
+}
+
+// consumed reports whether the job at seq has left the work queue
+// (played, or given up on).
+func (c *Coordinator) consumed(ctx context.Context, seq uint64) bool {
+	s, err := c.js.Stream(ctx, jobsStream)
+	if err != nil {
+		return false
+	}
+	_, err = s.GetMsg(ctx, seq)
+	return errors.Is(err, jetstream.ErrMsgNotFound)
 }
 
 // watch reports the workers while a wave is played.

@@ -122,8 +122,9 @@ func playOne(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, play 
 	}
 	id := subject[len(jobsPrefix):]
 	delivery := 1
+	var seq uint64
 	if md, err := m.Metadata(); err == nil {
-		delivery = int(md.NumDelivered)
+		delivery, seq = int(md.NumDelivered), md.Sequence.Stream
 	}
 	beat, stopBeat := context.WithCancel(ctx)
 	go func() {
@@ -146,7 +147,9 @@ func playOne(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, play 
 		return
 	}
 	msg := &nats.Msg{Subject: resultsPrefix + id, Data: result, Header: nats.Header{}}
-	msgID := id
+	// One result per delivery: the server drops a retried publish of it,
+	// and the coordinator ignores all but the first result of a job.
+	msgID := fmt.Sprintf("%s.s%d.d%d", id, seq, delivery)
 	if err != nil {
 		if o.Log != nil {
 			o.Log("job %s failed (delivery %d of %d): %v", id, delivery, maxDeliver, err)
@@ -154,7 +157,7 @@ func playOne(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, play 
 		msg.Data = nil
 		msg.Header.Set(headerError, oneLine(err.Error()))
 		msg.Header.Set(headerDelivery, strconv.Itoa(delivery))
-		msgID = id + ".failed" + strconv.Itoa(delivery)
+		msgID += ".failed"
 	}
 	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -257,3 +257,22 @@ func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 		t.Errorf("the coordinator did not log the malformed results:\n%s", cl.logs.String())
 	}
 }
+
+// TestSameBatchesTwiceOnOneServer: a second run of the same config on the
+// same server publishes batches whose IDs the server has seen and whose
+// results were purged with their waves; they are queued again, not
+// waited for in vain.
+func TestSameBatchesTwiceOnOneServer(t *testing.T) {
+	want := localRun(t)
+	cl := startCluster(t, dist.Settings{}, newWorker(t))
+	for k := range 2 {
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5})
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v", k+1, err)
+		}
+		sameFiles(t, want, readFiles(t, dir), "the same batches again")
+	}
+}
