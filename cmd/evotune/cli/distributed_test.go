@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -61,13 +62,45 @@ func startWorker(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func writeDistConfig(t *testing.T, text string) string {
+// distStraight runs distConfig locally, once per test binary, and
+// returns its config file and files.
+var distStraight = struct {
+	once  sync.Once
+	dir   string
+	files map[string][]byte
+}{}
+
+func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "dist.yaml")
-	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+	cfg = writeConfig(t, distConfig)
+	distStraight.once.Do(func() {
+		dir, err := os.MkdirTemp("", "evotune-dist-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
+		distStraight.files = readFiles(t, filepath.Join(dir, "run"))
+	})
+	if distStraight.files == nil {
+		t.Fatal("the local run failed")
+	}
+	return cfg, distStraight.files
+}
+
+// startCoordinator starts `evotune ARGS` (a run or resume with --serve),
+// killed at the test's end; its stderr is the buffer's.
+func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := evotune(args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cfg
+	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
+	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, &errb
 }
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
@@ -104,26 +137,17 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
-	cfg := writeDistConfig(t, distConfig)
-	straight := filepath.Join(t.TempDir(), "run")
-	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
+	cfg, want := straightDistRun(t)
 	addr := freeAddr(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	coord := evotune("run", cfg, "--out", dir, "--serve", addr, "--batch", "25")
-	var errb bytes.Buffer
-	coord.Stderr = &errb
-	if err := coord.Start(); err != nil {
-		t.Fatal(err)
-	}
+	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--batch", "25")
 	for range 2 {
 		startWorker(t, "nats://"+addr, "--workers", "1")
 	}
-	timer := time.AfterFunc(2*time.Minute, func() { _ = coord.Process.Kill() })
-	defer timer.Stop()
 	if err := coord.Wait(); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
-	sameAsStraight(t, readFiles(t, straight), dir, "two worker processes")
+	sameAsStraight(t, want, dir, "two worker processes")
 }
 
 // TestKilledWorkerAndCoordinator: a worker SIGKILLed in the middle of a
@@ -135,19 +159,11 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
-	cfg := writeDistConfig(t, distConfig)
-	straight := filepath.Join(t.TempDir(), "run")
-	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
+	cfg, want := straightDistRun(t)
 	addr := freeAddr(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	flags := []string{"--serve", addr, "--batch", "25", "--ack-wait", "1s", "--quiet"}
-	coord := evotune(append([]string{"run", cfg, "--out", dir}, flags...)...)
-	var errb bytes.Buffer
-	coord.Stderr = &errb
-	if err := coord.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
+	coord, _ := startCoordinator(t, append([]string{"run", cfg, "--out", dir}, flags...)...)
 	doomed := startWorker(t, "nats://"+addr, "--workers", "1")
 	startWorker(t, "nats://"+addr, "--workers", "1")
 	batches := 2000 / 25
@@ -160,7 +176,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
-	sameAsStraight(t, readFiles(t, straight), dir, "a worker and the coordinator killed")
+	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
 	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
@@ -175,7 +191,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 // machine without a token, and a worker with the wrong token is refused
 // with one clear line; the coordinator, left without workers, says so.
 func TestWorkerSecurity(t *testing.T) {
-	cfg := writeDistConfig(t, distConfig)
+	cfg := writeConfig(t, distConfig)
 	code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", "0.0.0.0:4222")
 	if code != ExitUsage || !strings.Contains(errs, "requires a token") {
 		t.Fatalf("serve on 0.0.0.0 without a token: exit %d: %s", code, errs)
