@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// distConfig is a run of 3 generations of 2,000 games.
+// distConfig is a run of 2 generations of 2,000 games.
 const distConfig = `name: dist
 seed: 6
 game: battleship
@@ -27,7 +27,7 @@ fitness:
     games: 200
 evolution:
   population: 10
-  generations: 3
+  generations: 2
   tournament-size: 2
   elitism: 2
 `

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// journalConfig has generations of 3,000 games: about 47 batches each.
+// journalConfig has 2 generations of 2,000 games: 32 batches each.
 const journalConfig = `name: journal
 seed: 4
 game: battleship
@@ -22,10 +22,10 @@ seeds:
   - {}
 fitness:
   baselines:
-    games: 300
+    games: 200
 evolution:
   population: 10
-  generations: 3
+  generations: 2
   tournament-size: 2
   elitism: 2
 `
@@ -46,7 +46,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "1")
 	want := readFiles(t, straight)
 
-	const games, batchGames = 3000, 64
+	const games, batchGames = 2000, 64
 	batches := (games + batchGames - 1) / batchGames
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "1")
