@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -81,13 +80,11 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 // after batches, cancels the run, as a kill would stop it: the batches
 // done so far are in the journal.
 type killPool struct {
-	inner        Pool
-	gen, after   int
-	cancel       context.CancelFunc
-	done         atomic.Int64
-	playedOfGen  atomic.Int64 // games of generation gen it was asked to play
-	mu           sync.Mutex
-	batchesOfGen int
+	inner       Pool
+	gen, after  int
+	cancel      context.CancelFunc
+	done        atomic.Int64
+	playedOfGen atomic.Int64 // games of generation gen it was asked to play
 }
 
 func (p *killPool) Play(ctx context.Context, w Wave) error {
