@@ -224,7 +224,7 @@ func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 			out = append(out, m)
 		}
 	}
-	sp.sortBest(out)
+	r.sortHallOfFame(sp, out)
 	if len(out) > r.cfg.Evolution.HallOfFame {
 		out = out[:r.cfg.Evolution.HallOfFame]
 	}

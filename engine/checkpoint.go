@@ -52,6 +52,9 @@ type SpeciesState struct {
 	Population []Member   `json:"population"` // the last generation, best first
 	HallOfFame []Member   `json:"hall_of_fame"`
 	History    []GenStats `json:"history"`
+	// Remeasured holds the fresh-deal figures of the best, once the run
+	// has reached its budget (with remeasure: in the config).
+	Remeasured []Remeasured `json:"remeasured,omitempty"`
 }
 
 // states lists the species' states, main species first.

@@ -97,7 +97,13 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			case m.Generation >= ck.Generation:
 				return fmt.Errorf("%s.generation: %d, from after the checkpoint's %d generations", field, m.Generation, ck.Generation)
 			}
+			if err := checkRating(field, m); err != nil {
+				return err
+			}
 		}
+	}
+	if err := checkRemeasured(prefix, st, score); err != nil {
+		return err
 	}
 	for i, row := range st.History {
 		field := fmt.Sprintf("%shistory[%d]", prefix, i)
@@ -106,6 +112,8 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			return fmt.Errorf("%s.generation: %d, want %d", field, row.Generation, i+1)
 		case row.Games < 0:
 			return fmt.Errorf("%s.games: %d", field, row.Games)
+		case row.Saved < 0:
+			return fmt.Errorf("%s.saved: %d", field, row.Saved)
 		case !inRange(row.Best):
 			return fmt.Errorf("%s.best: %v is out of range", field, row.Best)
 		case !inRange(row.Mean):

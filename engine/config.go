@@ -30,7 +30,11 @@ type Config struct {
 	Fitness   FitnessConfig     `json:"fitness"`
 	Evolution EvolutionConfig   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
-	Run       RunConfig         `json:"-"`
+	// Racing and Remeasure are absent from the JSON (and so the hash) of a
+	// config that does not set them, so older runs keep their hash.
+	Racing    *RacingConfig    `json:"racing,omitempty"`
+	Remeasure *RemeasureConfig `json:"remeasure,omitempty"`
+	Run       RunConfig        `json:"-"`
 	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
 	// game with an outside program instead of a built-in game.
 	ProgramConfig
@@ -116,6 +120,9 @@ type PopulationMode struct {
 	Weight    float64 `json:"weight"`
 	Opponents int     `json:"opponents"`
 	Games     int     `json:"games"`
+	// Rating is how the games become a fitness; the default, the mean
+	// score, is left out of the JSON so older configs keep their hash.
+	Rating RatingModel `json:"rating,omitempty"`
 }
 
 // HallOfFameMode: every individual meets the Members best of earlier
@@ -231,7 +238,7 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 }
 
 func (c *Config) decode(d *decoder, root *yaml.Node) {
-	var model, selection, crossover string
+	var model, selection, crossover, ratingModel string
 	d.decodeMap(root, "", []field{
 		{"name", d.str(&c.Name)},
 		{"seed", d.uint64(&c.Seed)},
@@ -261,6 +268,7 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 						{"weight", d.number(&f.Population.Weight)},
 						{"opponents", d.integer(&f.Population.Opponents)},
 						{"games", d.integer(&f.Population.Games)},
+						{"rating", d.str(&ratingModel)},
 					})
 				}},
 				{"hall-of-fame", func(n *yaml.Node, path string) {
@@ -310,10 +318,13 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 				{"opponents", d.strings(&co.Opponents)},
 			})
 		}},
+		{"racing", c.decodeRacing(d)},
+		{"remeasure", c.decodeRemeasure(d)},
 	})
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
 	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
+	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
 
 func parseEnum[T any](d *decoder, key, s string, dst *T, parse func(string) (T, error)) {
@@ -434,6 +445,9 @@ func (c *Config) check(p *problems) {
 		c.species = append([]*species{main}, c.species...)
 	}
 	c.checkLimits(bad)
+	c.checkRacing(bad)
+	c.checkRemeasure(bad)
+	c.checkRating(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
 	}
@@ -891,5 +905,5 @@ func (c *Config) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
 		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, e.Generations, c.Seed)
+		e.Model, e.Population, e.Generations, c.Seed) + c.spendingSummary()
 }

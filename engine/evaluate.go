@@ -17,7 +17,8 @@ type Member struct {
 	Fitness    float64    `json:"fitness"` // the objective's value: shots or score
 	Games      int        `json:"games"`
 	CI95       [2]float64 `json:"ci95"`
-	Generation int        `json:"generation"` // when it was (first) evaluated, from 0
+	Generation int        `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *Rating    `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
@@ -29,6 +30,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 		Games      *int        `json:"games"`
 		CI95       *[2]float64 `json:"ci95"`
 		Generation *int        `json:"generation"`
+		Rating     *Rating     `json:"rating"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -49,7 +51,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if *raw.Generation < 0 {
 		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
-	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation}
+	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation, Rating: raw.Rating}
 	return nil
 }
 
@@ -82,7 +84,8 @@ type job struct {
 	sp, a   int
 	bsp, b  int
 	opp     fitness.Player
-	oi      int // opp's index among the baselines or the hall of fame
+	opi     int // opp's index among the baselines or hall-of-fame members
+	game    int // the game's number against this opponent
 	mode    int
 	seed    uint64
 	swap    bool // seats swapped: the opponent plays first
@@ -119,7 +122,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 			return
 		}
 		for g := range games {
-			j.seed = seedOf(g)
+			j.seed, j.game = seedOf(g), g
 			if !solo {
 				j.seed, j.swap = seedOf(g/2), g%2 == 1 // seat-swapped pairs on one deal
 			}
@@ -135,7 +138,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 		}
 		for i := range sizes[s] {
 			for o, opp := range sp.baselines {
-				add(job{sp: s, a: i, b: -1, opp: opp, oi: o, mode: modeBaselines, solo: solo}, f.Baselines.Games,
+				add(job{sp: s, a: i, b: -1, opp: opp, opi: o, mode: modeBaselines, solo: solo}, f.Baselines.Games,
 					func(g int) uint64 { return r.stream(gen, sp.offset+purposeBaselines, uint64(o), uint64(g)) })
 			}
 		}
@@ -165,7 +168,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 				// A lone species meets its own hall of fame; rivals meet
 				// each other's.
 				for h, opp := range hof[len(hof)-1-s] {
-					add(job{sp: s, a: i, b: -1, opp: opp, oi: h, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
+					add(job{sp: s, a: i, b: -1, opp: opp, opi: h, mode: modeHallOfFame, solo: solo}, f.HallOfFame.Games,
 						func(g int) uint64 { return r.stream(gen, sp.offset+purposeHallOfFame, uint64(h), uint64(g)) })
 				}
 			}
@@ -249,7 +252,15 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
-	r.replayed = 0
+	r.rated, r.ratings, r.race = nil, nil, nil
+	rounds := 1
+	if r.cfg.Racing != nil {
+		r.race = r.newRace(sizes[0], len(hofPlayers[0]))
+		rounds = r.race.rounds
+	}
+	if r.cfg.rates() {
+		r.rated = newRatingNodes(pools[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
+	}
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
@@ -261,19 +272,23 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
 		return nil, err
 	}
+	r.replayed = 0
 	// Play the games chunk by chunk, each a wave of whole batches, and
 	// reduce each chunk in batch order, so the sums are the same at any
-	// worker count, chunk size, pool or resume point.
+	// worker count, chunk size, pool or resume point. Batches are
+	// numbered through the generation, across racing rounds.
 	per := r.batchGames
 	chunkGames := max(1, jobChunk/per) * per
 	var wave []*Batch
 	cur := &Batch{}
-	played, listed := 0, 0
+	played, listed, batches, inChunk := 0, 0, 0, 0
 	var err error
 	flush := func() {
 		if len(cur.jobs) > 0 {
 			wave = append(wave, cur)
+			cur = &Batch{}
 		}
+		inChunk = 0
 		if err != nil || len(wave) == 0 {
 			return
 		}
@@ -282,30 +297,47 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			played += len(b.jobs)
 		}
 		wave = wave[:0]
-		cur = &Batch{}
 	}
-	r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
-		if len(cur.jobs) == 0 {
-			index := listed / per
-			cur = &Batch{ID: r.batchID(gen, index), Gen: gen, Index: index, First: listed, jobs: make([]job, 0, per), in: st}
-		}
-		cur.jobs = append(cur.jobs, j)
-		listed++
-		if len(cur.jobs) == per {
-			wave = append(wave, cur)
-			cur = &Batch{}
-			if listed%chunkGames == 0 {
-				flush()
+	// With racing, the games are played in rounds, and each round's
+	// decisions are taken once all its games are in.
+	for round := range rounds {
+		r.scheduleEach(gen, sizes, hofPlayers, func(j job) bool {
+			if r.race != nil && !r.race.plays(j, round) {
+				return true
 			}
+			if len(cur.jobs) == 0 {
+				cur = &Batch{ID: r.batchID(gen, batches), Gen: gen, Index: batches, First: listed, jobs: make([]job, 0, per), in: st}
+				batches++
+			}
+			cur.jobs = append(cur.jobs, j)
+			listed++
+			inChunk++
+			if len(cur.jobs) == per {
+				wave = append(wave, cur)
+				cur = &Batch{}
+				if inChunk >= chunkGames {
+					flush()
+				}
+			}
+			return err == nil
+		})
+		flush()
+		if err != nil {
+			return nil, err
 		}
-		return err == nil
-	})
-	flush()
-	if err != nil {
-		return nil, err
+		if round+1 < rounds {
+			r.race.decide(round, stats[0])
+		}
 	}
 	if r.replayed > 0 {
-		r.logf("generation %d: %d of %d games replayed from the journal", gen+1, r.replayed, r.lastGames)
+		r.logf("generation %d: %d of %d games replayed from the journal", gen+1, r.replayed, played)
+	}
+	r.lastSaved = r.lastGames - played
+	r.lastGames = played
+	if r.rated != nil {
+		if r.ratings, err = r.rated.rate(stats[0], hof[0]); err != nil {
+			return nil, err
+		}
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
 	out := make([][]Member, len(pools))
@@ -321,6 +353,10 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 				// A score lies in [0, 1]; the normal interval of a few
 				// games can stick out of it.
 				m.CI95 = [2]float64{max(0, m.CI95[0]), min(1, m.CI95[1])}
+			}
+			if r.rated != nil {
+				rt := r.ratings[r.rated.ind[i]]
+				m.Rating = &rt
 			}
 			out[s][i] = m
 		}

@@ -20,21 +20,35 @@ type ExportDoc struct {
 	Objective string            `json:"objective" yaml:"objective"`
 	Players   []ExportedPlayer  `json:"players" yaml:"players"`
 
-	flag string // the eval flag that loads the first player
+	flag       string // the eval flag that loads the first player
+	remeasured bool   // some player has fresh-deal figures
 }
 
 // ExportedPlayer is one parameter set and its figures.
 type ExportedPlayer struct {
-	Rank       int            `json:"rank" yaml:"rank"`
-	Generation int            `json:"generation" yaml:"generation"`
-	Fitness    float64        `json:"fitness" yaml:"fitness"`
-	Games      int            `json:"games" yaml:"games"`
-	CI95       [2]float64     `json:"ci95" yaml:"ci95,flow"`
+	Rank       int        `json:"rank" yaml:"rank"`
+	Generation int        `json:"generation" yaml:"generation"`
+	Fitness    float64    `json:"fitness" yaml:"fitness"`
+	Games      int        `json:"games" yaml:"games"`
+	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	// Remeasured is the figure on fresh deals that selection never saw
+	// (with remeasure: in the config, once the run is finished); Fitness,
+	// Games and CI95 above are those of selection, biased by it.
+	Remeasured *Figure        `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
+	Rating     *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"` // Bradley-Terry, with fitness.population.rating
 	Params     map[string]any `json:"params" yaml:"params"`
 }
 
+// Figure is a measured mean with its games and 95% interval.
+type Figure struct {
+	Fitness float64    `json:"fitness" yaml:"fitness"`
+	Games   int        `json:"games" yaml:"games"`
+	CI95    [2]float64 `json:"ci95" yaml:"ci95,flow"`
+}
+
 // exportDoc lists the top k members of a species' hall of fame.
-func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
+func (c *Config) exportDoc(sp *species, st SpeciesState, k int) *ExportDoc {
+	hof := st.HallOfFame
 	doc := &ExportDoc{Game: c.Game, Player: sp.player, Role: sp.role.String(), Rules: c.Rules, Objective: c.ObjectiveName(), flag: "--player"}
 	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
 		doc.flag = "--opponent"
@@ -45,11 +59,23 @@ func (c *Config) exportDoc(sp *species, hof []Member, k int) *ExportDoc {
 		if err != nil {
 			continue // checked when the checkpoint was read
 		}
-		doc.Players = append(doc.Players, ExportedPlayer{
+		p := ExportedPlayer{
 			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
 			CI95:   [2]float64{round6(m.CI95[0]), round6(m.CI95[1])},
 			Params: readable(vals),
-		})
+		}
+		if m.Rating != nil {
+			rt := *m.Rating
+			rt.Elo, rt.CI95 = round6(rt.Elo), [2]float64{round6(rt.CI95[0]), round6(rt.CI95[1])}
+			p.Rating = &rt
+		}
+		for _, rm := range st.Remeasured {
+			if rm.Rank == i+1 {
+				p.Remeasured = &Figure{Fitness: round6(rm.Fitness), Games: rm.Games, CI95: [2]float64{round6(rm.CI95[0]), round6(rm.CI95[1])}}
+				doc.remeasured = true
+			}
+		}
+		doc.Players = append(doc.Players, p)
 	}
 	return doc
 }
@@ -86,6 +112,11 @@ func (d *ExportDoc) yaml() ([]byte, error) {
 	flowLists(&root)
 	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
 		len(d.Players), d.Player, d.Role, d.flag, d.Player)
+	if d.remeasured {
+		root.HeadComment += "\nfitness, games and ci95 are selection-time figures, from the games that chose these players\n" +
+			"(biased towards luck); remeasured: the same players on fresh deals selection never saw"
+		labelSelection(&root)
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -160,9 +191,28 @@ func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 		}
 		s = 1
 	}
-	doc := cfg.exportDoc(cfg.species[s], ck.states()[s].HallOfFame, k)
+	doc := cfg.exportDoc(cfg.species[s], ck.states()[s], k)
 	if f == JSON {
 		return doc.json()
 	}
 	return doc.yaml()
+}
+
+// labelSelection marks every player's fitness as the selection-time
+// figure, beside its remeasured one.
+func labelSelection(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		remeasured := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			remeasured = remeasured || n.Content[i].Value == "remeasured"
+		}
+		for i := 0; remeasured && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "fitness" {
+				n.Content[i].LineComment = "selection-time"
+			}
+		}
+	}
+	for _, c := range n.Content {
+		labelSelection(c)
+	}
 }

@@ -17,7 +17,8 @@ type GenStats struct {
 	Best       float64 `json:"best"`       // the generation's best fitness
 	Mean       float64 `json:"mean"`
 	SD         float64 `json:"sd"`
-	Games      int     `json:"games"` // games played in the generation
+	Games      int     `json:"games"`           // games played in the generation
+	Saved      int     `json:"saved,omitempty"` // games racing did not play
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -89,10 +91,10 @@ func (j *journal) begin(r *runner, gen int, pools [][][]float64, hof [][]Member,
 	// glue the next entry to it.
 	var b bytes.Buffer
 	writeLine(&b, hdr)
-	for i := range (games + r.batchGames - 1) / r.batchGames {
-		if res, ok := j.have[i]; ok {
-			writeLine(&b, journalEntry{Batch: i, Results: res, Sum: entrySum(i, res)})
-		}
+	kept := slices.Sorted(maps.Keys(j.have))
+	for _, i := range kept {
+		res := j.have[i]
+		writeLine(&b, journalEntry{Batch: i, Results: res, Sum: entrySum(i, res)})
 	}
 	// The journal bypasses the disk of crash tests, which follow the
 	// result files.
@@ -131,8 +133,11 @@ func (j *journal) read() (ignored int, err error) {
 	if !ok || json.Unmarshal(line, &hdr) != nil || hdr != j.hdr {
 		return 0, nil // another generation's journal, or none worth keeping
 	}
+	// A racing generation ends each round with a partial batch, so a
+	// batch holds 1 to per games and there are at most Games batches;
+	// lookup checks a batch's length against the batch played.
 	per := j.hdr.BatchGames
-	nBatches := (j.hdr.Games + per - 1) / per
+	nBatches := j.hdr.Games
 	maxLine := 64 + 32*per
 	for {
 		line, ok := nextLine(rd, maxLine)
@@ -144,7 +149,7 @@ func (j *journal) read() (ignored int, err error) {
 		}
 		var e journalEntry
 		if json.Unmarshal(line, &e) != nil || e.Batch < 0 || e.Batch >= nBatches ||
-			len(e.Results) != min(per, j.hdr.Games-e.Batch*per) || e.Sum != entrySum(e.Batch, e.Results) {
+			len(e.Results) < 1 || len(e.Results) > per || e.Sum != entrySum(e.Batch, e.Results) {
 			ignored++
 			continue
 		}

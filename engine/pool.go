@@ -216,6 +216,12 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	for i, b := range wave {
 		for k, j := range b.jobs {
 			x := results[i][k]
+			if r.rated != nil {
+				r.rated.record(j, x)
+			}
+			if r.race != nil {
+				r.race.record(j, x)
+			}
 			stats[j.sp][j.a][j.mode].add(x)
 			switch {
 			case j.between:
@@ -226,4 +232,20 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 		}
 	}
 	return nil
+}
+
+// playChunk plays jobs outside a generation (re-measuring the best) on
+// this process's local pool, without the journal, and adds their results
+// to stats in job order.
+func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int, players [][]fitness.Player, stats [][][nModes]modeStats) error {
+	st := &evalState{r: r, gen: gen, players: players}
+	var wave []*Batch
+	for k := 0; k < len(chunk); k += r.batchGames {
+		wave = append(wave, &Batch{ID: fmt.Sprintf("%s.extra.%d", r.runID(), (played+k)/r.batchGames), Gen: gen, Index: k / r.batchGames,
+			First: played + k, jobs: chunk[k:min(len(chunk), k+r.batchGames)], in: st})
+	}
+	pool, jn := r.pool, r.journal
+	r.pool, r.journal = LocalPool(r.workers), &journal{}
+	defer func() { r.pool, r.journal = pool, jn }()
+	return r.playWave(ctx, st, wave, played, stats)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -91,6 +90,11 @@ type runner struct {
 
 	lastGames int // games of the last evaluated generation
 	replayed  int // games of the generation in flight read back from the journal
+	lastSaved int // games racing saved in it
+	race      *race
+	// With ratings, the last generation's rated genomes and their ratings.
+	rated   *ratingNodes
+	ratings []Rating
 }
 
 func newRunner(cfg *Config, opts Options) *runner {
@@ -243,6 +247,11 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
+		if err := r.finishRemeasure(ctx, ck); err != nil {
+			return nil, err
+		}
+	}
 	// Rewrite the derived files from the checkpoint: a kill between the
 	// checkpoint and them must not leave them a generation behind.
 	if err := r.writeDerived(ck); err != nil {
@@ -289,12 +298,21 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := slices.Clone(members[s])
-			sp.sortBest(sorted)
+			sorted := r.sortGeneration(sp, members[s])
+			row := r.stats(gen, sorted, r.lastGames)
+			row.Saved = r.lastSaved
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
-				History:    append(states[s].History, r.stats(gen, sorted, r.lastGames)),
+				History:    append(states[s].History, row),
+			}
+		}
+		if gen+1 == r.budget {
+			// The final figures go into the last checkpoint with the
+			// generation, so no kill leaves a finished run without them.
+			if err := r.remeasure(ctx, states); err != nil {
+				r.logf("generation %d abandoned: %v", gen+1, err)
+				return nil, err
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
@@ -365,10 +383,14 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 func (r *runner) writeDerived(ck *Checkpoint) error {
 	for s, st := range ck.states() {
 		sp := r.cfg.species[s]
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), historyCSV(st.History)); err != nil {
+		csv := historyCSV(st.History)
+		if r.cfg.Racing != nil {
+			csv = racingCSV(st.History)
+		}
+		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportDoc(sp, st.HallOfFame, 1).yaml()
+		best, err := r.cfg.exportDoc(sp, st, 1).yaml()
 		if err != nil {
 			return err
 		}
@@ -384,6 +406,9 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 			title += " " + sp.label
 		}
 		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
+		if r.cfg.Racing != nil {
+			svg = withRacingPanel(svg, st.History)
+		}
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
 		}

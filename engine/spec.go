@@ -93,9 +93,9 @@ func (r *runner) spec(b *Batch) ([]byte, error) {
 		case j.b >= 0:
 			opp = ref(0, j.bsp, j.b)
 		case j.mode == modeHallOfFame:
-			opp = ref(2, len(r.cfg.species)-1-j.sp, j.oi)
+			opp = ref(2, len(r.cfg.species)-1-j.sp, j.opi)
 		default:
-			opp = ref(1, j.sp, j.oi)
+			opp = ref(1, j.sp, j.opi)
 		}
 		g := specGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
 		if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {

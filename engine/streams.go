@@ -18,6 +18,7 @@ const (
 	purposePairing                      // who meets whom in population games
 	purposePopulation                   // deals of population games
 	purposeHallOfFame                   // deals of hall-of-fame games
+	purposeRemeasure                    // fresh deals of the end-of-run remeasure of the best
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {

@@ -12,28 +12,35 @@ import (
 // is an increasing function of its root u = v^(1/e) = P * g' * t' * r',
 // with g' = g^(1/e) and so on computed once per shooter: comparing roots
 // is comparing scores, and a root costs the multiplications over9000
-// already does. Only the cells whose root is within rounding of the best
-// are scored exactly, by value, the same code as ever, and the choice is
-// made on those exact scores, exactly as the plain loop makes it. The
-// jitter stage classifies cells (draw or not) on the roots too, against
-// thresholds computed once a shot, then bounds each drawer's jittered
-// score from above from its root, with multiplications and a table of
-// tangents (powUpper), and scores exactly only the drawer with the
-// highest bound: it wins unless another bound reaches its score, and
-// then whatever bound still does is scored too. So every decision (the
-// best score, ties to the lowest cell, which cells draw jitter and in
-// which order, the jittered winner) is the plain loop's, and so are the
-// shots and the random numbers drawn (TestBoundedChoiceIsExact plays
-// both in lockstep over random and extreme parameters).
+// already does. Without jitter, only the cells whose root is within
+// rounding of the best are scored exactly, by value, the same code as
+// ever, and the choice is made on those exact scores, exactly as the
+// plain loop makes it. With jitter, the best score (top) is bounded from
+// the largest root, and scored exactly only when a cell's draw depends on
+// it. The jitter stage classifies cells (draw or not) on the roots too,
+// against thresholds computed once a shot from top's bounds, then bounds
+// each drawer's jittered score from above from its root, with one line
+// of a table (powUpper), and scores exactly only the drawer with the
+// highest bound: it wins when its score's lower bound is above every
+// other bound, and otherwise whatever bound still reaches the best exact
+// score is scored too. So every decision (the best score, ties to the
+// lowest cell, which cells draw jitter and in which order, the jittered
+// winner: a bound never breaks a tie, it only rules out a cell strictly
+// below another) is the plain loop's, and so are the shots and the
+// random numbers drawn (TestBoundedChoiceIsExact plays both in lockstep
+// over random and extreme parameters).
 //
 // Where the time goes: the roots' multipliers g' t' r' change only at
 // the cells whose tier or parity changed, a few a shot, so they are kept
-// per cell (remask); a shot makes one pass over the open cells for the
-// roots and the best, one to pick the drawers, one to draw (the random
+// per cell, with and without parity (remask); a shot makes one pass over
+// the open cells for the roots and the largest, one to pick the drawers
+// and bound their scores, one over the drawers to draw (the random
 // numbers are the plain loop's, one per drawer in cell order: that cost
-// is fixed) and one to bound; math.Pow runs about once a shot (the cells
-// tied for the best share one power; the lead drawer is settled by
-// bounds of its score, powBounds).
+// is fixed) and one to find the highest bound; with jitter, math.Pow runs
+// only where a cell's draw depends on the exact best score or two
+// drawers' bounds are too close to tell (powBounds settles the lead
+// drawer otherwise): 0 to 2 times in 1,000 shots at BenchmarkTunedDraws'
+// draws, where it ran once a shot or more.
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -113,10 +120,9 @@ func exp2Bounds(y float64) (lo, hi float64) {
 // densityRoots are the e-th roots of a shooter's multipliers.
 type densityRoots struct {
 	e, invE float64
-	k       int     // floor(e)
-	f       float64 // e - k
-	// tanA[j] + tanB[j] x is the tangent of x^f at x = (j + 1/2)/powBins.
-	tanA, tanB                         [powBins]float64
+	// On bin j of [0, 1], [j, j+1)/powBins, the line through (lineX[j],
+	// lineY[j]) of slope lineB[j] lies above x^e (see powUpper).
+	lineX, lineY, lineB                [powBins]float64
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
@@ -139,12 +145,16 @@ func newDensityRoots(p *densityParams) *densityRoots {
 		}
 	}
 	r := &densityRoots{e: p.Exponent, invE: 1 / p.Exponent, pMin: math.Exp2(-900 / p.Exponent)}
-	r.k = int(p.Exponent)
-	r.f = p.Exponent - float64(r.k)
 	for j := range powBins {
-		m := (float64(j) + 0.5) / powBins
-		y := math.Pow(m, r.f)
-		r.tanA[j], r.tanB[j] = (1-r.f)*y, r.f*y/m
+		a, b := float64(j)/powBins, float64(j+1)/powBins
+		if r.e >= 1 { // convex: the chord
+			ya := math.Pow(a, r.e)
+			r.lineX[j], r.lineY[j], r.lineB[j] = a, ya, (math.Pow(b, r.e)-ya)*powBins
+		} else { // concave: the tangent at the middle
+			m := (a + b) / 2
+			y := math.Pow(m, r.e)
+			r.lineX[j], r.lineY[j], r.lineB[j] = m, y, r.e*y/m
+		}
 	}
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
@@ -193,114 +203,94 @@ func (r *densityRoots) powBounds(u float64) (lo, hi float64, ok bool) {
 // cells that draw jitter, in cell order, with their draws and their
 // jittered scores, exact or bounded above.
 type scoreBounds struct {
-	// mul[c] is g'(c) t'(c) r'(c) under masks: only the cells whose tier
-	// or parity changed since the last shot are multiplied again.
-	mul      [MaxCells]float64
-	masks    scoreMasks // parity empty when not hunting
-	root     [MaxCells]float64
-	cand     [MaxCells]int8 // cells near the largest root, in cell order
-	open     [MaxCells]int8 // the open cells, in order: nOpen of them, the cells of openBits
-	nOpen    int
-	openBits Bits
-	drawCell [MaxCells]int8
-	drawAdd  [MaxCells]float64 // U(0,1) * Jitter as drawn
-	drawW    [MaxCells]float64 // an upper bound of the drawer's jittered score
+	// mul[c] is g'(c) t'(c) under masks, and mulPar[c] the same times
+	// r'(c) on the hunt's parity cells (masks.parity, the last parity
+	// mask of a hunt): only the cells whose tier or parity changed since
+	// the last shot are multiplied again, and a shot that starts or ends a
+	// hunt switches arrays, not multipliers.
+	mul, mulPar [MaxCells]float64
+	masks       scoreMasks // hunting unused
+	root        [MaxCells]float64
+	cand        [MaxCells]int8 // cells near the largest root, in cell order
+	drawCell    [MaxCells]int8
+	drawAdd     [MaxCells]float64 // U(0,1) * Jitter as drawn
+	drawW       [MaxCells]float64 // an upper bound of the drawer's jittered score
 }
 
 // newScoreBounds returns the scratch of a gunner whose multipliers have
 // the roots rt, before any tier or parity applies.
 func newScoreBounds(rt *densityRoots) *scoreBounds {
-	return &scoreBounds{mul: rt.grid}
+	return &scoreBounds{mul: rt.grid, mulPar: rt.grid}
 }
 
-// remask brings mul up to date with the masks of this shot. Each cell
-// takes the highest tier it is in, as in multiplied.
-func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) {
-	parity := m.parity
-	if !m.hunting {
-		parity = Bits{}
-	}
+// remask brings mul and mulPar up to date with the masks of this shot and
+// returns the one that applies. Each cell takes the highest tier it is
+// in, as in multiplied.
+func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) *[MaxCells]float64 {
 	o := &sb.masks
+	parity := o.parity
+	if m.hunting {
+		parity = m.parity
+	}
 	changed := Bits{
 		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo),
 		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi),
 	}
-	if changed.Empty() {
-		return
-	}
-	*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity, hunting: m.hunting}
-	for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
-		cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
-		if wi == 1 {
-			cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
-		}
-		for ; w != 0; w &= w - 1 {
-			b := uint(bits.TrailingZeros64(w))
-			c := (wi<<6 | int(b)) & (MaxCells - 1)
-			x := rt.grid[c]
-			switch {
-			case cw>>b&1 != 0:
-				x *= rt.critical
-			case pw>>b&1 != 0:
-				x *= rt.preferred
-			case aw>>b&1 != 0:
-				x *= rt.avoid
+	if !changed.Empty() {
+		*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity}
+		for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
+			cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
+			if wi == 1 {
+				cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
 			}
-			if rw>>b&1 != 0 {
-				x *= rt.parity
+			for ; w != 0; w &= w - 1 {
+				b := uint(bits.TrailingZeros64(w))
+				c := (wi<<6 | int(b)) & (MaxCells - 1)
+				x := rt.grid[c]
+				switch {
+				case cw>>b&1 != 0:
+					x *= rt.critical
+				case pw>>b&1 != 0:
+					x *= rt.preferred
+				case aw>>b&1 != 0:
+					x *= rt.avoid
+				}
+				sb.mul[c] = x
+				if rw>>b&1 != 0 {
+					x *= rt.parity
+				}
+				sb.mulPar[c] = x
 			}
-			sb.mul[c] = x
 		}
 	}
+	if m.hunting {
+		return &sb.mulPar
+	}
+	return &sb.mul
 }
 
-// openCells returns the cells of open in increasing order. In a game the
-// open cells lose one cell a shot, which is taken out of the last list.
-func (sb *scoreBounds) openCells(open Bits) []int8 {
-	if open == sb.openBits {
-		return sb.open[:sb.nOpen]
-	}
-	if gone := sb.openBits.AndNot(open); open.AndNot(sb.openBits).Empty() && gone.Count() == 1 {
-		c := int8(gone.First())
-		list := sb.open[:sb.nOpen]
-		for i, x := range list {
-			if x == c {
-				copy(list[i:], list[i+1:])
-				break
-			}
-		}
-		sb.nOpen--
-		sb.openBits = open
-		return sb.open[:sb.nOpen]
-	}
-	n := 0
-	for wi, w := range [2]uint64{open.Lo, open.Hi} {
-		for ; w != 0; w &= w - 1 {
-			sb.open[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
-			n++
-		}
-	}
-	sb.nOpen, sb.openBits = n, open
-	return sb.open[:n]
-}
-
-// powBins is the number of tangents powUpper chooses from, one per
+// powBins is the number of lines powUpper chooses from, one per
 // 1/powBins of [0, 1].
-const powBins = 64
+const powBins = 256
 
-// powUpper returns an upper bound of x^e, e = k + f (k an integer, f in
-// [0, 1)), for x > 0, with multiplications and one table look-up: x^f
-// is concave, so it lies below its tangent at any point, and the tangent
-// at the middle of x's bin (x's own bin for x < 1) is within about
-// f(1-f)/8 (1/powBins/x)^2 of it relatively: 1.2e-4 at x = 1/4, 8e-6
-// near 1.
+// powUpper returns an upper bound of x^e for x in [powMinRatio, 1 +
+// 2^-50], with one multiplication, one addition and a table look-up. On
+// x's bin the line lies above x^e: for e >= 1, x^e is convex and lies
+// below its chord over the bin; for e < 1 it is concave and lies below
+// any of its tangents. The chord is within e(e-1)/8 (1/powBins/x)^2 of
+// x^e relatively (for e <= 4: 1.5e-3 at x = 1/16, 4e-4 at 1/4, 2.3e-5
+// near 1), the tangent at the bin's middle within e(1-e)/8 (1/powBins/x)^2.
+// Beyond 1, where x^e passes above the last chord, it does so by less
+// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the line is y0 + B (x - x0) with y0, B >= 0,
+// x - x0 exact (Sterbenz), and |B (x - x0)| <= y0/3 where x - x0 < 0
+// (tangents of bins 1 and up: x >= powMinRatio), so it is computed within
+// a few ulps, and y0 and B (a difference of two powers divided by the
+// bin's width, errors of a few ulps of the larger power, which B times
+// the bin's width brings back to that size) add a few more: all far
+// within powSlack.
 func (r *densityRoots) powUpper(x float64) float64 {
-	xk := 1.0
-	for range r.k {
-		xk *= x
-	}
-	j := min(int(x*powBins), powBins-1)
-	return xk * (r.tanA[j] + r.tanB[j]*x)
+	j := min(int(x*powBins), powBins-1) // x*powBins is exact: powBins is a power of 2
+	return r.lineY[j] + r.lineB[j]*(x-r.lineX[j])
 }
 
 // twoBits are the bits of 2.0: above them lie the floats above 2, NaN and
@@ -309,9 +299,8 @@ const twoBits = 0x4000000000000000
 
 // Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
 // root to the largest is at least powMinRatio and the best score at least
-// powMinTop, so that top * powUpper(x) >= top * x^(k+1) >= 2^-920 stays
-// normal (k <= 64, and a tangent of x^f lies above x^f >= x); powSlack
-// covers every rounding (see chooseBounded).
+// powMinTop, so that top * powUpper(x) >= top * x^e >= 2^-912 stays
+// normal (e <= 64); powSlack covers every rounding (see chooseBounded).
 const (
 	powMinRatio = 0x1p-8
 	powMinTop   = 0x1p-400
@@ -323,81 +312,97 @@ const (
 // drawing the very same random numbers; see the top of this file.
 func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
-	sb.remask(rt, m)
-	score, root, mul := &k.score, &sb.root, &sb.mul
-	// One pass over the open cells turns q into P and its root, lists the
-	// open cells for the jitter pass, and gathers the cells whose root is
-	// within rounding of the largest so far; those still near the final
-	// largest are scored. wild: cells whose roots prove nothing (a P that
-	// is not 0 or a number in [pMin, 2]: never, in fact), scored exactly.
+	mul := sb.remask(rt, m)
+	score, root := &k.score, &sb.root
+	// One pass over the open cells turns q into P and its root and
+	// gathers the cells whose root is within rounding of the largest so
+	// far; those still near the final largest are the candidates for the
+	// best. wild: cells whose roots prove nothing (a P that is not 0 or a
+	// number in [pMin, 2]: never, in fact), scored exactly.
 	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
 	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
 	// 2^-53 one unsigned comparison of its bits with those of 2 finds
 	// the wild ones.
 	var wild, exact Bits // exact: cells whose k.score is their exact score
 	maxRoot, near := 0.0, 0.0
-	cells := sb.openCells(open)
 	nCand := 0
 	pMin := 0.0 // P < 0 is caught by the bits: only a pMin above 2^-53 can matter
 	if rt.pMin > 0x1p-53 {
 		pMin = rt.pMin
 	}
-	for _, c8 := range cells {
-		c := int(c8) & (MaxCells - 1)
-		P := 1 - score[c]
-		u := P * mul[c]
-		score[c], root[c] = P, u // score holds P until scored exactly
-		if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
-			wild = wild.Set(c)
-		} else if u < near {
-			continue
-		} else if u > maxRoot {
-			maxRoot, near = u, u*(1-4*rootSlack)
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			P := 1 - score[c]
+			u := P * mul[c]
+			score[c], root[c] = P, u // score holds P until scored exactly
+			if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
+				wild = wild.Set(c)
+			} else if u < near {
+				continue
+			} else if u > maxRoot {
+				maxRoot, near = u, u*(1-4*rootSlack)
+			}
+			sb.cand[nCand&(MaxCells-1)] = int8(c)
+			nCand++
 		}
-		sb.cand[nCand&(MaxCells-1)] = int8(c)
-		nCand++
 	}
 	cand := sb.cand[:nCand]
-	// The best exact score is among the wild cells and those whose root
-	// is within rounding of the largest: any other scores strictly less
-	// than the cell with the largest root. Candidates are mostly ties
-	// (cells alike by symmetry), so powers are reused by P. A scored
-	// cell's root becomes NaN, which the jitter passes below recognise.
-	best, top := -1, math.Inf(-1)
-	lastP, lastPow := math.NaN(), 0.0
-	for _, c8 := range cand {
-		c := int(c8)
-		if root[c] < near && !wild.Has(c) {
-			continue
-		}
-		P := score[c]
-		if P != lastP {
-			lastP, lastPow = P, math.Pow(P, rt.e)
-		}
-		v := k.multiplied(c, lastPow, m)
-		score[c], root[c], exact = v, math.NaN(), exact.Set(c)
-		if v > top {
-			best, top = c, v
-		}
+	// The best exact score, top, is among the wild cells and those whose
+	// root is within rounding of the largest: any other scores strictly
+	// less than the cell with the largest root. With jitter, and no wild
+	// cell, its bounds from the largest root do until a cell needs top
+	// itself (see the drawers' pass): every other cell's root is at most
+	// the largest, so its score at most thi. Otherwise the candidates are
+	// scored now; they are mostly ties (cells alike by symmetry), so
+	// powers are reused by P. A scored cell's root becomes NaN, which the
+	// jitter passes below recognise.
+	best, top := -1, math.Inf(-1) // once exact (topKnown)
+	tlo, thi, topKnown := 0.0, 0.0, true
+	if p.Jitter > 0 && wild.Empty() && maxRoot > 0 {
+		var ok bool
+		tlo, thi, ok = rt.powBounds(maxRoot)
+		topKnown = !ok
 	}
-	if best < 0 { // only NaN scores: cannot happen with valid params
-		return open.First()
-	}
-	if p.Jitter == 0 {
-		return best
+	if topKnown {
+		lastP, lastPow := math.NaN(), 0.0
+		for _, c8 := range cand {
+			c := int(c8)
+			if root[c] < near && !wild.Has(c) {
+				continue
+			}
+			P := score[c]
+			if P != lastP {
+				lastP, lastPow = P, math.Pow(P, rt.e)
+			}
+			v := k.multiplied(c, lastPow, m)
+			score[c], root[c], exact = v, math.NaN(), exact.Set(c)
+			if v > top {
+				best, top = c, v
+			}
+		}
+		if best < 0 { // only NaN scores: cannot happen with valid params
+			return open.First()
+		}
+		if p.Jitter == 0 {
+			return best
+		}
+		tlo, thi = top, top
 	}
 	// A cell draws jitter unless v != top && v+Jitter <= top. A cell not
-	// scored exactly has v < top. If its root is clearly below
-	// (top - Jitter)^(1/e), v + Jitter <= top: it draws nothing. If its
-	// root is clearly above (top - Jitter + top*2^-50)^(1/e), v + Jitter
-	// exceeds top by more than an ulp, so rounding cannot bring it back to
-	// top: it draws. Otherwise it is scored exactly.
+	// scored exactly has v < top or is among the candidates. If its root
+	// is clearly below (tlo - Jitter)^(1/e), v + Jitter <= tlo <= top
+	// (and v < top): it draws nothing. If its root is clearly above (thi -
+	// Jitter + thi*2^-50)^(1/e), v + Jitter exceeds top by more than an
+	// ulp, so rounding cannot bring it back to top: it draws. Otherwise
+	// it is scored exactly and compared with top, scored exactly then if
+	// it is not yet.
 	skipBelow, drawAbove := 0.0, -1.0
-	if gap := top - p.Jitter; gap >= 0x1p-900 {
+	if gap := tlo - p.Jitter; gap >= 0x1p-900 {
 		lo, _ := rt.rootBounds(gap)
 		skipBelow = lo * (1 - 4*rootSlack)
 	}
-	if gap := top - p.Jitter + top*0x1p-50; gap > 0 {
+	if gap := thi - p.Jitter + thi*0x1p-50; gap > 0 {
 		drawAbove = math.Inf(1)
 		if gap >= 0x1p-900 {
 			_, hi := rt.rootBounds(gap)
@@ -405,35 +410,33 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 		}
 	}
 	// The jittered score of a drawer not scored exactly is bounded above
-	// from its root u: v <= top * (u / maxRoot)^e * (1 + powSlack). The
-	// cell with the largest root scores at most top, and the roots are
+	// from its root u: v <= thi * (u / maxRoot)^e * (1 + powSlack). The
+	// cell with the largest root scores at most top <= thi, and the roots are
 	// within 1 +- rootSlack of the true ones, the scores within 1e-12:
 	// the ratio of two scores is within ((1 + rootSlack) / (1 -
 	// rootSlack))^64 (1 + 3e-12) < 1 + 1.3e-8 of the e-th power of their
-	// roots' ratio, and the ratio's division, powUpper's at most 66
-	// roundings (x^k, then A + Bx with A, B >= 0 and their table entries
-	// within a few ulps) and the two products below add less than 1e-12. Below powMinRatio,
+	// roots' ratio, and the ratio's division, powUpper's few roundings
+	// and the two products below add less than 1e-12. Below powMinRatio,
 	// powUpper(powMinRatio) bounds x^e; a root of 0 is a score of 0
-	// (every multiplier is finite); where powUpper's limits fail, v < top
-	// is the bound. Rounding is monotone, so fl(bound + draw) bounds
+	// (every multiplier is finite); where powUpper's limits fail, v <=
+	// thi is the bound. Rounding is monotone, so fl(bound + draw) bounds
 	// fl(v + draw).
-	invMax, topS, xMin := 1/maxRoot, top*(1+powSlack), powMinRatio
+	invMax, topS, xMin := 1/maxRoot, thi*(1+powSlack), powMinRatio
 	ubSmall := topS * rt.powUpper(powMinRatio)
-	if !(top >= powMinTop) {
-		xMin, ubSmall = math.Inf(1), top
+	if !(tlo >= powMinTop) {
+		xMin, ubSmall = math.Inf(1), thi
 	}
-	// The drawers in cell order (the exact ones with a root of NaN); then
-	// their draws, in that order; then the bounds of their jittered
-	// scores. (Three loops: one with a call to the random source in it
-	// would keep every other value on the stack.) With drawAbove < 0 and
-	// top < Jitter every open cell draws: the inexact ones have u >= 0 =
-	// skipBelow > drawAbove, the exact ones v + Jitter >= Jitter > top (v
-	// >= 0 or NaN).
-	drawCell := cells
-	if !(drawAbove < 0 && top < p.Jitter) {
-		n := 0
-		for _, c8 := range cells {
-			c := int(c8) & (MaxCells - 1)
+	// One pass lists the drawers in cell order, each with the bound of its
+	// score (the exact score where it is exact, root NaN); a second draws
+	// their jitter, in that order, and adds it to the bounds; a third
+	// finds the highest bound. (A loop with a call to the random source in
+	// it keeps every other value on the stack; and bounding every drawer,
+	// where the bounds below the best so far could be skipped, keeps the
+	// loops free of branches they mispredict.)
+	n := 0
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
 			u := root[c]
 			if u < skipBelow {
 				continue
@@ -441,49 +444,39 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			if !(u > drawAbove) { // NaN (exact) too: the exact score decides
 				if u == u {
 					score[c], root[c], exact = k.value(c, score[c], m), math.NaN(), exact.Set(c)
+					u = math.NaN()
+				}
+				if !topKnown {
+					top, topKnown = k.topScore(cand, near, m), true
 				}
 				if v := score[c]; v != top && v+p.Jitter <= top {
 					continue
 				}
 			}
+			ub := score[c] // exact: the score itself
+			if u == u {
+				ub = 0.0 // a root of 0 is a score of 0
+				if x := u * invMax; x >= xMin {
+					ub = topS * rt.powUpper(x)
+				} else if u != 0 {
+					ub = ubSmall
+				}
+			}
 			sb.drawCell[n&(MaxCells-1)] = int8(c)
+			sb.drawW[n&(MaxCells-1)] = ub
 			n++
 		}
-		drawCell = sb.drawCell[:n]
 	}
-	n := len(drawCell)
-	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
+	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
 	for i := range drawAdd {
-		drawAdd[i] = k.rng.Float64() * p.Jitter
+		add := k.rng.Float64() * p.Jitter
+		drawAdd[i] = add
+		drawW[i] += add
 	}
-	// A drawer's jittered score is at most topHi + draw: an exact one's
-	// score is at most top (or NaN, which never wins), and powUpper(x) <
-	// 1 + 1e-4 for x <= 1 + 2^-50 (x^k, and x^f's tangents at the middle
-	// of their bins, f(1-f)/8 (1/powBins)^2 above it at x = 1). A drawer
-	// whose draw cannot lift that above second keeps it as its bound.
-	// Exact drawers are bounded by their jittered score itself. lead: the
-	// drawer with the highest bound, second: the highest bound of the
-	// others (a NaN bound, never in fact, sticks).
-	topHi := topS * (1 + 1e-4)
+	// lead: the drawer with the highest bound, second: the highest bound
+	// of the others (a NaN bound, never in fact, sticks).
 	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
-	for i, c8 := range drawCell {
-		add := drawAdd[i]
-		if wub := topHi + add; wub <= second {
-			drawW[i] = wub
-			continue
-		}
-		c := int(c8) & (MaxCells - 1)
-		ub := score[c] // exact: the score itself
-		if u := root[c]; u == u {
-			ub = 0.0 // a root of 0 is a score of 0
-			if x := u * invMax; x >= xMin {
-				ub = topS * rt.powUpper(x)
-			} else if u != 0 {
-				ub = ubSmall
-			}
-		}
-		wub := ub + add
-		drawW[i] = wub
+	for i, wub := range drawW {
 		if wub > leadW {
 			lead, leadW, second = i, wub, leadW
 		} else if !(wub <= second) && second == second {
@@ -537,6 +530,29 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 		}
 	}
 	return best
+}
+
+// topScore is the best exact score of the open cells: the highest of
+// cand's cells whose root is near or above near (see chooseBounded), each
+// scored from its P in k.score or taken from k.score where the cell is
+// already scored (its root NaN), leaving both as they are.
+func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float64 {
+	top := math.Inf(-1)
+	for _, c8 := range cand {
+		c := int(c8) & (MaxCells - 1)
+		u := k.bound.root[c]
+		if u < near {
+			continue
+		}
+		v := k.score[c]
+		if u == u {
+			v = k.value(c, v, m)
+		}
+		if v > top { // as in the plain loop: a NaN score never counts
+			top = v
+		}
+	}
+	return top
 }
 
 // scoreDrawer scores cell c exactly, leaves the score in k.score and

@@ -111,6 +111,11 @@ func BenchmarkWorkload(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			for b.Loop() {
 				for i, p := range players {
+					// Each vector plays games of its own seeds: a game
+					// replayed at once with the same moves runs faster (see
+					// battleship's BenchmarkTunedDraws), which flattered
+					// every vector playing like the one before it.
+					seed := seed*uint64(len(players)) + uint64(i)
 					start := cputime.Thread()
 					switch {
 					case w.solo && w.role == g.Roles()[0]:

@@ -5,27 +5,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/spf13/cobra"
 )
 
 // maxEvalGames bounds eval --games: every game's result is kept until the
 // report (medians need them), 8 bytes each per player.
 const maxEvalGames = 10_000_000
 
+func init() { addCommand(newEvalCmd) }
+
+// evalOptions are the flags and argument of evotune eval.
 type evalOptions struct {
+	e        *env
 	game     string
-	player   listFlag
-	vs       listFlag
+	player   []string
+	vs       []string
 	opponent string
 	placer   string // the old name of --opponent, for games whose opponents are placers
-	rules    optionsFlag
+	rules    kvFlag
 	games    int
 	seed     uint64
 	workers  int
@@ -36,39 +38,51 @@ type evalOptions struct {
 	prof     profiles
 }
 
-func runEval(ctx context.Context, e *env, args []string) error {
-	o := evalOptions{rules: optionsFlag{}}
-	fs := newFlagSet(e, "eval", "GAME --player SPEC [--vs SPEC ...] [flags]",
-		"Play games and report, per player, its solo figures (Battleship: shots to sink a fleet)\n"+
-			"and, per pairing with a --vs opponent, wins, draws, losses and score, all with 95% intervals.\n"+
-			"Solo games share their deals across players; head-to-head games are played in\n"+
-			"seat-swapped pairs on the same deal. Results do not depend on --workers")
-	fs.Var(&o.player, "player", "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
-	fs.Var(&o.vs, "vs", "opponent `SPEC` met head to head by every player (repeatable)")
+func newEvalCmd(e *env) *cobra.Command {
+	o := &evalOptions{e: e, rules: kvFlag{}}
+	cmd := &cobra.Command{
+		Use:   "eval GAME --player SPEC [--vs SPEC ...]",
+		Short: "Play games and report figures with 95% intervals",
+		Long: `Play games and report, per player, its solo figures (Battleship: shots to sink a
+fleet) and, per pairing with a --vs opponent, wins, draws, losses and score, all
+with 95% intervals. Solo games share their deals across players; head-to-head
+games are played in seat-swapped pairs on the same deal. Results do not depend
+on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
+		Example: `  evotune eval battleship --player over9000 --player tuned:best.yaml --games 20000
+  evotune eval hadron --player tuned:best.yaml --vs aenigma --rule size=7
+  evotune eval mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true --player classic --vs random
+  evotune eval battleship --player learner --series 50 --games 5000 --svg curves.svg`,
+		ValidArgsFunction: completeGame,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if o.game, err = oneGame(args, &o.program); err != nil {
+				return err
+			}
+			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
+				return o.prof.profiled(func() error { return o.run(ctx) })
+			})
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringArrayVar(&o.player, "player", nil, "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
+	fs.StringArrayVar(&o.vs, "vs", nil, "opponent `SPEC` met head to head by every player (repeatable)")
 	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer laying the fleets;\ndefault: the game's, see 'evotune games GAME')")
 	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")
-	fs.Var(o.rules, "rule", "rule option `KEY=VALUE` (repeatable; see 'evotune games GAME')")
+	addRuleFlag(fs, o.rules)
 	fs.IntVar(&o.games, "games", 1000, "games per player and per pairing (even when there are --vs opponents:\nhead-to-head games come in seat-swapped pairs)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every game's randomness is derived from")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
-	o.program.add(fs)
+	o.program.add(cmd)
 	fs.IntVar(&o.series, "series", 0, "play series of `N` games against one opponent, in order, so that a learning\nplayer (battleship: learner) carries memory through each; report shots by game\nof the series (--games is then the total, a multiple of N)")
 	fs.StringVar(&o.svg, "svg", "", "with --series: write the learning curves to `FILE` (SVG)")
 	o.prof.addFlags(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if o.game, err = oneGame(pos, &o.program); err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
-	defer stop()
-	return o.prof.profiled(func() error { return o.run(ctx, e) })
+	completePlayerFlags(cmd, &o.program)
+	return cmd
 }
 
-func (o *evalOptions) run(ctx context.Context, e *env) error {
+func (o *evalOptions) run(ctx context.Context) error {
+	e := o.e
 	if len(o.player) == 0 {
 		return usagef("--player is required")
 	}
@@ -123,7 +137,7 @@ func (o *evalOptions) run(ctx context.Context, e *env) error {
 		opponent = ""
 	}
 	if o.series > 0 {
-		return o.runSeries(ctx, e, g)
+		return o.runSeries(ctx, g)
 	}
 	if !hasSolo && len(o.vs) == 0 {
 		return usagef("%s has no solo measure: name opponents with --vs", g.Name())
@@ -223,7 +237,8 @@ func labelWidth(rep fitness.EvalReport) int {
 }
 
 // runSeries is eval --series: learning curves.
-func (o *evalOptions) runSeries(ctx context.Context, e *env, g fitness.Game) error {
+func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
+	e := o.e
 	sg, ok := g.(fitness.SeriesGame)
 	if !ok {
 		return usagef("--series: %s has no series of solo games", g.Name())

@@ -5,61 +5,69 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/spf13/cobra"
 )
 
-func runExport(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "export", "RUN_DIR [--top K] [--format yaml|json] [-o FILE] [--rivals]",
-		"Write the best K parameter sets of a run's hall of fame with their fitness, games and 95%\n"+
-			"interval. The file loads directly as --player NAME:FILE in eval (--opponent NAME:FILE for\n"+
-			"co-evolved solo opponents, such as placers)")
-	top := fs.Int("top", 1, "how many parameter sets (at most the run's evolution.hall-of-fame)")
-	format := fs.String("format", "yaml", "yaml or json")
-	out := fs.String("o", "", "write to `FILE` (atomically) instead of stdout")
-	rivals := fs.Bool("rivals", false, "export the co-evolved rival species (e.g. placers) instead")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
+func init() { addCommand(newExportCmd) }
+
+// exportOptions are the flags and argument of evotune export.
+type exportOptions struct {
+	e      *env
+	dir    string
+	top    int
+	format string
+	out    string
+	rivals bool
+}
+
+func newExportCmd(e *env) *cobra.Command {
+	o := &exportOptions{e: e}
+	cmd := &cobra.Command{
+		Use:   "export RUN_DIR",
+		Short: "Write a run's best parameter sets",
+		Long: `Write the best K parameter sets of a run's hall of fame with their fitness,
+games and 95% interval. The file loads directly as --player NAME:FILE in eval
+(--opponent NAME:FILE for co-evolved solo opponents, such as placers).`,
+		Example: `  evotune export runs/quickstart -o best.yaml
+  evotune export runs/quickstart --top 5 --format json
+  evotune export runs/coevolve --rivals -o placers.yaml`,
+		ValidArgsFunction: completeDir,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if o.dir, err = exactlyOne(args, "RUN_DIR"); err != nil {
+				return err
+			}
+			return o.run(cmd.Context())
+		},
 	}
-	if len(pos) != 1 {
-		return usagef("want exactly one RUN_DIR, got %d arguments", len(pos))
-	}
-	f, err := engine.ParseFormat(*format)
+	fs := cmd.Flags()
+	fs.IntVar(&o.top, "top", 1, "how many parameter sets (at most the run's evolution.hall-of-fame)")
+	fs.StringVar(&o.format, "format", "yaml", "yaml or json")
+	fs.StringVarP(&o.out, "output", "o", "", "write to `FILE` (atomically) instead of stdout")
+	fs.BoolVar(&o.rivals, "rivals", false, "export the co-evolved rival species (e.g. placers) instead")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func (o *exportOptions) run(context.Context) error {
+	f, err := engine.ParseFormat(o.format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
-	if *top < 1 {
-		return usagef("--top must be at least 1, got %d", *top)
+	if o.top < 1 {
+		return usagef("--top must be at least 1, got %d", o.top)
 	}
-	data, err := engine.Export(pos[0], *top, f, *rivals)
+	data, err := engine.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		_, err = e.stdout.Write(data)
+	if o.out == "" {
+		_, err = o.e.stdout.Write(data)
 		return err
 	}
 	// Writing by rename would replace a link, device or FIFO with a file.
-	if err := fileio.CheckReplaceable(*out); err != nil {
+	if err := fileio.CheckReplaceable(o.out); err != nil {
 		return usagef("-o %v", err)
 	}
-	return engine.WriteFile(*out, data)
-}
-
-func runValidate(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "validate", "CONFIG",
-		"Check a config without running it: every problem is reported at once as file:line: key: message")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want exactly one CONFIG, got %d arguments", len(pos))
-	}
-	cfg, err := engine.Load(pos[0])
-	if err != nil {
-		return asUsage(err)
-	}
-	defer cfg.Close()
-	_, err = e.stdout.Write([]byte(cfg.Summary()))
-	return err
+	return engine.WriteFile(o.out, data)
 }

@@ -9,40 +9,64 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
+	"github.com/spf13/cobra"
 )
 
-func runGames(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "games", "[GAME] [--rule KEY=VALUE ...] [--command PROGRAM]",
-		"List the games; with GAME, its rule options, players and their tunable parameters\n"+
-			"with ranges and defaults, under the default rules or those given with --rule\n"+
-			"(the knobs of some players depend on the rules, e.g. mnk's tuned under gravity)")
-	rules := optionsFlag{}
-	fs.Var(rules, "rule", "rule option `KEY=VALUE` (repeatable)")
-	var program programFlags
-	program.add(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
+func init() { addCommand(newGamesCmd) }
+
+// gamesOptions are the flags and argument of evotune games.
+type gamesOptions struct {
+	e       *env
+	args    []string
+	rules   kvFlag
+	program programFlags
+}
+
+func newGamesCmd(e *env) *cobra.Command {
+	o := &gamesOptions{e: e, rules: kvFlag{}}
+	cmd := &cobra.Command{
+		Use:   "games [GAME]",
+		Short: "List games, their rule options, players and tunable parameters",
+		Long: `List the games; with GAME, its rule options, players and their tunable parameters
+with ranges and defaults, under the default rules or those given with --rule
+(the knobs of some players depend on the rules, e.g. mnk's tuned under gravity).`,
+		Example: `  evotune games
+  evotune games battleship
+  evotune games mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true
+  evotune games --command "python3 bots/pig.py"`,
+		ValidArgsFunction: completeGame,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.args = args
+			return o.run(cmd.Context())
+		},
 	}
+	addRuleFlag(cmd.Flags(), o.rules)
+	o.program.add(cmd)
+	completePlayerFlags(cmd, &o.program)
+	return cmd
+}
+
+func (o *gamesOptions) run(ctx context.Context) error {
+	e := o.e
 	switch {
-	case len(pos) == 0 && program.command == "":
-		if len(rules) > 0 {
+	case len(o.args) == 0 && o.program.command == "":
+		if len(o.rules) > 0 {
 			return usagef("--rule needs a GAME")
 		}
 		for _, g := range catalog.All() {
 			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
 		}
 		return nil
-	case len(pos) <= 1:
-		name, err := oneGame(pos, &program)
+	case len(o.args) <= 1:
+		name, err := oneGame(o.args, &o.program)
 		if err != nil {
 			return err
 		}
-		info, err := program.lookup(ctx, e, name)
+		info, err := o.program.lookup(ctx, e, name)
 		if err != nil {
 			return err
 		}
-		g, err := info.New(rules)
+		g, err := info.New(o.rules)
 		if err != nil {
 			return asUsage(err)
 		}
@@ -50,7 +74,7 @@ func runGames(ctx context.Context, e *env, args []string) error {
 		writeGame(e.stdout, info, g)
 		return nil
 	}
-	return usagef("want at most one GAME, got %d", len(pos))
+	return usagef("want at most one GAME, got %d", len(o.args))
 }
 
 func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {

@@ -3,155 +3,141 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-func runRun(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "run", "CONFIG [--out DIR] [--workers N] [--generations N] [--quiet] [--cpuprofile FILE] [--memprofile FILE]",
-		"Start a tuning run: evaluate, checkpoint and breed every generation, and write\n"+
-			"config.yaml, checkpoint.json, generations.csv, best.yaml, report.svg and run.log to the run\n"+
-			"directory. Ctrl-C (or SIGTERM) stops after the generation in flight is checkpointed; a second\n"+
-			"one aborts it. 'best so far' is the hall of fame's best; re-evaluation can move it either way")
-	out := fs.String("out", "", "run `DIR` (default runs/NAME)")
-	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
-	generations := fs.Int("generations", 0, "generation budget `N`, overriding the config's")
-	quiet := fs.Bool("quiet", false, "no progress output")
-	var prof profiles
-	prof.addFlags(fs)
-	var d distFlags
-	d.addFlags(fs)
-	file, err := parseRunArgs(fs, joinServeAddr(args), "CONFIG", workers, generations)
-	if err != nil {
-		return err
+func init() { addCommand(newRunCmd) }
+
+// runOptions are the flags and argument of evotune run.
+type runOptions struct {
+	e      *env
+	config string
+	out    string
+	engineFlags
+}
+
+func newRunCmd(e *env) *cobra.Command {
+	o := &runOptions{e: e}
+	cmd := &cobra.Command{
+		Use:   "run CONFIG",
+		Short: "Start a tuning run from a config",
+		Long: `Start a tuning run: evaluate, checkpoint and breed every generation, and write
+config.yaml, checkpoint.json, generations.csv, best.yaml, report.svg and run.log
+to the run directory. Ctrl-C (or SIGTERM) stops after the generation in flight is
+checkpointed; a second one aborts it. 'best so far' is the hall of fame's best;
+re-evaluation can move it either way.`,
+		Example: `  evotune run configs/quickstart.yaml
+  evotune run configs/hadron.yaml --out runs/h1 --workers 4 --generations 50`,
+		ValidArgsFunction: completeConfig,
+		RunE:              o.runE("CONFIG", &o.config, o.run),
 	}
-	if err := d.check(); err != nil {
-		return err
-	}
-	cfg, err := engine.Load(file)
+	fs := cmd.Flags()
+	fs.StringVar(&o.out, "out", "", "run `DIR` (default runs/NAME)")
+	_ = cmd.MarkFlagDirname("out")
+	o.add(fs, "generation budget `N`, overriding the config's")
+	return cmd
+}
+
+func (o *runOptions) run(ctx context.Context) error {
+	cfg, err := engine.Load(o.config)
 	if err != nil {
 		return asUsage(err)
 	}
 	defer cfg.Close()
-	dir := *out
+	dir := o.out
 	if dir == "" {
 		dir = filepath.Join("runs", cfg.Name)
 	}
-	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations}
-	defer d.apply(e, *quiet, &opts).close()
-	return prof.profiled(func() error {
-		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
-			res, err := engine.Start(ctx, cfg, opts)
-			if errors.Is(err, engine.ErrRunExists) {
-				return nil, usageError{err}
-			}
-			return res, err
-		})
+	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
+	defer o.dist.apply(o.e, o.quiet, &opts).close()
+	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
+		res, err := engine.Start(ctx, cfg, opts)
+		if errors.Is(err, engine.ErrRunExists) {
+			return nil, usageError{err}
+		}
+		return res, err
 	})
 }
 
-func runResume(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "resume", "RUN_DIR [--generations N] [--workers N] [--quiet] [--cpuprofile FILE] [--memprofile FILE]",
-		"Continue a run from its last checkpoint. The result is identical to a run that was never\n"+
-			"stopped. The run directory's config.yaml may not change results; the budget may grow.\n"+
-			"Without --generations the budget is the config's evolution.generations (a 'run\n"+
-			"--generations N' budget is not remembered)")
-	generations := fs.Int("generations", 0, "new generation budget `N` (total, not additional)")
-	workers := fs.Int("workers", 0, "games played at once (default: the config's run.workers, else all cores)")
-	quiet := fs.Bool("quiet", false, "no progress output")
-	accept := fs.Bool("accept-program-change", false, "continue although the outside program (command:) changed since the checkpoint:\nits files or what it announces; results then differ from a run never stopped")
-	var prof profiles
-	prof.addFlags(fs)
-	var d distFlags
-	d.addFlags(fs)
-	dir, err := parseRunArgs(fs, joinServeAddr(args), "RUN_DIR", workers, generations)
-	if err != nil {
-		return err
-	}
-	if err := d.check(); err != nil {
-		return err
-	}
-	opts := engine.Options{Dir: dir, Workers: *workers, Generations: *generations, AcceptProgramChange: *accept}
-	defer d.apply(e, *quiet, &opts).close()
-	return prof.profiled(func() error {
-		return runEngine(ctx, e, *quiet, &opts, func(ctx context.Context) (*engine.Result, error) {
-			return engine.Resume(ctx, opts)
-		})
-	})
+// engineFlags are the flags run and resume share.
+type engineFlags struct {
+	workers     int
+	generations int
+	quiet       bool
+	prof        profiles
+	dist        distFlags // play on other machines
 }
 
-// parseRunArgs parses the flags of run or resume and returns their one
-// positional argument (what names it in the usage error); the counts are
-// checked once parsed.
-func parseRunArgs(fs *flag.FlagSet, args []string, what string, workers, generations *int) (string, error) {
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return "", err
-	}
-	if len(pos) != 1 {
-		return "", usagef("want exactly one %s, got %d arguments", what, len(pos))
-	}
-	return pos[0], checkCounts(fs, *workers, *generations)
+func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
+	fs.IntVar(&f.workers, "workers", 0, "games played at once (default: the config's run.workers, else all cores)")
+	fs.IntVar(&f.generations, "generations", 0, generations)
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	f.prof.addFlags(fs)
+	f.dist.addFlags(fs)
 }
 
-func checkCounts(fs *flag.FlagSet, workers, generations int) error {
-	if workers < 0 || workers > engine.MaxWorkers {
-		return usagef("--workers %d: want 0 (all cores) to %d", workers, engine.MaxWorkers)
+// runE is the RunE of run and resume: their one argument, what names it,
+// into arg, the counts checked, then run.
+func (f *engineFlags) runE(what string, arg *string, run func(context.Context) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		var err error
+		if *arg, err = exactlyOne(args, what); err != nil {
+			return err
+		}
+		if err := f.check(cmd.Flags()); err != nil {
+			return err
+		}
+		if err := f.dist.check(); err != nil {
+			return err
+		}
+		return run(cmd.Context())
 	}
-	if generations < 0 || (generations == 0 && flagSet(fs, "generations")) {
-		return usagef("--generations %d: want at least 1", generations)
+}
+
+// check checks the counts once parsed.
+func (f *engineFlags) check(fs *pflag.FlagSet) error {
+	if f.workers < 0 || f.workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, engine.MaxWorkers)
 	}
-	if generations > engine.MaxGenerations {
-		return usagef("--generations %d: more than the limit of %d", generations, engine.MaxGenerations)
+	if f.generations < 0 || (f.generations == 0 && fs.Changed("generations")) {
+		return usagef("--generations %d: want at least 1", f.generations)
+	}
+	if f.generations > engine.MaxGenerations {
+		return usagef("--generations %d: more than the limit of %d", f.generations, engine.MaxGenerations)
 	}
 	return nil
 }
 
-// runEngine wires progress and the two-stage Ctrl-C around a run: the
-// first interrupt lets the generation in flight finish and be
+// runEngine wires profiles, progress and the two-stage interrupt around
+// a run: the first interrupt lets the generation in flight finish and be
 // checkpointed, the second abandons it (the last checkpoint stays).
-func runEngine(ctx context.Context, e *env, quiet bool, opts *engine.Options, start func(context.Context) (*engine.Result, error)) error {
-	hard, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	stop := make(chan struct{})
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM) // batch schedulers send TERM
-	defer signal.Stop(sigs)
-	go func() {
-		for n := 1; ; n++ {
-			select {
-			case <-sigs:
-			case <-ctx.Done(): // an in-process caller cancelled: abort
-				cancel()
-				return
-			case <-hard.Done():
-				return
+func (f *engineFlags) runEngine(ctx context.Context, e *env, opts *engine.Options, start func(context.Context) (*engine.Result, error)) error {
+	const graceful = "\nevotune: stopping after this generation's checkpoint; Ctrl-C again to abort it"
+	return onInterrupt(ctx, e, graceful, func(ctx context.Context, stop <-chan struct{}) error {
+		return f.prof.profiled(func() error {
+			opts.Stop = stop
+			if !f.quiet {
+				opts.Progress = newRunProgress(e)
 			}
-			if n == 1 {
-				fmt.Fprintln(e.stderr, "\nevotune: stopping after this generation's checkpoint; Ctrl-C again to abort it")
-				close(stop)
-				continue
-			}
-			cancel()
-			return
-		}
-	}()
-	opts.Stop = stop
-	if !quiet {
-		opts.Progress = newRunProgress(e)
-	}
+			return reportRun(ctx, e, opts, start)
+		})
+	})
+}
+
+// reportRun runs start and says how it ended.
+func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(context.Context) (*engine.Result, error)) error {
 	// start reads opts (Stop, Progress) through the closure's copy.
-	res, err := start(hard)
+	res, err := start(ctx)
 	if p, ok := opts.Progress.(*runProgress); ok {
 		p.close()
 	}
@@ -205,10 +191,7 @@ func (p *runProgress) StartGeneration(gen, budget, games int) {
 	if p.best != "" {
 		desc += ", best so far " + p.best
 	}
-	p.bar = progressbar.NewOptions(games, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"),
-		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish())
+	p.bar = newBar(p.w, games, desc)
 }
 
 func (p *runProgress) Games(done int) {

@@ -3,50 +3,24 @@ package cli
 import (
 	"context"
 	"crypto/tls"
-	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
 	"github.com/nats-io/nats.go"
+	"github.com/spf13/pflag"
 )
 
 // tokenEnv names the environment variable a token may come from, so it
 // need not show in the process list.
 const tokenEnv = "EVOTUNE_NATS_TOKEN"
-
-// serveFlag is --serve with an optional address: --serve, --serve=ADDR
-// or --serve ADDR (see joinServeAddr).
-type serveFlag struct {
-	on   bool
-	addr string
-}
-
-func (s *serveFlag) String() string   { return s.addr }
-func (s *serveFlag) IsBoolFlag() bool { return true }
-func (s *serveFlag) Set(v string) error {
-	s.on = true
-	switch v {
-	case "true":
-		s.addr = dist.DefaultAddr
-	case "false":
-		s.on = false
-	default:
-		s.addr = v
-	}
-	return nil
-}
 
 // addrLike is an argument after --serve that is its address, not the
 // command's CONFIG or RUN_DIR.
@@ -71,7 +45,7 @@ func joinServeAddr(args []string) []string {
 // distFlags are the flags of run and resume that play the games on
 // other machines.
 type distFlags struct {
-	serve      serveFlag
+	serve      string // the address; "" without --serve
 	natsURL    string
 	token      string
 	tlsCert    string
@@ -84,8 +58,9 @@ type distFlags struct {
 	maxDeliver int
 }
 
-func (d *distFlags) addFlags(fs *flag.FlagSet) {
-	fs.Var(&d.serve, "serve", "play the games on workers: embed a NATS JetStream server listening on `ADDR`\n(default "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+func (d *distFlags) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`\n(--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
 	fs.StringVar(&d.token, "token", "", "the token workers must give (default $"+tokenEnv+")")
 	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --serve: serve TLS with this certificate `FILE` (PEM)")
@@ -104,7 +79,7 @@ func (d *distFlags) check() error {
 		d.token = os.Getenv(tokenEnv)
 	}
 	switch {
-	case d.serve.on && d.natsURL != "":
+	case (d.serve != "") && d.natsURL != "":
 		return usagef("--serve and --nats: choose one")
 	case d.batch < 0 || d.batch > engine.MaxBatchGames:
 		return usagef("--batch %d: want 1 to %d", d.batch, engine.MaxBatchGames)
@@ -116,13 +91,13 @@ func (d *distFlags) check() error {
 		return usagef("--max-deliver %d: want 1 to 100", d.maxDeliver)
 	case (d.tlsCert == "") != (d.tlsKey == ""):
 		return usagef("--tls-cert and --tls-key go together")
-	case d.tlsCert != "" && !d.serve.on:
+	case d.tlsCert != "" && !(d.serve != ""):
 		return usagef("--tls-cert needs --serve")
 	case (d.tlsCA != "" || d.creds != "") && d.natsURL == "":
 		return usagef("--tls-ca and --creds need --nats")
 	}
-	if d.serve.on {
-		if err := dist.CheckListen(d.serve.addr, d.token); err != nil {
+	if d.serve != "" {
+		if err := dist.CheckListen(d.serve, d.token); err != nil {
 			return usageError{err}
 		}
 	}
@@ -134,7 +109,7 @@ func (d *distFlags) check() error {
 // is locked by then).
 func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
 	opts.BatchGames = d.batch
-	if !d.serve.on && d.natsURL == "" {
+	if !(d.serve != "") && d.natsURL == "" {
 		return nil
 	}
 	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir}
@@ -169,8 +144,8 @@ func (p *lazyPool) start() error {
 	var nc *nats.Conn
 	var srv *dist.Server
 	url := d.natsURL
-	if d.serve.on {
-		so := dist.ServerOptions{Addr: d.serve.addr, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
+	if d.serve != "" {
+		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
 		if d.tlsCert != "" {
 			cert, err := tls.LoadX509KeyPair(d.tlsCert, d.tlsKey)
 			if err != nil {
@@ -243,76 +218,4 @@ func (p *lazyPool) close() {
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
 	}
-}
-
-func runWorker(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "worker", "URL [--workers N] [--token T] [--tls-ca FILE] [--creds FILE] [--allow-programs]",
-		"Play batches of games for a coordinator ('evotune run CONFIG --serve' or '--nats URL') until\n"+
-			"stopped: pull a batch, play it, send its results. Workers may join and leave at any time; a\n"+
-			"batch held by a worker that dies goes to another. It plays evotune's own games only, unless\n"+
-			"--allow-programs lets it run the outside program a config names (from this machine)")
-	workers := fs.Int("workers", 0, "batches played at once (default: all cores)")
-	token := fs.String("token", "", "the coordinator's token (default $"+tokenEnv+"; or in the URL: nats://TOKEN@HOST:PORT)")
-	ca := fs.String("tls-ca", "", "the certificate authority `FILE` of the coordinator's TLS certificate")
-	creds := fs.String("creds", "", "a NATS credentials `FILE`")
-	allow := fs.Bool("allow-programs", false, "play configs whose games are played by an outside program (the config names the command)")
-	quiet := fs.Bool("quiet", false, "no progress output")
-	wait := fs.Duration("wait", 10*time.Minute, "how long to wait for a coordinator that is not there yet")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want exactly one URL, got %d arguments", len(pos))
-	}
-	if *workers < 0 || *workers > engine.MaxWorkers {
-		return usagef("--workers %d: want 0 (all cores) to %d", *workers, engine.MaxWorkers)
-	}
-	if *workers == 0 {
-		*workers = runtime.NumCPU()
-	}
-	if *token == "" {
-		*token = os.Getenv(tokenEnv)
-	}
-	var logw io.Writer = e.stderr
-	if *quiet {
-		logw = io.Discard
-	}
-	nc, err := dist.Connect(pos[0], dist.ConnectOptions{Name: "evotune worker", Token: *token, CAFile: *ca, Creds: *creds, Wait: *wait,
-		Waiting: func() {
-			fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(pos[0]), *wait)
-		}})
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	var stopped atomic.Bool
-	go func() {
-		select {
-		case <-sigs:
-			stopped.Store(true)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	w := &engine.Worker{AllowPrograms: *allow}
-	defer w.Close()
-	var batches atomic.Int64
-	fmt.Fprintf(logw, "evotune worker: connected to %s, playing %d batches at once\n", nc.ConnectedUrlRedacted(), *workers)
-	err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: *workers,
-		Log:    func(format string, args ...any) { fmt.Fprintf(e.stderr, "evotune worker: "+format+"\n", args...) },
-		Played: func(string, time.Duration) { batches.Add(1) }})
-	fmt.Fprintf(logw, "evotune worker: played %d batches\n", batches.Load())
-	if err != nil {
-		return err
-	}
-	if stopped.Load() {
-		return context.Canceled
-	}
-	return nil
 }

@@ -2,13 +2,14 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/spf13/pflag"
 )
 
 // profiles are the --cpuprofile and --memprofile flags of run, resume and
@@ -18,7 +19,7 @@ type profiles struct {
 	cpu, mem string
 }
 
-func (p *profiles) addFlags(fs *flag.FlagSet) {
+func (p *profiles) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the command to `FILE` (read it with 'go tool pprof FILE')")
 	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile (allocations and live memory) at the end to `FILE`")
 }
@@ -194,7 +195,7 @@ func (p *profiles) profiled(work func() error) error {
 		return err
 	}
 	werr := work()
-	refused := werr != nil && report(&env{stderr: io.Discard}, "", werr) == ExitUsage
+	refused := exitCodeOf(werr) == ExitUsage
 	if serr := stop(!refused); werr == nil {
 		return serr
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/spf13/cobra"
 )
 
 // programFlags name an outside program that plays a game (docs/protocol.md),
@@ -17,16 +17,18 @@ import (
 type programFlags struct {
 	command string
 	dir     string
-	env     optionsFlag
+	env     kvFlag
 	timeout time.Duration
 }
 
-func (p *programFlags) add(fs *flag.FlagSet) {
-	p.env = optionsFlag{}
+func (p *programFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	p.env = kvFlag{}
 	fs.StringVar(&p.command, "command", "", "`PROGRAM` that plays the game through evotune's protocol, with its arguments\nsplit at spaces (\"python3 bots/pig.py\"); GAME may then be left out")
 	fs.StringVar(&p.dir, "dir", "", "working `DIR` of the --command program (default: the current directory)")
 	fs.Var(p.env, "env", "extra environment variable `KEY=VALUE` of the --command program (repeatable)")
 	fs.DurationVar(&p.timeout, "timeout", 0, "longest wait for a --command program's reply, per game (default 30s)")
+	_ = cmd.MarkFlagDirname("dir")
 }
 
 // lookup returns the game called name: from the catalog, or, with

@@ -69,8 +69,14 @@ func TestKilledRunsResumeExactly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
+	killAndResume(t, killConfig)
+}
+
+// killAndResume SIGKILLs runs of the config text at random moments and
+// demands that each, resumed, ends as the run never killed.
+func killAndResume(t *testing.T, text string) {
 	cfg := filepath.Join(t.TempDir(), "kill.yaml")
-	if err := os.WriteFile(cfg, []byte(killConfig), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	straight := filepath.Join(t.TempDir(), "run")

@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/genome"
+	"github.com/spf13/cobra"
+)
+
+// TestExitCodeTable: the table has one row per code, help lists each with
+// its meaning, and every kind of error maps to its code.
+func TestExitCodeTable(t *testing.T) {
+	seen := map[ExitCode]bool{}
+	names := map[string]bool{}
+	_, help, _ := run(t, "help")
+	for _, e := range exitCodes {
+		if seen[e.code] || names[e.name] {
+			t.Errorf("exit code %d (%s) twice in the table", e.code, e.name)
+		}
+		seen[e.code], names[e.name] = true, true
+		if e.code.String() != e.name {
+			t.Errorf("ExitCode(%d).String() = %q, want %q", e.code, e.code.String(), e.name)
+		}
+		if !strings.Contains(help, fmt.Sprintf("%-3d %s\n", int(e.code), e.meaning)) {
+			t.Errorf("help does not list exit code %d: %s", e.code, e.meaning)
+		}
+	}
+	for _, c := range []ExitCode{ExitOK, ExitFailure, ExitUsage, ExitInterrupted} {
+		if !seen[c] {
+			t.Errorf("exit code %d is missing from the table", c)
+		}
+	}
+	tests := []struct {
+		name string
+		err  error
+		want ExitCode
+	}{
+		{"success", nil, ExitOK},
+		{"runtime failure", errors.New("disk full"), ExitFailure},
+		{"corrupt checkpoint", fmt.Errorf("resume: %w", errors.New("corrupt checkpoint")), ExitFailure},
+		{"usage", usagef("--games must be at least 1"), ExitUsage},
+		{"usage, wrapped", fmt.Errorf("eval: %w", usagef("bad")), ExitUsage},
+		{"help already shown", errUsageShown, ExitUsage},
+		{"config errors", engine.ConfigErrors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
+		{"run exists", fmt.Errorf("run: %w", engine.ErrRunExists), ExitUsage},
+		{"not an evotune directory", fmt.Errorf("run: %w", engine.ErrNotEvotuneDir), ExitUsage},
+		{"budget", fmt.Errorf("resume: %w", engine.ErrBudget), ExitUsage},
+		{"no rivals", fmt.Errorf("export: %w", engine.ErrNoRivals), ExitUsage},
+		{"outside program setup", fmt.Errorf("eval: %w", &external.SetupError{}), ExitUsage},
+		{"interrupted", fmt.Errorf("eval: %w", context.Canceled), ExitInterrupted},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitCodeOf(tc.err); got != tc.want {
+				t.Fatalf("exitCodeOf(%v) = %d (%v), want %d (%v)", tc.err, got, got, tc.want, tc.want)
+			}
+		})
+	}
+}
+
+// ourCommands are evotune's own subcommands, not cobra's help and completion.
+func ourCommands(t *testing.T) []*cobra.Command {
+	t.Helper()
+	var cmds []*cobra.Command
+	for _, c := range newRootCmd(&env{}).Commands() {
+		if c.Name() != "help" && c.Name() != "completion" {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) < 7 {
+		t.Fatalf("%d commands, want at least run, resume, export, validate, eval, games, perft", len(cmds))
+	}
+	return cmds
+}
+
+// TestEveryCommandDocumented: every command has a summary, a description
+// and examples, and 'evotune help NAME' and 'NAME --help' print them.
+func TestEveryCommandDocumented(t *testing.T) {
+	for _, c := range ourCommands(t) {
+		t.Run(c.Name(), func(t *testing.T) {
+			if c.Short == "" || c.Long == "" || c.Example == "" {
+				t.Fatalf("short %q, long %q, example %q: want all three", c.Short, c.Long, c.Example)
+			}
+			for _, args := range [][]string{{"help", c.Name()}, {c.Name(), "--help"}, {c.Name(), "-h"}, {c.Name(), "-help"}} {
+				code, out, errs := run(t, args...)
+				if code != ExitOK || !strings.Contains(out, c.Example) || errs != "" {
+					t.Fatalf("%v: exit %d, stderr %q, stdout without the examples:\n%s", args, code, errs, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRuleFlagEverywhere: every command that takes a GAME takes its rule
+// options one way, --rule KEY=VALUE.
+func TestRuleFlagEverywhere(t *testing.T) {
+	for _, c := range ourCommands(t) {
+		takesGame := strings.Contains(c.Use, "GAME")
+		if has := c.Flags().Lookup("rule") != nil; has != takesGame {
+			t.Errorf("%s: takes a GAME %v, has --rule %v", c.Name(), takesGame, has)
+		}
+	}
+	code, out, errs := run(t, "perft", "mnk", "--rule", "m=4", "--rule", "n=4", "--rule", "k=4", "--depth", "2")
+	if code != ExitOK || out != "perft(1) = 16\nperft(2) = 240\n" || errs != "" {
+		t.Fatalf("perft --rule: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestPerftOldRuleFlags: perft's old --OPTION VALUE form still counts the
+// same, and says once, on stderr, how to write it now; a refused option
+// names the new form in its one line.
+func TestPerftOldRuleFlags(t *testing.T) {
+	_, want, _ := run(t, "perft", "mnk", "--rule", "m=7", "--rule", "n=6", "--rule", "k=4", "--rule", "gravity=true", "--depth", "4", "--json")
+	code, out, errs := run(t, "perft", "mnk", "--m", "7", "--n=6", "--k", "4", "--gravity", "true", "--depth", "4", "--json")
+	note := "evotune perft: deprecated: --m 7 is now --rule m=7, --n 6 is now --rule n=6, --k 4 is now --rule k=4, --gravity true is now --rule gravity=true\n"
+	if code != ExitOK || out != want || errs != note {
+		t.Fatalf("exit %d, stdout %q (want %q), stderr %q (want %q)", code, out, want, errs, note)
+	}
+	code, _, errs = run(t, "perft", "hadron", "--colour", "red", "--depth", "2")
+	if code != ExitUsage || !strings.Contains(errs, "--colour red is now --rule colour=red") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming --rule colour=red", code, errs)
+	}
+}
+
+// TestRewriteArgs: the spellings Go's flag package accepted still parse.
+func TestRewriteArgs(t *testing.T) {
+	root := newRootCmd(&env{})
+	find := func(name string) *cobra.Command {
+		c, _, err := root.Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	tests := []struct {
+		name      string
+		cmd       string
+		args      []string
+		want      []string
+		wantNotes int
+	}{
+		{"go single-dash long flag", "eval", []string{"eval", "-games", "10", "-json"}, []string{"eval", "--games", "10", "--json"}, 0},
+		{"go single-dash with value", "eval", []string{"eval", "-games=10"}, []string{"eval", "--games=10"}, 0},
+		{"go double-dash shorthand", "export", []string{"export", "run", "--o", "x.yaml"}, []string{"export", "run", "-o", "x.yaml"}, 0},
+		{"a value that looks like a flag", "eval", []string{"eval", "--series", "-1", "--player", "-json"}, []string{"eval", "--series", "-1", "--player", "-json"}, 0},
+		{"unknown flag untouched", "eval", []string{"eval", "--frob", "1"}, []string{"eval", "--frob", "1"}, 0},
+		{"after --", "eval", []string{"eval", "--", "-games"}, []string{"eval", "--", "-games"}, 0},
+		{"perft old rule option", "perft", []string{"perft", "hadron", "--size", "7", "--depth", "2"}, []string{"perft", "hadron", "--rule", "size=7", "--depth", "2"}, 1},
+		{"perft old rule option with =", "perft", []string{"perft", "hadron", "--size=7"}, []string{"perft", "hadron", "--rule", "size=7"}, 1},
+		{"perft old rule option, single dash", "perft", []string{"perft", "mnk", "-m", "7", "-gravity=true"}, []string{"perft", "mnk", "--rule", "m=7", "--rule", "gravity=true"}, 2},
+		{"perft old rule option without value", "perft", []string{"perft", "hadron", "--size"}, []string{"perft", "hadron", "--size"}, 0},
+		{"help", "eval", []string{"eval", "-help"}, []string{"eval", "--help"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, notes := rewriteArgs(find(tc.cmd), tc.args)
+			if !slices.Equal(got, tc.want) || len(notes) != tc.wantNotes {
+				t.Fatalf("got %q with notes %q, want %q with %d notes", got, notes, tc.want, tc.wantNotes)
+			}
+		})
+	}
+}
+
+// TestFlagErrorsAreOneLine: a flag that does not parse is exit 2 and one
+// line naming the flag, the value and the help command.
+func TestFlagErrorsAreOneLine(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not a number", []string{"eval", "battleship", "--games", "many"}, `evotune eval: invalid value "many" for --games: want a whole number; run 'evotune eval --help' for usage`},
+		{"negative seed", []string{"eval", "battleship", "--seed", "-1"}, `invalid value "-1" for --seed: want a whole number of at least 0`},
+		{"not a bool", []string{"eval", "battleship", "--json=maybe"}, `invalid value "maybe" for --json: want true or false`},
+		{"rule without =", []string{"games", "mnk", "--rule", "gravity"}, `invalid value "gravity" for --rule: want KEY=VALUE, got "gravity"`},
+		{"unknown flag", []string{"export", "run", "--frob"}, "evotune export: unknown flag: --frob; run 'evotune export --help' for usage"},
+		{"missing value", []string{"run", "c.yaml", "--out"}, "evotune run: flag needs an argument: --out"},
+		{"unknown command with flags", []string{"frobnicate", "--x"}, `evotune: unknown command "frobnicate"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2 and one line containing %q", code, out, errs, tc.want)
+			}
+		})
+	}
+}
+
+// TestCompletion: the scripts of every shell, and what the scripts ask
+// evotune for: commands, games, players by role, rule options and files.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			code, out, errs := run(t, "completion", shell)
+			if code != ExitOK || !strings.Contains(out, "evotune") || len(out) < 1000 {
+				t.Fatalf("exit %d, stderr %q, script of %d bytes", code, errs, len(out))
+			}
+		})
+	}
+	tests := []struct {
+		name      string
+		args      []string
+		want      []string // completions, descriptions cut off
+		notWant   []string
+		directive cobra.ShellCompDirective
+	}{
+		{"commands", []string{""}, []string{"run", "resume", "export", "validate", "eval", "games", "perft", "completion"}, nil, cobra.ShellCompDirectiveNoFileComp},
+		{"games", []string{"eval", ""}, []string{"battleship", "hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
+		{"perft games", []string{"perft", ""}, []string{"hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
+		{"shooters", []string{"eval", "battleship", "--player", ""}, []string{"random", "over9000", "tuned"}, []string{"blockhalf"}, cobra.ShellCompDirectiveNoFileComp},
+		{"placers", []string{"eval", "battleship", "--placer", ""}, []string{"random", "blockhalf"}, []string{"over9000"}, cobra.ShellCompDirectiveNoFileComp},
+		{"rules", []string{"perft", "mnk", "--rule", ""}, []string{"m=", "n=", "k=", "gravity="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"rules of games", []string{"games", "hadron", "--rule", ""}, []string{"size="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"config files", []string{"run", ""}, []string{"yaml", "yml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
+		{"run directories", []string{"resume", ""}, nil, nil, cobra.ShellCompDirectiveFilterDirs},
+		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, append([]string{cobra.ShellCompRequestCmd}, tc.args...)...)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if code != ExitOK || len(lines) == 0 {
+				t.Fatalf("exit %d: %s%s", code, out, errs)
+			}
+			var got []string
+			for _, l := range lines[:len(lines)-1] {
+				name, _, _ := strings.Cut(l, "\t")
+				got = append(got, name)
+			}
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("no %q among %q", w, got)
+				}
+			}
+			for _, w := range tc.notWant {
+				if slices.Contains(got, w) {
+					t.Errorf("%q among %q", w, got)
+				}
+			}
+			if want := fmt.Sprintf(":%d", tc.directive); lines[len(lines)-1] != want {
+				t.Errorf("directive %s, want %s", lines[len(lines)-1], want)
+			}
+		})
+	}
+}
+
+// stall is a game whose games and perft never end: each writes the file
+// its rule option mark names, then waits, a game for its context to end
+// and perft forever, so a test can signal a command known to be at work.
+type stall struct{ mark string }
+
+type stallPlayer struct{}
+
+func (stallPlayer) Name() string { return "p" }
+
+func (stall) Name() string          { return "stall" }
+func (stall) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
+func (stall) Players() []fitness.PlayerInfo {
+	return []fitness.PlayerInfo{{Name: "p", Role: fitness.Mover}}
+}
+func (stall) NewPlayer(fitness.Role, string, genome.Values) (fitness.Player, error) {
+	return stallPlayer{}, nil
+}
+func (g stall) Play(ctx context.Context, _, _ fitness.Player, _ uint64) (fitness.Outcome, error) {
+	_ = os.WriteFile(g.mark, nil, 0o644)
+	<-ctx.Done()
+	return 0, ctx.Err()
+}
+func (g stall) Perft(int) []uint64 {
+	_ = os.WriteFile(g.mark, nil, 0o644)
+	select {}
+}
+
+func init() {
+	catalog.Register(fitness.GameInfo{Name: "stall", Summary: "never ends (tests)",
+		Options: []fitness.Option{{Name: "mark", Summary: "file written once at work"}},
+		New: func(opts map[string]string) (fitness.Game, error) {
+			return stall{mark: opts["mark"]}, nil
+		}})
+}
+
+// TestEveryLongCommandStopsOnSignals: eval and perft stop at once on
+// Ctrl-C and on SIGTERM, with exit 130 and one line (run and resume, which
+// stop after a checkpoint, are TestInterruptStopsAfterCheckpoint and
+// TestProgramSignals).
+func TestEveryLongCommandStopsOnSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	for _, command := range [][]string{
+		{"eval", "stall", "--player", "p", "--vs", "p", "--games", "2", "--workers", "1"},
+		{"perft", "stall", "--depth", "3"},
+	} {
+		for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+			t.Run(command[0]+" "+sig.String(), func(t *testing.T) {
+				mark := filepath.Join(t.TempDir(), "mark")
+				var errb strings.Builder
+				cmd := evotune(append(command, "--rule", "mark="+mark)...)
+				cmd.Stderr = &errb
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer cmd.Process.Kill()
+				deadline := time.Now().Add(time.Minute)
+				for {
+					if _, err := os.Stat(mark); err == nil {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatal("no work under way within a minute")
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				_ = cmd.Process.Signal(sig)
+				err := cmd.Wait()
+				var exitErr *exec.ExitError
+				if want := "evotune " + command[0] + ": interrupted\n"; !errors.As(err, &exitErr) ||
+					exitErr.ExitCode() != int(ExitInterrupted) || errb.String() != want {
+					t.Fatalf("exit %v, stderr %q; want %d and %q", err, errb.String(), ExitInterrupted, want)
+				}
+			})
+		}
+	}
+}
+
+// TestHelpOfUnknownCommand: help for a command that does not exist is a
+// usage error, as the command itself would be.
+func TestHelpOfUnknownCommand(t *testing.T) {
+	code, out, errs := run(t, "help", "frobnicate")
+	if code != ExitUsage || out != "" || errs != "evotune help: unknown command \"frobnicate\"; run 'evotune help'\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/spf13/cobra"
+)
+
+// Shell completion (evotune completion bash|zsh|fish|powershell) comes from
+// cobra; these functions add what cobra cannot know: config files, run
+// directories, game names, player names and rule options. They are cheap:
+// the catalog's games only, never a --command program.
+
+// completeConfig completes a CONFIG argument with YAML files.
+func completeConfig(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return []string{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
+// completeDir completes a RUN_DIR argument with directories.
+func completeDir(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return nil, cobra.ShellCompDirectiveFilterDirs
+}
+
+// completeGame completes a GAME argument with the catalog's games.
+func completeGame(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, g := range catalog.All() {
+		names = append(names, g.Name+"\t"+g.Summary)
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completedGame builds the game a command line names as its first
+// argument, under the --rule options given so far; false without one.
+func completedGame(cmd *cobra.Command, args []string) (fitness.GameInfo, fitness.Game, bool) {
+	if len(args) == 0 {
+		return fitness.GameInfo{}, nil, false
+	}
+	info, err := catalog.Lookup(args[0])
+	if err != nil {
+		return fitness.GameInfo{}, nil, false
+	}
+	rules := map[string]string{}
+	if f := cmd.Flags().Lookup("rule"); f != nil {
+		if kv, ok := f.Value.(kvFlag); ok {
+			rules = kv
+		}
+	}
+	g, err := info.New(rules)
+	if err != nil {
+		return info, nil, false
+	}
+	return info, g, true
+}
+
+// completeRuleFlag completes --rule with the game's options, as KEY=.
+func completeRuleFlag(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("rule", func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		info, err := catalog.Lookup(args[0])
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var opts []string
+		for _, o := range info.Options {
+			opts = append(opts, o.Name+"=\t"+o.Summary+" (default "+o.Default+")")
+		}
+		return opts, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
+}
+
+// completePlayerFlags completes --rule, and the player flags a command
+// has (--player, --vs: the game's first role; --opponent, --placer: its
+// solo opponent's), with the players of the game named. A --command
+// program is never started to complete.
+func completePlayerFlags(cmd *cobra.Command, program *programFlags) {
+	completeRuleFlag(cmd)
+	players := func(solo bool) cobra.CompletionFunc {
+		return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if program.command != "" {
+				return nil, cobra.ShellCompDirectiveDefault
+			}
+			_, g, ok := completedGame(cmd, args)
+			if !ok {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			defer fitness.Close(g)
+			role := g.Roles()[0]
+			if solo {
+				s, ok := fitness.SoloOf(g)
+				if !ok || s.Opponent == "" {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				role = s.Opponent
+			}
+			var names []string
+			for _, p := range g.Players() {
+				if p.Role == role {
+					names = append(names, p.Name+"\t"+p.Summary)
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	for _, f := range []struct {
+		name string
+		solo bool
+	}{{"player", false}, {"vs", false}, {"opponent", true}, {"placer", true}} {
+		if cmd.Flags().Lookup(f.name) != nil {
+			_ = cmd.RegisterFlagCompletionFunc(f.name, players(f.solo))
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness/external"
+)
+
+// ExitCode is what the process returns. exitCodes is the one table of
+// them: the help text, String and the tests all read it.
+type ExitCode int
+
+// The exit codes.
+const (
+	ExitOK          ExitCode = 0
+	ExitFailure     ExitCode = 1   // a runtime failure: I/O, a corrupt checkpoint
+	ExitUsage       ExitCode = 2   // bad flags, arguments or config
+	ExitInterrupted ExitCode = 130 // stopped by Ctrl-C or SIGTERM
+)
+
+// exitCodes says what each exit code means, in the order help lists them.
+var exitCodes = []struct {
+	code    ExitCode
+	name    string
+	meaning string
+}{
+	{ExitOK, "ok", "success"},
+	{ExitFailure, "failure", "runtime failure (I/O, a corrupt checkpoint, a game that cannot be played)"},
+	{ExitUsage, "usage", "bad usage or config (flags, arguments, a config, a player file, an outside program that fails its handshake)"},
+	{ExitInterrupted, "interrupted", "interrupted by Ctrl-C or SIGTERM"},
+}
+
+func (c ExitCode) String() string {
+	for _, e := range exitCodes {
+		if e.code == c {
+			return e.name
+		}
+	}
+	return fmt.Sprintf("exit(%d)", int(c))
+}
+
+// exitCodesHelp is the exit-code paragraph of the help text.
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("Exit codes:\n")
+	for _, e := range exitCodes {
+		fmt.Fprintf(&b, "  %-3d %s\n", int(e.code), e.meaning)
+	}
+	return b.String()
+}
+
+// usageError marks an error as the user's input being wrong (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// asUsage marks err, if any, as a usage error.
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
+// errUsageShown is a usage error whose explanation (the help text) is
+// already on stderr: exit 2 and nothing more to print.
+var errUsageShown = errors.New("usage shown")
+
+// exitCodeOf maps the error a command returned to the exit code.
+func exitCodeOf(err error) ExitCode {
+	var ue usageError
+	var ce engine.ConfigErrors
+	var setup *external.SetupError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	// A run directory whose checkpoint belongs to another config is a
+	// runtime failure (exit 1), like a corrupt one: the directory, not the
+	// command line, is wrong.
+	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
+		errors.Is(err, engine.ErrNotEvotuneDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
+		return ExitUsage
+	}
+	return ExitFailure
+}

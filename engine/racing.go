@@ -1,0 +1,462 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// RacingConfig races the individuals of a generation: the games against
+// fixed opponents (baselines and hall of fame) are played in Rounds
+// rounds over common deals, and after each round the individuals that,
+// at the given Confidence, cannot reach the set the model keeps (the
+// elites of generational, the keep best of natural-selection, the
+// surviving parents of down-to-size) are given no more games.
+type RacingConfig struct {
+	Rounds     int     `json:"rounds"`
+	Confidence float64 `json:"confidence"`
+}
+
+func defaultRacing() RacingConfig { return RacingConfig{Rounds: 5, Confidence: 0.95} }
+
+func (c *Config) decodeRacing(d *decoder) func(*yaml.Node, string) {
+	return func(n *yaml.Node, path string) {
+		rc := defaultRacing()
+		c.Racing = &rc
+		d.decodeMap(n, path, []field{
+			{"rounds", d.integer(&rc.Rounds)},
+			{"confidence", d.number(&rc.Confidence)},
+		})
+	}
+}
+
+// maxRaceResults bounds the per-game results racing holds for a
+// generation (population x raced games per individual): 256 MB.
+const maxRaceResults = 1 << 25
+
+func (c *Config) checkRacing(bad func(key, format string, args ...any)) {
+	rc := c.Racing
+	if rc == nil {
+		return
+	}
+	if rc.Rounds < 2 || rc.Rounds > 100 {
+		bad("racing.rounds", "%d: want from 2 to 100", rc.Rounds)
+	}
+	if !(rc.Confidence >= 0.5 && rc.Confidence < 1) {
+		bad("racing.confidence", "%v: want a probability from 0.5 up to (not including) 1", rc.Confidence)
+	}
+	f := c.Fitness
+	switch {
+	case c.Coevolve != nil:
+		bad("racing", "races the individuals of one species: not with co-evolution")
+	case f.Baselines.Weight <= 0 && f.HallOfFame.Weight <= 0:
+		bad("racing", "races the games against fixed opponents (baselines, hall of fame), and neither mode has a weight")
+	default:
+		if n := int64(c.poolSize()) * int64(c.raceSlots()); n > maxRaceResults {
+			bad("racing", "holds every raced result of a generation: %d individuals x %d games is more than the limit of %d; lower the population or the games",
+				c.poolSize(), c.raceSlots(), maxRaceResults)
+		}
+	}
+}
+
+// raceSlots is how many raced games an individual plays in full.
+func (c *Config) raceSlots() int {
+	f := c.Fitness
+	n := 0
+	if f.Baselines.Weight > 0 && len(c.species) > 0 {
+		n += len(c.species[0].baselines) * min(f.Baselines.Games, MaxGames)
+	}
+	if f.HallOfFame.Weight > 0 {
+		n += min(f.HallOfFame.Members, MaxHallOfFame) * min(f.HallOfFame.Games, MaxGames)
+	}
+	return n
+}
+
+// keptSize is the number of best individuals the model carries into the
+// next generation as they are, which racing must not drop.
+func (c *Config) keptSize() int {
+	e := c.Evolution
+	switch e.Model {
+	case NaturalSelection:
+		return e.Keep
+	case DownToSize:
+		return e.Population
+	}
+	return max(1, e.Elitism)
+}
+
+// race is the state of one generation's race.
+type race struct {
+	rounds   int
+	alpha    float64 // one-sided level of one comparison, corrected
+	keep     int
+	minimise bool
+	pairs    bool // head-to-head: round bounds keep seat-swapped pairs together
+	weights  [nModes]float64
+	nb, gb   int // baseline opponents and games against each
+	nh, gh   int // hall-of-fame members that play, and games against each
+	res      [][]float64
+	alive    []bool
+	crit     map[float64]float64 // the critical t by degrees of freedom, memoised
+}
+
+func (r *runner) newRace(n, hofPlaying int) *race {
+	c := r.cfg
+	f := c.Fitness
+	rc := &race{rounds: c.Racing.Rounds, keep: c.keptSize(), minimise: c.species[0].minimise, pairs: f.Objective == Score}
+	if f.Baselines.Weight > 0 {
+		rc.nb, rc.gb = len(c.species[0].baselines), f.Baselines.Games
+	}
+	if f.HallOfFame.Weight > 0 {
+		rc.nh, rc.gh = hofPlaying, f.HallOfFame.Games
+	}
+	rc.weights = [nModes]float64{f.Baselines.Weight, f.Population.Weight, f.HallOfFame.Weight}
+	// Bonferroni: every ordered comparison of every decision round holds
+	// at once with the configured confidence.
+	looks := float64(rc.rounds - 1)
+	comparisons := float64(n) * float64(n-1)
+	rc.alpha = (1 - c.Racing.Confidence) / (comparisons * looks)
+	rc.res = make([][]float64, n)
+	for i := range rc.res {
+		rc.res[i] = make([]float64, rc.nb*rc.gb+rc.nh*rc.gh)
+	}
+	rc.alive = make([]bool, n)
+	for i := range rc.alive {
+		rc.alive[i] = true
+	}
+	return rc
+}
+
+// bound is where round r's games against one opponent end, of games.
+func (rc *race) bound(games, r int) int {
+	if r+1 >= rc.rounds {
+		return games
+	}
+	if rc.pairs {
+		return games / 2 * (r + 1) / rc.rounds * 2
+	}
+	return games * (r + 1) / rc.rounds
+}
+
+// plays reports whether job j is played in round r: population games all
+// in the first round, raced games in their round while the individual is
+// in the race.
+func (rc *race) plays(j job, r int) bool {
+	var games int
+	switch j.mode {
+	case modeBaselines:
+		games = rc.gb
+	case modeHallOfFame:
+		games = rc.gh
+	default:
+		return r == 0
+	}
+	lo := 0
+	if r > 0 {
+		lo = rc.bound(games, r-1)
+	}
+	return rc.alive[j.a] && j.game >= lo && j.game < rc.bound(games, r)
+}
+
+func (rc *race) slot(j job) int {
+	if j.mode == modeBaselines {
+		return j.opi*rc.gb + j.game
+	}
+	return rc.nb*rc.gb + j.opi*rc.gh + j.game
+}
+
+func (rc *race) record(j job, x float64) {
+	if j.mode == modeBaselines || j.mode == modeHallOfFame {
+		rc.res[j.a][rc.slot(j)] = x
+	}
+}
+
+// paired is the mean and variance of the mean of the paired differences
+// b - a over the first played games against each of opps opponents of a
+// mode whose games start at slot base.
+func (rc *race) paired(a, b []float64, base, opps, games, played int) (mean, varMean, n float64) {
+	var sum, sumsq float64
+	for o := range opps {
+		for g := range played {
+			d := b[base+o*games+g] - a[base+o*games+g]
+			sum += d
+			sumsq += d * d
+		}
+	}
+	n = float64(opps * played)
+	if n < 2 {
+		return 0, 0, n
+	}
+	mean = sum / n
+	v := max(0, (sumsq-sum*sum/n)/(n-1))
+	return mean, v / n, n
+}
+
+// better reports whether individual j is better than i at the race's
+// confidence, from the games both have played after round r.
+func (rc *race) better(j, i, r int, stats [][nModes]modeStats) bool {
+	type part struct{ w, mean, varMean, n float64 }
+	var parts []part
+	if rc.weights[modeBaselines] > 0 && rc.nb > 0 {
+		m, v, n := rc.paired(rc.res[i], rc.res[j], 0, rc.nb, rc.gb, rc.bound(rc.gb, r))
+		parts = append(parts, part{rc.weights[modeBaselines], m, v, n})
+	}
+	if rc.weights[modeHallOfFame] > 0 && rc.nh > 0 {
+		m, v, n := rc.paired(rc.res[i], rc.res[j], rc.nb*rc.gb, rc.nh, rc.gh, rc.bound(rc.gh, r))
+		parts = append(parts, part{rc.weights[modeHallOfFame], m, v, n})
+	}
+	if si, sj := stats[i][modePopulation], stats[j][modePopulation]; rc.weights[modePopulation] > 0 && si.n > 0 && sj.n > 0 {
+		// Different opponents: not paired.
+		parts = append(parts, part{rc.weights[modePopulation], sj.mean() - si.mean(), si.varMean() + sj.varMean(), min(si.n, sj.n)})
+	}
+	var wmax, wsum float64
+	df := math.Inf(1)
+	for _, p := range parts {
+		wmax = max(wmax, p.w)
+		df = min(df, p.n-1)
+	}
+	if len(parts) == 0 || df < 1 {
+		return false // too few games to say anything
+	}
+	for _, p := range parts {
+		wsum += p.w / wmax
+	}
+	var d, v float64
+	for _, p := range parts {
+		w := p.w / wmax / wsum
+		d += w * p.mean
+		v += w * w * p.varMean
+	}
+	if rc.minimise {
+		d = -d
+	}
+	if d <= 0 {
+		return false
+	}
+	if v == 0 {
+		return true
+	}
+	crit, ok := rc.crit[df]
+	if !ok {
+		crit = tQuantile(1-rc.alpha, df)
+		if rc.crit == nil {
+			rc.crit = map[float64]float64{}
+		}
+		rc.crit[df] = crit
+	}
+	return d/math.Sqrt(v) > crit
+}
+
+// decide ends round r: every individual with at least keep others
+// significantly better is out of the race. All decisions of a round are
+// taken from the same results, in index order, so they depend on the
+// results alone.
+func (rc *race) decide(r int, stats [][nModes]modeStats) {
+	var out []int
+	for i, in := range rc.alive {
+		if !in {
+			continue
+		}
+		beaten := 0
+		for j, jin := range rc.alive {
+			if j != i && jin && rc.better(j, i, r, stats) {
+				beaten++
+				if beaten >= rc.keep {
+					out = append(out, i)
+					break
+				}
+			}
+		}
+	}
+	for _, i := range out {
+		rc.alive[i] = false
+	}
+}
+
+// sortGeneration orders a generation best first: with racing, those
+// still in the race at the end before those dropped from it, whose
+// figures come from fewer games and were found worse.
+func (r *runner) sortGeneration(sp *species, members []Member) []Member {
+	sorted := slices.Clone(members)
+	if r.race == nil || len(members) != len(r.race.alive) {
+		sp.sortBest(sorted)
+		return sorted
+	}
+	idx := make([]int, len(members))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ia, ib := idx[a], idx[b]
+		if r.race.alive[ia] != r.race.alive[ib] {
+			return r.race.alive[ia]
+		}
+		return sp.cost(members[ia]) < sp.cost(members[ib])
+	})
+	for k, i := range idx {
+		sorted[k] = members[i]
+	}
+	return sorted
+}
+
+// racingCSV is generations.csv of a racing run: the games played and
+// the games racing saved.
+func racingCSV(h []GenStats) []byte {
+	var b bytes.Buffer
+	b.WriteString("generation,best,mean,sd,games,saved\n")
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+	for _, s := range h {
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%d,%d\n", s.Generation, f(s.Best), f(s.Mean), f(s.SD), s.Games, s.Saved)
+	}
+	return b.Bytes()
+}
+
+// tQuantile is the p quantile of Student's t with df degrees of freedom
+// (df may be +Inf), by bisection on its distribution function.
+func tQuantile(p, df float64) float64 {
+	if math.IsInf(df, 1) || df > 1e7 {
+		return math.Sqrt2 * math.Erfinv(2*p-1)
+	}
+	lo, hi := -1e3, 1e3
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tCDF(mid, df) < p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// tCDF is Student's t distribution function.
+func tCDF(t, df float64) float64 {
+	tail := 0.5 * betaInc(df/2, 0.5, df/(df+t*t))
+	if t > 0 {
+		return 1 - tail
+	}
+	return tail
+}
+
+// betaInc is the regularised incomplete beta function I_x(a, b), by its
+// continued fraction (Numerical Recipes' betacf).
+func betaInc(a, b, x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	if x >= 1 {
+		return 1
+	}
+	la, _ := math.Lgamma(a + b)
+	lb, _ := math.Lgamma(a)
+	lc, _ := math.Lgamma(b)
+	front := math.Exp(la - lb - lc + a*math.Log(x) + b*math.Log(1-x))
+	if x < (a+1)/(a+b+2) {
+		return front * betaCF(a, b, x) / a
+	}
+	return 1 - front*betaCF(b, a, 1-x)/b
+}
+
+func betaCF(a, b, x float64) float64 {
+	const tiny = 1e-300
+	c, d := 1.0, 1-(a+b)*x/(a+1)
+	if math.Abs(d) < tiny {
+		d = tiny
+	}
+	d = 1 / d
+	h := d
+	for m := 1; m <= 300; m++ {
+		fm := float64(m)
+		aa := fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		h *= d * c
+		aa = -(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < 1e-15 {
+			break
+		}
+	}
+	return h
+}
+
+// withRacingPanel adds a chart of the games played and saved per
+// generation below a report drawn by reportSVG: the report becomes a
+// nested picture, so its own drawing is left as it is.
+func withRacingPanel(svg []byte, history []GenStats) []byte {
+	var w, h float64
+	head, rest, ok := bytes.Cut(svg, []byte("\n"))
+	if !ok {
+		return svg
+	}
+	if _, err := fmt.Sscanf(string(head), `<svg xmlns="http://www.w3.org/2000/svg" width="%f" height="%f"`, &w, &h); err != nil {
+		return svg
+	}
+	const ph, pad = 220.0, 50.0
+	pw := 560.0
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", max(w, pw), h+ph)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<svg x="0" y="0" width="%.0f" height="%.0f">`+"\n", w, h)
+	b.Write(rest) // ends with the report's own </svg>, which closes the nested one
+	top := h
+	most := 0
+	played, saved := 0, 0
+	for _, s := range history {
+		most = max(most, s.Games+s.Saved)
+		played += s.Games
+		saved += s.Saved
+	}
+	share := 0.0
+	if played+saved > 0 {
+		share = 100 * float64(saved) / float64(played+saved)
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="14">racing: games played and saved per generation (%d played, %d saved, %.1f%%)</text>`+"\n",
+		pad, top+20, played, saved, share)
+	n := len(history)
+	if n == 0 || most == 0 {
+		b.WriteString("</svg>\n")
+		return b.Bytes()
+	}
+	bottom := top + ph - 30
+	height := ph - 70
+	slot := (pw - 2*pad) / float64(n)
+	y := func(v int) float64 { return bottom - float64(v)/float64(most)*height }
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, bottom, pw-pad, bottom)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%d</text><text x="%.0f" y="%.1f" text-anchor="end">0</text>`+"\n",
+		pad-4, y(most)+4, most, pad-4, bottom+4)
+	for i, s := range history {
+		x := pad + float64(i)*slot + slot*0.1
+		bw := slot * 0.8
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#3182bd"/>`+"\n", x, y(s.Games), bw, bottom-y(s.Games))
+		if s.Saved > 0 {
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#c7e9c0"/>`+"\n", x, y(s.Games+s.Saved), bw, y(s.Games)-y(s.Games+s.Saved))
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">generation 1</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n", pad, bottom+16, pw-pad, bottom+16, n)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="#3182bd">played</text><text x="%.0f" y="%.0f" fill="#41ab5d">saved</text>`+"\n", pad, top+38, pad+60, top+38)
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}

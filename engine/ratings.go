@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/evotune/evotune/fitness/rating"
+)
+
+// RatingModel is how the population mode turns games among individuals
+// into a fitness.
+type RatingModel uint8
+
+// The rating models. The zero value is the default, the mean score.
+const (
+	// MeanScore: an individual's mean score in its population games.
+	MeanScore RatingModel = iota
+	// BradleyTerry: the score the individual is expected to make against
+	// the whole generation, from Bradley-Terry ratings fitted to every
+	// game among the generation's individuals and hall-of-fame members;
+	// so an individual's fitness draws on every game of the generation,
+	// not on its few opponents' luck. The hall of fame admits by rating.
+	BradleyTerry
+)
+
+var ratingNames = []string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
+
+func (m RatingModel) String() string {
+	if int(m) < len(ratingNames) {
+		return ratingNames[m]
+	}
+	return fmt.Sprintf("RatingModel(%d)", m)
+}
+
+// MarshalJSON writes the name; the default is left out of configs' JSON
+// (omitempty), so their hash is that of a config without the key.
+func (m RatingModel) MarshalJSON() ([]byte, error) { return json.Marshal(m.String()) }
+
+// ParseRatingModel reads "mean" or "bradley-terry".
+func ParseRatingModel(s string) (RatingModel, error) {
+	for i, n := range ratingNames {
+		if n == s {
+			return RatingModel(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown rating %q (want mean, bradley-terry)", s)
+}
+
+// Rating is a Bradley-Terry rating in Elo points with its 95% interval,
+// relative to the rated players' mean and anchored from generation to
+// generation on the hall of fame, so ratings of different generations
+// compare.
+type Rating struct {
+	Elo   float64    `json:"elo" yaml:"elo"`
+	CI95  [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	Games int        `json:"games" yaml:"games"` // games rated: population and hall of fame
+}
+
+// rates reports whether the run fits ratings.
+func (c *Config) rates() bool { return c.Fitness.Population.Rating == BradleyTerry }
+
+func (c *Config) checkRating(bad func(key, format string, args ...any)) {
+	if !c.rates() {
+		return
+	}
+	f := c.Fitness
+	switch {
+	case f.Population.Weight <= 0:
+		bad("fitness.population.rating", "bradley-terry rates the population games, and fitness.population has no weight")
+	case c.Coevolve != nil:
+		bad("fitness.population.rating", "bradley-terry rates players of one species; co-evolving species do not play their own kind")
+	case f.Objective != Score:
+		bad("fitness.population.rating", "bradley-terry rates head-to-head games: it needs the score objective")
+	}
+}
+
+// ratingNodes are the distinct genomes of a generation's rated games:
+// copies of one genome, and a hall-of-fame member that is also an
+// individual, are one player with one rating.
+type ratingNodes struct {
+	genes [][]float64
+	ind   []int // node of individual i
+	hof   []int // node of playing hall-of-fame member h
+	table rating.Table
+}
+
+func newRatingNodes(pool [][]float64, hof []Member, members int) *ratingNodes {
+	n := &ratingNodes{}
+	node := func(g []float64) int {
+		if k := slices.IndexFunc(n.genes, func(o []float64) bool { return slices.Equal(o, g) }); k >= 0 {
+			return k
+		}
+		n.genes = append(n.genes, g)
+		return len(n.genes) - 1
+	}
+	for _, g := range pool {
+		n.ind = append(n.ind, node(g))
+	}
+	for h := 0; h < len(hof) && h < members; h++ {
+		n.hof = append(n.hof, node(hof[h].Genes))
+	}
+	return n
+}
+
+// record adds a game's result, x seen from j.a, if it is between rated
+// players.
+func (n *ratingNodes) record(j job, x float64) {
+	switch {
+	case j.mode == modePopulation && j.b >= 0:
+		n.table.Add(n.ind[j.a], n.ind[j.b], x)
+	case j.mode == modeHallOfFame:
+		n.table.Add(n.ind[j.a], n.hof[j.opi], x)
+	}
+}
+
+// rate fits the generation's ratings and turns them into the population
+// mode's figures: stats[i][modePopulation] becomes the score individual i
+// is expected to make against the generation, with its interval. It
+// returns every node's rating, anchored so the playing hall-of-fame
+// members keep their mean rating (the generation's mean 0 without one).
+func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, error) {
+	rs, err := rating.Fit(len(n.genes), n.table.Pairs(), rating.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	var shift float64
+	var stored, fresh, k float64
+	for h, node := range n.hof {
+		if r := hof[h].Rating; r != nil {
+			stored += r.Elo * math.Ln10 / 400
+			fresh += rs[node].Theta
+			k++
+		}
+	}
+	if k > 0 {
+		shift = (stored - fresh) / k
+	} else {
+		for _, node := range n.ind {
+			shift -= rs[node].Theta / float64(len(n.ind))
+		}
+	}
+	out := make([]Rating, len(rs))
+	for i, r := range rs {
+		t := r.Theta + shift
+		out[i] = Rating{Elo: rating.Elo(t), CI95: [2]float64{rating.Elo(t - z95*r.SE), rating.Elo(t + z95*r.SE)}, Games: int(r.Games)}
+	}
+	for i, node := range n.ind {
+		st := &stats[i][modePopulation]
+		if st.n < 2 {
+			continue // no population games: nothing to replace
+		}
+		// Expected score against the others, and its slope in the rating.
+		var e, slope float64
+		for j, other := range n.ind {
+			if j == i {
+				continue
+			}
+			p := rating.Expected(rs[node].Theta, rs[other].Theta)
+			e += p
+			slope += p * (1 - p)
+		}
+		others := float64(len(n.ind) - 1)
+		e, slope = e/others, slope/others
+		se := slope * rs[node].SE
+		// modeStats of the same count whose mean is e and whose variance
+		// of the mean is se^2, so combine weighs it like any mode.
+		st.sum = e * st.n
+		st.sumsq = se*se*st.n*(st.n-1) + st.sum*st.sum/st.n
+	}
+	return out, nil
+}
+
+const z95 = 1.959963984540054
+
+// sortHallOfFame orders a merged hall of fame best first: by fitness,
+// or, with ratings, by the latest rating of every member (those that
+// played this generation are re-rated; the others keep theirs).
+func (r *runner) sortHallOfFame(sp *species, hof []Member) {
+	if !r.cfg.rates() || r.rated == nil {
+		sp.sortBest(hof)
+		return
+	}
+	for i := range hof {
+		if k := slices.IndexFunc(r.rated.genes, func(g []float64) bool { return slices.Equal(g, hof[i].Genes) }); k >= 0 {
+			rt := r.ratings[k]
+			hof[i].Rating = &rt
+		}
+	}
+	elo := func(m Member) float64 {
+		if m.Rating == nil {
+			return math.Inf(-1)
+		}
+		return m.Rating.Elo
+	}
+	sort.SliceStable(hof, func(i, j int) bool { return elo(hof[i]) > elo(hof[j]) })
+}
+
+// checkRating checks a member's rating, when it has one.
+func checkRating(field string, m Member) error {
+	r := m.Rating
+	if r == nil {
+		return nil
+	}
+	switch {
+	case !finite(r.Elo, r.CI95[0], r.CI95[1]) || r.CI95[0] > r.Elo || r.CI95[1] < r.Elo:
+		return fmt.Errorf("%s.rating: %v [%v, %v] is not a rating in its interval", field, r.Elo, r.CI95[0], r.CI95[1])
+	case r.Games < 0:
+		return fmt.Errorf("%s.rating.games: %d", field, r.Games)
+	}
+	return nil
+}
