@@ -48,11 +48,12 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 // TestRemotePlayMatchesLocal: batches played from their descriptions by
 // a Worker that loaded the config itself, in reverse order and in batches
 // of another size, give the files of a local run byte for byte, in every
-// fitness mode and with co-evolved rivals.
+// fitness mode, with co-evolved rivals, racing rounds and ratings.
 func TestRemotePlayMatchesLocal(t *testing.T) {
 	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
+		{"racing", racedConfig}, {"ratings", ratedConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
