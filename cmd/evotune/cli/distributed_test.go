@@ -242,3 +242,18 @@ func TestWorkerSecurity(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestCoordinatorPlaysItself: with --play and no worker, the coordinator
+// plays every batch through its own queue and matches the local run.
+func TestCoordinatorPlaysItself(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--play", "2", "--quiet")
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, errb.String())
+	}
+	sameAsStraight(t, want, dir, "the coordinator alone")
+}
