@@ -64,12 +64,13 @@ type journal struct {
 	hdr  journalHeader
 	have map[int][]float64 // batches read back from a previous process
 
-	mu      sync.Mutex // guards f, written and err
-	f       *os.File
-	written int64 // lines written
+	mu      sync.Mutex // guards pending, err and closing
+	pending []byte     // lines not yet written
 	err     error
-	syncMu  sync.Mutex // one fsync at a time; it covers every line written before it
-	synced  int64
+	wake    chan struct{} // a line is pending, or the journal closes
+	closing bool
+	done    chan struct{} // closed when the writer has written and synced all
+	f       *os.File
 }
 
 // begin opens the journal for generation gen: it keeps the batches of a
@@ -105,8 +106,38 @@ func (j *journal) begin(r *runner, gen int, pools [][][]float64, hof [][]Member,
 	if err != nil {
 		return fmt.Errorf("engine: journal: %w", unwrapPath(err))
 	}
-	j.f = f
+	j.f, j.wake, j.done = f, make(chan struct{}, 1), make(chan struct{})
+	go j.writer()
 	return nil
+}
+
+// writer writes the pending lines and fsyncs them, over and over, until
+// the journal closes: the games never wait for the disk, and one fsync
+// covers every batch that finished while the last one ran.
+func (j *journal) writer() {
+	defer close(j.done)
+	for range j.wake {
+		j.mu.Lock()
+		lines, closing := j.pending, j.closing
+		j.pending = nil
+		j.mu.Unlock()
+		if len(lines) > 0 {
+			_, err := j.f.Write(lines)
+			if err == nil {
+				err = j.f.Sync()
+			}
+			if err != nil {
+				j.mu.Lock()
+				if j.err == nil {
+					j.err = err
+				}
+				j.mu.Unlock()
+			}
+		}
+		if closing {
+			return
+		}
+	}
 }
 
 func writeLine(b *bytes.Buffer, v any) {
@@ -194,9 +225,9 @@ func (j *journal) lookup(b *Batch) ([]float64, bool) {
 	return res, true
 }
 
-// append records a finished batch: written, then fsynced before it
-// returns (one fsync covers the lines of every batch that finished
-// meanwhile). A failure is kept for failure.
+// append records a finished batch: the writer appends and fsyncs it
+// soon after (a kill before that loses only that batch's games). A
+// failure is kept for failure.
 func (j *journal) append(b *Batch, results []float64) {
 	for _, x := range results {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -206,32 +237,15 @@ func (j *journal) append(b *Batch, results []float64) {
 	var buf bytes.Buffer
 	writeLine(&buf, journalEntry{Batch: b.Index, Results: results, Sum: entrySum(b.Index, results)})
 	j.mu.Lock()
-	if j.f == nil || j.err != nil {
-		j.mu.Unlock()
+	defer j.mu.Unlock()
+	if j.wake == nil || j.closing {
 		return
 	}
-	if _, err := j.f.Write(buf.Bytes()); err != nil {
-		j.err = err
+	j.pending = append(j.pending, buf.Bytes()...)
+	select {
+	case j.wake <- struct{}{}:
+	default: // the writer is already called
 	}
-	j.written++
-	mine := j.written
-	f := j.f
-	j.mu.Unlock()
-	j.syncMu.Lock()
-	defer j.syncMu.Unlock()
-	if j.synced >= mine {
-		return
-	}
-	j.mu.Lock()
-	upto := j.written
-	j.mu.Unlock()
-	if err := f.Sync(); err != nil {
-		j.mu.Lock()
-		j.err = err
-		j.mu.Unlock()
-		return
-	}
-	j.synced = upto
 }
 
 // failure is the first error writing the journal.
@@ -244,13 +258,21 @@ func (j *journal) failure() error {
 	return nil
 }
 
+// close writes and fsyncs what is pending and closes the file.
 func (j *journal) close() {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.f != nil {
-		j.f.Close()
-		j.f = nil
+	if j.wake == nil || j.closing {
+		j.mu.Unlock()
+		return
 	}
+	j.closing = true
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+	j.mu.Unlock()
+	<-j.done
+	j.f.Close()
 }
 
 // remove deletes the journal of a finished run: it holds nothing a
