@@ -23,11 +23,14 @@
 //	fitness/conformance  the game contract as a test suite
 //	fitness              the Game and Player contracts (roles, solo
 //	                     measures, errors), seeding, worker-independent
-//	                     batches, statistics
+//	                     batches, statistics, the player file (ParamsFile)
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
+//	internal/bits128     the 128-bit cell set the games' bitboards share
+//	internal/yamlcheck   the one YAML checker: configs, parameter spaces and
+//	                     player files, every problem as file:line: key: message
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo

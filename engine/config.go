@@ -16,6 +16,7 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -47,7 +48,7 @@ type Config struct {
 	relative  bool              // some spec names a file relative to baseDir
 	files     map[string]string // NAME:FILE spec as written -> sha256 of the file
 	text      []byte
-	lines     lines
+	at        *yamlcheck.Checker // where every key was written
 	game      fitness.Game
 	role      fitness.Role // the tuned role: the game's first
 	solo      fitness.Solo // the game's solo declaration, if it has one
@@ -156,6 +157,10 @@ type RunConfig struct {
 	Workers int
 }
 
+// ConfigErrors is every problem found in a config, in line order, each
+// as file:line: key: message.
+type ConfigErrors = yamlcheck.Errors
+
 // defaults returns the config every file starts from.
 func defaults() Config {
 	return Config{
@@ -201,34 +206,32 @@ func Parse(file string, text []byte) (*Config, error) {
 
 func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 	c := defaults()
-	c.file, c.baseDir, c.text, c.lines = file, baseDir, text, lines{}
-	p := &problems{file: file}
-	var root yaml.Node
-	if err := yaml.Unmarshal(text, &root); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		if l := yamlLine(err); l > 0 {
-			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", l))
-		}
-		p.add(yamlLine(err), "", "%s", msg)
-		return nil, p.err()
+	c.file, c.baseDir, c.text = file, baseDir, text
+	ck := yamlcheck.New(file)
+	c.at = ck
+	root := ck.Parse(text)
+	if err := ck.Err(); err != nil {
+		return nil, err
 	}
-	if len(root.Content) == 0 {
-		p.add(0, "", "empty config: want at least game and player")
-		return nil, p.err()
+	if root == nil {
+		ck.Add(0, "", "empty config: want at least game and player")
+		return nil, ck.Err()
 	}
-	d := &decoder{p: p, lines: c.lines}
-	c.decode(d, root.Content[0])
-	// Check the meaning too, so every mistake shows in one pass; a key
-	// that failed to decode has already said what is wrong with it.
-	decoded := p.errs
-	semantic := &problems{file: file}
+	// Three steps: decode the keys, fill in the defaults that depend on
+	// what was written, then check the meaning, so every mistake shows
+	// in one pass; a key that failed to decode has already said what is
+	// wrong with it.
+	c.decode(ck, root)
+	c.settle()
+	decoded := ck.Errors()
+	semantic := ck.Fork()
 	c.check(semantic)
-	for _, e := range semantic.errs {
-		if !coveredBy(e.Key, decoded) {
-			p.errs = append(p.errs, e)
+	for _, e := range semantic.Errors() {
+		if !decoded.Covers(e.Key) {
+			ck.AddErrors(yamlcheck.Errors{e})
 		}
 	}
-	if err := p.err(); err != nil {
+	if err := ck.Err(); err != nil {
 		return nil, err
 	}
 	if c.Name == "" {
@@ -237,89 +240,89 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 	return &c, nil
 }
 
-func (c *Config) decode(d *decoder, root *yaml.Node) {
+func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 	var model, selection, crossover, ratingModel string
-	d.decodeMap(root, "", []field{
-		{"name", d.str(&c.Name)},
-		{"seed", d.uint64(&c.Seed)},
-		{"game", d.str(&c.Game)},
-		{"command", d.strings(&c.Command)},
-		{"dir", d.str(&c.Dir)},
-		{"env", d.options(&c.Env)},
-		{"timeout", d.str(&c.ProgramConfig.timeout)},
-		{"audit", d.number(&c.Audit)},
-		{"rules", d.options(&c.Rules)},
-		{"player", d.str(&c.Player)},
-		{"space", d.node(&c.space)},
-		{"seeds", d.node(&c.seeds)},
-		{"fitness", func(n *yaml.Node, path string) {
+	d.Map(root, "", yamlcheck.Fields{
+		"name":    d.String(&c.Name),
+		"seed":    d.Uint64(&c.Seed),
+		"game":    d.String(&c.Game),
+		"command": d.Names(&c.Command),
+		"dir":     d.String(&c.Dir),
+		"env":     d.Options(&c.Env),
+		"timeout": d.String(&c.ProgramConfig.timeout),
+		"audit":   d.Number(&c.Audit),
+		"rules":   d.Options(&c.Rules),
+		"player":  d.String(&c.Player),
+		"space":   d.Node(&c.space),
+		"seeds":   d.Node(&c.seeds),
+		"fitness": func(n *yaml.Node, path string) {
 			f := &c.Fitness
-			d.decodeMap(n, path, []field{
-				{"objective", d.str(&c.Fitness.objective)},
-				{"baselines", func(n *yaml.Node, path string) {
-					d.decodeMap(n, path, []field{
-						{"weight", d.number(&f.Baselines.Weight)},
-						{"games", d.integer(&f.Baselines.Games)},
-						{"opponents", d.strings(&f.Baselines.Opponents)},
+			d.Map(n, path, yamlcheck.Fields{
+				"objective": d.String(&c.Fitness.objective),
+				"baselines": func(n *yaml.Node, path string) {
+					d.Map(n, path, yamlcheck.Fields{
+						"weight":    d.Number(&f.Baselines.Weight),
+						"games":     d.Int(&f.Baselines.Games),
+						"opponents": d.Names(&f.Baselines.Opponents),
 					})
-				}},
-				{"population", func(n *yaml.Node, path string) {
-					d.decodeMap(n, path, []field{
-						{"weight", d.number(&f.Population.Weight)},
-						{"opponents", d.integer(&f.Population.Opponents)},
-						{"games", d.integer(&f.Population.Games)},
-						{"rating", d.str(&ratingModel)},
+				},
+				"population": func(n *yaml.Node, path string) {
+					d.Map(n, path, yamlcheck.Fields{
+						"weight":    d.Number(&f.Population.Weight),
+						"opponents": d.Int(&f.Population.Opponents),
+						"games":     d.Int(&f.Population.Games),
+						"rating":    d.String(&ratingModel),
 					})
-				}},
-				{"hall-of-fame", func(n *yaml.Node, path string) {
-					d.decodeMap(n, path, []field{
-						{"weight", d.number(&f.HallOfFame.Weight)},
-						{"members", d.integer(&f.HallOfFame.Members)},
-						{"games", d.integer(&f.HallOfFame.Games)},
+				},
+				"hall-of-fame": func(n *yaml.Node, path string) {
+					d.Map(n, path, yamlcheck.Fields{
+						"weight":  d.Number(&f.HallOfFame.Weight),
+						"members": d.Int(&f.HallOfFame.Members),
+						"games":   d.Int(&f.HallOfFame.Games),
 					})
-				}},
+				},
 			})
-		}},
-		{"evolution", func(n *yaml.Node, path string) {
+		},
+		"evolution": func(n *yaml.Node, path string) {
 			e := &c.Evolution
-			d.decodeMap(n, path, []field{
-				{"model", d.str(&model)},
-				{"population", d.integer(&e.Population)},
-				{"generations", d.integer(&e.Generations)},
-				{"selection", d.str(&selection)},
-				{"tournament-size", d.integer(&e.TournamentSize)},
-				{"crossover", d.str(&crossover)},
-				{"crossover-rate", d.number(&e.CrossoverRate)},
-				{"blend-alpha", d.number(&e.BlendAlpha)},
-				{"mutation-rate", d.number(&e.MutationRate)},
-				{"mutation", func(n *yaml.Node, path string) {
-					d.decodeMap(n, path, []field{
-						{"sigma", d.number(&e.Mutation.Sigma)},
-						{"gene-rate", d.number(&e.Mutation.Rate)},
-						{"choice-rate", d.number(&e.Mutation.ChoiceRate)},
+			d.Map(n, path, yamlcheck.Fields{
+				"model":           d.String(&model),
+				"population":      d.Int(&e.Population),
+				"generations":     d.Int(&e.Generations),
+				"selection":       d.String(&selection),
+				"tournament-size": d.Int(&e.TournamentSize),
+				"crossover":       d.String(&crossover),
+				"crossover-rate":  d.Number(&e.CrossoverRate),
+				"blend-alpha":     d.Number(&e.BlendAlpha),
+				"mutation-rate":   d.Number(&e.MutationRate),
+				"mutation": func(n *yaml.Node, path string) {
+					d.Map(n, path, yamlcheck.Fields{
+						"sigma":       d.Number(&e.Mutation.Sigma),
+						"gene-rate":   d.Number(&e.Mutation.Rate),
+						"choice-rate": d.Number(&e.Mutation.ChoiceRate),
 					})
-				}},
-				{"elitism", d.integer(&e.Elitism)},
-				{"keep", d.integer(&e.Keep)},
-				{"offspring", d.integer(&e.Offspring)},
-				{"hall-of-fame", d.integer(&e.HallOfFame)},
+				},
+				"elitism":      d.Int(&e.Elitism),
+				"keep":         d.Int(&e.Keep),
+				"offspring":    d.Int(&e.Offspring),
+				"hall-of-fame": d.Int(&e.HallOfFame),
 			})
-		}},
-		{"run", func(n *yaml.Node, path string) {
-			d.decodeMap(n, path, []field{{"workers", d.integer(&c.Run.Workers)}})
-		}},
-		{"coevolve", func(n *yaml.Node, path string) {
+		},
+		"run": func(n *yaml.Node, path string) {
+			d.Map(n, path, yamlcheck.Fields{"workers": d.Int(&c.Run.Workers)})
+		},
+		"coevolve": func(n *yaml.Node, path string) {
 			c.Coevolve = &CoevolveConfig{}
 			co := c.Coevolve
-			d.decodeMap(n, path, []field{
-				{"player", d.str(&co.Player)},
-				{"space", d.node(&co.space)},
-				{"seeds", d.node(&co.seeds)},
-				{"opponents", d.strings(&co.Opponents)},
+			d.Map(n, path, yamlcheck.Fields{
+				"player":    d.String(&co.Player),
+				"space":     d.Node(&co.space),
+				"seeds":     d.Node(&co.seeds),
+				"opponents": d.Names(&co.Opponents),
 			})
-		}},
-		{"racing", c.decodeRacing(d)},
-		{"remeasure", c.decodeRemeasure(d)},
+		},
+		"racing":    c.decodeRacing(d),
+		"remeasure": c.decodeRemeasure(d),
 	})
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
@@ -327,13 +330,13 @@ func (c *Config) decode(d *decoder, root *yaml.Node) {
 	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
 
-func parseEnum[T any](d *decoder, key, s string, dst *T, parse func(string) (T, error)) {
+func parseEnum[T any](d *yamlcheck.Checker, key, s string, dst *T, parse func(string) (T, error)) {
 	if s == "" {
 		return
 	}
 	v, err := parse(s)
 	if err != nil {
-		d.p.add(d.lines[key], key, "%s", trimPrefix(err))
+		d.Add(d.Line(key), key, "%s", trimPrefix(err))
 		return
 	}
 	*dst = v
@@ -349,38 +352,33 @@ func trimPrefix(err error) string {
 	return msg
 }
 
-// coveredBy reports whether key, or a key above or below it, already has
-// an error among errs.
-func coveredBy(key string, errs ConfigErrors) bool {
-	for _, e := range errs {
-		if e.Key == "" || e.Key == key || strings.HasPrefix(key, e.Key+".") || strings.HasPrefix(e.Key, key+".") {
-			return true
-		}
-	}
-	return false
-}
-
 // has reports whether the file set key (so defaults can depend on it).
-func (c *Config) has(key string) bool { _, ok := c.lines[key]; return ok }
+func (c *Config) has(key string) bool { return c.at.Has(key) }
 
-// line returns where key was written, or where its closest written parent was.
-func (c *Config) line(key string) int {
-	for {
-		if l, ok := c.lines[key]; ok {
-			return l
-		}
-		i := strings.LastIndex(key, ".")
-		if i < 0 {
-			return 0
-		}
-		key = key[:i]
+// settle fills in the defaults that depend on what the file wrote: a
+// fitness mode counts when its section is written (baselines also by
+// default when nothing else is, so the smallest config works), and the
+// down-to-size model breeds a population's worth of offspring.
+func (c *Config) settle() {
+	f := &c.Fitness
+	if !c.has("fitness.baselines") && (c.has("fitness.population") || c.has("fitness.hall-of-fame")) {
+		f.Baselines.Weight = 0
+	}
+	if !c.has("fitness.population") {
+		f.Population.Weight = 0
+	}
+	if !c.has("fitness.hall-of-fame") {
+		f.HallOfFame.Weight = 0
+	}
+	if c.Evolution.Model == DownToSize && !c.has("evolution.offspring") {
+		c.Evolution.Offspring = c.Evolution.Population
 	}
 }
 
 // check validates the decoded config, builds the game, the space and the
 // seeds, and records every problem.
-func (c *Config) check(p *problems) {
-	bad := func(key, format string, args ...any) { p.add(c.line(key), key, format, args...) }
+func (c *Config) check(p *yamlcheck.Checker) {
+	bad := func(key, format string, args ...any) { p.Add(p.Line(key), key, format, args...) }
 	if c.Game == "" && len(c.Command) == 0 {
 		bad("game", "missing: name a game (see 'evotune games') or the command of a program that plays one")
 		return
@@ -408,29 +406,30 @@ func (c *Config) check(p *problems) {
 	}
 	g, err := info.New(c.Rules)
 	if err != nil {
-		bad("rules", "%s", oneLine(err))
+		c.ruleProblems(bad, err)
 		return
 	}
 	c.game = g
 	c.solo, c.hasSolo = fitness.SoloOf(g)
 	c.role = g.Roles()[0]
+	c.settleGame()
 	c.checkObjective(bad)
 	if c.Player != "" {
 		pi, ok := fitness.Info(g, c.role, c.Player)
 		switch {
 		case !ok:
 			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(c.tunable(g), ", "))
-		case !pi.Tunable() && isNull(c.space):
+		case !pi.Tunable() && yamlcheck.IsNull(c.space):
 			bad("player", "%s has no parameters to tune (tunable: %s)", c.Player, strings.Join(c.tunable(g), ", "))
 		default:
 			sp, err := genome.NewSpace(pi.Schema, c.space)
 			if err != nil {
-				c.genomeProblems(p, "space", err)
+				c.genomeProblems(p, "", "space", err)
 			} else {
 				c.spaceOf = sp
 				genes, err := sp.ParseSeeds(c.seeds)
 				if err != nil {
-					c.genomeProblems(p, "seeds", err)
+					c.genomeProblems(p, "", "seeds", err)
 				}
 				c.seedGenes = genes
 			}
@@ -456,30 +455,63 @@ func (c *Config) check(p *problems) {
 	}
 }
 
-// checkObjective resolves the objective as written against the game's
-// solo measure; by default it is the solo measure when there is one.
-func (c *Config) checkObjective(bad func(key, format string, args ...any)) {
+// settleGame fills in the defaults that depend on the game. The objective
+// is by default the game's solo measure when there is one; a name that is
+// not score is taken as meant for a solo measure, so later checks know
+// what was asked for even when checkObjective refuses it. Solo games are
+// by default played against the game's default opponent.
+func (c *Config) settleGame() {
 	f := &c.Fitness
 	switch {
 	case f.objective == "" && c.hasSolo:
-		f.Objective, f.objective = Solo, c.solo.Measure
+		f.objective = c.solo.Measure
 	case f.objective == "":
-		f.Objective, f.objective = Score, Score.String()
-	case !c.hasSolo && f.objective != Score.String():
-		f.Objective = Solo // meant as one: later checks know it is said
+		f.objective = Score.String()
+	}
+	f.Objective = Solo
+	if f.objective == Score.String() {
+		f.Objective = Score
+	}
+	if f.Objective == Solo && c.hasSolo && c.solo.Opponent != "" && f.Baselines.Weight > 0 && len(f.Baselines.Opponents) == 0 {
+		f.Baselines.Opponents = []string{c.solo.DefaultOpponent}
+	}
+}
+
+func (c *Config) checkObjective(bad func(key, format string, args ...any)) {
+	f := &c.Fitness
+	if !c.hasSolo && f.objective != Score.String() {
 		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
-	default:
-		o, err := ParseObjective(f.objective, c.solo.Measure)
-		if err != nil {
-			f.Objective = Solo // as above
-			bad("fitness.objective", "%s", err)
-			return
-		}
-		f.Objective = o
+	} else if _, err := ParseObjective(f.objective, c.solo.Measure); err != nil {
+		bad("fitness.objective", "%s", err)
+		return
 	}
 	if f.Objective == Score && !fitness.HasHeadToHead(c.game) {
 		bad("fitness.objective", "%s has no head-to-head play: use %s", c.Game, c.solo.Measure)
 	}
+}
+
+// ruleProblems places a game's refusal of its rule options: at the line of
+// each option it names, or at rules: for what concerns several.
+func (c *Config) ruleProblems(bad func(key, format string, args ...any), err error) {
+	for _, e := range flatten(err) {
+		if oe, ok := errors.AsType[*fitness.OptionError](e); ok && c.has("rules."+oe.Option) {
+			bad("rules."+oe.Option, "%s", oneLine(oe.Err))
+			continue
+		}
+		bad("rules", "%s", oneLine(e))
+	}
+}
+
+// flatten lists the errors joined in err.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // ObjectiveName is the objective as configs name it: "score" or the
@@ -498,7 +530,7 @@ func (c *Config) tunable(g fitness.Game) []string {
 
 // checkCoevolve builds the rival species: players of the game's other
 // role, scored by the same solo games with the opposite sense.
-func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ...any)) {
+func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string, args ...any)) {
 	co := c.Coevolve
 	if co == nil || c.game == nil {
 		return
@@ -530,11 +562,11 @@ func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ..
 	sp, err := genome.NewSpace(pi.Schema, co.space)
 	if err != nil {
 		// Go on to the opponents: a user sees every mistake in one pass.
-		c.genomeProblems(p, "coevolve.space", err)
+		c.genomeProblems(p, "coevolve", "space", err)
 	} else {
 		rivals.space = sp
 		if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
-			c.genomeProblems(p, "coevolve.seeds", err)
+			c.genomeProblems(p, "coevolve", "seeds", err)
 		}
 	}
 	for i, spec := range co.Opponents {
@@ -553,33 +585,19 @@ func (c *Config) checkCoevolve(p *problems, bad func(key, format string, args ..
 	}
 }
 
-// genomeProblems turns genome's line errors into config errors; under
-// coevolve, genome's keys ("space.x") are placed under it.
-func (c *Config) genomeProblems(p *problems, key string, err error) {
-	var les genome.LineErrors
-	if errors.As(err, &les) {
-		prefix := strings.TrimSuffix(strings.TrimSuffix(key, "space"), "seeds")
-		for _, le := range les {
-			p.add(le.Line, prefix+le.Key, "%s", le.Msg)
-		}
+// genomeProblems reports genome's problems with a space or seeds section
+// under the key the section hangs from ("" or "coevolve").
+func (c *Config) genomeProblems(p *yamlcheck.Checker, parent, key string, err error) {
+	if es, ok := errors.AsType[yamlcheck.Errors](err); ok {
+		p.AddErrors(es.Under(parent))
 		return
 	}
-	p.add(c.line(key), key, "%s", trimPrefix(err))
+	key = yamlcheck.Join(parent, key)
+	p.Add(p.Line(key), key, "%s", trimPrefix(err))
 }
 
 func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	f := &c.Fitness
-	// A mode counts when its section is written; baselines also count by
-	// default when nothing else is, so the smallest config works.
-	if !c.has("fitness.baselines") && (c.has("fitness.population") || c.has("fitness.hall-of-fame")) {
-		f.Baselines.Weight = 0
-	}
-	if !c.has("fitness.population") {
-		f.Population.Weight = 0
-	}
-	if !c.has("fitness.hall-of-fame") {
-		f.HallOfFame.Weight = 0
-	}
 	for _, m := range []struct {
 		key    string
 		weight float64
@@ -629,23 +647,17 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 			return
 		case f.Objective == Solo:
 			role = c.solo.Opponent
-			if len(opps) == 0 {
-				// The game's default, as the game itself reads it.
-				pl, err := fitness.ParseSpec(c.game, role, c.solo.DefaultOpponent)
-				if err != nil {
-					bad("rules", "%s", oneLine(err))
-					return
-				}
-				c.baselines = []fitness.Player{pl}
-				f.Baselines.Opponents = []string{c.solo.DefaultOpponent}
-			}
 		case len(opps) == 0:
 			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
 		}
 		for i, spec := range opps {
 			pl, err := fitness.ParseSpec(c.game, role, c.resolvePath(spec))
 			if err != nil {
-				bad(fmt.Sprintf("fitness.baselines.opponents[%d]", i), "%s", oneLine(err))
+				key := fmt.Sprintf("fitness.baselines.opponents[%d]", i)
+				if !c.has("fitness.baselines.opponents") {
+					key = "rules" // the game's default opponent, as its rules set it
+				}
+				bad(key, "%s", oneLine(err))
 				continue
 			}
 			c.baselines = append(c.baselines, pl)
@@ -779,9 +791,6 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
 		}
 	case DownToSize:
-		if !c.has("evolution.offspring") {
-			e.Offspring = e.Population
-		}
 		if e.Offspring < 2 {
 			bad("evolution.offspring", "%d: want at least 2", e.Offspring)
 		}
@@ -796,16 +805,6 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
-
-// yamlLine digs the line number out of a yaml.v3 syntax error.
-func yamlLine(err error) int {
-	var n int
-	msg := err.Error()
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i:], "line %d", &n)
-	}
-	return n
-}
 
 // Space is the searched parameter space.
 func (c *Config) Space() *genome.Space { return c.spaceOf }
@@ -825,7 +824,7 @@ func (c *Config) settings() map[string]string {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, y := range x {
-				walk(join(prefix, k), y)
+				walk(yamlcheck.Join(prefix, k), y)
 			}
 		case nil: // an unset section: the same as an empty one
 		default:
@@ -842,7 +841,7 @@ func (c *Config) settings() map[string]string {
 		nodes["coevolve.space"], nodes["coevolve.seeds"] = c.Coevolve.space, c.Coevolve.seeds
 	}
 	for key, n := range nodes {
-		if isNull(n) {
+		if yamlcheck.IsNull(n) {
 			continue
 		}
 		var v any

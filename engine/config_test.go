@@ -2,11 +2,14 @@ package engine
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -34,20 +37,7 @@ func TestBadConfigs(t *testing.T) {
 					t.Errorf("message does not start with %s: %q", file, line)
 				}
 			}
-			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./engine -run TestBadConfigs -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("messages:\n%s\nwant:\n%s", got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", got, *update)
 		})
 	}
 }
@@ -63,15 +53,22 @@ func TestShippedConfigsAreValid(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", "../examples/bridge/bridge", "../examples/bridge").CombinedOutput(); err != nil {
 		t.Fatalf("go build examples/bridge: %v\n%s", err, out)
 	}
+	var hashes strings.Builder
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			cfg, err := Load(file)
 			if err != nil {
 				t.Fatal(err)
 			}
+			fmt.Fprintf(&hashes, "%s %s\n", filepath.Base(file), cfg.Hash())
 			cfg.Close()
 		})
 	}
+	// A config's hash is what resume compares: a change in how configs
+	// are read must not change it, or every run in progress refuses to
+	// resume. After an intended change run
+	// `go test ./engine -run TestShippedConfigsAreValid -update`.
+	golden.Check(t, filepath.Join("testdata", "config-hashes.golden"), hashes.String(), *update)
 }
 
 func TestHashIgnoresBudgetAndWorkers(t *testing.T) {

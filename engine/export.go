@@ -1,57 +1,22 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
-	"gopkg.in/yaml.v3"
 )
 
-// ExportDoc is what `evotune export` writes and `--player NAME:FILE`
-// reads back: the best parameter sets of a run with their figures.
-type ExportDoc struct {
-	Game      string            `json:"game" yaml:"game"`
-	Player    string            `json:"player" yaml:"player"`
-	Role      string            `json:"role" yaml:"role"`
-	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
-	Objective string            `json:"objective" yaml:"objective"`
-	Players   []ExportedPlayer  `json:"players" yaml:"players"`
-
-	flag       string // the eval flag that loads the first player
-	remeasured bool   // some player has fresh-deal figures
-}
-
-// ExportedPlayer is one parameter set and its figures.
-type ExportedPlayer struct {
-	Rank       int        `json:"rank" yaml:"rank"`
-	Generation int        `json:"generation" yaml:"generation"`
-	Fitness    float64    `json:"fitness" yaml:"fitness"`
-	Games      int        `json:"games" yaml:"games"`
-	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
-	// Remeasured is the figure on fresh deals that selection never saw
-	// (with remeasure: in the config, once the run is finished); Fitness,
-	// Games and CI95 above are those of selection, biased by it.
-	Remeasured *Figure        `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
-	Rating     *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"` // Bradley-Terry, with fitness.population.rating
-	Params     map[string]any `json:"params" yaml:"params"`
-}
-
-// Figure is a measured mean with its games and 95% interval.
-type Figure struct {
-	Fitness float64    `json:"fitness" yaml:"fitness"`
-	Games   int        `json:"games" yaml:"games"`
-	CI95    [2]float64 `json:"ci95" yaml:"ci95,flow"`
-}
-
-// exportDoc lists the top k members of a species' hall of fame.
-func (c *Config) exportDoc(sp *species, st SpeciesState, k int) *ExportDoc {
+// exportFile lists the top k members of a species' hall of fame, with
+// their ratings and fresh-deal figures when the run has them, and says
+// which eval flag loads the first.
+func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
 	hof := st.HallOfFame
-	doc := &ExportDoc{Game: c.Game, Player: sp.player, Role: sp.role.String(), Rules: c.Rules, Objective: c.ObjectiveName(), flag: "--player"}
+	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName()}
+	flag := "--player"
 	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
-		doc.flag = "--opponent"
+		flag = "--opponent"
 	}
 	for i := 0; i < k && i < len(hof); i++ {
 		m := hof[i]
@@ -59,7 +24,7 @@ func (c *Config) exportDoc(sp *species, st SpeciesState, k int) *ExportDoc {
 		if err != nil {
 			continue // checked when the checkpoint was read
 		}
-		p := ExportedPlayer{
+		p := fitness.RankedParams{
 			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
 			CI95:   [2]float64{round6(m.CI95[0]), round6(m.CI95[1])},
 			Params: readable(vals),
@@ -71,13 +36,20 @@ func (c *Config) exportDoc(sp *species, st SpeciesState, k int) *ExportDoc {
 		}
 		for _, rm := range st.Remeasured {
 			if rm.Rank == i+1 {
-				p.Remeasured = &Figure{Fitness: round6(rm.Fitness), Games: rm.Games, CI95: [2]float64{round6(rm.CI95[0]), round6(rm.CI95[1])}}
-				doc.remeasured = true
+				p.Remeasured = &fitness.Figure{Fitness: round6(rm.Fitness), Games: rm.Games, CI95: [2]float64{round6(rm.CI95[0]), round6(rm.CI95[1])}}
 			}
 		}
-		doc.Players = append(doc.Players, p)
+		f.Players = append(f.Players, p)
 	}
-	return doc
+	return f, flag
+}
+
+// exportYAML renders the top k as a YAML parameter file whose comment
+// says how to load it.
+func (c *Config) exportYAML(sp *species, st SpeciesState, k int) ([]byte, error) {
+	file, flag := c.exportFile(sp, st, k)
+	return file.YAML(fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
+		len(file.Players), file.Player, file.Role, flag, file.Player))
 }
 
 // round6 keeps 6 significant digits: figures with noise in the second
@@ -102,55 +74,6 @@ func readable(v genome.Values) map[string]any {
 		m[p.Name] = rows
 	}
 	return m
-}
-
-func (d *ExportDoc) yaml() ([]byte, error) {
-	var root yaml.Node
-	if err := root.Encode(d); err != nil {
-		return nil, fmt.Errorf("engine: export: %w", err)
-	}
-	flowLists(&root)
-	root.HeadComment = fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
-		len(d.Players), d.Player, d.Role, d.flag, d.Player)
-	if d.remeasured {
-		root.HeadComment += "\nfitness, games and ci95 are selection-time figures, from the games that chose these players\n" +
-			"(biased towards luck); remeasured: the same players on fresh deals selection never saw"
-		labelSelection(&root)
-	}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&root); err != nil {
-		return nil, fmt.Errorf("engine: export: %w", err)
-	}
-	return b.Bytes(), nil
-}
-
-// flowLists writes lists of numbers on one line each, so a 10x10 grid is
-// ten readable rows rather than a hundred lines.
-func flowLists(n *yaml.Node) {
-	if n.Kind == yaml.SequenceNode {
-		scalars := true
-		for _, c := range n.Content {
-			if c.Kind != yaml.ScalarNode {
-				scalars = false
-			}
-		}
-		if scalars {
-			n.Style = yaml.FlowStyle
-		}
-	}
-	for _, c := range n.Content {
-		flowLists(c)
-	}
-}
-
-func (d *ExportDoc) json() ([]byte, error) {
-	out, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("engine: export: %w", err)
-	}
-	return append(out, '\n'), nil
 }
 
 // Format is an export file format.
@@ -191,28 +114,9 @@ func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
 		}
 		s = 1
 	}
-	doc := cfg.exportDoc(cfg.species[s], ck.states()[s], k)
 	if f == JSON {
-		return doc.json()
+		file, _ := cfg.exportFile(cfg.species[s], ck.states()[s], k)
+		return file.JSON()
 	}
-	return doc.yaml()
-}
-
-// labelSelection marks every player's fitness as the selection-time
-// figure, beside its remeasured one.
-func labelSelection(n *yaml.Node) {
-	if n.Kind == yaml.MappingNode {
-		remeasured := false
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			remeasured = remeasured || n.Content[i].Value == "remeasured"
-		}
-		for i := 0; remeasured && i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "fitness" {
-				n.Content[i].LineComment = "selection-time"
-			}
-		}
-	}
-	for _, c := range n.Content {
-		labelSelection(c)
-	}
+	return cfg.exportYAML(cfg.species[s], ck.states()[s], k)
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"math"
 	"slices"
 	"sort"
@@ -24,13 +25,13 @@ type RacingConfig struct {
 
 func defaultRacing() RacingConfig { return RacingConfig{Rounds: 5, Confidence: 0.95} }
 
-func (c *Config) decodeRacing(d *decoder) func(*yaml.Node, string) {
+func (c *Config) decodeRacing(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		rc := defaultRacing()
 		c.Racing = &rc
-		d.decodeMap(n, path, []field{
-			{"rounds", d.integer(&rc.Rounds)},
-			{"confidence", d.number(&rc.Confidence)},
+		d.Map(n, path, yamlcheck.Fields{
+			"rounds":     d.Int(&rc.Rounds),
+			"confidence": d.Number(&rc.Confidence),
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/rating"
 )
 
@@ -49,15 +50,9 @@ func ParseRatingModel(s string) (RatingModel, error) {
 	return 0, fmt.Errorf("unknown rating %q (want mean, bradley-terry)", s)
 }
 
-// Rating is a Bradley-Terry rating in Elo points with its 95% interval,
-// relative to the rated players' mean and anchored from generation to
-// generation on the hall of fame, so ratings of different generations
-// compare.
-type Rating struct {
-	Elo   float64    `json:"elo" yaml:"elo"`
-	CI95  [2]float64 `json:"ci95" yaml:"ci95,flow"`
-	Games int        `json:"games" yaml:"games"` // games rated: population and hall of fame
-}
+// Rating is a member's Bradley-Terry rating: the type of the exported
+// parameter file, so the checkpoint and the export say the same.
+type Rating = fitness.Rating
 
 // rates reports whether the run fits ratings.
 func (c *Config) rates() bool { return c.Fitness.Population.Rating == BradleyTerry }

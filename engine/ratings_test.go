@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/evotune/evotune/fitness"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,7 @@ func TestRatingsInARun(t *testing.T) {
 	if !strings.Contains(string(files[fileBest]), "rating: {elo: ") && !strings.Contains(string(files[fileBest]), "rating:\n") {
 		t.Fatalf("best.yaml has no rating:\n%s", files[fileBest])
 	}
-	var doc ExportDoc
+	var doc fitness.ParamsFile
 	if err := json.Unmarshal(files["export"], &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"path/filepath"
 	"slices"
 
@@ -32,13 +33,13 @@ type Remeasured struct {
 
 func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
 
-func (c *Config) decodeRemeasure(d *decoder) func(*yaml.Node, string) {
+func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		rc := defaultRemeasure()
 		c.Remeasure = &rc
-		d.decodeMap(n, path, []field{
-			{"top", d.integer(&rc.Top)},
-			{"games", d.integer(&rc.Games)},
+		d.Map(n, path, yamlcheck.Fields{
+			"top":   d.Int(&rc.Top),
+			"games": d.Int(&rc.Games),
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/evotune/evotune/fitness"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc ExportDoc
+	var doc fitness.ParamsFile
 	if err := json.Unmarshal(exp, &doc); err != nil {
 		t.Fatal(err)
 	}

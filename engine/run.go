@@ -390,7 +390,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportDoc(sp, st, 1).yaml()
+		best, err := r.cfg.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}

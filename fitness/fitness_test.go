@@ -345,12 +345,12 @@ func TestLoadParams(t *testing.T) {
 		{"export", "game: coin\nplayer: tuned\nparams:\n  bias: 0.1\n", 0.1, ""},
 		{"ranked", "game: coin\nplayers:\n  - params: {bias: 0.2}\n  - params: {bias: 0.3}\n", 0.2, ""},
 		{"int as float", "bias: 1\n", 1, ""},
-		{"out of range", "bias: 1.5\n", 0, "bias: 1.5 is outside [0, 1]"},
-		{"unknown", "bais: 0.5\n", 0, `unknown parameter "bais"`},
-		{"wrong type", "bias: high\n", 0, "bias: want a number"},
-		{"bad choice", "mode: c\n", 0, `mode: "c" is not one of a, b`},
-		{"other game", "game: chess\nparams: {bias: 0.5}\n", 0, `for game "chess"`},
-		{"malformed", "bias: [\n", 0, "line"},
+		{"out of range", "bias: 1.5\n", 0, "1: bias: 1.5 is above the maximum 1"},
+		{"unknown", "bais: 0.5\n", 0, "1: bais: unknown parameter; want one of bias, mode"},
+		{"wrong type", "bias: high\n", 0, "1: bias: want a number, got \"high\""},
+		{"bad choice", "mode: c\n", 0, `1: mode: "c" is not one of the choices a, b`},
+		{"other game", "game: chess\nparams: {bias: 0.5}\n", 0, `1: game: the parameters are for game "chess", not "coin"`},
+		{"malformed", "bias: [\n", 0, "1: did not find expected node content"},
 		{"empty", "", 0, "empty file"},
 	}
 	for _, tc := range tests {
@@ -701,8 +701,8 @@ func TestRoleNames(t *testing.T) {
 func TestLoadParamsExports(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, body, err string }{
-		{"empty params", "game: coin\nplayer: tuned\nparams:\n", "no params found"},
-		{"players without params", "game: coin\nplayers:\n  - rank: 1\n", "no params found"},
+		{"empty params", "game: coin\nplayer: tuned\nparams:\n", "3: params: no parameter values found"},
+		{"players without params", "game: coin\nplayers:\n  - rank: 1\n", ": params: no parameter values found"},
 		{"another player", "player: fair\nparams: {bias: 0.5}\n", `for player "fair", not "tuned"`},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".yaml")

@@ -4,65 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
-
-// LineError is one problem in a config, located by its YAML line so that
-// the caller, who knows the file name, can say where to look.
-type LineError struct {
-	Line int    // 1-based line in the YAML document; 0 if unknown
-	Key  string // dotted path of the offending key, e.g. "space.edge.min"
-	Msg  string
-	Err  error // a sentinel such as ErrEmptySpace, or nil
-}
-
-func (e *LineError) Error() string {
-	if e.Line > 0 {
-		return "line " + strconv.Itoa(e.Line) + ": " + e.Key + ": " + e.Msg
-	}
-	return e.Key + ": " + e.Msg
-}
-
-func (e *LineError) Unwrap() error { return e.Err }
-
-// LineErrors is every problem found in one pass over a config section, in
-// document order, so that a user fixes them all in one edit.
-type LineErrors []*LineError
-
-func (es LineErrors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
-		lines[i] = e.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (es LineErrors) Unwrap() []error {
-	errs := make([]error, len(es))
-	for i, e := range es {
-		errs[i] = e
-	}
-	return errs
-}
-
-// report collects LineErrors.
-type report struct{ errs LineErrors }
-
-func (r *report) add(line int, key, format string, args ...any) {
-	r.errs = append(r.errs, &LineError{Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (r *report) err() error {
-	if len(r.errs) == 0 {
-		return nil
-	}
-	sort.SliceStable(r.errs, func(i, j int) bool { return r.errs[i].Line < r.errs[j].Line })
-	return r.errs
-}
 
 // Limits on a grid declared in a config, so that a typo cannot make the
 // tool allocate gigabytes.
@@ -87,7 +34,10 @@ const (
 //	  style: {choices: [greedy, parity]}
 //	  weights: {symmetry: ring}      # ring, dihedral or full
 //
-// (type, rows and cols may be repeated but not changed.) With an empty
+// (type, rows and cols may be repeated but not changed.) A parameter the
+// player declares OptIn is searched only when the section names it (a null
+// or empty mapping, `samples: {}`, searches its declared range); left out,
+// it is held at its default. With an empty
 // schema the section declares every parameter; type is required, then
 // min and max (float, int, grid), choices (choice) and rows and cols (grid);
 // log, symmetry (default full), default (default: the middle of the range,
@@ -99,28 +49,29 @@ const (
 //
 // The section may also be a list of such mappings, each with a name key.
 // Unknown keys are errors. All problems are reported at once as a
-// LineErrors, each like "line 12: space.edge.min: 3 is below the declared
-// minimum 0"; a space with nothing left to search is an error wrapping
+// yamlcheck.Errors, each like "line 12: space.edge.min: 3 is below the
+// declared minimum 0"; a space with nothing left to search is an error wrapping
 // ErrEmptySpace. A broken declared schema is a programmer error, returned
 // as a plain error.
 func NewSpace(schema Schema, overrides *yaml.Node) (*Space, error) {
 	if err := schema.Validate(); err != nil {
 		return nil, fmt.Errorf("genome: declared schema: %w", err)
 	}
-	r := &report{}
-	root := resolve(overrides)
+	r := yamlcheck.New("")
+	root := yamlcheck.Resolve(overrides)
 	entries := readEntries(r, root)
 	var params Schema
-	var fixed []bool
+	var fixed, idle []bool
 	var fixVal []Value
 	base := schema
 	if len(schema) > 0 {
 		params, fixed, fixVal = narrow(r, schema, entries)
+		idle = holdOptIns(schema, entries, fixed, fixVal)
 	} else {
 		params, fixed, fixVal = declare(r, entries)
 		base = params
 	}
-	if err := r.err(); err != nil {
+	if err := r.Err(); err != nil {
 		return nil, err
 	}
 	if len(schema) == 0 {
@@ -132,14 +83,15 @@ func NewSpace(schema Schema, overrides *yaml.Node) (*Space, error) {
 		}
 	}
 	s := newSpace(base, params, fixed, fixVal)
+	s.idle = idle
 	if s.Len() == 0 {
 		switch {
-		case isNull(root):
+		case yamlcheck.IsNull(root):
 			return nil, fmt.Errorf("%w: the player declares no parameters and there is no space section", ErrEmptySpace)
 		case len(entries) == 0:
-			return nil, LineErrors{{Line: root.Line, Key: "space", Msg: "declares no parameter", Err: ErrEmptySpace}}
+			return nil, yamlcheck.Errors{{Line: root.Line, Key: "space", Msg: "declares no parameter", Err: ErrEmptySpace}}
 		default:
-			return nil, LineErrors{{Line: root.Line, Key: "space", Msg: "nothing left to search: every parameter is fixed", Err: ErrEmptySpace}}
+			return nil, yamlcheck.Errors{{Line: root.Line, Key: "space", Msg: "nothing left to search: every parameter is fixed", Err: ErrEmptySpace}}
 		}
 	}
 	return s, nil
@@ -170,61 +122,61 @@ func (e *entry) get(name string) (field, bool) {
 
 // readEntries reads the space section, as a mapping from names to settings
 // or as a list of settings with a name key.
-func readEntries(r *report, root *yaml.Node) []entry {
+func readEntries(r *yamlcheck.Checker, root *yaml.Node) []entry {
 	var entries []entry
 	seen := map[string]int{}
 	addEntry := func(e entry) {
 		if first, ok := seen[e.name]; ok {
-			r.add(e.line, e.path, "declared twice (first on line %d)", first)
+			r.Add(e.line, e.path, "declared twice (first on line %d)", first)
 			return
 		}
 		seen[e.name] = e.line
 		entries = append(entries, e)
 	}
 	switch {
-	case isNull(root):
+	case yamlcheck.IsNull(root):
 	case root.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(root.Content); i += 2 {
-			k, v := resolve(root.Content[i]), resolve(root.Content[i+1])
+			k, v := yamlcheck.Resolve(root.Content[i]), yamlcheck.Resolve(root.Content[i+1])
 			name, ok := keyName(k)
 			if !ok {
-				r.add(k.Line, "space", "want a parameter name, got %s", describeNode(k))
+				r.Add(k.Line, "space", "want a parameter name, got %s", yamlcheck.Describe(k))
 				continue
 			}
 			e := entry{name: name, path: "space." + name, line: k.Line}
 			switch {
-			case isNull(v):
+			case yamlcheck.IsNull(v):
 			case v.Kind == yaml.MappingNode:
 				e.fields = readFields(r, v, e.path)
 			default:
-				r.add(k.Line, e.path, "want a mapping of settings (min, max, ...), got %s", describeNode(v))
+				r.Add(k.Line, e.path, "want a mapping of settings (min, max, ...), got %s", yamlcheck.Describe(v))
 				e.bad = true
 			}
 			addEntry(e)
 		}
 	case root.Kind == yaml.SequenceNode:
 		for i, item := range root.Content {
-			item = resolve(item)
+			item = yamlcheck.Resolve(item)
 			path := "space[" + strconv.Itoa(i) + "]"
-			if isNull(item) || item.Kind != yaml.MappingNode {
-				r.add(item.Line, path, "want a mapping with a name, a type and its settings, got %s", describeNode(item))
+			if yamlcheck.IsNull(item) || item.Kind != yaml.MappingNode {
+				r.Add(item.Line, path, "want a mapping with a name, a type and its settings, got %s", yamlcheck.Describe(item))
 				continue
 			}
 			e := entry{line: item.Line}
 			found := false
 			for j := 0; j+1 < len(item.Content) && !found; j += 2 {
-				if k := resolve(item.Content[j]); k.Kind == yaml.ScalarNode && k.Value == "name" {
+				if k := yamlcheck.Resolve(item.Content[j]); k.Kind == yaml.ScalarNode && k.Value == "name" {
 					found, e.line = true, k.Line
-					v := resolve(item.Content[j+1])
+					v := yamlcheck.Resolve(item.Content[j+1])
 					if name, ok := keyName(v); ok {
 						e.name = name
 					} else {
-						r.add(k.Line, path+".name", "want a parameter name, got %s", describeNode(v))
+						r.Add(k.Line, path+".name", "want a parameter name, got %s", yamlcheck.Describe(v))
 					}
 				}
 			}
 			if !found {
-				r.add(item.Line, path+".name", "missing")
+				r.Add(item.Line, path+".name", "missing")
 			}
 			if e.name == "" {
 				continue
@@ -235,29 +187,29 @@ func readEntries(r *report, root *yaml.Node) []entry {
 			addEntry(e)
 		}
 	default:
-		r.add(root.Line, "space", "want a mapping from parameter names to their settings, got %s", describeNode(root))
+		r.Add(root.Line, "space", "want a mapping from parameter names to their settings, got %s", yamlcheck.Describe(root))
 	}
 	return entries
 }
 
 // readFields reads a mapping's keys, reporting keys that are not names and
 // keys given twice (yaml.v3 checks neither when decoding into a Node).
-func readFields(r *report, m *yaml.Node, path string) []field {
+func readFields(r *yamlcheck.Checker, m *yaml.Node, path string) []field {
 	var fs []field
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := resolve(m.Content[i])
+		k := yamlcheck.Resolve(m.Content[i])
 		name, ok := keyName(k)
 		if !ok {
-			r.add(k.Line, path, "want a key, got %s", describeNode(k))
+			r.Add(k.Line, path, "want a key, got %s", yamlcheck.Describe(k))
 			continue
 		}
 		if first, ok := seen[name]; ok {
-			r.add(k.Line, path+"."+name, "given twice (first on line %d)", first)
+			r.Add(k.Line, yamlcheck.Join(path, name), "given twice (first on line %d)", first)
 			continue
 		}
 		seen[name] = k.Line
-		fs = append(fs, field{name: name, key: k, val: resolve(m.Content[i+1])})
+		fs = append(fs, field{name: name, key: k, val: yamlcheck.Resolve(m.Content[i+1])})
 	}
 	return fs
 }
@@ -269,73 +221,11 @@ func keyName(k *yaml.Node) (string, bool) {
 	return k.Value, true
 }
 
-// resolve steps through documents and aliases to the node they stand for.
-func resolve(n *yaml.Node) *yaml.Node {
-	for range 64 { // an alias cannot point at an alias, but stay bounded
-		switch {
-		case n == nil:
-			return nil
-		case n.Kind == yaml.DocumentNode:
-			if len(n.Content) == 0 {
-				return nil
-			}
-			n = n.Content[0]
-		case n.Kind == yaml.AliasNode:
-			if n.Alias == nil {
-				return n // not made by the parser; reported as a bad value
-			}
-			n = n.Alias
-		default:
-			return n
-		}
-	}
-	return nil
-}
-
-func isNull(n *yaml.Node) bool {
-	return n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
-}
-
-// describeNode names what a node holds, for "want X, got Y" messages.
-func describeNode(n *yaml.Node) string {
-	switch {
-	case isNull(n):
-		return "nothing"
-	case n.Kind == yaml.SequenceNode:
-		return "a list"
-	case n.Kind == yaml.MappingNode:
-		return "a mapping"
-	}
-	switch n.ShortTag() {
-	case "!!int", "!!float":
-		return "the number " + n.Value
-	case "!!bool":
-		return n.Value
-	case "!!str":
-		return strconv.Quote(n.Value)
-	}
-	return n.ShortTag() + " " + strconv.Quote(n.Value)
-}
-
 // The readers below return the value and, when it cannot be read, a
 // message saying why.
 
-func readNumber(n *yaml.Node) (float64, string) {
-	if isNull(n) || n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-		return 0, "want a number, got " + describeNode(n)
-	}
-	var x float64
-	if err := n.Decode(&x); err != nil {
-		return 0, "want a number, got " + describeNode(n)
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, "want a finite number, got " + n.Value
-	}
-	return x, ""
-}
-
 func readInt(n *yaml.Node) (float64, string) {
-	x, msg := readNumber(n)
+	x, msg := yamlcheck.Float(n)
 	switch {
 	case msg != "":
 		return 0, strings.Replace(msg, "a number", "an integer", 1)
@@ -347,20 +237,9 @@ func readInt(n *yaml.Node) (float64, string) {
 	return x, ""
 }
 
-func readBool(n *yaml.Node) (bool, string) {
-	if isNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		return false, "want true or false, got " + describeNode(n)
-	}
-	var b bool
-	if err := n.Decode(&b); err != nil {
-		return false, "want true or false, got " + describeNode(n)
-	}
-	return b, ""
-}
-
 func readString(n *yaml.Node) (string, string) {
-	if isNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		return "", "want a name, got " + describeNode(n)
+	if yamlcheck.IsNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		return "", "want a name, got " + yamlcheck.Describe(n)
 	}
 	return n.Value, ""
 }
@@ -368,8 +247,8 @@ func readString(n *yaml.Node) (string, string) {
 // readChoice accepts any scalar, so that `choices: [1, 2]` and `fix: 1`
 // name the choices "1" and "2".
 func readChoice(n *yaml.Node) (string, string) {
-	if isNull(n) || n.Kind != yaml.ScalarNode {
-		return "", "want a choice, got " + describeNode(n)
+	if yamlcheck.IsNull(n) || n.Kind != yaml.ScalarNode {
+		return "", "want a choice, got " + yamlcheck.Describe(n)
 	}
 	return n.Value, ""
 }
@@ -379,13 +258,13 @@ func readChoice(n *yaml.Node) (string, string) {
 func readValue(p *Param, n *yaml.Node) (Value, string) {
 	switch p.Kind {
 	case Float:
-		x, msg := readNumber(n)
+		x, msg := yamlcheck.Float(n)
 		return Value{Num: x}, msg
 	case Int:
 		x, msg := readInt(n)
 		return Value{Num: x}, msg
 	case Bool:
-		b, msg := readBool(n)
+		b, msg := yamlcheck.Bool(n)
 		if b {
 			return Value{Num: 1}, msg
 		}
@@ -401,12 +280,12 @@ func readValue(p *Param, n *yaml.Node) (Value, string) {
 
 func readGrid(p *Param, n *yaml.Node) (Value, string) {
 	want := fmt.Sprintf("want %d numbers, or %d lists of %d", p.Rows*p.Cols, p.Rows, p.Cols)
-	if isNull(n) || n.Kind != yaml.SequenceNode {
-		return Value{}, want + ", got " + describeNode(n)
+	if yamlcheck.IsNull(n) || n.Kind != yaml.SequenceNode {
+		return Value{}, want + ", got " + yamlcheck.Describe(n)
 	}
 	items := n.Content
 	rows := false
-	if len(items) > 0 && resolve(items[0]) != nil && resolve(items[0]).Kind == yaml.SequenceNode {
+	if len(items) > 0 && yamlcheck.Resolve(items[0]) != nil && yamlcheck.Resolve(items[0]).Kind == yaml.SequenceNode {
 		if len(items) != p.Rows {
 			return Value{}, fmt.Sprintf("%s, got %d lists", want, len(items))
 		}
@@ -416,20 +295,20 @@ func readGrid(p *Param, n *yaml.Node) (Value, string) {
 	}
 	cells := make([]float64, 0, p.Rows*p.Cols)
 	for r, item := range items {
-		item = resolve(item)
+		item = yamlcheck.Resolve(item)
 		if !rows {
-			x, msg := readNumber(item)
+			x, msg := yamlcheck.Float(item)
 			if msg != "" {
 				return Value{}, fmt.Sprintf("cell %d: %s", r, msg)
 			}
 			cells = append(cells, x)
 			continue
 		}
-		if isNull(item) || item.Kind != yaml.SequenceNode || len(item.Content) != p.Cols {
+		if yamlcheck.IsNull(item) || item.Kind != yaml.SequenceNode || len(item.Content) != p.Cols {
 			return Value{}, fmt.Sprintf("row %d: want a list of %d numbers, got %s", r, p.Cols, describeRow(item))
 		}
 		for c, cell := range item.Content {
-			x, msg := readNumber(resolve(cell))
+			x, msg := yamlcheck.Float(yamlcheck.Resolve(cell))
 			if msg != "" {
 				return Value{}, fmt.Sprintf("row %d, col %d: %s", r, c, msg)
 			}
@@ -440,10 +319,10 @@ func readGrid(p *Param, n *yaml.Node) (Value, string) {
 }
 
 func describeRow(n *yaml.Node) string {
-	if !isNull(n) && n.Kind == yaml.SequenceNode {
+	if !yamlcheck.IsNull(n) && n.Kind == yaml.SequenceNode {
 		return fmt.Sprintf("%d items", len(n.Content))
 	}
-	return describeNode(n)
+	return yamlcheck.Describe(n)
 }
 
 // outside says how v falls outside p's range, or "" when it is inside.
@@ -522,8 +401,21 @@ func keysFor(k Kind, keys []string) string {
 	return strings.Join(out, ", ")
 }
 
+// holdOptIns fixes every opt-in parameter that the entries do not name at
+// its declared default, and says which it fixed.
+func holdOptIns(schema Schema, entries []entry, fixed []bool, fixVal []Value) []bool {
+	idle := make([]bool, len(schema))
+	for i := range schema {
+		named := slices.ContainsFunc(entries, func(e entry) bool { return e.name == schema[i].Name })
+		if schema[i].OptIn && !named {
+			idle[i], fixed[i], fixVal[i] = true, true, cloneValue(schema[i].Default)
+		}
+	}
+	return idle
+}
+
 // narrow applies the entries to the declared schema.
-func narrow(r *report, schema Schema, entries []entry) (Schema, []bool, []Value) {
+func narrow(r *yamlcheck.Checker, schema Schema, entries []entry) (Schema, []bool, []Value) {
 	params := cloneSchema(schema)
 	fixed := make([]bool, len(schema))
 	fixVal := make([]Value, len(schema))
@@ -534,7 +426,7 @@ func narrow(r *report, schema Schema, entries []entry) (Schema, []bool, []Value)
 			for j := range schema {
 				names[j] = schema[j].Name
 			}
-			r.add(e.line, e.path, "unknown parameter; the player declares %s", strings.Join(names, ", "))
+			r.Add(e.line, e.path, "unknown parameter; the player declares %s", strings.Join(names, ", "))
 			continue
 		}
 		narrowParam(r, &schema[i], &e, &params[i], &fixed[i], &fixVal[i])
@@ -542,17 +434,17 @@ func narrow(r *report, schema Schema, entries []entry) (Schema, []bool, []Value)
 	return params, fixed, fixVal
 }
 
-func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *Value) {
+func narrowParam(r *yamlcheck.Checker, d *Param, e *entry, p *Param, fixed *bool, fixVal *Value) {
 	ok := map[string]bool{} // keys that are present and well-formed
 	for _, f := range e.fields {
 		at := e.path + "." + f.name
 		switch {
 		case f.name == "default":
-			r.add(f.key.Line, at, "the player declares the default; use fix to hold a value")
+			r.Add(f.key.Line, at, "the player declares the default; use fix to hold a value")
 		case !slices.Contains(narrowKeys, f.name):
-			r.add(f.key.Line, at, "unknown key; want one of %s", keysFor(d.Kind, narrowKeys))
+			r.Add(f.key.Line, at, "unknown key; want one of %s", keysFor(d.Kind, narrowKeys))
 		case !applies(d.Kind, f.name):
-			r.add(f.key.Line, at, "a %v parameter has no %s", d.Kind, f.name)
+			r.Add(f.key.Line, at, "a %v parameter has no %s", d.Kind, f.name)
 		default:
 			ok[f.name] = true
 		}
@@ -560,7 +452,7 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 	if _, has := e.get("fix"); has {
 		for _, key := range searchKeys {
 			if f, has := e.get(key); has && ok[key] {
-				r.add(f.key.Line, e.path+"."+key, "a fixed parameter is not searched; drop %s or fix", key)
+				r.Add(f.key.Line, e.path+"."+key, "a fixed parameter is not searched; drop %s or fix", key)
 				ok[key] = false
 			}
 		}
@@ -568,7 +460,7 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 	read := func(key string, fn func(f field, at string) string) {
 		if f, has := e.get(key); has && ok[key] {
 			if msg := fn(f, e.path+"."+key); msg != "" {
-				r.add(f.key.Line, e.path+"."+key, "%s", msg)
+				r.Add(f.key.Line, e.path+"."+key, "%s", msg)
 				ok[key] = false
 			}
 		}
@@ -613,7 +505,7 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 		}
 		return msg
 	})
-	readNum := readNumber
+	readNum := yamlcheck.Float
 	if d.Kind == Int {
 		readNum = readInt
 	}
@@ -634,14 +526,14 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 	read("max", bound(&p.Max))
 	if p.Min > p.Max {
 		if f, has := e.get("min"); has && ok["min"] {
-			r.add(f.key.Line, e.path+".min", "%s is above max %s", fmtNum(p.Min), fmtNum(p.Max))
+			r.Add(f.key.Line, e.path+".min", "%s is above max %s", fmtNum(p.Min), fmtNum(p.Max))
 		} else if f, has := e.get("max"); has {
-			r.add(f.key.Line, e.path+".max", "%s is below min %s", fmtNum(p.Max), fmtNum(p.Min))
+			r.Add(f.key.Line, e.path+".max", "%s is below min %s", fmtNum(p.Max), fmtNum(p.Min))
 		}
 		ok["log"] = false
 	}
 	read("log", func(f field, _ string) string {
-		b, msg := readBool(f.val)
+		b, msg := yamlcheck.Bool(f.val)
 		if msg != "" {
 			return msg
 		}
@@ -680,15 +572,15 @@ func narrowParam(r *report, d *Param, e *entry, p *Param, fixed *bool, fixVal *V
 
 // readChoices reads a non-empty list of distinct choices.
 func readChoices(n *yaml.Node) ([]string, string) {
-	if isNull(n) || n.Kind != yaml.SequenceNode {
-		return nil, "want a list of choices, got " + describeNode(n)
+	if yamlcheck.IsNull(n) || n.Kind != yaml.SequenceNode {
+		return nil, "want a list of choices, got " + yamlcheck.Describe(n)
 	}
 	if len(n.Content) == 0 {
 		return nil, "want at least one choice"
 	}
 	var cs []string
 	for _, item := range n.Content {
-		c, msg := readChoice(resolve(item))
+		c, msg := readChoice(yamlcheck.Resolve(item))
 		if msg != "" {
 			return nil, msg
 		}
@@ -701,7 +593,7 @@ func readChoices(n *yaml.Node) ([]string, string) {
 }
 
 // declare builds a schema from entries that declare their parameters.
-func declare(r *report, entries []entry) (Schema, []bool, []Value) {
+func declare(r *yamlcheck.Checker, entries []entry) (Schema, []bool, []Value) {
 	params := make(Schema, len(entries))
 	fixed := make([]bool, len(entries))
 	fixVal := make([]Value, len(entries))
@@ -711,17 +603,17 @@ func declare(r *report, entries []entry) (Schema, []bool, []Value) {
 	return params, fixed, fixVal
 }
 
-func declareParam(r *report, e *entry, p *Param, fixed *bool, fixVal *Value) {
-	before := len(r.errs)
+func declareParam(r *yamlcheck.Checker, e *entry, p *Param, fixed *bool, fixVal *Value) {
+	before := len(r.Errors())
 	p.Name = e.name
 	bad := func(f field, format string, args ...any) {
-		r.add(f.key.Line, e.path+"."+f.name, format, args...)
+		r.Add(f.key.Line, e.path+"."+f.name, format, args...)
 	}
 	if e.bad {
 		return
 	}
 	if f, has := e.get("type"); !has {
-		r.add(e.line, e.path+".type", "missing; want float, int, bool, choice or grid")
+		r.Add(e.line, e.path+".type", "missing; want float, int, bool, choice or grid")
 	} else if s, msg := readString(f.val); msg != "" {
 		bad(f, "%s", msg)
 	} else if k, err := ParseKind(s); err != nil {
@@ -741,13 +633,13 @@ func declareParam(r *report, e *entry, p *Param, fixed *bool, fixVal *Value) {
 			bad(f, "a %v parameter has no %s", p.Kind, f.name)
 		}
 	}
-	if len(r.errs) > before {
+	if len(r.Errors()) > before {
 		return // without a sound kind and keys, the rest would only repeat it
 	}
 	need := func(key string) (field, bool) {
 		f, has := e.get(key)
 		if !has {
-			r.add(e.line, e.path+"."+key, "missing; a %v parameter needs it", p.Kind)
+			r.Add(e.line, e.path+"."+key, "missing; a %v parameter needs it", p.Kind)
 		}
 		return f, has
 	}
@@ -798,7 +690,7 @@ func declareParam(r *report, e *entry, p *Param, fixed *bool, fixVal *Value) {
 			}
 		}
 	}
-	if len(r.errs) > before {
+	if len(r.Errors()) > before {
 		return
 	}
 	p.Default = middle(p)
@@ -828,11 +720,11 @@ func declareParam(r *report, e *entry, p *Param, fixed *bool, fixVal *Value) {
 
 // declareRange reads the min, max and log of a parameter declared in the
 // config.
-func declareRange(r *report, e *entry, p *Param, need func(string) (field, bool)) {
+func declareRange(r *yamlcheck.Checker, e *entry, p *Param, need func(string) (field, bool)) {
 	bad := func(f field, format string, args ...any) {
-		r.add(f.key.Line, e.path+"."+f.name, format, args...)
+		r.Add(f.key.Line, e.path+"."+f.name, format, args...)
 	}
-	readNum := readNumber
+	readNum := yamlcheck.Float
 	if p.Kind == Int {
 		readNum = readInt
 	}
@@ -841,7 +733,7 @@ func declareRange(r *report, e *entry, p *Param, need func(string) (field, bool)
 	flog, hasLog := e.get("log")
 	logScale := false
 	if hasLog {
-		b, msg := readBool(flog.val)
+		b, msg := yamlcheck.Bool(flog.val)
 		if msg != "" {
 			bad(flog, "%s", msg)
 			hasLog = false

@@ -2,6 +2,8 @@ package genome
 
 import (
 	"errors"
+	"github.com/evotune/evotune/internal/golden"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 	"path/filepath"
 	"strings"
@@ -30,7 +32,7 @@ func TestConfigGolden(t *testing.T) {
 				if strings.HasPrefix(filepath.Base(file), "ok_") && strings.Contains(got, "error") {
 					t.Errorf("an ok_ fixture failed:\n%s", got)
 				}
-				golden(t, strings.TrimSuffix(file, ".yaml")+".golden", got)
+				golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", got, *update)
 			})
 		}
 	}
@@ -53,7 +55,7 @@ func TestNewSpaceErrorShape(t *testing.T) {
 		name   string
 		schema Schema
 		space  string
-		want   []string // each LineError, in order
+		want   []string // each yamlcheck.Error, in order
 		empty  bool     // wraps ErrEmptySpace
 	}{
 		{
@@ -83,9 +85,9 @@ func TestNewSpaceErrorShape(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewSpace(tc.schema, parseNode(t, tc.space))
-			var errs LineErrors
+			var errs yamlcheck.Errors
 			if !errors.As(err, &errs) {
-				t.Fatalf("error %v (%T), want LineErrors", err, err)
+				t.Fatalf("error %v (%T), want yamlcheck.Errors", err, err)
 			}
 			var got []string
 			for _, e := range errs {

@@ -73,3 +73,22 @@ func node(text string) *yaml.Node {
 	}
 	return &n
 }
+
+// A player file's values are read as a seed's are, each problem at its
+// line and under the parameter's name.
+func ExampleSchema_ParseValues() {
+	schema := genome.Schema{
+		{Name: "edge", Kind: genome.Float, Min: 0, Max: 10, Default: genome.Value{Num: 1}},
+		{Name: "depth", Kind: genome.Int, Min: 1, Max: 8, Default: genome.Value{Num: 3}},
+	}
+	v, err := schema.ParseValues(node("edge: 2.5\n"))
+	fmt.Println(v.Float("edge"), v.Int("depth"), err)
+
+	_, err = schema.ParseValues(node("edge: 12\ndepth: 2.5\nwidth: 3\n"))
+	fmt.Println(err)
+	// Output:
+	// 2.5 3 <nil>
+	// line 1: edge: 12 is above the maximum 10
+	// line 2: depth: want an integer, got 2.5
+	// line 3: width: unknown parameter; want one of edge, depth
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -37,7 +38,7 @@ func FuzzNewSpace(f *testing.F) {
 			return
 		}
 		var spaceNode, seedsNode *yaml.Node
-		if root := resolve(&doc); root != nil && root.Kind == yaml.MappingNode {
+		if root := yamlcheck.Resolve(&doc); root != nil && root.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(root.Content); i += 2 {
 				switch root.Content[i].Value {
 				case "space":
@@ -62,15 +63,15 @@ func FuzzNewSpace(f *testing.F) {
 
 func checkConfigError(t *testing.T, err error) {
 	t.Helper()
-	var errs LineErrors
+	var errs yamlcheck.Errors
 	if !errors.As(err, &errs) {
 		if !errors.Is(err, ErrEmptySpace) {
-			t.Fatalf("error %q (%T) is neither LineErrors nor ErrEmptySpace", err, err)
+			t.Fatalf("error %q (%T) is neither yamlcheck.Errors nor ErrEmptySpace", err, err)
 		}
 		return
 	}
 	if len(errs) == 0 {
-		t.Fatal("empty LineErrors")
+		t.Fatal("empty yamlcheck.Errors")
 	}
 	for _, e := range errs {
 		if !errLine.MatchString(e.Error()) {

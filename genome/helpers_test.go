@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -62,7 +62,7 @@ func sections(tb testing.TB, path string) (space, seeds *yaml.Node) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}
-	root := resolve(&doc)
+	root := yamlcheck.Resolve(&doc)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		switch root.Content[i].Value {
 		case "space":
@@ -72,24 +72,6 @@ func sections(tb testing.TB, path string) (space, seeds *yaml.Node) {
 		}
 	}
 	return space, seeds
-}
-
-// golden compares got with the file, or rewrites it under -update.
-func golden(tb testing.TB, path, got string) {
-	tb.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		tb.Errorf("%s differs:\n--- got\n%s--- want\n%s", filepath.Base(path), got, want)
-	}
 }
 
 // render describes a space and its seeds for golden files.

@@ -102,6 +102,15 @@ type Param struct {
 	// Grid it holds all Rows*Cols cells, so that any symmetry can be derived
 	// from it (the free weight of a class is the mean of its cells).
 	Default Value
+
+	// OptIn marks a knob that a config searches only when its space
+	// section names it; one it does not name is held at Default and has
+	// no gene. A knob added to a player that runs already tune is declared
+	// OptIn, with a Default at which the player plays exactly as before
+	// the knob existed: the genomes of those runs then keep their length
+	// and meaning, their checkpoints resume, and their configs need not
+	// change.
+	OptIn bool
 }
 
 // Value is the value of one parameter; which field is meaningful depends on

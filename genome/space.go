@@ -24,7 +24,9 @@ import (
 //   - choice: one gene cut into len(Choices) buckets (kept at their centres);
 //   - grid: one gene per class of cells under the Symmetry, linear in
 //     [Min, Max]; all cells of a class share the class's weight;
-//   - a fixed parameter: no gene; Decode gives the fixed value.
+//   - a fixed parameter: no gene; Decode gives the fixed value. An opt-in
+//     parameter (Param.OptIn) that the config's space section leaves out
+//     is fixed at its default.
 //
 // Decoded floats are rounded to 12 significant digits, so that a number
 // written in a config comes back as written (see floatDigits).
@@ -35,6 +37,7 @@ type Space struct {
 	params Schema  // the effective parameters, parallel to schema
 	fixed  []bool  // parallel to schema: held at fixVal, no gene
 	fixVal []Value // parallel to schema
+	idle   []bool  // parallel to schema: an opt-in parameter the config leaves out, fixed at its default
 	first  []int   // parallel to schema: index of the first gene, -1 if fixed
 	class  [][]int // parallel to schema: a grid's cell classes under its effective symmetry
 	nclass []int   // parallel to schema: a grid's number of classes

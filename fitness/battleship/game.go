@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -60,8 +61,11 @@ func New(opts map[string]string) (*Game, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("battleship: unknown rule option %s (known: size, width, height, fleet, reveal, placer)",
-			strings.Join(unknown, ", "))
+		errs := make([]error, len(unknown))
+		for i, key := range unknown {
+			errs[i] = fitness.BadOption(key, fmt.Errorf("battleship: unknown rule option %s (known: size, width, height, fleet, reveal, placer)", key))
+		}
+		return nil, errors.Join(errs...)
 	}
 	geo, err := NewGeometry(rules)
 	if err != nil {
@@ -70,7 +74,7 @@ func New(opts map[string]string) (*Game, error) {
 	g := &Game{geo: geo, placerSpec: placerSpec}
 	p, err := fitness.ParseSpec(g, PlacerRole, placerSpec)
 	if err != nil {
-		return nil, err
+		return nil, fitness.BadOption("placer", err)
 	}
 	g.placer = p.(Placer)
 	return g, nil

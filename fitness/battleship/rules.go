@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // Reveal is what the shooter is told about a hit.
@@ -95,7 +97,7 @@ func ParseRules(opts map[string]string) (Rules, map[string]string, error) {
 	atoi := func(key, s string) int {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("battleship: %s %q: not a whole number", key, s))
+			errs = append(errs, fitness.BadOption(key, fmt.Errorf("battleship: %s %q: not a whole number", key, s)))
 		}
 		return n
 	}
@@ -117,7 +119,7 @@ func ParseRules(opts map[string]string) (Rules, map[string]string, error) {
 		case "reveal":
 			rv, err := ParseReveal(val)
 			if err != nil {
-				errs = append(errs, err)
+				errs = append(errs, fitness.BadOption(key, err))
 			}
 			r.Reveal = rv
 		default:

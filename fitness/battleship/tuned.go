@@ -74,9 +74,12 @@ func tunedSchema(r Rules) genome.Schema {
 			Summary: "while hunting, score multiplier of the cells with (row+col) % (shortest ship afloat) == 0"},
 		{Name: tunedJitter, Kind: genome.Float, Min: 0, Max: 0.25, Default: genome.Value{Num: over9000Jitter},
 			Summary: "amplitude of the uniform noise added to every score"},
-		{Name: tunedModel, Kind: genome.Choice, Choices: probModelNames[:], Default: genome.Value{Str: modelDensity.String()},
+		// model and samples came after runs of the knobs above existed:
+		// opt-in, so that those runs resume and their configs still mean
+		// what they meant (see genome.Param.OptIn).
+		{Name: tunedModel, Kind: genome.Choice, Choices: probModelNames[:], Default: genome.Value{Str: modelDensity.String()}, OptIn: true,
 			Summary: "hit probabilities: density (per ship, as if independent) or posterior (whole fleet, sampled)"},
-		{Name: tunedSamples, Kind: genome.Int, Min: 8, Max: 1024, Log: true, Default: genome.Value{Num: posteriorSamples},
+		{Name: tunedSamples, Kind: genome.Int, Min: 8, Max: 1024, Log: true, Default: genome.Value{Num: posteriorSamples}, OptIn: true,
 			Summary: "model posterior: layouts sampled per shot (the sample budget)"},
 	}
 }

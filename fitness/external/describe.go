@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/genome"
 )
@@ -288,11 +289,11 @@ func (d *Description) checkRules(opts map[string]string) (map[string]string, err
 			for _, o := range d.Options {
 				known = append(known, o.Name)
 			}
-			errs = append(errs, fmt.Errorf("%s: unknown rule option %q (known: %s)", d.Game, k, strings.Join(known, ", ")))
+			errs = append(errs, fitness.BadOption(k, fmt.Errorf("%s: unknown rule option %q (known: %s)", d.Game, k, strings.Join(known, ", "))))
 			continue
 		}
 		if cs := d.Options[i].Choices; cs != nil && !slices.Contains(cs, opts[k]) {
-			errs = append(errs, fmt.Errorf("%s: rule %s: %q is not one of %s", d.Game, k, opts[k], strings.Join(cs, ", ")))
+			errs = append(errs, fitness.BadOption(k, fmt.Errorf("%s: rule %s: %q is not one of %s", d.Game, k, opts[k], strings.Join(cs, ", "))))
 			continue
 		}
 		rules[k] = opts[k]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Board is a Hadron position: the stones, the side to move, and the legal
@@ -18,13 +19,13 @@ import (
 // Board is a value: copying it copies the position.
 type Board struct {
 	g      *geom
-	stones [2]set // White, Black
-	occ    set    // stones[0] | stones[1]
-	legal  set
+	stones [2]bits128.Bits // White, Black
+	occ    bits128.Bits    // stones[0] | stones[1]
+	legal  bits128.Bits
 	// plus and minus are the empty cells whose balance is +1 and -1: one
 	// stone away from legal. The special-move heuristic and the bulk
 	// counts of perft read them.
-	plus, minus set
+	plus, minus bits128.Bits
 	diff        [maxCells]int8
 	hash        uint64
 	toMove      Color
@@ -77,16 +78,16 @@ func (b *Board) At(c Cell) Color {
 	switch {
 	case !ok:
 		return Empty
-	case b.stones[0].has(i):
+	case b.stones[0].Has(i):
 		return White
-	case b.stones[1].has(i):
+	case b.stones[1].Has(i):
 		return Black
 	}
 	return Empty
 }
 
 // NumLegal is the number of cells the side to move may play.
-func (b *Board) NumLegal() int { return b.legal.count() }
+func (b *Board) NumLegal() int { return b.legal.Count() }
 
 // Legal lists the cells the side to move may play, row by row.
 func (b *Board) Legal() []Cell { return b.cellsOf(b.legal) }
@@ -94,12 +95,12 @@ func (b *Board) Legal() []Cell { return b.cellsOf(b.legal) }
 // IsLegal reports whether the side to move may play c.
 func (b *Board) IsLegal(c Cell) bool {
 	i, ok := b.index(c)
-	return ok && b.legal.has(i)
+	return ok && b.legal.Has(i)
 }
 
 // Over reports whether the side to move has no legal cell, and so has
 // lost: Hadron has no passing and no draws.
-func (b *Board) Over() bool { return b.legal.empty() }
+func (b *Board) Over() bool { return b.legal.Empty() }
 
 // Winner is the winner of a finished game, Empty while it goes on.
 func (b *Board) Winner() Color {
@@ -115,7 +116,7 @@ func (b *Board) Play(c Cell) error {
 	if !ok {
 		return fmt.Errorf("hadron: %v: not on a %dx%d board", c, b.g.n, b.g.n)
 	}
-	if !b.legal.has(i) {
+	if !b.legal.Has(i) {
 		return fmt.Errorf("hadron: %v: not a legal cell for %v", c, b.toMove)
 	}
 	b.place(i)
@@ -132,9 +133,9 @@ func (b *Board) index(c Cell) (int, bool) {
 
 func (b *Board) cell(i int) Cell { return Cell{i / b.g.n, i % b.g.n} }
 
-func (b *Board) cellsOf(s set) []Cell {
+func (b *Board) cellsOf(s bits128.Bits) []Cell {
 	var buf [maxCells]int8
-	idx := s.cells(buf[:0])
+	idx := bits128.AppendCells(buf[:0], s)
 	out := make([]Cell, len(idx))
 	for k, i := range idx {
 		out[k] = b.cell(int(i))
@@ -145,10 +146,10 @@ func (b *Board) cellsOf(s set) []Cell {
 // place puts a stone of the side to move on the legal cell i.
 func (b *Board) place(i int) {
 	s := b.toMove
-	m := bit(i)
-	b.stones[s.side()&1] = b.stones[s.side()&1].or(m)
-	b.occ = b.occ.or(m)
-	b.legal = b.legal.andNot(m)
+	m := bits128.Cell(i)
+	b.stones[s.side()&1] = b.stones[s.side()&1].Or(m)
+	b.occ = b.occ.Or(m)
+	b.legal = b.legal.AndNot(m)
 	b.hash ^= zobrist[s.side()&1][i]
 	sg := s.sign()
 	g := b.g
@@ -175,9 +176,9 @@ func (b *Board) undo(i int) {
 func (b *Board) retract(i int) {
 	s := b.toMove.Other()
 	b.toMove = s
-	m := bit(i)
-	b.stones[s.side()&1] = b.stones[s.side()&1].andNot(m)
-	b.occ = b.occ.andNot(m)
+	m := bits128.Cell(i)
+	b.stones[s.side()&1] = b.stones[s.side()&1].AndNot(m)
+	b.occ = b.occ.AndNot(m)
 	b.hash ^= zobrist[s.side()&1][i]
 	sg := s.sign()
 	g := b.g
@@ -189,7 +190,7 @@ func (b *Board) retract(i int) {
 // derived are the sets place updates from the balances: a search saves
 // them before a move and restores them after it (unplace) rather than
 // recompute them.
-type derived struct{ legal, plus, minus set }
+type derived struct{ legal, plus, minus bits128.Bits }
 
 func (b *Board) derived() derived { return derived{b.legal, b.plus, b.minus} }
 
@@ -205,20 +206,20 @@ func (b *Board) unplace(i int, d derived) {
 // refresh recomputes cell i's membership of legal, plus and minus from
 // its balance.
 func (b *Board) refresh(i int) {
-	m := bit(i)
-	b.legal = b.legal.andNot(m)
-	b.plus = b.plus.andNot(m)
-	b.minus = b.minus.andNot(m)
-	if !b.occ.and(m).empty() {
+	m := bits128.Cell(i)
+	b.legal = b.legal.AndNot(m)
+	b.plus = b.plus.AndNot(m)
+	b.minus = b.minus.AndNot(m)
+	if !b.occ.And(m).Empty() {
 		return
 	}
 	switch b.diff[i] {
 	case 0:
-		b.legal = b.legal.or(m)
+		b.legal = b.legal.Or(m)
 	case 1:
-		b.plus = b.plus.or(m)
+		b.plus = b.plus.Or(m)
 	case -1:
-		b.minus = b.minus.or(m)
+		b.minus = b.minus.Or(m)
 	}
 }
 
@@ -226,12 +227,12 @@ func (b *Board) refresh(i int) {
 // were not reached by play (parsed boards).
 func (b *Board) reset() {
 	g := b.g
-	b.occ = b.stones[0].or(b.stones[1])
+	b.occ = b.stones[0].Or(b.stones[1])
 	b.hash = 0
 	b.diff = [maxCells]int8{}
 	for i := range g.cells {
 		for s := range 2 {
-			if b.stones[s].has(i) {
+			if b.stones[s].Has(i) {
 				b.hash ^= zobrist[s][i]
 				for k := range g.deg[i] {
 					b.diff[g.adj[i][k]] += Color(s + 1).sign()
@@ -254,5 +255,5 @@ func (b *Board) afterCount(i int) int {
 		back = b.plus
 	}
 	nb := b.g.nbr[i]
-	return b.legal.count() - 1 - b.legal.and(nb).count() + back.and(nb).count()
+	return b.legal.Count() - 1 - b.legal.And(nb).Count() + back.And(nb).Count()
 }

@@ -66,29 +66,29 @@ func ParseOptions(opts map[string]string) (Options, error) {
 	var errs []error
 	for _, k := range names {
 		if k != "size" && k != "depth" && k != "nodes" {
-			errs = append(errs, fmt.Errorf("hadron: unknown option %q (want size, depth or nodes)", k))
+			errs = append(errs, fitness.BadOption(k, fmt.Errorf("hadron: unknown option %q (want size, depth or nodes)", k)))
 			continue
 		}
 		x, err := strconv.ParseInt(strings.TrimSpace(opts[k]), 10, 64)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("hadron: %s %q: not an integer", k, opts[k]))
+			errs = append(errs, fitness.BadOption(k, fmt.Errorf("hadron: %s %q: not an integer", k, opts[k])))
 			continue
 		}
 		switch k {
 		case "size":
 			o.Size = int(x)
 			if err := checkSize(o.Size); err != nil {
-				errs = append(errs, err)
+				errs = append(errs, fitness.BadOption(k, err))
 			}
 		case "depth":
 			o.Depth = int(min(max(x, 0), MaxDepth+1)) // no wrap-around on 32-bit ints
 			if err := checkDepth(x); err != nil {
-				errs = append(errs, err)
+				errs = append(errs, fitness.BadOption(k, err))
 			}
 		case "nodes":
 			o.Nodes = x
 			if err := checkNodes(x); err != nil {
-				errs = append(errs, err)
+				errs = append(errs, fitness.BadOption(k, err))
 			}
 		}
 	}

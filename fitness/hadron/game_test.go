@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // scale returns n, or under the race detector the smaller count.
@@ -474,10 +475,10 @@ func TestGeomNeighbours(t *testing.T) {
 		for r := range n {
 			for c := range n {
 				i := r*n + c
-				var want set
+				var want bits128.Bits
 				for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
 					if rr, cc := r+d[0], c+d[1]; rr >= 0 && rr < n && cc >= 0 && cc < n {
-						want = want.or(bit(rr*n + cc))
+						want = want.Or(bits128.Cell(rr*n + cc))
 					}
 				}
 				onEdge := 0
@@ -487,12 +488,12 @@ func TestGeomNeighbours(t *testing.T) {
 				if c == 0 || c == n-1 {
 					onEdge++
 				}
-				if g.nbr[i] != want || g.around(bit(i)) != want || int(g.deg[i]) != 4-onEdge {
+				if g.nbr[i] != want || g.around(bits128.Cell(i)) != want || int(g.deg[i]) != 4-onEdge {
 					t.Fatalf("%dx%d cell (%d,%d): %d neighbours, tables disagree with coordinates", n, n, r, c, g.deg[i])
 				}
-				var adj set
+				var adj bits128.Bits
 				for _, j := range g.adj[i][:g.deg[i]] {
-					adj = adj.or(bit(int(j)))
+					adj = adj.Or(bits128.Cell(int(j)))
 				}
 				if adj != want {
 					t.Fatalf("%dx%d cell (%d,%d): adj is not its neighbours", n, n, r, c)

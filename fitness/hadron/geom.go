@@ -1,5 +1,7 @@
 package hadron
 
+import "github.com/evotune/evotune/internal/bits128"
+
 // MinSize and MaxSize bound the board side. The upper bound is what the
 // two-word bitboard holds: 11x11 = 121 cells of 128 bits.
 const (
@@ -14,13 +16,13 @@ const (
 type geom struct {
 	n     int
 	cells int
-	full  set // every cell of the board
+	full  bits128.Bits // every cell of the board
 	// notFirst and notLast mask out the columns a sideways shift would
 	// wrap into.
-	notFirst, notLast set
-	adj               [maxCells][4]int8 // orthogonal neighbours of a cell
-	deg               [maxCells]int8    // how many of adj are used
-	nbr               [maxCells]set     // adj as a set
+	notFirst, notLast bits128.Bits
+	adj               [maxCells][4]int8      // orthogonal neighbours of a cell
+	deg               [maxCells]int8         // how many of adj are used
+	nbr               [maxCells]bits128.Bits // adj as a set
 }
 
 var geoms [MaxSize + 1]*geom
@@ -36,12 +38,12 @@ func newGeom(n int) *geom {
 	for r := range n {
 		for c := range n {
 			i := r*n + c
-			g.full = g.full.or(bit(i))
+			g.full = g.full.Or(bits128.Cell(i))
 			if c != 0 {
-				g.notFirst = g.notFirst.or(bit(i))
+				g.notFirst = g.notFirst.Or(bits128.Cell(i))
 			}
 			if c != n-1 {
-				g.notLast = g.notLast.or(bit(i))
+				g.notLast = g.notLast.Or(bits128.Cell(i))
 			}
 			for _, d := range [4][2]int{{-1, 0}, {0, -1}, {0, 1}, {1, 0}} {
 				rr, cc := r+d[0], c+d[1]
@@ -51,7 +53,7 @@ func newGeom(n int) *geom {
 				j := rr*n + cc
 				g.adj[i][g.deg[i]] = int8(j)
 				g.deg[i]++
-				g.nbr[i] = g.nbr[i].or(bit(j))
+				g.nbr[i] = g.nbr[i].Or(bits128.Cell(j))
 			}
 		}
 	}
@@ -60,12 +62,12 @@ func newGeom(n int) *geom {
 
 // Shifts of a set to the cells next to it in one direction, masked so a
 // row never wraps into the next and nothing leaves the board.
-func (g *geom) east(a set) set  { return a.up(1).and(g.notFirst) }
-func (g *geom) west(a set) set  { return a.down(1).and(g.notLast) }
-func (g *geom) south(a set) set { return a.up(uint(g.n)).and(g.full) }
-func (g *geom) north(a set) set { return a.down(uint(g.n)) }
+func (g *geom) east(a bits128.Bits) bits128.Bits  { return a.Shl(1).And(g.notFirst) }
+func (g *geom) west(a bits128.Bits) bits128.Bits  { return a.Shr(1).And(g.notLast) }
+func (g *geom) south(a bits128.Bits) bits128.Bits { return a.Shl(uint(g.n)).And(g.full) }
+func (g *geom) north(a bits128.Bits) bits128.Bits { return a.Shr(uint(g.n)) }
 
 // around returns the cells orthogonally next to some cell of a.
-func (g *geom) around(a set) set {
-	return g.east(a).or(g.west(a)).or(g.south(a)).or(g.north(a))
+func (g *geom) around(a bits128.Bits) bits128.Bits {
+	return g.east(a).Or(g.west(a)).Or(g.south(a)).Or(g.north(a))
 }

@@ -66,7 +66,7 @@ func goldenPositions(size, n int) []Board {
 			if b.Over() {
 				break
 			}
-			b.place(b.legal.nth(rng.IntN(b.legal.count())))
+			b.place(b.legal.Nth(rng.IntN(b.legal.Count())))
 		}
 		if !b.Over() {
 			out = append(out, b)

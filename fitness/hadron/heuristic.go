@@ -1,5 +1,7 @@
 package hadron
 
+import "github.com/evotune/evotune/internal/bits128"
+
 // Features are the quantities Aenigma's heuristic reads off a position
 // (see the package doc for the definitions).
 type Features struct {
@@ -31,10 +33,10 @@ func (f Features) Parity() int {
 func (b *Board) Features() Features {
 	w, k := b.specials()
 	return Features{
-		Legal:        b.legal.count(),
-		SpecialWhite: w.count(),
-		SpecialBlack: k.count(),
-		NonSpecial:   b.legal.andNot(w.or(k)).count(),
+		Legal:        b.legal.Count(),
+		SpecialWhite: w.Count(),
+		SpecialBlack: k.Count(),
+		NonSpecial:   b.legal.AndNot(w.Or(k)).Count(),
 	}
 }
 
@@ -56,14 +58,14 @@ func (b *Board) SpecialCells() (white, black []Cell) {
 // only: an empty neighbour that is not legal now counts as settled, whatever
 // later moves could do to it (no chains). Since R itself must be legal,
 // this is: P has exactly one legal neighbour, and that neighbour is R.
-func (b *Board) specials() (white, black set) {
+func (b *Board) specials() (white, black bits128.Bits) {
 	g := b.g
 	legal := b.legal
 	e, w, s, n := g.east(legal), g.west(legal), g.south(legal), g.north(legal)
-	odd := e.xor(w).xor(s).xor(n)
-	pairs := e.and(w).or(s.and(n)).or(e.xor(w).and(s.xor(n)))
-	one := odd.andNot(pairs) // exactly one legal neighbour
-	white = g.around(b.plus.and(one)).and(legal)
-	black = g.around(b.minus.and(one)).and(legal)
+	odd := e.Xor(w).Xor(s).Xor(n)
+	pairs := e.And(w).Or(s.And(n)).Or(e.Xor(w).And(s.Xor(n)))
+	one := odd.AndNot(pairs) // exactly one legal neighbour
+	white = g.around(b.plus.And(one)).And(legal)
+	black = g.around(b.minus.And(one)).And(legal)
 	return white, black
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness/search"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // TestLeafIsPlaySettleUndo checks the searcher's one-call horizon child
@@ -19,7 +20,7 @@ func TestLeafIsPlaySettleUndo(t *testing.T) {
 				s := searcher{b: b, w: Aenigma, salt: uint64(i)}
 				s.saved[0] = s.b.derived()
 				var cells [maxCells]int8
-				for _, c := range b.legal.cells(cells[:0]) {
+				for _, c := range bits128.AppendCells(cells[:0], b.legal) {
 					m := search.Move(c)
 					got := s.Leaf(m, 1)
 					if s.b != b {

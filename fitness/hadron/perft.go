@@ -16,19 +16,19 @@ func (b *Board) Perft(depth int) uint64 {
 func (b *Board) perft(d int) uint64 {
 	switch d {
 	case 1:
-		return uint64(b.legal.count())
+		return uint64(b.legal.Count())
 	case 2:
 		return b.perft2()
 	}
 	var total uint64
 	l := b.legal
-	for w := l.lo; w != 0; w &= w - 1 {
+	for w := l.Lo; w != 0; w &= w - 1 {
 		i := bits.TrailingZeros64(w)
 		b.place(i)
 		total += b.perft(d - 1)
 		b.undo(i)
 	}
-	for w := l.hi; w != 0; w &= w - 1 {
+	for w := l.Hi; w != 0; w &= w - 1 {
 		i := 64 + bits.TrailingZeros64(w)
 		b.place(i)
 		total += b.perft(d - 1)
@@ -51,9 +51,9 @@ func (b *Board) perft2() uint64 {
 	if b.toMove == Black {
 		back = b.plus
 	}
-	n := l.count()
+	n := l.Count()
 	e, s := g.east(l), g.south(l)
-	pairs := 2 * (l.and(e).count() + l.and(s).count())
-	gained := back.and(e).count() + back.and(s).count() + back.and(g.west(l)).count() + back.and(g.north(l)).count()
+	pairs := 2 * (l.And(e).Count() + l.And(s).Count())
+	gained := back.And(e).Count() + back.And(s).Count() + back.And(g.west(l)).Count() + back.And(g.north(l)).Count()
 	return uint64(n*(n-1) - pairs + gained)
 }

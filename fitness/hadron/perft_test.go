@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -64,10 +65,10 @@ func TestPerftMidGame(t *testing.T) {
 // two-ply shortcut against on boards too big for the naive walk.
 func perftLeaf(b *Board, d int) uint64 {
 	if d == 1 {
-		return uint64(b.legal.count())
+		return uint64(b.legal.Count())
 	}
 	var total uint64
-	for _, i := range b.legal.cells(nil) {
+	for _, i := range bits128.AppendCells([]int8(nil), b.legal) {
 		b.place(int(i))
 		total += perftLeaf(b, d-1)
 		b.undo(int(i))

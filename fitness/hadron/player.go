@@ -7,6 +7,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Strategy is how a player picks its moves.
@@ -144,7 +145,7 @@ func (g *Game) newMover(p *Player, seed uint64) mover {
 
 type randomMover struct{ rng *rand.Rand }
 
-func (m randomMover) move(b *Board) int { return b.legal.nth(m.rng.IntN(b.legal.count())) }
+func (m randomMover) move(b *Board) int { return b.legal.Nth(m.rng.IntN(b.legal.Count())) }
 func (randomMover) release()            {}
 
 type greedyMover struct{ rng *rand.Rand }
@@ -154,7 +155,7 @@ type greedyMover struct{ rng *rand.Rand }
 func (m greedyMover) move(b *Board) int {
 	var buf [maxCells]int8
 	best, pick, ties := maxCells+1, -1, 0
-	for _, i := range b.legal.cells(buf[:0]) {
+	for _, i := range bits128.AppendCells(buf[:0], b.legal) {
 		n := b.afterCount(int(i))
 		switch {
 		case n < best:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/search"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Scores are in points; see the package doc for the scale.
@@ -50,13 +51,13 @@ type searcher struct {
 func (s *searcher) eval() float64 {
 	b := &s.b
 	wh, bl := b.specials()
-	legal := b.legal.count()
-	h := wh.count() - bl.count()
+	legal := b.legal.Count()
+	h := wh.Count() - bl.Count()
 	if b.toMove == Black {
 		h = -h
 	}
 	parity := -1.0
-	if b.legal.andNot(wh.or(bl)).count()%2 == 1 {
+	if b.legal.AndNot(wh.Or(bl)).Count()%2 == 1 {
 		parity = 1
 	}
 	w1, w2 := s.w.W1Early, s.w.W2Early
@@ -86,7 +87,7 @@ func (s *searcher) choose() int {
 	var cells [maxCells]int8
 	var buf [maxCells]search.Move
 	root := buf[:0]
-	for _, c := range s.b.legal.cells(cells[:0]) {
+	for _, c := range bits128.AppendCells(cells[:0], s.b.legal) {
 		root = append(root, search.Move(c))
 	}
 	s.saved[0], s.played = s.b.derived(), 0
@@ -99,7 +100,7 @@ func (s *searcher) choose() int {
 // Settle ends the search at a lost position (no legal cell: the side to
 // move loses, the sooner the worse for it) and at the horizon.
 func (s *searcher) Settle(depth, _ int) (float64, search.Move, search.Node) {
-	if s.b.legal.empty() {
+	if s.b.legal.Empty() {
 		return -(winScore + float64(depth)), search.NoMove, search.Settled
 	}
 	if depth == 0 {
@@ -119,15 +120,15 @@ func (s *searcher) Moves(dst []search.Move, _, ply int) []search.Move {
 	s.saved[ply] = s.b.derived()
 	l := s.b.legal
 	for _, k := range s.killer[ply] {
-		if l.has(int(k)) {
+		if l.Has(int(k)) {
 			dst = append(dst, search.Move(k))
-			l = l.andNot(bit(int(k)))
+			l = l.AndNot(bits128.Cell(int(k)))
 		}
 	}
-	for w := l.lo; w != 0; w &= w - 1 {
+	for w := l.Lo; w != 0; w &= w - 1 {
 		dst = append(dst, search.Move(bits.TrailingZeros64(w)))
 	}
-	for w := l.hi; w != 0; w &= w - 1 {
+	for w := l.Hi; w != 0; w &= w - 1 {
 		dst = append(dst, search.Move(64+bits.TrailingZeros64(w)))
 	}
 	return dst
@@ -152,7 +153,7 @@ func (s *searcher) Undo(m search.Move) {
 func (s *searcher) Leaf(m search.Move, _ int) float64 {
 	s.b.place(int(m))
 	v := float64(-winScore) // no legal cell: lost
-	if !s.b.legal.empty() {
+	if !s.b.legal.Empty() {
 		v = s.eval()
 	}
 	d := &s.saved[s.played]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // String draws the board: a side-to-move line, column numbers, then one
@@ -96,9 +98,9 @@ func parseBoard(text, marks string) (*Board, map[byte][]Cell, error) {
 			i := r*n + c
 			switch {
 			case t == "W":
-				b.stones[0] = b.stones[0].or(bit(i))
+				b.stones[0] = b.stones[0].Or(bits128.Cell(i))
 			case t == "B":
-				b.stones[1] = b.stones[1].or(bit(i))
+				b.stones[1] = b.stones[1].Or(bits128.Cell(i))
 			case t == ".":
 			case len(t) == 1 && strings.Contains(marks, t):
 				found[t[0]] = append(found[t[0]], Cell{r, c})
@@ -107,7 +109,7 @@ func parseBoard(text, marks string) (*Board, map[byte][]Cell, error) {
 			}
 		}
 	}
-	nw, nb := b.stones[0].count(), b.stones[1].count()
+	nw, nb := b.stones[0].Count(), b.stones[1].Count()
 	if toMove == Empty {
 		toMove = White
 		if nw > nb {

@@ -101,7 +101,7 @@ func BenchmarkSearchConnectFour(b *testing.B) {
 					for _, col := range start.moves {
 						legal := gm.g.moves(&p)
 						for row := range gm.g.N {
-							if c := gm.g.bit(row, col); legal.has(c) {
+							if c := gm.g.bit(row, col); legal.Has(c) {
 								gm.g.play(&p, c)
 							}
 						}

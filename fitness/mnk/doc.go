@@ -19,7 +19,6 @@
 // The package is laid out one job to a file:
 //
 //	rules.go     Rules, Limits and the rule options
-//	bitset.go    the 128-bit cell set
 //	geom.go      board layout, line and threat detection on bitboards
 //	position.go  a position, making and taking back moves
 //	perft.go     perft and the full game-tree count (TreeCount)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // The evaluation is a sum over lines (rows, columns and diagonals that can
@@ -172,8 +173,8 @@ func (s *searcher) load(p *position) {
 	s.cen = [2]float64{}
 	s.sum = [2]float64{}
 	for sd := range 2 {
-		for m := p.marks[sd]; !m.empty(); m = m.rest() {
-			b := m.first()
+		for m := p.marks[sd]; !m.Empty(); m = m.Rest() {
+			b := m.First()
 			s.board[b] = int8(sd) + 1
 			s.key ^= s.g.zob[sd][b]
 			s.cen[sd] += s.g.centre[b]
@@ -210,7 +211,7 @@ func (s *searcher) place(b int) {
 			s.sum[O] += f[d][1][O]
 		}
 	}
-	s.pos.marks[me] = s.pos.marks[me].or(cell(b))
+	s.pos.marks[me] = s.pos.marks[me].Or(bits128.Cell(b))
 	s.pos.ply++
 	s.key ^= s.g.zob[me][b]
 	s.cen[me] += s.g.centre[b]
@@ -308,16 +309,16 @@ func (s *searcher) threatScore(me side) float64 {
 	var v float64
 	for _, sd := range [2]side{X, O} {
 		th := g.wins(p.marks[sd], free)
-		if th.empty() {
+		if th.Empty() {
 			continue
 		}
-		later := th.andNot(legal)
-		odd := later.and(g.odd).count()
-		worth := t.later[sd][0]*float64(odd) + t.later[sd][1]*float64(later.count()-odd)
+		later := th.AndNot(legal)
+		odd := later.And(g.odd).Count()
+		worth := t.later[sd][0]*float64(odd) + t.later[sd][1]*float64(later.Count()-odd)
 		if sd == me {
-			v += worth + t.now[0]*float64(th.and(legal).count())
+			v += worth + t.now[0]*float64(th.And(legal).Count())
 		} else {
-			v -= worth + t.now[1]*float64(th.and(legal).count())
+			v -= worth + t.now[1]*float64(th.And(legal).Count())
 		}
 	}
 	return v

@@ -183,7 +183,7 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 		me := p.toMove()
 		view := p // movers get a copy: they cannot corrupt the game
 		c := movers[me].move(&view)
-		if c < 0 || c >= len(gm.g.centre) || !gm.g.moves(&p).has(c) {
+		if c < 0 || c >= len(gm.g.centre) || !gm.g.moves(&p).Has(c) {
 			panic(fmt.Sprintf("mnk: %s played bit %d, not a legal cell", [2]fitness.Player{a, b}[me].Name(), c))
 		}
 		if record {
@@ -214,8 +214,8 @@ func (gm *Game) open(p *position, seed uint64, record bool) []int {
 	var moves []int
 	for p.ply < gm.limits.Opening && p.ply+1 < g.cells {
 		legal := g.moves(p)
-		quiet := legal.andNot(g.wins(p.marks[p.toMove()], legal))
-		if quiet.empty() {
+		quiet := legal.AndNot(g.wins(p.marks[p.toMove()], legal))
+		if quiet.Empty() {
 			break
 		}
 		c := pick(rng, quiet)

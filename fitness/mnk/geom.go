@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // geom is everything about a board that the rules fix: the bit layout,
@@ -22,9 +23,9 @@ type geom struct {
 	Rules
 	stride int
 	cells  int          // M*N
-	full   bitset       // every real cell
-	bottom bitset       // the bottom row, where a chip lands in an empty column
-	odd    bitset       // rows 1, 3, 5... counted from the bottom (Connect Four's odd threats)
+	full   bits128.Bits // every real cell
+	bottom bits128.Bits // the bottom row, where a chip lands in an empty column
+	odd    bits128.Bits // rows 1, 3, 5... counted from the bottom (Connect Four's odd threats)
 	dirs   [4]uint      // bit steps along a row, a column and the two diagonals
 	zob    [2][]uint64  // hashing keys by side and bit
 	centre []float64    // by bit: 1 at the centre falling to 0 at the edge
@@ -57,12 +58,12 @@ func newGeom(r Rules) *geom {
 	for row := range r.N {
 		for col := range r.M {
 			b := g.bit(row, col)
-			g.full = g.full.or(cell(b))
+			g.full = g.full.Or(bits128.Cell(b))
 			if row == r.N-1 {
-				g.bottom = g.bottom.or(cell(b))
+				g.bottom = g.bottom.Or(bits128.Cell(b))
 			}
 			if (r.N-row)%2 == 1 {
-				g.odd = g.odd.or(cell(b))
+				g.odd = g.odd.Or(bits128.Cell(b))
 			}
 			g.order = append(g.order, b)
 			for side := range 2 {
@@ -127,18 +128,18 @@ func (g *geom) rowCol(b int) (row, col int) { return b / g.stride, b % g.stride 
 // hasLine reports whether marks hold K or more in a row. Per direction, d
 // rounds of x &= x>>(n*step) with doubling n leave the cells that start a
 // run of 2^d; one more shift by what is missing reaches K.
-func (g *geom) hasLine(marks bitset) bool {
+func (g *geom) hasLine(marks bits128.Bits) bool {
 	k := g.K
 	for _, step := range g.dirs {
 		x, n := marks, 1
-		for 2*n <= k && !x.empty() {
-			x = x.and(x.shr(uint(n) * step))
+		for 2*n <= k && !x.Empty() {
+			x = x.And(x.Shr(uint(n) * step))
 			n *= 2
 		}
 		if n < k {
-			x = x.and(x.shr(uint(k-n) * step))
+			x = x.And(x.Shr(uint(k-n) * step))
 		}
-		if !x.empty() {
+		if !x.Empty() {
 			return true
 		}
 	}
@@ -149,38 +150,38 @@ func (g *geom) hasLine(marks bitset) bool {
 // row. For each direction, ahead[j] holds the cells whose next j cells in
 // that direction are marked, behind[j] the same looking back; a cell
 // completes a line when ahead[i] and behind[K-1-i] both hold it.
-func (g *geom) wins(marks, free bitset) bitset {
-	var out bitset
+func (g *geom) wins(marks, free bits128.Bits) bits128.Bits {
+	var out bits128.Bits
 	// Lines longer than 16 exist only on long thin boards; they pay for
 	// an allocation, the rest keep the runs on the stack.
-	var aheadBuf, behindBuf [16]bitset
+	var aheadBuf, behindBuf [16]bits128.Bits
 	ahead, behind := aheadBuf[:], behindBuf[:]
 	if g.K > len(ahead) {
-		ahead, behind = make([]bitset, g.K), make([]bitset, g.K)
+		ahead, behind = make([]bits128.Bits, g.K), make([]bits128.Bits, g.K)
 	}
-	all := bitset{^uint64(0), ^uint64(0)}
+	all := bits128.Bits{Lo: ^uint64(0), Hi: ^uint64(0)}
 	for _, step := range g.dirs {
 		ahead[0], behind[0] = all, all
 		for j := 1; j < g.K; j++ {
-			ahead[j] = marks.and(ahead[j-1]).shr(step)
-			behind[j] = marks.and(behind[j-1]).shl(step)
-			if ahead[j].empty() && behind[j].empty() {
+			ahead[j] = marks.And(ahead[j-1]).Shr(step)
+			behind[j] = marks.And(behind[j-1]).Shl(step)
+			if ahead[j].Empty() && behind[j].Empty() {
 				// Longer runs are empty too; only the splits with short
 				// runs on both sides remain possible, and for those one
 				// side needs at least (K-1)/2 marks.
 				for ; j < g.K; j++ {
-					ahead[j], behind[j] = bitset{}, bitset{}
+					ahead[j], behind[j] = bits128.Bits{}, bits128.Bits{}
 				}
 			}
 		}
 		for i := range g.K {
-			out = out.or(ahead[i].and(behind[g.K-1-i]))
+			out = out.Or(ahead[i].And(behind[g.K-1-i]))
 		}
 	}
-	return out.and(free)
+	return out.And(free)
 }
 
 // live reports whether marks' side can still make a line somewhere: some
 // K-cell window holds none of the opponent's marks (open = cells that are
 // not the opponent's).
-func (g *geom) live(open bitset) bool { return g.hasLine(open.and(g.full)) }
+func (g *geom) live(open bits128.Bits) bool { return g.hasLine(open.And(g.full)) }

@@ -178,7 +178,7 @@ func TestUnplaceMatchesRescan(t *testing.T) {
 		var stack []int
 		for step := range 400 {
 			free := gm.g.free(&s.pos)
-			if len(stack) < 4 && free.count() > 0 && (len(stack) == 0 || rng.IntN(2) == 0) {
+			if len(stack) < 4 && free.Count() > 0 && (len(stack) == 0 || rng.IntN(2) == 0) {
 				b := pick(rng, free)
 				me := s.pos.toMove()
 				s.place(b)

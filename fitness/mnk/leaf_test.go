@@ -49,11 +49,11 @@ func TestLeafIsPlaySettleUndo(t *testing.T) {
 						checked++
 					}
 					legal := gm.g.moves(&p)
-					quiet := legal.andNot(gm.g.wins(p.marks[p.toMove()], legal))
-					if quiet.empty() {
+					quiet := legal.AndNot(gm.g.wins(p.marks[p.toMove()], legal))
+					if quiet.Empty() {
 						break
 					}
-					gm.g.play(&p, quiet.nth(rng.IntN(quiet.count())))
+					gm.g.play(&p, quiet.Nth(rng.IntN(quiet.Count())))
 				}
 			}
 			if checked == 0 {

@@ -3,6 +3,8 @@ package mnk
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // naive is the tests' independent model of the rules: a plain row-major
@@ -191,7 +193,7 @@ func (b *naive) position(g *geom) position {
 	var p position
 	for i, v := range b.cells {
 		if v != 0 {
-			p.marks[v-1] = p.marks[v-1].or(cell(g.bit(i/b.m, i%b.m)))
+			p.marks[v-1] = p.marks[v-1].Or(bits128.Cell(g.bit(i/b.m, i%b.m)))
 		}
 	}
 	p.ply = b.ply

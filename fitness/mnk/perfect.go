@@ -3,6 +3,8 @@ package mnk
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // maxPerfectCells bounds the boards perfect accepts. 4x4 boards solve in
@@ -14,7 +16,7 @@ const maxPerfectCells = 20
 // (win). The whole position is stored, not a hash, so the solver stays
 // exact whatever collides.
 type solverEntry struct {
-	marks        [2]bitset
+	marks        [2]bits128.Bits
 	lower, upper int8
 	used         bool
 }
@@ -66,7 +68,7 @@ func (s *solver) move(p *position) int {
 	top := int8(-2)
 	legal := s.g.moves(p)
 	for _, b := range s.g.order {
-		if !legal.has(b) {
+		if !legal.Has(b) {
 			continue
 		}
 		v := s.moveValue(p, b)
@@ -96,8 +98,8 @@ func (s *solver) moveValue(p *position, b int) int8 {
 func (s *solver) hash(p *position) uint64 {
 	var h uint64
 	for sd := range 2 {
-		for m := p.marks[sd]; !m.empty(); m = m.rest() {
-			h ^= s.g.zob[sd][m.first()]
+		for m := p.marks[sd]; !m.Empty(); m = m.Rest() {
+			h ^= s.g.zob[sd][m.First()]
 		}
 	}
 	return h
@@ -112,11 +114,11 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 	g := s.g
 	me, you := p.toMove(), p.toMove().other()
 	legal := g.moves(p)
-	if !g.wins(p.marks[me], legal).empty() {
+	if !g.wins(p.marks[me], legal).Empty() {
 		return 1
 	}
 	threats := g.wins(p.marks[you], legal)
-	if threats.count() >= 2 {
+	if threats.Count() >= 2 {
 		return -1 // only one of them can be blocked
 	}
 	if p.ply+1 == g.cells {
@@ -126,10 +128,10 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 	// win: on a drawish board this settles most positions long before the
 	// board fills.
 	lo, hi := int8(-1), int8(1)
-	if !g.live(g.full.andNot(p.marks[me])) {
+	if !g.live(g.full.AndNot(p.marks[me])) {
 		lo = 0
 	}
-	if !g.live(g.full.andNot(p.marks[you])) {
+	if !g.live(g.full.AndNot(p.marks[you])) {
 		hi = 0
 	}
 	e := &s.tt[key&uint64(len(s.tt)-1)]
@@ -146,24 +148,24 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 	a0 := a
 	best := int8(-2)
 	try := func(c int) bool {
-		p.marks[me] = p.marks[me].or(cell(c))
+		p.marks[me] = p.marks[me].Or(bits128.Cell(c))
 		p.ply++
 		// No move wins here (none was found above), so the child is
 		// unfinished: it has at least one free cell left.
 		v := -s.solve(p, key^g.zob[me][c], -b, -a)
 		p.ply--
-		p.marks[me] = p.marks[me].andNot(cell(c))
+		p.marks[me] = p.marks[me].AndNot(bits128.Cell(c))
 		if v > best {
 			best = v
 			a = max(a, v)
 		}
 		return a >= b
 	}
-	if !threats.empty() {
-		try(threats.first()) // the only move that does not lose at once
+	if !threats.Empty() {
+		try(threats.First()) // the only move that does not lose at once
 	} else {
 		for _, c := range g.order {
-			if legal.has(c) && try(c) {
+			if legal.Has(c) && try(c) {
 				break
 			}
 		}

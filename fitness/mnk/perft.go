@@ -29,12 +29,12 @@ func (g *geom) perft(depth int) []uint64 {
 func (g *geom) perftFrom(p *position, counts []uint64) {
 	free := g.moves(p)
 	if p.ply == len(counts)-1 {
-		counts[p.ply] += uint64(free.count()) // leaves need not be played
+		counts[p.ply] += uint64(free.Count()) // leaves need not be played
 		return
 	}
-	counts[p.ply] += uint64(free.count())
-	for f := free; !f.empty(); f = f.rest() {
-		b := f.first()
+	counts[p.ply] += uint64(free.Count())
+	for f := free; !f.Empty(); f = f.Rest() {
+		b := f.First()
 		if !g.play(p, b) && p.ply < g.cells {
 			g.perftFrom(p, counts)
 		}
@@ -81,8 +81,8 @@ func (g *geom) countGames(p *position, memo map[position]Tree) Tree {
 		return t
 	}
 	var t Tree
-	for f := g.moves(p); !f.empty(); f = f.rest() {
-		b := f.first()
+	for f := g.moves(p); !f.Empty(); f = f.Rest() {
+		b := f.First()
 		mover := p.toMove()
 		switch won := g.play(p, b); {
 		case won:

@@ -26,7 +26,7 @@ func (g *geom) board64() (board64, bool) {
 	if g.stride*g.N > 64 || g.K > maxK64 {
 		return board64{}, false
 	}
-	b := board64{full: g.full.lo, bottom: g.bottom.lo, stride: uint(g.stride), k: g.K, gravity: g.Gravity, cells: g.cells}
+	b := board64{full: g.full.Lo, bottom: g.bottom.Lo, stride: uint(g.stride), k: g.K, gravity: g.Gravity, cells: g.cells}
 	b.dirs = g.dirs
 	return b, true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // strategy is one of the registered players.
@@ -88,7 +89,7 @@ func (gm *Game) start(p *player, seed uint64) mover {
 }
 
 // pick returns a uniformly random member of a non-empty set.
-func pick(rng *rand.Rand, s bitset) int { return s.nth(rng.IntN(s.count())) }
+func pick(rng *rand.Rand, s bits128.Bits) int { return s.Nth(rng.IntN(s.Count())) }
 
 type randomMover struct {
 	g   *geom
@@ -106,10 +107,10 @@ type greedy struct {
 
 func (m *greedy) move(p *position) int {
 	legal, me := m.g.moves(p), p.toMove()
-	if w := m.g.wins(p.marks[me], legal); !w.empty() {
+	if w := m.g.wins(p.marks[me], legal); !w.Empty() {
 		return pick(m.rng, w)
 	}
-	if t := m.g.wins(p.marks[me.other()], legal); !t.empty() {
+	if t := m.g.wins(p.marks[me.other()], legal); !t.Empty() {
 		return pick(m.rng, t)
 	}
 	return pick(m.rng, legal)

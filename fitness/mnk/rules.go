@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Rules are the fixed rules of one m,n,k-game: an M-wide, N-high board on
@@ -23,10 +26,10 @@ type Rules struct {
 	Gravity bool // chips drop to the lowest empty cell of a column
 }
 
-// maxBits is how many cells a bitset holds. The board is stored with one
-// spare column (see geom), so it must satisfy (M+1)*N <= maxBits: 10x10,
-// 11x10 and 15x7 fit, 11x11 does not.
-const maxBits = 128
+// maxBits is how many cells a bitboard (internal/bits128) holds. The board
+// is stored with one spare column (see geom), so it must satisfy
+// (M+1)*N <= maxBits: 10x10, 11x10 and 15x7 fit, 11x11 does not.
+const maxBits = bits128.Size
 
 // TicTacToe is the 3,3,3 game, the default rules.
 var TicTacToe = Rules{M: 3, N: 3, K: 3}
@@ -179,11 +182,11 @@ func parseOptions(opts map[string]string) (config, error) {
 	for _, name := range names {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
 		if i < 0 {
-			errs = append(errs, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name))
+			errs = append(errs, fitness.BadOption(name, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name)))
 			continue
 		}
 		if err := options[i].set(&c, name, opts[name]); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fitness.BadOption(name, err))
 		}
 	}
 	if len(errs) == 0 {

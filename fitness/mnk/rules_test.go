@@ -108,7 +108,7 @@ func TestLinesMatchNaive(t *testing.T) {
 					for i := range b.cells {
 						bit := g.bit(i/r.M, i%r.M)
 						want := b.cells[i] == 0 && b.runThrough(i, who) >= r.K
-						if got := wins.has(bit); got != want {
+						if got := wins.Has(bit); got != want {
 							t.Fatalf("wins(%d) has cell %d = %v, naive %v on\n%s", who, i, got, want, g.format(&p))
 						}
 					}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/search"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Scores: a win found by the search is worth winScore less the plies it
@@ -54,7 +55,7 @@ type searcher struct {
 	tt    search.Table
 	moves [][]scoredMove // by ply, reused
 	root  []search.Move  // the root's moves, in search order
-	legal bitset         // the legal cells of the node Settle left open
+	legal bits128.Bits   // the legal cells of the node Settle left open
 	// worths is a stack, one frame per place not yet taken back, of the
 	// line worths place looked up, for unplace.
 	worths []worthFrame
@@ -101,10 +102,10 @@ func (s *searcher) move(p *position) int {
 	s.load(p)
 	g := s.g
 	me, legal := p.toMove(), g.moves(p)
-	if w := g.wins(p.marks[me], legal); !w.empty() {
+	if w := g.wins(p.marks[me], legal); !w.Empty() {
 		return pick(s.rng, w)
 	}
-	if t := g.wins(p.marks[me.other()], legal); !t.empty() {
+	if t := g.wins(p.marks[me.other()], legal); !t.Empty() {
 		return pick(s.rng, t) // with two or more the game is lost anyway
 	}
 	root := s.candidates(legal, 0)
@@ -133,20 +134,20 @@ func (s *searcher) move(p *position) int {
 func (s *searcher) Settle(depth, ply int) (float64, search.Move, search.Node) {
 	g, p := s.g, &s.pos
 	legal := g.moves(p)
-	if legal.empty() {
+	if legal.Empty() {
 		return 0, search.NoMove, search.Settled
 	}
 	if depth <= 0 {
 		return s.eval(), search.NoMove, search.Settled
 	}
 	me := p.toMove()
-	if !g.wins(p.marks[me], legal).empty() {
+	if !g.wins(p.marks[me], legal).Empty() {
 		return winScore - float64(ply+1), search.NoMove, search.Settled
 	}
-	switch threats := g.wins(p.marks[me.other()], legal); threats.count() {
+	switch threats := g.wins(p.marks[me.other()], legal); threats.Count() {
 	case 0:
 	case 1:
-		return 0, search.Move(threats.first()), search.Forced
+		return 0, search.Move(threats.First()), search.Forced
 	default:
 		return -(winScore - float64(ply+2)), search.NoMove, search.Settled // one gets through
 	}
@@ -162,8 +163,8 @@ func (s *searcher) Hash() uint64 { return s.key }
 // child is evaluated anyway).
 func (s *searcher) Moves(dst []search.Move, depth, ply int) []search.Move {
 	if depth < 2 {
-		for set := s.candidateSet(s.legal); !set.empty(); set = set.rest() {
-			dst = append(dst, search.Move(set.first()))
+		for set := s.candidateSet(s.legal); !set.Empty(); set = set.Rest() {
+			dst = append(dst, search.Move(set.First()))
 		}
 		return dst
 	}
@@ -183,7 +184,7 @@ func (s *searcher) Undo(m search.Move) { s.unplace(int(m)) }
 func (s *searcher) Leaf(m search.Move, _ int) float64 {
 	s.place(int(m))
 	v := 0.0 // full board: a draw
-	if !s.g.moves(&s.pos).empty() {
+	if !s.g.moves(&s.pos).Empty() {
 		v = s.eval()
 	}
 	s.unplace(int(m))
@@ -199,30 +200,30 @@ func (*searcher) Cutoff(search.Move, int) {}
 // moves, and a column far from the chips still decides which cells become
 // playable. The slice is the buffer of ply, valid until ply is searched
 // again.
-func (s *searcher) candidates(legal bitset, ply int) []scoredMove {
+func (s *searcher) candidates(legal bits128.Bits, ply int) []scoredMove {
 	set := s.candidateSet(legal)
 	for len(s.moves) <= ply {
 		s.moves = append(s.moves, make([]scoredMove, 0, s.g.cells))
 	}
 	out := s.moves[ply][:0]
-	for ; !set.empty(); set = set.rest() {
-		out = append(out, scoredMove{bit: set.first()})
+	for ; !set.Empty(); set = set.Rest() {
+		out = append(out, scoredMove{bit: set.First()})
 	}
 	s.moves[ply] = out
 	return out
 }
 
 // candidateSet is the set candidates lists.
-func (s *searcher) candidateSet(legal bitset) bitset {
+func (s *searcher) candidateSet(legal bits128.Bits) bits128.Bits {
 	if s.g.Gravity {
 		return legal
 	}
 	occ := s.pos.occupied()
 	near := occ
 	for _, d := range s.g.dirs {
-		near = near.or(occ.shl(d)).or(occ.shr(d))
+		near = near.Or(occ.Shl(d)).Or(occ.Shr(d))
 	}
-	if set := near.and(legal); !set.empty() {
+	if set := near.And(legal); !set.Empty() {
 		return set
 	}
 	return legal

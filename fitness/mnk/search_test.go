@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // parseBoard reads a diagram, row 0 first, of X, O and '.'.
@@ -25,13 +26,13 @@ func parseBoard(tb testing.TB, g *geom, rows ...string) position {
 		for c, ch := range row {
 			switch ch {
 			case 'X':
-				p.marks[X] = p.marks[X].or(cell(g.bit(r, c)))
+				p.marks[X] = p.marks[X].Or(bits128.Cell(g.bit(r, c)))
 			case 'O':
-				p.marks[O] = p.marks[O].or(cell(g.bit(r, c)))
+				p.marks[O] = p.marks[O].Or(bits128.Cell(g.bit(r, c)))
 			}
 		}
 	}
-	nx, no := p.marks[X].count(), p.marks[O].count()
+	nx, no := p.marks[X].Count(), p.marks[O].Count()
 	if nx != no && nx != no+1 {
 		tb.Fatalf("%d X and %d O: not a position of the game", nx, no)
 	}
@@ -170,10 +171,10 @@ func TestEvalIncremental(t *testing.T) {
 			var stack []int
 			for range 2000 {
 				free := gm.g.free(&s.pos)
-				if len(stack) > 0 && (free.empty() || rng.IntN(3) == 0) {
+				if len(stack) > 0 && (free.Empty() || rng.IntN(3) == 0) {
 					s.unplace(stack[len(stack)-1])
 					stack = stack[:len(stack)-1]
-				} else if !free.empty() {
+				} else if !free.Empty() {
 					b := pick(rng, free)
 					s.place(b)
 					stack = append(stack, b)
@@ -194,9 +195,9 @@ func recount(s *searcher) [2]float64 {
 	for _, line := range s.g.lines {
 		cells := make([]int8, len(line))
 		for i, b := range line {
-			if s.pos.marks[X].has(b) {
+			if s.pos.marks[X].Has(b) {
 				cells[i] = 1
-			} else if s.pos.marks[O].has(b) {
+			} else if s.pos.marks[O].Has(b) {
 				cells[i] = 2
 			}
 		}

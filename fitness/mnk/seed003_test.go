@@ -25,8 +25,8 @@ func TestSeed003(t *testing.T) {
 	ratings := func(b *naive) (perfect, minimax []int) {
 		t.Helper()
 		legal := gm.g.moves(&p)
-		if legal.count() != r.M {
-			t.Fatalf("%d legal moves, want one per column:\n%s", legal.count(), gm.g.format(&p))
+		if legal.Count() != r.M {
+			t.Fatalf("%d legal moves, want one per column:\n%s", legal.Count(), gm.g.format(&p))
 		}
 		sign := 1
 		if p.toMove() == O {
@@ -35,7 +35,7 @@ func TestSeed003(t *testing.T) {
 		for col := range r.M {
 			var at []int
 			for row := range r.N {
-				if legal.has(gm.g.bit(row, col)) {
+				if legal.Has(gm.g.bit(row, col)) {
 					at = append(at, gm.g.bit(row, col))
 				}
 			}

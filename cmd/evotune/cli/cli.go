@@ -160,6 +160,8 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case errors.Is(err, errUsageShown):
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
+	case errors.As(err, &ce) && len(ce) == 1:
+		fmt.Fprintf(e.stderr, "%s: %s\n", name, ce.Error())
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
 	default:

@@ -92,7 +92,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"opponent of a game without solo games", []string{"eval", "mnk", "--player", "random", "--vs", "random", "--opponent", "random"}, "--opponent: mnk has no solo opponent"},
 		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
 		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
-		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, "outside"},
+		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, ":1: jitter: 1000 is above the maximum"},
 		{"games 0", []string{"eval", "battleship", "--player", "random", "--games", "0"}, "--games must be at least 1"},
 		{"games not a number", []string{"eval", "battleship", "--player", "random", "--games", "many"}, "invalid value"},
 		{"no player", []string{"eval", "battleship"}, "--player is required"},
@@ -153,7 +153,7 @@ func TestGamesListsPlayersAndParameters(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"random (shooter)", "random (placer)", "reveal"} {
+	for _, want := range []string{"random (shooter)", "random (placer)", "reveal", "(opt-in: searched only if space: names it)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("games battleship does not list %q:\n%s", want, out)
 		}

@@ -101,9 +101,17 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		fmt.Fprintf(w, "  %s%s: %s\n", p.Name, role, p.Summary)
 		for i := range p.Schema {
 			q := &p.Schema[i]
-			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary)
+			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s%s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
 		}
 	}
+}
+
+// optInNote tells that a knob is searched only where a config names it.
+func optInNote(p *genome.Param) string {
+	if p.OptIn {
+		return " (opt-in: searched only if space: names it)"
+	}
+	return ""
 }
 
 // formatDefault shows a grid's default by its free weights under its own

@@ -305,11 +305,7 @@ echo '{"type":"hello","protocol":1,"game":"bad","mode":"two-seat","roles":["move
 			if code != ExitUsage || !strings.Contains(errs, tc.want) {
 				t.Fatalf("exit %d, want %d with %q:\n%s", code, ExitUsage, tc.want, errs)
 			}
-			lines := strings.Split(strings.TrimSpace(errs), "\n")
-			if tc.args[0] == "run" {
-				lines = lines[1:] // "1 problems:" then the problem
-			}
-			if len(lines) != 1 {
+			if lines := strings.Split(strings.TrimSpace(errs), "\n"); len(lines) != 1 {
 				t.Fatalf("want one line, got:\n%s", errs)
 			}
 		})

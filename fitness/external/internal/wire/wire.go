@@ -102,6 +102,7 @@ type Param struct {
 	Cols     int             `json:"cols,omitempty"`
 	Symmetry string          `json:"symmetry,omitempty"`
 	Default  json.RawMessage `json:"default"`
+	OptIn    bool            `json:"opt_in,omitempty"` // genome.Param.OptIn
 }
 
 // Seat is one player of a game request.
@@ -143,7 +144,7 @@ func CheckName(s string) error {
 // ParamOf turns a parameter of the wire into a genome parameter and checks
 // it (range, default inside it).
 func ParamOf(w Param) (genome.Param, error) {
-	p := genome.Param{Name: w.Name, Summary: w.Summary, Log: w.Log, Choices: w.Choices, Rows: w.Rows, Cols: w.Cols}
+	p := genome.Param{Name: w.Name, Summary: w.Summary, Log: w.Log, Choices: w.Choices, Rows: w.Rows, Cols: w.Cols, OptIn: w.OptIn}
 	if err := CheckName(w.Name); err != nil {
 		return p, err
 	}
@@ -210,7 +211,7 @@ func ParamOf(w Param) (genome.Param, error) {
 
 // WireParam is the inverse of ParamOf.
 func WireParam(p genome.Param) Param {
-	w := Param{Name: p.Name, Type: p.Kind.String(), Summary: p.Summary, Log: p.Log, Choices: p.Choices}
+	w := Param{Name: p.Name, Type: p.Kind.String(), Summary: p.Summary, Log: p.Log, Choices: p.Choices, OptIn: p.OptIn}
 	if p.Kind == genome.Float || p.Kind == genome.Int || p.Kind == genome.Grid {
 		lo, hi := p.Min, p.Max
 		w.Min, w.Max = &lo, &hi

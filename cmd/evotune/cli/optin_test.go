@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyDir copies the files of a test fixture directory into a fresh one.
+func copyDir(t *testing.T, from string) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestPreIssue13RunResumes resumes a run that the evotune of commit
+// bafc248 (the last before issue 13 gave the tuned shooter its model and
+// samples knobs) left after generation 2 of configs/quickstart.yaml, and
+// compares it with that evotune's uninterrupted 4-generation run (see
+// testdata/pre-issue13/README.md). The checkpoint holds 12 genes a member;
+// with model and samples searched by default it was refused as corrupt.
+// Every file is byte-identical but best.yaml, which now also names the two
+// knobs at their defaults.
+func TestPreIssue13RunResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 40,000 games")
+	}
+	dir := copyDir(t, filepath.Join("testdata", "pre-issue13", "run"))
+	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
+		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
+	}
+	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue13", "want", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "best.yaml" {
+			for _, line := range []string{"      model: density\n", "      samples: 96\n"} {
+				if !bytes.Contains(got, []byte(line)) {
+					t.Errorf("best.yaml lacks %q", line)
+				}
+				got = bytes.Replace(got, []byte(line), nil, 1)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the uninterrupted run of the old evotune", f)
+		}
+	}
+}
+
+// TestQuickstartNeedsNoPins: the quickstart, which no longer pins the
+// tuned shooter's opt-in knobs, evolves exactly as with the pins that
+// configs carried before the knobs were opt-in.
+func TestQuickstartNeedsNoPins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 8,000 games")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", "quickstart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := string(data)
+	if strings.Contains(bare, "space:") || !strings.Contains(bare, "\nplayer: tuned\n") || !strings.Contains(bare, "games: 1000") {
+		t.Fatal("configs/quickstart.yaml changed: this test wants no space section, pins the knobs after 'player: tuned' and cuts 'games: 1000'")
+	}
+	// A tenth of the games: the two spaces meet the same deals either way.
+	bare = strings.Replace(bare, "games: 1000", "games: 100", 1)
+	pinned := strings.Replace(bare, "\nplayer: tuned\n", "\nplayer: tuned\nspace:\n  model: {fix: density}\n  samples: {fix: 96}\n", 1)
+	runs := map[string]string{}
+	for name, text := range map[string]string{"bare": bare, "pinned": pinned} {
+		cfg := filepath.Join(t.TempDir(), "quickstart.yaml")
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runs[name] = filepath.Join(t.TempDir(), "run")
+		if code, out, errs := run(t, "run", cfg, "--out", runs[name], "--generations", "2", "--quiet", "--workers", "2"); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s%s", name, code, out, errs)
+		}
+	}
+	for _, f := range []string{"generations.csv", "best.yaml"} {
+		a, errA := os.ReadFile(filepath.Join(runs["bare"], f))
+		b, errB := os.ReadFile(filepath.Join(runs["pinned"], f))
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs:\n%s\npinned:\n%s", f, a, b)
+		}
+	}
+	// The checkpoints differ in the config they carry, not in the state.
+	state := func(dir string) string {
+		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c map[string]json.RawMessage
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		return string(c["population"]) + string(c["hall_of_fame"]) + string(c["history"])
+	}
+	if state(runs["bare"]) != state(runs["pinned"]) {
+		t.Error("checkpoint population, hall of fame or history differ")
+	}
+}

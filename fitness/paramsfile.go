@@ -1,0 +1,300 @@
+package fitness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/yamlcheck"
+	"gopkg.in/yaml.v3"
+)
+
+// ParamsFile is an exported parameter file: what `evotune export` writes
+// and a NAME:FILE player spec (tuned:best.yaml) reads back. A hand-written
+// file may instead give one set under params, or be a bare mapping of
+// parameter values.
+type ParamsFile struct {
+	Game      string            `json:"game" yaml:"game"`
+	Player    string            `json:"player" yaml:"player"`
+	Role      Role              `json:"role" yaml:"role"`
+	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
+	Objective string            `json:"objective" yaml:"objective"`
+	Params    map[string]any    `json:"params,omitempty" yaml:"params,omitempty"` // one set, when not ranked
+	Players   []RankedParams    `json:"players" yaml:"players"`
+}
+
+// RankedParams is one parameter set of an export and its figures.
+type RankedParams struct {
+	Rank       int        `json:"rank" yaml:"rank"`
+	Generation int        `json:"generation" yaml:"generation"`
+	Fitness    float64    `json:"fitness" yaml:"fitness"`
+	Games      int        `json:"games" yaml:"games"`
+	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	// Remeasured is the figure on fresh deals that selection never saw
+	// (a run with remeasure:, once finished); Fitness, Games and CI95
+	// above are selection's, biased towards luck by it.
+	Remeasured *Figure `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
+	// Rating is the Bradley-Terry rating (fitness.population.rating).
+	Rating *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"`
+	Params map[string]any `json:"params" yaml:"params"`
+}
+
+// Figure is a measured mean with its games and 95% interval.
+type Figure struct {
+	Fitness float64    `json:"fitness" yaml:"fitness"`
+	Games   int        `json:"games" yaml:"games"`
+	CI95    [2]float64 `json:"ci95" yaml:"ci95,flow"`
+}
+
+// Rating is a Bradley-Terry rating in Elo points with its 95% interval,
+// relative to the rated players' mean and anchored from generation to
+// generation on the hall of fame, so ratings of different generations
+// compare.
+type Rating struct {
+	Elo   float64    `json:"elo" yaml:"elo"`
+	CI95  [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	Games int        `json:"games" yaml:"games"` // games rated: population and hall of fame
+}
+
+// YAML renders the file with comment on top, lists of numbers on one line
+// each, so a 10x10 grid is ten readable rows rather than a hundred lines.
+func (f *ParamsFile) YAML(comment string) ([]byte, error) {
+	var root yaml.Node
+	if err := root.Encode(f); err != nil {
+		return nil, fmt.Errorf("fitness: parameter file: %w", err)
+	}
+	flowLists(&root)
+	root.HeadComment = comment
+	if f.remeasured() {
+		root.HeadComment += "\nfitness, games and ci95 are selection-time figures, from the games that chose these players\n" +
+			"(biased towards luck); remeasured: the same players on fresh deals selection never saw"
+		labelSelection(&root)
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
+		return nil, fmt.Errorf("fitness: parameter file: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func (f *ParamsFile) remeasured() bool {
+	for _, p := range f.Players {
+		if p.Remeasured != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// labelSelection marks every player's fitness as the selection-time
+// figure, beside its remeasured one.
+func labelSelection(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		remeasured := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			remeasured = remeasured || n.Content[i].Value == "remeasured"
+		}
+		for i := 0; remeasured && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "fitness" {
+				n.Content[i].LineComment = "selection-time"
+			}
+		}
+	}
+	for _, c := range n.Content {
+		labelSelection(c)
+	}
+}
+
+func flowLists(n *yaml.Node) {
+	if n.Kind == yaml.SequenceNode {
+		scalars := true
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				scalars = false
+			}
+		}
+		if scalars {
+			n.Style = yaml.FlowStyle
+		}
+	}
+	for _, c := range n.Content {
+		flowLists(c)
+	}
+}
+
+// JSON renders the file as indented JSON.
+func (f *ParamsFile) JSON() ([]byte, error) {
+	out, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("fitness: parameter file: %w", err)
+	}
+	return append(out, '\n'), nil
+}
+
+// LoadParams reads parameter values for player (in role) of game from a
+// parameter file in YAML or JSON and checks them against schema. Every
+// problem is reported at once, each as file:line: key: message.
+func LoadParams(file, game string, role Role, player string, schema genome.Schema) (genome.Values, error) {
+	data, err := fileio.ReadFile(file, fileio.MaxPlayerFile)
+	if err != nil {
+		return genome.Values{}, err
+	}
+	ck := yamlcheck.New(file)
+	root := ck.Parse(data)
+	if err := ck.Err(); err != nil {
+		return genome.Values{}, err
+	}
+	if root == nil {
+		ck.Add(0, "", "empty file, want parameter values for %s", player)
+		return genome.Values{}, ck.Err()
+	}
+	values, key := root, ""
+	if isExport(root) {
+		values, key = readExport(ck, root, game, role, player)
+	}
+	if ck.Err() != nil || values == nil {
+		return genome.Values{}, ck.Err()
+	}
+	vals, err := schema.ParseValues(values)
+	if es, ok := errors.AsType[yamlcheck.Errors](err); ok {
+		ck.AddErrors(es.Under(key))
+		return genome.Values{}, ck.Err()
+	}
+	return vals, err
+}
+
+// isExport tells an export (params or players at the top) from a bare
+// mapping of parameter values.
+func isExport(root *yaml.Node) bool {
+	if root.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		switch k, v := yamlcheck.Resolve(root.Content[i]), root.Content[i+1]; k.Value {
+		case "params":
+			return true
+		case "players":
+			if !yamlcheck.IsNull(yamlcheck.Resolve(v)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readExport decodes an export, checks it is meant for game, role and
+// player, and returns the node of the values to load (top-level params,
+// or else the first ranked player's) and its key.
+func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, role Role, player string) (*yaml.Node, string) {
+	var pf ParamsFile
+	var params *yaml.Node
+	var firstParams *yaml.Node
+	ck.Map(root, "", yamlcheck.Fields{
+		"game":      ck.String(&pf.Game),
+		"player":    ck.String(&pf.Player),
+		"role":      ck.String((*string)(&pf.Role)),
+		"rules":     ck.Options(&pf.Rules),
+		"objective": ck.String(&pf.Objective),
+		"params":    ck.Node(&params),
+		"players": func(n *yaml.Node, key string) {
+			n = yamlcheck.Resolve(n)
+			if yamlcheck.IsNull(n) {
+				return
+			}
+			if n.Kind != yaml.SequenceNode {
+				ck.Add(n.Line, key, "want a list of ranked parameter sets, got %s", yamlcheck.Describe(n))
+				return
+			}
+			for i, item := range n.Content {
+				var rp RankedParams
+				var node *yaml.Node
+				at := fmt.Sprintf("%s[%d]", key, i)
+				ck.Map(item, at, yamlcheck.Fields{
+					"rank":       ck.Int(&rp.Rank),
+					"generation": ck.Int(&rp.Generation),
+					"fitness":    ck.Number(&rp.Fitness),
+					"games":      ck.Int(&rp.Games),
+					"ci95":       interval(ck, &rp.CI95),
+					"remeasured": figure(ck, &rp.Remeasured),
+					"rating":     rating(ck, &rp.Rating),
+					"params":     ck.Node(&node),
+				})
+				if i == 0 {
+					firstParams = node
+				}
+			}
+		},
+	})
+	if ck.Err() != nil {
+		return nil, ""
+	}
+	mismatch := func(key, what, is, want string) {
+		ck.Add(ck.Line(key), key, "the parameters are for %s %q, not %q", what, is, want)
+	}
+	if pf.Game != "" && pf.Game != game {
+		mismatch("game", "game", pf.Game, game)
+	}
+	// Symmetric games (one role, Mover) take parameters of any role, as
+	// they always have: their players play every side.
+	if pf.Role != "" && role != Mover && pf.Role != role {
+		ck.Add(ck.Line("role"), "role", "the parameters are for a %v, not a %v", pf.Role, role)
+	}
+	if pf.Player != "" && pf.Player != player {
+		mismatch("player", "player", pf.Player, player)
+	}
+	switch {
+	case ck.Err() != nil:
+		return nil, ""
+	case !yamlcheck.IsNull(yamlcheck.Resolve(params)):
+		return params, "params"
+	case !yamlcheck.IsNull(yamlcheck.Resolve(firstParams)):
+		return firstParams, "players[0].params"
+	}
+	ck.Add(ck.Line("params"), "params", "no parameter values found: want params, or players with params")
+	return nil, ""
+}
+
+// figure reads a remeasured figure.
+func figure(ck *yamlcheck.Checker, dst **Figure) yamlcheck.Reader {
+	return func(n *yaml.Node, key string) {
+		var f Figure
+		ck.Map(n, key, yamlcheck.Fields{
+			"fitness": ck.Number(&f.Fitness),
+			"games":   ck.Int(&f.Games),
+			"ci95":    interval(ck, &f.CI95),
+		})
+		*dst = &f
+	}
+}
+
+// rating reads a rating.
+func rating(ck *yamlcheck.Checker, dst **Rating) yamlcheck.Reader {
+	return func(n *yaml.Node, key string) {
+		var r Rating
+		ck.Map(n, key, yamlcheck.Fields{
+			"elo":   ck.Number(&r.Elo),
+			"ci95":  interval(ck, &r.CI95),
+			"games": ck.Int(&r.Games),
+		})
+		*dst = &r
+	}
+}
+
+// interval reads a pair of numbers.
+func interval(ck *yamlcheck.Checker, dst *[2]float64) yamlcheck.Reader {
+	return func(n *yaml.Node, key string) {
+		n = yamlcheck.Resolve(n)
+		if yamlcheck.IsNull(n) || n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
+			ck.Add(ck.Line(key), key, "want two numbers [low, high], got %s", yamlcheck.Describe(n))
+			return
+		}
+		for i, item := range n.Content {
+			ck.Number(&dst[i])(item, fmt.Sprintf("%s[%d]", key, i))
+		}
+	}
+}
