@@ -13,23 +13,6 @@ import (
 	"time"
 )
 
-// journalConfig has 2 generations of 2,000 games: 32 batches each.
-const journalConfig = `name: journal
-seed: 4
-game: battleship
-player: tuned
-seeds:
-  - {}
-fitness:
-  baselines:
-    games: 200
-evolution:
-  population: 10
-  generations: 2
-  tournament-size: 2
-  elitism: 2
-`
-
 // TestKillMidGenerationReplaysTheJournal SIGKILLs a real `evotune run`
 // once the journal holds 80% of generation 2's batches; the resume must
 // read at least 75% of that generation's games back from the journal
@@ -38,15 +21,14 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
-	cfg := filepath.Join(t.TempDir(), "journal.yaml")
-	if err := os.WriteFile(cfg, []byte(journalConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// distConfig with generations of 10,000 games (most of a second on
+	// one core), so the poller below sees the generation pass 80%.
+	cfg := writeConfig(t, strings.Replace(distConfig, "games: 200", "games: 1000", 1))
 	straight := filepath.Join(t.TempDir(), "run")
-	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "1")
+	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
 	want := readFiles(t, straight)
 
-	const games, batchGames = 2000, 64
+	const games, batchGames = 10000, 64
 	batches := (games + batchGames - 1) / batchGames
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "1")
