@@ -15,7 +15,9 @@ import (
 	"time"
 )
 
-// distConfig is a run of 2 generations of 2,000 games.
+// distConfig is a run of 2 generations of 10,000 games: most of a second
+// each on one core, long enough for the process tests' pollers to see a
+// generation pass 25%, 50% or 80%.
 const distConfig = `name: dist
 seed: 6
 game: battleship
@@ -24,7 +26,7 @@ seeds:
   - {}
 fitness:
   baselines:
-    games: 200
+    games: 1000
 evolution:
   population: 10
   generations: 2
@@ -166,7 +168,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	coord, _ := startCoordinator(t, append([]string{"run", cfg, "--out", dir}, flags...)...)
 	doomed := startWorker(t, "nats://"+addr, "--workers", "1")
 	startWorker(t, "nats://"+addr, "--workers", "1")
-	batches := 2000 / 25
+	batches := 10000 / 25
 	waitJournal(t, dir, 0, batches/4)
 	_ = doomed.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
 	waitJournal(t, dir, 1, batches/2)
@@ -182,8 +184,8 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the resume replayed nothing of generation 2:\n%s", log)
 	}
-	if n, _ := strconv.Atoi(string(m[1])); n < 2000/2 {
-		t.Errorf("%d games replayed; the journal held at least %d", n, 2000/2)
+	if n, _ := strconv.Atoi(string(m[1])); n < 10000/2 {
+		t.Errorf("%d games replayed; the journal held at least %d", n, 10000/2)
 	}
 }
 

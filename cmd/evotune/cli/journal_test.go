@@ -21,12 +21,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
-	// distConfig with generations of 10,000 games (most of a second on
-	// one core), so the poller below sees the generation pass 80%.
-	cfg := writeConfig(t, strings.Replace(distConfig, "games: 200", "games: 1000", 1))
-	straight := filepath.Join(t.TempDir(), "run")
-	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
-	want := readFiles(t, straight)
+	cfg, want := straightDistRun(t)
 
 	const games, batchGames = 10000, 64
 	batches := (games + batchGames - 1) / batchGames
