@@ -15,13 +15,12 @@ const fileReport = "report.svg"
 
 // reportSVG draws the history of a species, the grids of its best
 // parameter set and, below, how each knob of the run's best moved over
-// the generations. space gives the effective parameters (the grid
-// symmetry searched) and the genes.
-func reportSVG(title, measure string, minimise bool, history []GenStats, best genome.Values, space *genome.Space) []byte {
+// the generations. searched gives the effective parameters (the grid
+// symmetry searched), genes the genes the knob picture names.
+func reportSVG(title, measure string, minimise bool, history []GenStats, best genome.Values, searched genome.Schema, genes []genome.Gene) []byte {
 	var b bytes.Buffer
-	searched := space.Params()
 	const w, chartH, pad = 560.0, 340.0, 50.0
-	h := chartH + knobsHeight(space, history)
+	h := chartH + knobsHeight(genes, history)
 	var grids []*genome.Param
 	for i := range searched {
 		if p := &searched[i]; p.Kind == genome.Grid {
@@ -82,7 +81,7 @@ func reportSVG(title, measure string, minimise bool, history []GenStats, best ge
 	for k, p := range grids {
 		drawGrid(&b, w+float64(k)*(chartH+20), p, best.Grid(p.Name))
 	}
-	drawKnobs(&b, chartH, w, space, history)
+	drawKnobs(&b, chartH, w, genes, history)
 	b.WriteString("</svg>\n")
 	return b.Bytes()
 }
@@ -151,11 +150,11 @@ const knobRow, knobTop = 22.0, 30.0
 
 // knobsHeight is the height of the knob picture: none when no generation
 // recorded its best's genes (checkpoints from before they were kept).
-func knobsHeight(space *genome.Space, history []GenStats) float64 {
+func knobsHeight(genes []genome.Gene, history []GenStats) float64 {
 	if !hasBestGenes(history) {
 		return 0
 	}
-	return knobTop + knobRow*float64(space.Len()) + 30
+	return knobTop + knobRow*float64(len(genes)) + 30
 }
 
 func hasBestGenes(history []GenStats) bool {
@@ -173,12 +172,11 @@ func hasBestGenes(history []GenStats) bool {
 // bool or choice at the centre of its bucket), on the generation axis of
 // the chart above. A knob that settles draws a flat line; one the search
 // still argues about, a jagged one.
-func drawKnobs(b *bytes.Buffer, top, w float64, space *genome.Space, history []GenStats) {
+func drawKnobs(b *bytes.Buffer, top, w float64, genes []genome.Gene, history []GenStats) {
 	if !hasBestGenes(history) {
 		return
 	}
 	const pad = 50.0 // as the chart's, so a generation is at the same x
-	genes := space.Genes()
 	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="14">knobs of the best after each generation, each from its min (bottom) to its max (top)</text>`+"\n", pad, top+18)
 	n := len(history)
 	x := func(i int) float64 {

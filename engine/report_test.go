@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestReportSVGGolden draws the report of a constructed four-generation
+// TestReportKnobsGolden draws the report of a constructed four-generation
 // history of the tuned Battleship shooter (a weight grid among its
 // knobs) and compares it with testdata/report.golden.svg. After an
-// intended change: go test ./engine -run TestReportSVGGolden -update.
-func TestReportSVGGolden(t *testing.T) {
+// intended change: go test ./engine -run TestReportKnobsGolden -update.
+func TestReportKnobsGolden(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), crashConfig)
 	sp := cfg.species[0]
 	n := sp.space.Len()
@@ -30,7 +30,7 @@ func TestReportSVGGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := reportSVG("golden", "shots", true, history, best, sp.space)
+	got := reportSVG("golden", "shots", true, history, best, sp.space.Params(), sp.space.Genes())
 	golden := filepath.Join("testdata", "report.golden.svg")
 	if *update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
@@ -40,7 +40,7 @@ func TestReportSVGGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./engine -run TestReportSVGGolden -update)", err)
+		t.Fatalf("%v (run go test ./engine -run TestReportKnobsGolden -update)", err)
 	}
 	if string(got) != string(want) {
 		t.Errorf("report.svg differs from %s (run with -update after an intended change)", golden)
@@ -68,7 +68,7 @@ func TestReportWithoutBestGenes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg := string(reportSVG("old", "shots", true, []GenStats{{Generation: 1, Best: 40, Mean: 41, SD: 1, Games: 6}}, best, sp.space))
+	svg := string(reportSVG("old", "shots", true, []GenStats{{Generation: 1, Best: 40, Mean: 41, SD: 1, Games: 6}}, best, sp.space.Params(), sp.space.Genes()))
 	if strings.Contains(svg, "knobs of the best") || strings.Contains(svg, "#31a354") {
 		t.Error("a knob picture without the genes to draw it")
 	}

@@ -40,6 +40,13 @@ type Options struct {
 	// AcceptProgramChange lets resume continue with an outside program
 	// whose files or announced description differ from the checkpoint's.
 	AcceptProgramChange bool
+	// Pool plays the games; nil means LocalPool(Workers). Results do not
+	// depend on it.
+	Pool Pool
+	// BatchGames is how many games a batch (a work unit, and a line of
+	// the match journal) holds; 0 means DefaultBatchGames. Results do not
+	// depend on it.
+	BatchGames int
 }
 
 // ErrStopped is returned when a run ended early because Stop was closed.
@@ -77,8 +84,14 @@ type runner struct {
 	now      func() time.Time
 	log      io.Writer
 
+	pool       Pool
+	batchGames int
+	journal    *journal
+	id         string // runID, once computed
+
 	lastGames int // games of the last evaluated generation
 	cma       map[*species]*cmaes
+	replayed  int // games of the generation in flight read back from the journal
 	lastSaved int // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
@@ -100,6 +113,13 @@ func newRunner(cfg *Config, opts Options) *runner {
 	}
 	if r.now == nil {
 		r.now = time.Now
+	}
+	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	if r.pool == nil {
+		r.pool = LocalPool(r.workers)
+	}
+	if r.batchGames == 0 {
+		r.batchGames = DefaultBatchGames
 	}
 	return r
 }
@@ -240,6 +260,8 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if ck.Generation >= r.budget {
+		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
+		r.journal.remove()
 		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
 	}
 	states := ck.states()
@@ -272,6 +294,7 @@ func joinKeys(keys []string) string {
 // loop evaluates generations gen.. until the budget, checkpointing each.
 func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
 	defer r.closeSearch()
+	defer r.journal.close()
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -341,6 +364,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 		}
 	}
+	r.journal.remove()
 	r.logf("finished %d generations", r.budget)
 	return &Result{Generation: r.budget, Budget: r.budget, Best: states[0].HallOfFame[0], Dir: r.dir}, nil
 }
@@ -399,7 +423,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if sp.label != "" {
 			title += " " + sp.label
 		}
-		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space)
+		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params(), sp.space.Genes())
 		if r.cfg.Racing != nil {
 			svg = withRacingPanel(svg, st.History)
 		}

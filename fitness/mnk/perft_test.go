@@ -12,6 +12,8 @@ func TestPerftMatchesNaive(t *testing.T) {
 		depth int
 	}{
 		{"tic-tac-toe", TicTacToe, 9},
+		{"tic-tac-toe, one ply", TicTacToe, 1},
+		{"8x7 k=8: the longest line of the one-word path", Rules{M: 8, N: 7, K: 8}, 3},
 		{"one cell", Rules{M: 1, N: 1, K: 1}, 2},
 		{"3x3 k=1", Rules{M: 3, N: 3, K: 1}, 3},
 		{"3x3 k=2", Rules{M: 3, N: 3, K: 2}, 9},

@@ -37,6 +37,8 @@ func TestOptions(t *testing.T) {
 		{name: "huge board", opts: map[string]string{"m": "9223372036854775807", "n": "2"}, err: "is too large"},
 		{name: "unknown option", opts: map[string]string{"size": "3"}, err: `mnk: unknown option "size"`},
 		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
+		{name: "depth one", opts: map[string]string{"depth": "1"}, rules: TicTacToe, limits: Limits{Depth: 1}},
+		{name: "depth at the limit", opts: map[string]string{"depth": "64"}, rules: TicTacToe, limits: Limits{Depth: 64}},
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is outside [0, 1000000000]"},
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "mnk: nodes 1000000001 is outside [0, 1000000000]"},
