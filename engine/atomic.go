@@ -43,7 +43,10 @@ func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-
 // leaves either the old file or the new one, never a torn one: write a
 // temporary file in the same directory, fsync it, rename it over path,
 // fsync the directory so the rename itself is durable.
-func writeAtomic(path string, data []byte) (err error) {
+func writeAtomic(path string, data []byte) error { return writeAtomicOn(disk, path, data) }
+
+// writeAtomicOn is writeAtomic on the file system disk.
+func writeAtomicOn(disk fileSystem, path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := disk.CreateTemp(dir, tempPattern(path))
 	if err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -23,6 +24,9 @@ func BenchmarkQuickstartGeneration(b *testing.B) {
 	r := quickstart(b)
 	pools := r.initial()
 	for b.Loop() {
+		// Each time from scratch: the journal of the last time holds
+		// every game of this generation.
+		os.Remove(filepath.Join(r.dir, fileJournal))
 		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}

@@ -107,6 +107,10 @@ func (c *Config) poolSize() int {
 func (r *runner) initial() [][][]float64 {
 	var pools [][][]float64
 	for _, sp := range r.cfg.species {
+		if r.cfg.Evolution.Model == CMAES {
+			pools = append(pools, r.cmaesOf(sp).ask())
+			continue
+		}
 		n := r.cfg.poolSize()
 		pool := make([][]float64, 0, n)
 		for _, g := range sp.seeds {
@@ -149,6 +153,10 @@ func (r *runner) breed(sp *species, gen int, sorted []Member) ([][]float64, erro
 		sel = eaopt.SelRoulette{} // expects individuals sorted by fitness: they are
 	}
 	switch e.Model {
+	case CMAES:
+		return r.cmaesOf(sp).ask(), nil
+	case RandomSearch:
+		return r.randomSearch(sp, gen), nil
 	case NaturalSelection:
 		next := make([][]float64, 0, e.Population)
 		for _, m := range sorted[:e.Keep] {

@@ -55,6 +55,9 @@ type SpeciesState struct {
 	// Remeasured holds the fresh-deal figures of the best, once the run
 	// has reached its budget (with remeasure: in the config).
 	Remeasured []Remeasured `json:"remeasured,omitempty"`
+	// Told is, for model cmaes, the fitness of every generation's
+	// genomes in the order CMA-ES sampled them; resume replays it.
+	Told [][]float64 `json:"cmaes_told,omitempty"`
 }
 
 // states lists the species' states, main species first.

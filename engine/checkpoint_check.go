@@ -102,6 +102,9 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			}
 		}
 	}
+	if err := checkTold(cfg, ck.Generation, st.Told, inRange); err != nil {
+		return fmt.Errorf("%s%w", prefix, err)
+	}
 	if err := checkRemeasured(prefix, st, score); err != nil {
 		return err
 	}
@@ -120,6 +123,33 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			return fmt.Errorf("%s.mean: %v is out of range", field, row.Mean)
 		case !finite(row.SD) || row.SD < 0:
 			return fmt.Errorf("%s.sd: %v is out of range", field, row.SD)
+		case row.BestGenes != nil && sp.space.Check(row.BestGenes) != nil:
+			return fmt.Errorf("%s.best_genes: %v", field, sp.space.Check(row.BestGenes))
+		}
+	}
+	return nil
+}
+
+// checkTold checks CMA-ES's record: a row of pool-size fitness values per
+// generation with model cmaes, nothing with the others.
+func checkTold(cfg *Config, gens int, told [][]float64, inRange func(float64) bool) error {
+	if cfg.Evolution.Model != CMAES {
+		if told != nil {
+			return fmt.Errorf("cmaes_told: present, and the model is %v", cfg.Evolution.Model)
+		}
+		return nil
+	}
+	if len(told) != gens {
+		return fmt.Errorf("cmaes_told: %d rows for %d generations", len(told), gens)
+	}
+	for g, row := range told {
+		if len(row) != cfg.poolSize() {
+			return fmt.Errorf("cmaes_told[%d]: %d values, the config samples %d", g, len(row), cfg.poolSize())
+		}
+		for i, f := range row {
+			if !inRange(f) {
+				return fmt.Errorf("cmaes_told[%d][%d]: %v is out of range", g, i, f)
+			}
 		}
 	}
 	return nil

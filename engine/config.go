@@ -150,6 +150,10 @@ type EvolutionConfig struct {
 	Keep           int              `json:"keep"`
 	Offspring      int              `json:"offspring"`
 	HallOfFame     int              `json:"hall_of_fame"`
+	// StepSize is CMA-ES's initial standard deviation in normalised
+	// coordinates; set (and hashed) only with model cmaes, so the hash of
+	// configs of other models is what it was before the key existed.
+	StepSize float64 `json:"step_size,omitempty"`
 }
 
 // RunConfig holds settings that do not change results.
@@ -306,6 +310,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 				"keep":         d.Int(&e.Keep),
 				"offspring":    d.Int(&e.Offspring),
 				"hall-of-fame": d.Int(&e.HallOfFame),
+				"step-size":    d.Number(&e.StepSize),
 			})
 		},
 		"run": func(n *yaml.Node, path string) {
@@ -776,10 +781,13 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	if e.Population < 2 {
 		return
 	}
-	if e.Selection == Tournament && e.Model != NaturalSelection && (e.TournamentSize < 1 || e.TournamentSize+1 > e.Population) {
+	if e.Selection == Tournament && e.Model.selects() && (e.TournamentSize < 1 || e.TournamentSize+1 > e.Population) {
 		// eaopt's tournament draws both parents' contestants without
 		// replacement: it needs size+1 individuals.
 		bad("evolution.tournament-size", "%d: want from 1 to population-1 (%d)", e.TournamentSize, e.Population-1)
+	}
+	if e.Model != CMAES && c.has("evolution.step-size") {
+		bad("evolution.step-size", "belongs to model cmaes, and the model is %v", e.Model)
 	}
 	switch e.Model {
 	case Generational:
@@ -789,6 +797,19 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	case NaturalSelection:
 		if e.Keep < 1 || e.Keep >= e.Population {
 			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
+		}
+	case CMAES:
+		if c.Racing != nil {
+			// Racing ranks dropped individuals below the finishers by
+			// position, while CMA-ES is told fitness values, in which a
+			// dropped individual's partial figure may look best.
+			bad("racing", "not with model cmaes yet: CMA-ES ranks by the fitness told, racing by who finished")
+		}
+		if !c.has("evolution.step-size") {
+			e.StepSize = DefaultStepSize
+		}
+		if !(e.StepSize > 0 && e.StepSize <= 10) {
+			bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", e.StepSize, DefaultStepSize)
 		}
 	case DownToSize:
 		if e.Offspring < 2 {

@@ -245,31 +245,38 @@ func TestKillAtEveryWriteStepResumesExactly(t *testing.T) {
 			continue // generation 2's writes: as generation 1's, resumed from a checkpoint like 3's
 		}
 		t.Run(fmt.Sprintf("%02d %v", k, op), func(t *testing.T) {
-			dir := t.TempDir()
-			fs := &faultFS{crashAt: k}
-			useDisk(t, fs)
-			killed, err := survive(func() error {
-				_, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: dir, Workers: 1})
-				return err
-			})
-			if !killed {
-				t.Fatalf("no kill at step %d (%v): %v; operations %v", k, op, err, fs.ops)
-			}
-			fs.crashAt = -1
-			if _, err := os.Stat(filepath.Join(dir, fileCheckpoint)); err == nil {
-				if _, _, err := ReadCheckpoint(dir); err != nil {
-					t.Fatalf("the kill left an unreadable checkpoint: %v", err)
-				}
-				_, err = Resume(context.Background(), Options{Dir: dir, Workers: 2})
-				if err != nil {
-					t.Fatal(err)
-				}
-			} else if _, err := Start(context.Background(), loadText(t, cfgDir, crashConfig), Options{Dir: dir, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
-			sameFiles(t, want, readDir(t, dir), "killed, resumed")
+			killAtStepAndResume(t, cfgDir, crashConfig, k, 2, want)
 		})
 	}
+}
+
+// killAtStepAndResume starts a run of text that a simulated kill stops
+// at disk operation k, resumes it (or starts it again, if the kill came
+// before the first checkpoint) at workers, and demands the files want.
+func killAtStepAndResume(t *testing.T, cfgDir, text string, k, workers int, want map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	fs := &faultFS{crashAt: k}
+	useDisk(t, fs)
+	killed, err := survive(func() error {
+		_, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 1})
+		return err
+	})
+	if !killed {
+		t.Fatalf("no kill at step %d: %v; operations %v", k, err, fs.ops)
+	}
+	fs.crashAt = -1
+	if _, err := os.Stat(filepath.Join(dir, fileCheckpoint)); err == nil {
+		if _, _, err := ReadCheckpoint(dir); err != nil {
+			t.Fatalf("the kill left an unreadable checkpoint: %v", err)
+		}
+		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: workers}); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, want, readDir(t, dir), "killed, resumed")
 }
 
 // hofCheck is a Progress that, after every generation, reads the

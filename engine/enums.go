@@ -20,6 +20,13 @@ const (
 	// NaturalSelection keeps the Keep best and replaces the rest with fresh
 	// random genomes: the scheme Aenigma's parameters were found with.
 	NaturalSelection
+	// CMAES samples each generation from CMA-ES's normal distribution over
+	// the normalised genome and updates it by the generation's ranking
+	// (gonum's CmaEsChol, driven ask/tell; see cmaes.go).
+	CMAES
+	// RandomSearch draws every generation afresh, uniformly: the baseline
+	// a search model has to beat.
+	RandomSearch
 )
 
 // Selection picks parents.
@@ -45,7 +52,8 @@ const (
 )
 
 var (
-	modelNames     = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection"}
+	modelNames = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection",
+		CMAES: "cmaes", RandomSearch: "random-search"}
 	selectionNames = []string{Tournament: "tournament", Roulette: "roulette"}
 	objectiveNames = []string{Solo: "solo", Score: "score"}
 )

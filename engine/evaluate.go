@@ -268,18 +268,35 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	for s := range pools {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	// Play the games chunk by chunk and reduce each chunk in job order, so
-	// the sums are the same at any worker count and any chunk size.
-	chunk := make([]job, 0, min(jobChunk, r.lastGames))
-	played := 0
+	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, pools: pools}
+	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
+		return nil, err
+	}
+	r.replayed = 0
+	// Play the games chunk by chunk, each a wave of whole batches, and
+	// reduce each chunk in batch order, so the sums are the same at any
+	// worker count, chunk size, pool or resume point. Batches are
+	// numbered through the generation, across racing rounds.
+	per := r.batchGames
+	chunkGames := max(1, jobChunk/per) * per
+	var wave []*Batch
+	cur := &Batch{}
+	played, listed, batches, inChunk := 0, 0, 0, 0
 	var err error
 	flush := func() {
-		if err != nil || len(chunk) == 0 {
+		if len(cur.jobs) > 0 {
+			wave = append(wave, cur)
+			cur = &Batch{}
+		}
+		inChunk = 0
+		if err != nil || len(wave) == 0 {
 			return
 		}
-		err = r.playChunk(ctx, gen, chunk, played, players, stats)
-		played += len(chunk)
-		chunk = chunk[:0]
+		err = r.playWave(ctx, st, wave, played, stats)
+		for _, b := range wave {
+			played += len(b.jobs)
+		}
+		wave = wave[:0]
 	}
 	// With racing, the games are played in rounds, and each round's
 	// decisions are taken once all its games are in.
@@ -288,9 +305,19 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 			if r.race != nil && !r.race.plays(j, round) {
 				return true
 			}
-			chunk = append(chunk, j)
-			if len(chunk) == jobChunk {
-				flush()
+			if len(cur.jobs) == 0 {
+				cur = &Batch{ID: r.batchID(gen, batches), Gen: gen, Index: batches, First: listed, jobs: make([]job, 0, per), in: st}
+				batches++
+			}
+			cur.jobs = append(cur.jobs, j)
+			listed++
+			inChunk++
+			if len(cur.jobs) == per {
+				wave = append(wave, cur)
+				cur = &Batch{}
+				if inChunk >= chunkGames {
+					flush()
+				}
 			}
 			return err == nil
 		})
@@ -301,6 +328,9 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		if round+1 < rounds {
 			r.race.decide(round, stats[0])
 		}
+	}
+	if r.replayed > 0 {
+		r.logf("generation %d: %d of %d games replayed from the journal", gen+1, r.replayed, played)
 	}
 	r.lastSaved = r.lastGames - played
 	r.lastGames = played
@@ -346,57 +376,6 @@ func finite(xs ...float64) bool {
 		}
 	}
 	return true
-}
-
-// playChunk plays a chunk of the generation's games, the first of which
-// is game number played, and adds their results to stats in job order.
-func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int, players [][]fitness.Player, stats [][][nModes]modeStats) error {
-	var update func(int)
-	if r.progress != nil {
-		update = func(done int) { r.progress.Games(played + done) }
-	}
-	var trap panicTrap
-	var results []float64
-	var err error
-	_, batches := r.cfg.game.(fitness.Batcher)
-	_, soloBatches := r.cfg.game.(fitness.SoloBatcher)
-	if batches || soloBatches {
-		// A game that plays batches (an outside program, pipelined) runs
-		// its own goroutines; its failures come back as errors.
-		results, err = r.play(ctx, chunk, players, update)
-	} else {
-		results, err = fitness.Parallel(ctx, len(chunk), r.workers, func(i int) (x float64, err error) {
-			defer trap.recover(chunk[i].seed, &x)
-			return r.playOne(ctx, chunk[i], players)
-		}, update)
-	}
-	if trap.err != nil {
-		r.logf("generation %d: %v\n%s", gen+1, trap.err, trap.stack)
-		return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", gen+1, trap.err)
-	}
-	switch {
-	case errors.Is(err, context.Canceled):
-		return err
-	case err != nil:
-		return fmt.Errorf("engine: generation %d: %w", gen+1, err)
-	}
-	for i, j := range chunk {
-		x := results[i]
-		if r.rated != nil {
-			r.rated.record(j, x)
-		}
-		if r.race != nil {
-			r.race.record(j, x)
-		}
-		stats[j.sp][j.a][j.mode].add(x)
-		switch {
-		case j.between:
-			stats[j.bsp][j.b][j.mode].add(x) // the cost counts for both roles (the rivals maximise it)
-		case j.b >= 0:
-			stats[j.bsp][j.b][j.mode].add(1 - x)
-		}
-	}
-	return nil
 }
 
 // playOne plays one job, as play does a batch.

@@ -32,6 +32,6 @@ evolution: {population: 1, model: annealing}
 	//   battleship, player tuned, 12 genes to search, 1 seeds
 	//   objective shots: baselines [random] x 100 games (weight 1)
 	//   generational model, population 16, 10 generations, seed 1
-	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection)
+	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search)
 	// broken.yaml:4: evolution.population: 1: want at least 2
 }

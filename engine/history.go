@@ -19,6 +19,9 @@ type GenStats struct {
 	SD         float64 `json:"sd"`
 	Games      int     `json:"games"`           // games played in the generation
 	Saved      int     `json:"saved,omitempty"` // games racing did not play
+	// BestGenes is the genome of the run's best after the generation (the
+	// hall of fame's first), for report.svg's knob picture.
+	BestGenes []float64 `json:"best_genes,omitempty"`
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {

@@ -100,5 +100,8 @@ func (o Options) check() error {
 	if o.Workers < 0 || o.Workers > MaxWorkers {
 		return fmt.Errorf("engine: %d workers: want 0 (all cores) to %d", o.Workers, MaxWorkers)
 	}
+	if o.BatchGames < 0 || o.BatchGames > MaxBatchGames {
+		return fmt.Errorf("engine: batches of %d games: want 0 (the default, %d) to %d", o.BatchGames, DefaultBatchGames, MaxBatchGames)
+	}
 	return nil
 }

@@ -166,7 +166,7 @@ func checkOwnership(dir string) error {
 var tempName = regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+$`)
 
 // ownFiles are the files evotune writes atomically into a run directory.
-var ownFiles = []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport}
+var ownFiles = []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport, fileJournal}
 
 // removeStaleTemps deletes the temporary files of killed evotune
 // processes: only regular files named like ours, and only under the lock,

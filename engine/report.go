@@ -13,19 +13,24 @@ import (
 // values, so it compares byte for byte like the other files.
 const fileReport = "report.svg"
 
-// reportSVG draws the history of a species and the grids of its best
-// parameter set.
-// searched gives the effective parameters (the grid symmetry searched).
-func reportSVG(title, measure string, minimise bool, history []GenStats, best genome.Values, searched genome.Schema) []byte {
+// reportSVG draws the history of a species, the grids of its best
+// parameter set and, below, how each knob of the run's best moved over
+// the generations. searched gives the effective parameters (the grid
+// symmetry searched), genes the genes the knob picture names.
+func reportSVG(title, measure string, minimise bool, history []GenStats, best genome.Values, searched genome.Schema, genes []genome.Gene) []byte {
 	var b bytes.Buffer
-	const w, h, pad = 560.0, 340.0, 50.0
+	const w, chartH, pad = 560.0, 340.0, 50.0
+	h := chartH + knobsHeight(genes, history)
 	var grids []*genome.Param
 	for i := range searched {
 		if p := &searched[i]; p.Kind == genome.Grid {
 			grids = append(grids, p)
 		}
 	}
-	width := w + float64(len(grids))*(h+20)
+	width := w + float64(len(grids))*(chartH+20)
+	if hasBestGenes(history) {
+		width = max(width, w+110) // room for the knobs' names right of their strips
+	}
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", width, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	better := "higher is better"
@@ -50,8 +55,8 @@ func reportSVG(title, measure string, minimise bool, history []GenStats, best ge
 		}
 		return pad + float64(i)*(w-2*pad)/float64(n-1)
 	}
-	y := func(v float64) float64 { return h - pad - (v-lo)/(hi-lo)*(h-2*pad) }
-	drawAxes(&b, w, h, pad, lo, hi, y, "generation 1", n)
+	y := func(v float64) float64 { return chartH - pad - (v-lo)/(hi-lo)*(chartH-2*pad) }
+	drawAxes(&b, w, chartH, pad, lo, hi, y, "generation 1", n)
 	// The band of mean +- sd, then the mean and the best.
 	var band bytes.Buffer
 	for i, s := range history {
@@ -74,8 +79,9 @@ func reportSVG(title, measure string, minimise bool, history []GenStats, best ge
 	fmt.Fprintf(&b, `<text x="%.0f" y="38" fill="#d62728">best</text><text x="%.0f" y="38" fill="#3182bd">mean, band: +-1 sd</text>`+"\n", pad, pad+40)
 
 	for k, p := range grids {
-		drawGrid(&b, w+float64(k)*(h+20), p, best.Grid(p.Name))
+		drawGrid(&b, w+float64(k)*(chartH+20), p, best.Grid(p.Name))
 	}
+	drawKnobs(&b, chartH, w, genes, history)
 	b.WriteString("</svg>\n")
 	return b.Bytes()
 }
@@ -137,4 +143,66 @@ func esc(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Rows of the knob picture.
+const knobRow, knobTop = 22.0, 30.0
+
+// knobsHeight is the height of the knob picture: none when no generation
+// recorded its best's genes (checkpoints from before they were kept).
+func knobsHeight(genes []genome.Gene, history []GenStats) float64 {
+	if !hasBestGenes(history) {
+		return 0
+	}
+	return knobTop + knobRow*float64(len(genes)) + 30
+}
+
+func hasBestGenes(history []GenStats) bool {
+	for _, s := range history {
+		if s.BestGenes != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// drawKnobs draws, from height top, one strip per gene: the gene of the
+// run's best after each generation, normalised to its range (0 at the
+// knob's min, 1 at its max, on its log scale where it has one; an int,
+// bool or choice at the centre of its bucket), on the generation axis of
+// the chart above. A knob that settles draws a flat line; one the search
+// still argues about, a jagged one.
+func drawKnobs(b *bytes.Buffer, top, w float64, genes []genome.Gene, history []GenStats) {
+	if !hasBestGenes(history) {
+		return
+	}
+	const pad = 50.0 // as the chart's, so a generation is at the same x
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="14">knobs of the best after each generation, each from its min (bottom) to its max (top)</text>`+"\n", pad, top+18)
+	n := len(history)
+	x := func(i int) float64 {
+		if n == 1 {
+			return pad + (w-2*pad)/2
+		}
+		return pad + float64(i)*(w-2*pad)/float64(n-1)
+	}
+	for k, g := range genes {
+		y0 := top + knobTop + knobRow*float64(k)
+		y := func(v float64) float64 { return y0 + knobRow - 3 - v*(knobRow-6) }
+		fmt.Fprintf(b, `<rect x="%.0f" y="%.1f" width="%.0f" height="%.1f" fill="#f4f4f4" stroke="#ddd"/>`+"\n", pad, y0+2, w-2*pad, knobRow-4)
+		fmt.Fprintf(b, `<text x="%.0f" y="%.1f" font-size="11">%s</text>`+"\n", w-pad+6, y0+knobRow/2+4, esc(g.String()))
+		var pts bytes.Buffer
+		count, lastX, lastY := 0, 0.0, 0.0
+		for i, s := range history {
+			if len(s.BestGenes) != len(genes) {
+				continue
+			}
+			count, lastX, lastY = count+1, x(i), y(s.BestGenes[k])
+			fmt.Fprintf(&pts, "%.1f,%.1f ", lastX, lastY)
+		}
+		if count == 1 { // a line of one point does not show
+			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="2" fill="#31a354"/>`+"\n", lastX, lastY)
+		} else if count > 1 {
+			fmt.Fprintf(b, `<polyline points="%s" fill="none" stroke="#31a354" stroke-width="1.5"/>`+"\n", bytes.TrimSpace(pts.Bytes()))
+		}
+	}
 }

@@ -74,7 +74,7 @@ func TestReportSVGGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := reportSVG(tc.title, "shots", tc.minimise, tc.history, tc.best, tc.searched)
+			got := reportSVG(tc.title, "shots", tc.minimise, tc.history, tc.best, tc.searched, nil)
 			golden.Check(t, filepath.Join("testdata", "report", tc.name+".svg"), string(got), *update)
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +40,13 @@ type Options struct {
 	// AcceptProgramChange lets resume continue with an outside program
 	// whose files or announced description differ from the checkpoint's.
 	AcceptProgramChange bool
+	// Pool plays the games; nil means LocalPool(Workers). Results do not
+	// depend on it.
+	Pool Pool
+	// BatchGames is how many games a batch (a work unit, and a line of
+	// the match journal) holds; 0 means DefaultBatchGames. Results do not
+	// depend on it.
+	BatchGames int
 }
 
 // ErrStopped is returned when a run ended early because Stop was closed.
@@ -76,7 +84,14 @@ type runner struct {
 	now      func() time.Time
 	log      io.Writer
 
+	pool       Pool
+	batchGames int
+	journal    *journal
+	id         string // runID, once computed
+
 	lastGames int // games of the last evaluated generation
+	cma       map[*species]*cmaes
+	replayed  int // games of the generation in flight read back from the journal
 	lastSaved int // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
@@ -98,6 +113,13 @@ func newRunner(cfg *Config, opts Options) *runner {
 	}
 	if r.now == nil {
 		r.now = time.Now
+	}
+	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	if r.pool == nil {
+		r.pool = LocalPool(r.workers)
+	}
+	if r.batchGames == 0 {
+		r.batchGames = DefaultBatchGames
 	}
 	return r
 }
@@ -238,11 +260,19 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if ck.Generation >= r.budget {
+		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
+		r.journal.remove()
 		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
 	}
 	states := ck.states()
 	pools := make([][][]float64, len(states))
 	for s, sp := range cfg.species {
+		if cfg.Evolution.Model == CMAES {
+			if err := r.replayCMAES(sp, states[s]); err != nil {
+				r.closeSearch()
+				return nil, err
+			}
+		}
 		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
 			return nil, err
 		}
@@ -263,6 +293,8 @@ func joinKeys(keys []string) string {
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
 func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
+	defer r.closeSearch()
+	defer r.journal.close()
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -276,12 +308,21 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 		for s, sp := range r.cfg.species {
 			sorted := r.sortGeneration(sp, members[s])
+			told := states[s].Told
+			if r.cfg.Evolution.Model == CMAES {
+				if told, err = r.tellCMAES(sp, members[s], told); err != nil {
+					return nil, err
+				}
+			}
+			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
+			row.BestGenes = slices.Clone(hof[0].Genes)
 			states[s] = SpeciesState{
 				Population: sorted,
-				HallOfFame: r.updateHallOfFame(sp, states[s].HallOfFame, sorted),
+				HallOfFame: hof,
 				History:    append(states[s].History, row),
+				Told:       told,
 			}
 		}
 		if gen+1 == r.budget {
@@ -323,6 +364,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 		}
 	}
+	r.journal.remove()
 	r.logf("finished %d generations", r.budget)
 	return &Result{Generation: r.budget, Budget: r.budget, Best: states[0].HallOfFame[0], Dir: r.dir}, nil
 }
@@ -381,7 +423,7 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if sp.label != "" {
 			title += " " + sp.label
 		}
-		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params())
+		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params(), sp.space.Genes())
 		if r.cfg.Racing != nil {
 			svg = withRacingPanel(svg, st.History)
 		}

@@ -19,6 +19,7 @@ const (
 	purposePopulation                   // deals of population games
 	purposeHallOfFame                   // deals of hall-of-fame games
 	purposeRemeasure                    // fresh deals of the end-of-run remeasure of the best
+	purposeCMAES                        // CMA-ES's samples, one stream for the whole run
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {

@@ -134,7 +134,7 @@ func dispatch(ctx context.Context, e *env, args []string) ExitCode {
 	if cmd, _, err := root.Find(args); err == nil {
 		args, notes = rewriteArgs(cmd, args)
 	}
-	root.SetArgs(args)
+	root.SetArgs(joinServeAddr(args))
 	cmd, err := root.ExecuteContextC(ctx)
 	return report(e, cmd, err, notes)
 }

@@ -39,6 +39,7 @@ evolution.generations (a 'run --generations N' budget is not remembered).`,
 
 func (o *resumeOptions) run(ctx context.Context) error {
 	opts := engine.Options{Dir: o.dir, Workers: o.workers, Generations: o.generations, AcceptProgramChange: o.accept}
+	defer o.dist.apply(o.e, o.quiet, &opts).close()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		return engine.Resume(ctx, opts)
 	})

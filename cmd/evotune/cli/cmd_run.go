@@ -59,6 +59,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		dir = filepath.Join("runs", cfg.Name)
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
+	defer o.dist.apply(o.e, o.quiet, &opts).close()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)
 		if errors.Is(err, engine.ErrRunExists) {
@@ -74,6 +75,7 @@ type engineFlags struct {
 	generations int
 	quiet       bool
 	prof        profiles
+	dist        distFlags // play on other machines
 }
 
 func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
@@ -81,6 +83,7 @@ func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
 	fs.IntVar(&f.generations, "generations", 0, generations)
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	f.prof.addFlags(fs)
+	f.dist.addFlags(fs)
 }
 
 // runE is the RunE of run and resume: their one argument, what names it,
@@ -92,6 +95,9 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 			return err
 		}
 		if err := f.check(cmd.Flags()); err != nil {
+			return err
+		}
+		if err := f.dist.check(); err != nil {
 			return err
 		}
 		return run(cmd.Context())

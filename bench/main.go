@@ -1,0 +1,537 @@
+// Command bench measures how many games each search model needs to find
+// a player as good as a fixed target: the sample-efficiency benchmark of
+// issue 12. See bench/README.md.
+//
+//	nice -n 10 go run ./bench -game battleship -seeds 5
+//	go run ./bench -game battleship -report   # the table and picture so far
+//
+// Every (method, seed) is an ordinary evotune run in its own directory
+// under -out, started from random genomes (no seeds) and advanced one
+// generation at a time. After each generation the run's best (the hall
+// of fame's first, as best.yaml reports it) is re-measured on fresh deals
+// that no run ever plays; the games the run played until the first best
+// that reaches the target are its figure. Measurements are appended to a
+// log beside the run, so a killed benchmark resumes where it stopped
+// (the runs themselves resume from their checkpoints).
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
+)
+
+// method is one search model as the benchmark runs it: the lines of its
+// evolution section.
+type method struct {
+	name, evolution string
+}
+
+// methods are the models compared. Racing variants join them with
+// -racing once the config has a racing: section (issue 12, item 1): the
+// same evolution lines plus racingLines.
+var methods = []method{
+	{"random-search", "  model: random-search\n"},
+	{"natural-selection", "  model: natural-selection\n  keep: 2\n"},
+	{"generational", "  model: generational\n  elitism: 2\n"},
+	{"cmaes", "  model: cmaes\n"},
+}
+
+// racingLines switch racing on (the key issue12-racing adds).
+const racingLines = "racing: {}\n"
+
+// task is one game's benchmark: its config, and the re-measure that
+// decides whether a best reaches the target.
+type task struct {
+	name   string
+	config string // %d: the seed; %s: the evolution lines; %s: extra top-level lines
+	// perGeneration is the games one generation plays.
+	perGeneration int
+	// measure re-measures a best (a parameter file) on fresh deals and
+	// says whether it reaches the target.
+	measure func(ctx context.Context, t *task, best string) (measurement, error)
+	target  string // the target in words, for the report
+
+	game fitness.Game
+	ref  []float64 // the target player's costs on the fresh deals (solo games)
+}
+
+// measurement is one re-measure of a best.
+type measurement struct {
+	Figure float64 `json:"figure"` // the best's mean (shots) or score
+	Target float64 `json:"target"` // the target's mean on the same deals (solo), or the score to reach
+	Games  int     `json:"games"`  // re-measure games played
+	Pass   bool    `json:"pass"`
+	// Screened is set when the best was judged on the first screenGames
+	// deals alone: more than 3 standard errors short of the target there.
+	Screened bool `json:"screened,omitempty"`
+}
+
+// record is one line of a run's measurement log.
+type record struct {
+	Generation int    `json:"generation"`
+	Games      int    `json:"games"` // games the run played up to this generation
+	Best       string `json:"best"`  // sha256 of best.yaml, so an unchanged best is not measured twice
+	measurement
+}
+
+const (
+	freshSeed   = 0x6265_6e63_6821 // "bench!": deals no run plays (runs derive theirs from their own seeds)
+	screenGames = 2000
+)
+
+var battleship = task{
+	name: "battleship",
+	config: `name: bench
+seed: %d
+game: battleship
+player: tuned
+space:
+  model: {fix: density}
+  samples: {fix: 96}
+fitness:
+  objective: shots
+  baselines:
+    opponents: [random]
+    games: 200
+evolution:
+  population: 16
+  generations: 1
+%s%s`,
+	perGeneration: 16 * 200,
+	measure:       measureSolo,
+	target:        "mean shots at or below over9000's on the same 20,000 fresh deals (random placement)",
+}
+
+var hadron = task{
+	name: "hadron",
+	config: `name: bench
+seed: %d
+game: hadron
+rules:
+  size: 9
+  depth: 2
+player: tuned
+fitness:
+  objective: score
+  baselines:
+    opponents: [aenigma]
+    games: 40
+evolution:
+  population: 12
+  generations: 1
+%s%s`,
+	perGeneration: 12 * 40,
+	measure:       measureHadron,
+	target:        "score 0.55 or more against aenigma over 1,000 fresh seat-swapped pairs (depth 2)",
+}
+
+func main() {
+	game := flag.String("game", "battleship", "battleship or hadron")
+	seeds := flag.Int("seeds", 5, "runs per method (seeds 1..N)")
+	maxGames := flag.Int("max-games", 0, "games a run may play before it counts as not reaching the target (default: battleship 320,000; hadron 48,000)")
+	out := flag.String("out", "bench/results", "directory of the runs and their measurement logs")
+	only := flag.String("methods", "", "comma-separated methods to run (default all)")
+	racing := flag.Bool("racing", false, "also run every method with racing: on (needs the racing: config section)")
+	workers := flag.Int("workers", 1, "games at once")
+	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
+	flag.Parse()
+	if err := run(*game, *seeds, *maxGames, *out, *only, *racing, *workers, *reportOnly); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(game string, seeds, maxGames int, out, only string, racing bool, workers int, reportOnly bool) error {
+	var t *task
+	switch game {
+	case "battleship":
+		t = &battleship
+		if maxGames == 0 {
+			maxGames = 320_000
+		}
+	case "hadron":
+		t = &hadron
+		if maxGames == 0 {
+			maxGames = 48_000
+		}
+	default:
+		return fmt.Errorf("unknown game %q (want battleship or hadron)", game)
+	}
+	ms := slices.Clone(methods)
+	if racing {
+		for _, m := range methods {
+			if m.name == "cmaes" {
+				continue // the config refuses racing with cmaes for now
+			}
+			ms = append(ms, method{m.name + "+racing", m.evolution})
+		}
+	}
+	if only != "" {
+		want := strings.Split(only, ",")
+		ms = slices.DeleteFunc(ms, func(m method) bool { return !slices.Contains(want, m.name) })
+	}
+	dir := filepath.Join(out, t.name)
+	if !reportOnly {
+		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer cancel()
+		if err := t.load(); err != nil {
+			return err
+		}
+		// Seeds outermost: a partial benchmark has every method at the
+		// same number of seeds.
+		for seed := 1; seed <= seeds; seed++ {
+			for _, m := range ms {
+				if err := t.runOne(ctx, dir, m, seed, maxGames, workers); err != nil {
+					return fmt.Errorf("%s seed %d: %w", m.name, seed, err)
+				}
+			}
+		}
+	}
+	return report(t, dir, ms, seeds, maxGames)
+}
+
+// load builds the game as the runs' config has it (its rules: Hadron's
+// depth), so re-measures play the game the runs play.
+func (t *task) load() error {
+	cfg, err := engine.Parse(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
+	if err != nil {
+		return err
+	}
+	t.game = cfg.GameOf()
+	return nil
+}
+
+// runOne advances one (method, seed) until its best reaches the target
+// or it has played maxGames.
+func (t *task) runOne(ctx context.Context, dir string, m method, seed, maxGames, workers int) error {
+	runDir := filepath.Join(dir, m.name, fmt.Sprintf("seed%d", seed))
+	logPath := runDir + ".jsonl"
+	recs, err := readLog(logPath)
+	if err != nil {
+		return err
+	}
+	if len(recs) > 0 && (recs[len(recs)-1].Pass || recs[len(recs)-1].Games+t.perGeneration > maxGames) {
+		return nil // finished
+	}
+	extra := ""
+	if strings.HasSuffix(m.name, "+racing") {
+		extra = racingLines
+	}
+	text := fmt.Sprintf(t.config, seed, m.evolution, extra)
+	if err := os.MkdirAll(filepath.Dir(runDir), 0o755); err != nil {
+		return err
+	}
+	cfgPath := runDir + ".yaml"
+	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+		return err
+	}
+	for {
+		gen := 0
+		if len(recs) > 0 {
+			gen = recs[len(recs)-1].Generation
+		}
+		ck, err := t.advance(ctx, cfgPath, runDir, gen+1, workers)
+		if err != nil {
+			return err
+		}
+		games := 0
+		for _, h := range ck.History {
+			games += h.Games
+		}
+		best := filepath.Join(runDir, "best.yaml")
+		data, err := os.ReadFile(best)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		rec := record{Generation: ck.Generation, Games: games, Best: hex.EncodeToString(sum[:8])}
+		if n := len(recs); n > 0 && recs[n-1].Best == rec.Best {
+			rec.measurement = recs[n-1].measurement // the same best: the same verdict
+		} else if rec.measurement, err = t.measure(ctx, t, best); err != nil {
+			return err
+		}
+		if err := appendLog(logPath, rec); err != nil {
+			return err
+		}
+		recs = append(recs, rec)
+		fmt.Printf("%s %s seed %d: generation %d, %d games, best %.4g (target %.4g)%s\n",
+			t.name, m.name, seed, rec.Generation, rec.Games, rec.Figure, rec.Target, verdict(rec))
+		if rec.Pass || rec.Games+t.perGeneration > maxGames {
+			return nil
+		}
+	}
+}
+
+func verdict(r record) string {
+	switch {
+	case r.Pass:
+		return ": reached"
+	case r.Screened:
+		return " (screened out)"
+	}
+	return ""
+}
+
+// advance brings the run in runDir to generation gen: started, or
+// resumed with a budget of gen.
+func (t *task) advance(ctx context.Context, cfgPath, runDir string, gen, workers int) (*engine.Checkpoint, error) {
+	opts := engine.Options{Dir: runDir, Workers: workers, Generations: gen}
+	if _, err := os.Stat(filepath.Join(runDir, "checkpoint.json")); err == nil {
+		if _, err := engine.Resume(ctx, opts); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg, err := engine.Load(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		_, err = engine.Start(ctx, cfg, opts)
+		cfg.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	ck, cfg, err := engine.ReadCheckpoint(runDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Close()
+	return ck, nil
+}
+
+// measureSolo re-measures a Battleship best against over9000 on the same
+// fresh deals: screened on the first screenGames, then all 20,000.
+func measureSolo(ctx context.Context, t *task, best string) (measurement, error) {
+	const games = 20_000
+	sg := t.game.(fitness.SoloGame)
+	role := t.game.Roles()[0]
+	play := func(spec string, n int) ([]float64, error) {
+		p, err := fitness.ParseSpec(t.game, role, spec)
+		if err != nil {
+			return nil, err
+		}
+		opp, err := fitness.ParseSpec(t.game, sg.Solo().Opponent, sg.Solo().DefaultOpponent)
+		if err != nil {
+			return nil, err
+		}
+		ms := make([]fitness.Match, n)
+		for i := range ms {
+			ms[i] = fitness.Match{A: p, B: opp, Seed: fitness.Derive(freshSeed, uint64(i))}
+		}
+		return fitness.PlaySoloMatches(ctx, sg, ms, 1, nil)
+	}
+	if t.ref == nil {
+		ref, err := play("over9000", games)
+		if err != nil {
+			return measurement{}, err
+		}
+		t.ref = ref
+	}
+	screen, err := play("tuned:"+best, screenGames)
+	if err != nil {
+		return measurement{}, err
+	}
+	d := make([]float64, screenGames)
+	for i := range d {
+		d[i] = screen[i] - t.ref[i]
+	}
+	md, sd := fitness.MeanSD(d)
+	if md-3*sd/math.Sqrt(screenGames) > 0 {
+		refMean, _ := fitness.MeanSD(t.ref[:screenGames])
+		return measurement{Figure: refMean + md, Target: refMean, Games: screenGames, Screened: true}, nil
+	}
+	all, err := play("tuned:"+best, games)
+	if err != nil {
+		return measurement{}, err
+	}
+	mean, _ := fitness.MeanSD(all)
+	refMean, _ := fitness.MeanSD(t.ref)
+	return measurement{Figure: mean, Target: refMean, Games: games, Pass: mean <= refMean}, nil
+}
+
+// measureHadron plays a Hadron best against aenigma on 1,000 fresh
+// seat-swapped pairs (screened on the first 200).
+func measureHadron(ctx context.Context, t *task, best string) (measurement, error) {
+	const pairs, screenPairs, want = 1000, 200, 0.55
+	role := t.game.Roles()[0]
+	p, err := fitness.ParseSpec(t.game, role, "tuned:"+best)
+	if err != nil {
+		return measurement{}, err
+	}
+	opp, err := fitness.ParseSpec(t.game, role, "aenigma")
+	if err != nil {
+		return measurement{}, err
+	}
+	screen, err := fitness.PlayPairs(ctx, t.game, p, opp, 2*screenPairs, freshSeed, 1, nil)
+	if err != nil {
+		return measurement{}, err
+	}
+	if ci := screen.CI95(); ci[1]+(ci[1]-ci[0])/2 < want { // about 3 standard errors short
+		return measurement{Figure: screen.Score(), Target: want, Games: screen.Games(), Screened: true}, nil
+	}
+	all, err := fitness.PlayPairs(ctx, t.game, p, opp, 2*pairs, freshSeed, 1, nil)
+	if err != nil {
+		return measurement{}, err
+	}
+	return measurement{Figure: all.Score(), Target: want, Games: all.Games(), Pass: all.Score() >= want}, nil
+}
+
+func readLog(path string) ([]record, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []record
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			break // a line torn by a kill: the generation is measured again
+		}
+		recs = append(recs, r)
+	}
+	return recs, sc.Err()
+}
+
+func appendLog(path string, r record) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// outcome is where one run stands.
+type outcome struct {
+	games   int // games until the target, or played so far
+	reached bool
+	done    bool // reached, or out of budget
+	figure  float64
+}
+
+func report(t *task, dir string, ms []method, seeds, maxGames int) error {
+	type row struct {
+		name     string
+		outcomes []outcome
+	}
+	var rows []row
+	for _, m := range ms {
+		r := row{name: m.name}
+		for seed := 1; seed <= seeds; seed++ {
+			recs, err := readLog(filepath.Join(dir, m.name, fmt.Sprintf("seed%d.jsonl", seed)))
+			if err != nil {
+				return err
+			}
+			if len(recs) == 0 {
+				continue
+			}
+			last := recs[len(recs)-1]
+			r.outcomes = append(r.outcomes, outcome{games: last.Games, reached: last.Pass,
+				done: last.Pass || last.Games+t.perGeneration > maxGames, figure: last.Figure})
+		}
+		rows = append(rows, r)
+	}
+	fmt.Printf("\n%s: games until the run's best reaches the target (%s); budget %d games a run\n\n", t.name, t.target, maxGames)
+	fmt.Println("| method | runs finished | reached | median games | range (reached) | last re-measured best (median) |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, r := range rows {
+		var done, reached []int
+		var figs []float64
+		for _, o := range r.outcomes {
+			figs = append(figs, o.figure)
+			if !o.done {
+				continue
+			}
+			// A run out of budget counts as more than its budget: the
+			// median is still honest while fewer than half ran out.
+			g := o.games
+			if !o.reached {
+				g = math.MaxInt
+			}
+			done = append(done, g)
+			if o.reached {
+				reached = append(reached, o.games)
+			}
+		}
+		sort.Ints(reached)
+		med, rng := medianGames(done, maxGames), "—"
+		if len(reached) > 0 {
+			rng = fmt.Sprintf("%d to %d", reached[0], reached[len(reached)-1])
+		}
+		fig := "—"
+		if len(figs) > 0 {
+			sort.Float64s(figs)
+			fig = fmt.Sprintf("%.4g", (figs[(len(figs)-1)/2]+figs[len(figs)/2])/2)
+		}
+		fmt.Printf("| %s | %d of %d | %d | %s | %s | %s |\n", r.name, len(done), seeds, len(reached), med, rng, fig)
+	}
+	var pts []svgRow
+	for _, r := range rows {
+		pr := svgRow{name: r.name}
+		for _, o := range r.outcomes {
+			pr.points = append(pr.points, svgPoint{games: o.games, reached: o.reached, done: o.done})
+		}
+		pts = append(pts, pr)
+	}
+	svg := filepath.Join(dir, "games-to-target.svg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(svg, drawSVG(t.name+": games until the best reaches the target", maxGames, pts), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("\npicture: %s\n", svg)
+	return nil
+}
+
+// medianGames is the median of finished runs' games, where a run out of
+// budget (math.MaxInt) counts as more than the budget: exact while the
+// middle runs reached the target, a bound otherwise.
+func medianGames(done []int, maxGames int) string {
+	if len(done) == 0 {
+		return "—"
+	}
+	done = slices.Clone(done)
+	sort.Ints(done)
+	m, m2 := done[(len(done)-1)/2], done[len(done)/2]
+	switch {
+	case m == math.MaxInt:
+		return fmt.Sprintf("> %d", maxGames)
+	case m2 == math.MaxInt:
+		return fmt.Sprintf(">= %d", m)
+	}
+	return fmt.Sprint((m + m2) / 2)
+}

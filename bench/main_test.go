@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/engine"
+)
+
+func TestMedianGames(t *testing.T) {
+	const out = math.MaxInt // a run out of budget
+	tests := []struct {
+		name string
+		done []int
+		want string
+	}{
+		{"none finished", nil, "—"},
+		{"all reached, odd", []int{900, 100, 500}, "500"},
+		{"all reached, even", []int{100, 300, 500, 900}, "400"},
+		{"one of five out of budget", []int{100, out, 300, 200, 400}, "300"},
+		{"three of five out of budget", []int{100, out, out, 200, out}, "> 1000"},
+		{"the upper middle of four out of budget", []int{100, out, out, 200}, ">= 200"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := medianGames(tc.done, 1000); got != tc.want {
+				t.Errorf("medianGames(%v) = %q, want %q", tc.done, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunOneResumes runs a two-generation benchmark run, runs it again
+// (it is finished: nothing is added), then loses the last line of its log
+// (a kill before the append) and runs it again: the generation is
+// measured anew, to the same record.
+func TestRunOneResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 60,000 games")
+	}
+	tk := battleship
+	if err := tk.load(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	m := methods[3] // cmaes: its state lives only in the replay
+	budget := 2 * tk.perGeneration
+	ctx := context.Background()
+	if err := tk.runOne(ctx, dir, m, 1, budget, 2); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, m.name, "seed1.jsonl")
+	first, err := readLog(log)
+	if err != nil || len(first) != 2 {
+		t.Fatalf("%d records (%v), want 2", len(first), err)
+	}
+	if err := tk.runOne(ctx, dir, m, 1, budget, 1); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := readLog(log); len(again) != 2 {
+		t.Fatalf("a finished run went on: %d records", len(again))
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.Index(string(data), "\n") + 1
+	if err := os.WriteFile(log, data[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.runOne(ctx, dir, m, 1, budget, 1); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := readLog(log)
+	if len(got) != 2 || got[1] != first[1] {
+		t.Fatalf("records after the lost line:\n%+v\nwant\n%+v", got, first)
+	}
+}
+
+// TestMeasuresPlayTheRunsGame: the game re-measures play is the one the
+// runs' config builds, rules included (Hadron at depth 2, not the
+// game's default depth 4).
+func TestMeasuresPlayTheRunsGame(t *testing.T) {
+	for _, tk := range []task{battleship, hadron} {
+		t.Run(tk.name, func(t *testing.T) {
+			if err := tk.load(); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := engine.Parse("x.yaml", []byte(fmt.Sprintf(tk.config, 3, "  model: cmaes\n", "")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The games' settings as printed, addresses left out.
+			addr := regexp.MustCompile(`0x[0-9a-f]+`)
+			show := func(g any) string { return addr.ReplaceAllString(fmt.Sprintf("%+v", g), "") }
+			if got, want := show(tk.game), show(cfg.GameOf()); got != want {
+				t.Errorf("measures play %s, the runs %s", got, want)
+			}
+		})
+	}
+}

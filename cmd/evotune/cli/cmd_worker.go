@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/evotune/evotune/dist"
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/distpool"
+	"github.com/spf13/cobra"
+)
+
+func init() { addCommand(newWorkerCmd) }
+
+// workerOptions are the flags and argument of evotune worker.
+type workerOptions struct {
+	e       *env
+	url     string
+	workers int
+	token   string
+	ca      string
+	creds   string
+	allow   bool
+	quiet   bool
+	wait    time.Duration
+}
+
+func newWorkerCmd(e *env) *cobra.Command {
+	o := &workerOptions{e: e}
+	cmd := &cobra.Command{
+		Use:   "worker URL",
+		Short: "Play batches of games for a coordinator (run --serve) on this machine",
+		Long: `Play batches of games for a coordinator ('evotune run CONFIG --serve' or
+'--nats URL') until stopped: pull a batch, play it, send its results. Workers
+may join and leave at any time; a batch held by a worker that dies goes to
+another. A worker plays evotune's own games only, unless --allow-programs lets
+it run the outside program a config names (from this machine).`,
+		Example: `  evotune worker nats://127.0.0.1:4222
+  EVOTUNE_NATS_TOKEN=... evotune worker nats://coord:4222 --workers 8`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			if o.url, err = exactlyOne(args, "URL"); err != nil {
+				return err
+			}
+			return o.run(cmd.Context())
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&o.workers, "workers", 0, "batches played at once (default: all cores)")
+	fs.StringVar(&o.token, "token", "", "the coordinator's token (default $"+tokenEnv+"; or in the URL: nats://TOKEN@HOST:PORT)")
+	fs.StringVar(&o.ca, "tls-ca", "", "the certificate authority `FILE` of the coordinator's TLS certificate")
+	fs.StringVar(&o.creds, "creds", "", "a NATS credentials `FILE`")
+	fs.BoolVar(&o.allow, "allow-programs", false, "play configs whose games are played by an outside program (the config names the command)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
+	fs.DurationVar(&o.wait, "wait", 10*time.Minute, "how long to wait for a coordinator that is not there yet")
+	return cmd
+}
+
+func (o *workerOptions) run(ctx context.Context) error {
+	if o.workers < 0 || o.workers > engine.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	}
+	if o.workers == 0 {
+		o.workers = runtime.NumCPU()
+	}
+	if o.token == "" {
+		o.token = os.Getenv(tokenEnv)
+	}
+	var logw io.Writer = o.e.stderr
+	if o.quiet {
+		logw = io.Discard
+	}
+	nc, err := dist.Connect(o.url, dist.ConnectOptions{Name: "evotune worker", Token: o.token, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		Waiting: func() {
+			fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+		}})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	w := &engine.Worker{AllowPrograms: o.allow}
+	defer w.Close()
+	var batches atomic.Int64
+	fmt.Fprintf(logw, "evotune worker: connected to %s, playing %d batches at once\n", nc.ConnectedUrlRedacted(), o.workers)
+	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
+		err := dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
+			Played: func(string, time.Duration) { batches.Add(1) }})
+		fmt.Fprintf(logw, "evotune worker: played %d batches\n", batches.Load())
+		if err == nil && ctx.Err() != nil {
+			return context.Canceled
+		}
+		return err
+	})
+}

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/evotune/evotune/dist"
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/distpool"
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/pflag"
+)
+
+// tokenEnv names the environment variable a token may come from, so it
+// need not show in the process list.
+const tokenEnv = "EVOTUNE_NATS_TOKEN"
+
+// addrLike is an argument after --serve that is its address, not the
+// command's CONFIG or RUN_DIR.
+var addrLike = regexp.MustCompile(`^[A-Za-z0-9.\-\[\]:]*:[0-9]+$`)
+
+// joinServeAddr turns "--serve ADDR" into "--serve=ADDR": a flag with an
+// optional value cannot take it after a space otherwise.
+func joinServeAddr(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "--serve" || a == "-serve") && i+1 < len(args) && addrLike.MatchString(args[i+1]) {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// distFlags are the flags of run and resume that play the games on
+// other machines.
+type distFlags struct {
+	serve      string // the address; "" without --serve
+	natsURL    string
+	token      string
+	tlsCert    string
+	tlsKey     string
+	tlsCA      string
+	creds      string
+	play       int
+	batch      int
+	ackWait    time.Duration
+	maxDeliver int
+}
+
+func (d *distFlags) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`\n(--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
+	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
+	fs.StringVar(&d.token, "token", "", "the token workers must give (default $"+tokenEnv+")")
+	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --serve: serve TLS with this certificate `FILE` (PEM)")
+	fs.StringVar(&d.tlsKey, "tls-key", "", "with --serve: the TLS certificate's key `FILE` (PEM)")
+	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --nats: the certificate authority `FILE` of the server's TLS certificate")
+	fs.StringVar(&d.creds, "creds", "", "with --nats: a NATS credentials `FILE`")
+	fs.IntVar(&d.play, "play", 0, "with --serve or --nats: batches the coordinator plays itself at once (`N`, default 0)")
+	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d); results do not depend on it", engine.DefaultBatchGames))
+	fs.DurationVar(&d.ackWait, "ack-wait", 30*time.Second, "with --serve or --nats: a batch whose worker is silent this long goes to another")
+	fs.IntVar(&d.maxDeliver, "max-deliver", 4, "with --serve or --nats: deliveries of a batch before the run gives up on it")
+}
+
+// check refuses contradictory or unsafe flags before anything runs.
+func (d *distFlags) check() error {
+	if d.token == "" {
+		d.token = os.Getenv(tokenEnv)
+	}
+	switch {
+	case (d.serve != "") && d.natsURL != "":
+		return usagef("--serve and --nats: choose one")
+	case d.batch < 0 || d.batch > engine.MaxBatchGames:
+		return usagef("--batch %d: want 1 to %d", d.batch, engine.MaxBatchGames)
+	case d.play < 0 || d.play > engine.MaxWorkers:
+		return usagef("--play %d: want 0 to %d", d.play, engine.MaxWorkers)
+	case d.ackWait < 100*time.Millisecond:
+		return usagef("--ack-wait %v: want at least 100ms", d.ackWait)
+	case d.maxDeliver < 1 || d.maxDeliver > 100:
+		return usagef("--max-deliver %d: want 1 to 100", d.maxDeliver)
+	case (d.tlsCert == "") != (d.tlsKey == ""):
+		return usagef("--tls-cert and --tls-key go together")
+	case d.tlsCert != "" && !(d.serve != ""):
+		return usagef("--tls-cert needs --serve")
+	case (d.tlsCA != "" || d.creds != "") && d.natsURL == "":
+		return usagef("--tls-ca and --creds need --nats")
+	}
+	if d.serve != "" {
+		if err := dist.CheckListen(d.serve, d.token); err != nil {
+			return usageError{err}
+		}
+	}
+	return nil
+}
+
+// apply sets the run's options: the batch size, and a pool that starts
+// the server or connects when the run first plays (the run directory
+// is locked by then).
+func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
+	opts.BatchGames = d.batch
+	if !(d.serve != "") && d.natsURL == "" {
+		return nil
+	}
+	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir}
+	opts.Pool = p
+	return p
+}
+
+// lazyPool starts the distributed machinery on first use.
+type lazyPool struct {
+	d     *distFlags
+	e     *env
+	quiet bool
+	dir   string
+
+	once    sync.Once
+	err     error
+	pool    distpool.Pool
+	closers []func()
+	workers atomic.Int64 // -1 before the first status
+}
+
+func (p *lazyPool) Play(ctx context.Context, w engine.Wave) error {
+	p.once.Do(func() { p.err = p.start() })
+	if p.err != nil {
+		return p.err
+	}
+	return p.pool.Play(ctx, w)
+}
+
+func (p *lazyPool) start() error {
+	d := p.d
+	var nc *nats.Conn
+	var srv *dist.Server
+	url := d.natsURL
+	if d.serve != "" {
+		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
+		if d.tlsCert != "" {
+			cert, err := tls.LoadX509KeyPair(d.tlsCert, d.tlsKey)
+			if err != nil {
+				return fmt.Errorf("--tls-cert %s: %w", d.tlsCert, err)
+			}
+			so.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		}
+		var err error
+		if srv, err = dist.Serve(so); err != nil {
+			return err
+		}
+		p.closers = append(p.closers, srv.Close)
+		if nc, err = srv.Connect("evotune coordinator"); err != nil {
+			return err
+		}
+		url = srv.URL()
+		if !p.quiet {
+			fmt.Fprintf(p.e.stderr, "evotune: serving batches on %s; start workers with: evotune worker %s\n", srv.Addr(), url)
+		}
+	} else {
+		var err error
+		if nc, err = dist.Connect(url, dist.ConnectOptions{Name: "evotune coordinator", Token: d.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
+			return err
+		}
+	}
+	p.closers = append(p.closers, nc.Close)
+	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
+	if err != nil {
+		return err
+	}
+	p.closers = append(p.closers, c.Close)
+	p.workers.Store(-1)
+	c.OnStatus = func(s dist.Status) {
+		if old := p.workers.Swap(int64(s.Workers)); old != int64(s.Workers) && !p.quiet {
+			if s.Workers == 0 {
+				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
+			} else {
+				fmt.Fprintf(p.e.stderr, "evotune: %d workers connected, %d games at once\n", s.Workers, s.Slots)
+			}
+		}
+	}
+	p.pool = distpool.Pool{C: c}
+	if d.play > 0 {
+		var wnc *nats.Conn
+		if srv != nil {
+			wnc, err = srv.Connect("evotune coordinator's worker")
+		} else {
+			wnc, err = dist.Connect(url, dist.ConnectOptions{Name: "evotune coordinator's worker", Token: d.token, CAFile: d.tlsCA, Creds: d.creds})
+		}
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &engine.Worker{}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = dist.Work(ctx, wnc, distpool.Play(w), dist.WorkerOptions{Slots: d.play})
+		}()
+		p.closers = append(p.closers, func() { cancel(); <-done; w.Close(); wnc.Close() })
+	}
+	return nil
+}
+
+// close stops what start started, last first.
+func (p *lazyPool) close() {
+	if p == nil {
+		return
+	}
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		p.closers[i]()
+	}
+}

@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// distConfig is a run of 2 generations of 10,000 games: most of a second
+// each on one core, long enough for the process tests' pollers to see a
+// generation pass 25%, 50% or 80%.
+const distConfig = `name: dist
+seed: 6
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 1000
+evolution:
+  population: 10
+  generations: 2
+  tournament-size: 2
+  elitism: 2
+`
+
+// freeAddr is a loopback address with a port nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// startWorker starts an `evotune worker` process, killed at the test's end.
+func startWorker(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := evotune(append([]string{"worker"}, args...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("worker stderr:\n%s", errb.String())
+		}
+	})
+	return cmd
+}
+
+// distStraight runs distConfig locally, once per test binary, and
+// returns its config file and files.
+var distStraight = struct {
+	once  sync.Once
+	dir   string
+	files map[string][]byte
+}{}
+
+func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
+	t.Helper()
+	cfg = writeConfig(t, distConfig)
+	distStraight.once.Do(func() {
+		dir, err := os.MkdirTemp("", "evotune-dist-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
+		distStraight.files = readFiles(t, filepath.Join(dir, "run"))
+	})
+	if distStraight.files == nil {
+		t.Fatal("the local run failed")
+	}
+	return cfg, distStraight.files
+}
+
+// startCoordinator starts `evotune ARGS` (a run or resume with --serve),
+// killed at the test's end; its stderr is the buffer's.
+func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := evotune(args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
+	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, &errb
+}
+
+func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
+	t.Helper()
+	got := readFiles(t, dir)
+	for _, f := range compared {
+		if !bytes.Equal(got[f], want[f]) {
+			t.Errorf("%s: %s differs from the local run", what, f)
+		}
+	}
+}
+
+// waitJournal waits until the run in dir has journalled at least n
+// batches of generation gen (from 0).
+func waitJournal(t *testing.T, dir string, gen, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		g, k := journalState(filepath.Join(dir, "games.journal"))
+		if g > gen || (g == gen && k >= n) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("generation %d never reached %d batches (at generation %d, %d batches)", gen+1, n, g+1, k)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestWorkerProcessesMatchLocal: a coordinator (run --serve on a random
+// port) and two `evotune worker` processes write the files of a local
+// run byte for byte.
+func TestWorkerProcessesMatchLocal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--batch", "25")
+	for range 2 {
+		startWorker(t, "nats://"+addr, "--workers", "1")
+	}
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, errb.String())
+	}
+	sameAsStraight(t, want, dir, "two worker processes")
+}
+
+// TestKilledWorkerAndCoordinator: a worker SIGKILLed in the middle of a
+// generation loses no game (its batch goes to another after the ack
+// wait); the coordinator SIGKILLed in the middle of the next generation
+// is resumed, on the same address, with the same workers, replays its
+// journal, and the run still ends byte-identical to a local one.
+func TestKilledWorkerAndCoordinator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	flags := []string{"--serve", addr, "--batch", "25", "--ack-wait", "1s", "--quiet"}
+	coord, _ := startCoordinator(t, append([]string{"run", cfg, "--out", dir}, flags...)...)
+	doomed := startWorker(t, "nats://"+addr, "--workers", "1")
+	startWorker(t, "nats://"+addr, "--workers", "1")
+	batches := 10000 / 25
+	waitJournal(t, dir, 0, batches/4)
+	_ = doomed.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
+	waitJournal(t, dir, 1, batches/2)
+	_ = coord.Process.Signal(syscall.SIGKILL)
+	_ = coord.Wait()
+	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
+	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
+	if m == nil {
+		t.Fatalf("the resume replayed nothing of generation 2:\n%s", log)
+	}
+	if n, _ := strconv.Atoi(string(m[1])); n < 10000/2 {
+		t.Errorf("%d games replayed; the journal held at least %d", n, 10000/2)
+	}
+}
+
+// TestWorkerSecurity: an embedded server does not listen beyond this
+// machine without a token, and a worker with the wrong token is refused
+// with one clear line; the coordinator, left without workers, says so.
+func TestWorkerSecurity(t *testing.T) {
+	cfg := writeConfig(t, distConfig)
+	code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", "0.0.0.0:4222")
+	if code != ExitUsage || !strings.Contains(errs, "requires a token") {
+		t.Fatalf("serve on 0.0.0.0 without a token: exit %d: %s", code, errs)
+	}
+	if testing.Short() {
+		return
+	}
+	addr := freeAddr(t)
+	coord := evotune("run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--token", "right")
+	stderrPath := filepath.Join(t.TempDir(), "stderr")
+	stderr, err := os.Create(stderrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
+	coord.Stderr = stderr
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
+	// Wait for the server to listen.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the coordinator never listened")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out, err := evotune("worker", "nats://wrong@"+addr, "--quiet").CombinedOutput()
+	exitErr, ok := err.(*exec.ExitError)
+	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused this worker's token") ||
+		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
+		t.Fatalf("worker with a wrong token: %v: %q", err, out)
+	}
+	for {
+		said, _ := os.ReadFile(stderrPath)
+		if strings.Contains(string(said), "no workers connected") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the coordinator never said it has no workers:\n%s", said)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCoordinatorPlaysItself: with --play and no worker, the coordinator
+// plays every batch through its own queue and matches the local run.
+func TestCoordinatorPlaysItself(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--play", "2", "--quiet")
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, errb.String())
+	}
+	sameAsStraight(t, want, dir, "the coordinator alone")
+}

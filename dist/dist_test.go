@@ -1,0 +1,126 @@
+package dist
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCheckListen(t *testing.T) {
+	for _, tc := range []struct {
+		name, addr, token string
+		want              error // nil: accepted
+		wantText          string
+	}{
+		{"loopback without token", "127.0.0.1:4222", "", nil, ""},
+		{"localhost without token", "localhost:0", "", nil, ""},
+		{"ipv6 loopback", "[::1]:4222", "", nil, ""},
+		{"all addresses without token", "0.0.0.0:4222", "", ErrInsecure, "requires a token"},
+		{"a host name without token", "coord.example:4222", "", ErrInsecure, "requires a token"},
+		{"all addresses with token", "0.0.0.0:4222", "s3cret", nil, ""},
+		{"no port", "127.0.0.1", "", nil, "want HOST:PORT"},
+		{"bad port", "127.0.0.1:99999", "", nil, "bad port"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckListen(tc.addr, tc.token)
+			switch {
+			case tc.wantText == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.wantText != "" && (err == nil || !strings.Contains(err.Error(), tc.wantText)):
+				t.Fatalf("got %v, want an error saying %q", err, tc.wantText)
+			case tc.want != nil && !errors.Is(err, tc.want):
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key, and returns
+// their paths.
+func selfSigned(t *testing.T) (cert, key string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "evotune test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
+
+// TestTLSAndToken: a TLS server with a token takes a client that trusts
+// its certificate and gives the token, and refuses one without the
+// token (saying so) or without the certificate authority.
+func TestTLSAndToken(t *testing.T) {
+	certFile, keyFile := selfSigned(t)
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Serve(ServerOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir(), Token: "s3cret",
+		TLS: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	url := "tls://" + srv.Addr().String()
+	for _, tc := range []struct {
+		name     string
+		o        ConnectOptions
+		wantText string // "": connects
+	}{
+		{"token and authority", ConnectOptions{Token: "s3cret", CAFile: certFile}, ""},
+		{"wrong token", ConnectOptions{Token: "guess", CAFile: certFile}, "refused this worker's token"},
+		{"no authority", ConnectOptions{Token: "s3cret"}, "certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc, err := Connect(url, tc.o)
+			if tc.wantText == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				nc.Close()
+				return
+			}
+			if err == nil {
+				nc.Close()
+				t.Fatal("connected")
+			}
+			if !strings.Contains(err.Error(), tc.wantText) || strings.Contains(err.Error(), "s3cret") {
+				t.Fatalf("got %q, want an error saying %q that does not show the token", err, tc.wantText)
+			}
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package dist
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// DefaultAddr is where an embedded server listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:4222"
+
+// MaxPayload is the largest message the embedded server accepts.
+const MaxPayload = 8 << 20
+
+// ServerOptions configure an embedded JetStream server.
+type ServerOptions struct {
+	// Addr is host:port to listen on; "" does not listen at all (only
+	// in-process connections, for tests and a coordinator that plays
+	// alone).
+	Addr string
+	// StoreDir holds the server's streams (the run directory's nats/).
+	StoreDir string
+	// Token, when set, is required of every client. Listening on an
+	// address other than the loopback requires it.
+	Token string
+	// TLS, when set, serves TLS only.
+	TLS *tls.Config
+}
+
+// ErrInsecure is returned for an embedded server that would listen
+// beyond this machine without a token.
+var ErrInsecure = errors.New("dist: listening on another address than localhost requires a token (--token or EVOTUNE_NATS_TOKEN)")
+
+// Server is an embedded NATS server with JetStream.
+type Server struct {
+	ns    *server.Server
+	token string
+}
+
+// Serve starts an embedded server and waits until it takes connections.
+func Serve(o ServerOptions) (*Server, error) {
+	opts := &server.Options{
+		ServerName: "evotune",
+		JetStream:  true,
+		StoreDir:   o.StoreDir,
+		MaxPayload: MaxPayload,
+		NoSigs:     true,
+		NoLog:      true,
+	}
+	if o.Addr == "" {
+		opts.DontListen = true
+	} else {
+		if err := CheckListen(o.Addr, o.Token); err != nil {
+			return nil, err
+		}
+		host, port, _ := net.SplitHostPort(o.Addr)
+		opts.Host = host
+		opts.Port, _ = strconv.Atoi(port)
+	}
+	opts.Authorization = o.Token
+	if o.TLS != nil {
+		opts.TLSConfig = o.TLS
+		opts.TLS = true
+		opts.TLSTimeout = 5
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("dist: start the embedded server: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(30 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("dist: the embedded server did not start on %s (is the port taken?)", o.Addr)
+	}
+	return &Server{ns: ns, token: o.Token}, nil
+}
+
+// CheckListen refuses a listen address that is not HOST:PORT, and one
+// beyond this machine without a token.
+func CheckListen(addr, token string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("dist: listen address %q: want HOST:PORT", addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("dist: listen address %q: bad port", addr)
+	}
+	if !loopback(host) && token == "" {
+		return ErrInsecure
+	}
+	return nil
+}
+
+// loopback reports whether host only reaches this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// URL is the address workers connect to.
+func (s *Server) URL() string { return s.ns.ClientURL() }
+
+// Addr is the address the server listens on (with the port it was
+// given, when asked for port 0).
+func (s *Server) Addr() net.Addr { return s.ns.Addr() }
+
+// Connect opens an in-process connection to the server.
+func (s *Server) Connect(name string) (*nats.Conn, error) {
+	nc, err := nats.Connect("", nats.InProcessServer(s.ns), nats.Name(name), nats.Token(s.token))
+	if err != nil {
+		return nil, fmt.Errorf("dist: connect in process: %w", err)
+	}
+	return nc, nil
+}
+
+// Close shuts the server down.
+func (s *Server) Close() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}
+
+// ConnectOptions say how to reach a NATS server.
+type ConnectOptions struct {
+	Name  string
+	Token string // also accepted in the URL: nats://TOKEN@host:4222
+	// CAFile, when set, is the certificate authority a TLS server's
+	// certificate must be signed by.
+	CAFile string
+	// Creds is a NATS credentials file (of a NATS deployment).
+	Creds string
+	// Wait is how long to keep trying while no server answers at url
+	// (a worker started before its coordinator); 0 tries once.
+	Wait time.Duration
+	// Waiting, when not nil, is called once if the first try finds no
+	// server.
+	Waiting func()
+}
+
+// Connect connects to the NATS server at url, retrying for a while so a
+// worker may start before its coordinator. A refused token is an error
+// that says so.
+func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
+	if o.Token != "" {
+		opts = append(opts, nats.Token(o.Token))
+	}
+	if o.CAFile != "" {
+		opts = append(opts, nats.RootCAs(o.CAFile))
+	}
+	if o.Creds != "" {
+		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
+	deadline := time.Now().Add(o.Wait)
+	nc, err := nats.Connect(addr, opts...)
+	for errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline) {
+		if o.Waiting != nil {
+			o.Waiting()
+			o.Waiting = nil
+		}
+		time.Sleep(500 * time.Millisecond)
+		nc, err = nats.Connect(addr, opts...)
+	}
+	switch {
+	case errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err)):
+		return nil, fmt.Errorf("dist: %s refused this worker's token: give the coordinator's (--token or EVOTUNE_NATS_TOKEN)", Redact(addr))
+	case err != nil:
+		return nil, fmt.Errorf("dist: connect to %s: %w", Redact(addr), err)
+	}
+	return nc, nil
+}
+
+func isAuthError(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "authorization") || strings.Contains(s, "authentication")
+}
+
+// Redact hides a token or password written in a URL.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("REDACTED")
+	return u.String()
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+// specPool plays every batch the way a remote worker does: through its
+// description (Batch.Spec), a Worker of its own and DecodeResults, last
+// batch first, so results arrive in the reverse of their order.
+type specPool struct {
+	w       *Worker
+	workers int
+}
+
+func (p *specPool) Play(ctx context.Context, w Wave) error {
+	done := 0
+	for _, b := range slices.Backward(w.Batches) {
+		spec, err := b.Spec()
+		if err != nil {
+			return err
+		}
+		ans, err := p.w.PlaySpec(ctx, spec, p.workers)
+		if err != nil {
+			return err
+		}
+		res, err := DecodeResults(b, ans)
+		if err != nil {
+			return err
+		}
+		w.Done(b, res)
+		done += b.Games()
+		if w.Games != nil {
+			w.Games(done)
+		}
+	}
+	return ctx.Err()
+}
+
+// TestRemotePlayMatchesLocal: batches played from their descriptions by
+// a Worker that loaded the config itself, in reverse order and in batches
+// of another size, give the files of a local run byte for byte, in every
+// fitness mode, with co-evolved rivals, racing rounds and ratings.
+func TestRemotePlayMatchesLocal(t *testing.T) {
+	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
+	for _, tc := range []struct{ name, config string }{
+		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
+		{"racing", racedConfig}, {"ratings", ratedConfig},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rivals := tc.config == coevolveConfig
+			want := files[:len(runFiles)]
+			if rivals {
+				want = files
+			}
+			local := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: local, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			remote := t.TempDir()
+			w := &Worker{}
+			defer w.Close()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config),
+				Options{Dir: remote, Pool: &specPool{w: w, workers: 2}, BatchGames: 7}); err != nil {
+				t.Fatal(err)
+			}
+			sameRun(t, readFilesAndExport(t, local, want, rivals), readFilesAndExport(t, remote, want, rivals), "remote vs local")
+		})
+	}
+}
+
+// killPool plays batches locally and, once generation gen has finished
+// after batches, cancels the run, as a kill would stop it: the batches
+// done so far are in the journal.
+type killPool struct {
+	inner       Pool
+	gen, after  int
+	cancel      context.CancelFunc
+	done        atomic.Int64
+	playedOfGen atomic.Int64 // games of generation gen it was asked to play
+}
+
+func (p *killPool) Play(ctx context.Context, w Wave) error {
+	done := w.Done
+	for _, b := range w.Batches {
+		if b.Gen == p.gen {
+			p.playedOfGen.Add(int64(b.Games()))
+		}
+	}
+	w.Done = func(b *Batch, res []float64) {
+		done(b, res)
+		if b.Gen == p.gen && p.cancel != nil && p.done.Add(1) == int64(p.after) {
+			p.cancel()
+		}
+	}
+	return p.inner.Play(ctx, w)
+}
+
+// TestJournalReplaysAKilledGeneration: a run stopped after 80% of a
+// generation's batches resumes from the journal, plays only the missing
+// batches and ends byte-identical to a straight run, whatever befell the
+// journal's tail.
+func TestJournalReplaysAKilledGeneration(t *testing.T) {
+	const (
+		batchGames = 8
+		killGen    = 1
+	)
+	cfgDir := t.TempDir()
+	straight := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: straight, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := readRun(t, straight)
+	games := 8 * 24 // population x baseline games
+	batches := games / batchGames
+	after := batches * 8 / 10
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, path string)
+		// replayed is how many games the resume must read back, given
+		// the batches the journal held.
+		replayed func(held int) int
+	}{
+		{"intact", func(*testing.T, string) {}, func(held int) int { return held * batchGames }},
+		{"torn last line", func(t *testing.T, path string) {
+			appendTo(t, path, `{"batch":23,"results":[1,2,3`)
+		}, func(held int) int { return held * batchGames }},
+		{"garbled line", func(t *testing.T, path string) {
+			data, _ := os.ReadFile(path)
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			lines[2] = bytes.Replace(lines[2], []byte(`"results":[`), []byte(`"results":[9`), 1)
+			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
+		}, func(held int) int { return (held - 1) * batchGames }},
+		{"another generation's journal", func(t *testing.T, path string) {
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, bytes.Replace(data, []byte(`"generation":1,`), []byte(`"generation":0,`), 1), 0o644)
+		}, func(int) int { return 0 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			kill := &killPool{inner: LocalPool(1), gen: killGen, after: after, cancel: cancel}
+			_, err := Start(ctx, loadText(t, cfgDir, smallConfig), Options{Dir: dir, Pool: kill, BatchGames: batchGames})
+			if err == nil {
+				t.Fatal("the run was not stopped")
+			}
+			path := filepath.Join(dir, fileJournal)
+			held := journalBatches(t, path)
+			if held < after || held == batches {
+				t.Fatalf("the journal holds %d batches; the run was stopped after %d of %d", held, after, batches)
+			}
+			tc.damage(t, path)
+			resumed := &killPool{inner: LocalPool(2), gen: killGen}
+			if _, err := Resume(context.Background(), Options{Dir: dir, Pool: resumed, BatchGames: batchGames}); err != nil {
+				t.Fatal(err)
+			}
+			sameRun(t, want, readRun(t, dir), "killed at 80% of a generation, resumed")
+			wantReplayed := tc.replayed(held)
+			if got := int(resumed.playedOfGen.Load()); got != games-wantReplayed {
+				t.Errorf("the resume played %d games of the killed generation, want %d (%d replayed)", got, games-wantReplayed, wantReplayed)
+			}
+			if got := loggedReplays(t, dir); got != wantReplayed {
+				t.Errorf("run.log says %d games replayed, want %d", got, wantReplayed)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("the finished run left its journal: %v", err)
+			}
+		})
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// journalBatches counts the batch lines of a journal.
+func journalBatches(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range bytes.Lines(data) {
+		var e journalEntry
+		if json.Unmarshal(line, &e) == nil && e.Results != nil {
+			n++
+		}
+	}
+	return n
+}
+
+var replayLine = regexp.MustCompile(`generation \d+: (\d+) of \d+ games replayed from the journal`)
+
+// loggedReplays is the games run.log says were replayed.
+func loggedReplays(t *testing.T, dir string) int {
+	t.Helper()
+	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range replayLine.FindAllSubmatch(log, -1) {
+		k, _ := strconv.Atoi(string(m[1]))
+		n += k
+	}
+	return n
+}

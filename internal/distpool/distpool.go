@@ -1,0 +1,59 @@
+// Package distpool joins the engine to package dist: a Pool that plays a
+// generation's batches on workers through NATS JetStream, and the play
+// function a worker plays them with. It is the only package that knows
+// both, so neither the engine nor dist imports the other.
+package distpool
+
+import (
+	"context"
+	"strings"
+
+	"github.com/evotune/evotune/dist"
+	"github.com/evotune/evotune/engine"
+)
+
+// Pool plays batches through a dist.Coordinator.
+type Pool struct{ C *dist.Coordinator }
+
+var _ engine.Pool = Pool{}
+
+// Play publishes the wave's batches as jobs and hands their results to
+// w.Done as they come.
+func (p Pool) Play(ctx context.Context, w engine.Wave) error {
+	if len(w.Batches) == 0 {
+		return ctx.Err()
+	}
+	jobs := make([]dist.Job, len(w.Batches))
+	for i, b := range w.Batches {
+		spec, err := b.Spec()
+		if err != nil {
+			return err
+		}
+		jobs[i] = dist.Job{ID: b.ID, Payload: spec}
+	}
+	id := w.Batches[0].ID
+	group := id[:strings.LastIndexByte(id, '.')] // run.generation
+	games := 0
+	return p.C.Play(ctx, dist.Wave{Group: group, Jobs: jobs,
+		Accept: func(i int, data []byte) error {
+			b := w.Batches[i]
+			res, err := engine.DecodeResults(b, data)
+			if err != nil {
+				return err
+			}
+			w.Done(b, res)
+			games += b.Games()
+			if w.Games != nil {
+				w.Games(games)
+			}
+			return nil
+		}})
+}
+
+// Play returns the function a worker plays jobs with: each job's games
+// one after another (a worker plays several jobs at once instead).
+func Play(w *engine.Worker) dist.PlayFunc {
+	return func(ctx context.Context, payload []byte) ([]byte, error) {
+		return w.PlaySpec(ctx, payload, 1)
+	}
+}

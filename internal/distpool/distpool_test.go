@@ -1,0 +1,278 @@
+package distpool
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/dist"
+	"github.com/evotune/evotune/engine"
+	"github.com/nats-io/nats.go"
+)
+
+// testConfig plays two fitness modes, seat swaps included, in a few
+// seconds.
+const testConfig = `name: dist
+seed: 9
+game: mnk
+player: tuned
+fitness:
+  baselines:
+    opponents: [random, greedy]
+    games: 4
+  population:
+    opponents: 2
+    games: 2
+evolution:
+  population: 6
+  generations: 3
+  tournament-size: 2
+`
+
+var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
+
+func load(t testing.TB) *engine.Config {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dist.yaml")
+	if err := os.WriteFile(path, []byte(testConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := engine.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func readFiles(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range compared {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+func sameFiles(t testing.TB, want, got map[string][]byte, what string) {
+	t.Helper()
+	for _, f := range compared {
+		if !bytes.Equal(want[f], got[f]) {
+			t.Errorf("%s: %s differs from the local run", what, f)
+		}
+	}
+}
+
+var local struct {
+	once  sync.Once
+	files map[string][]byte
+}
+
+// localRun is the files of the config run on the local pool.
+func localRun(t testing.TB) map[string][]byte {
+	local.once.Do(func() {
+		dir := t.TempDir()
+		if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Workers: 2}); err != nil {
+			t.Fatal(err)
+		}
+		local.files = readFiles(t, dir)
+	})
+	return local.files
+}
+
+// cluster is an in-process server, a coordinator and workers.
+type cluster struct {
+	srv  *dist.Server
+	c    *dist.Coordinator
+	nc   *nats.Conn
+	logs bytes.Buffer
+	mu   sync.Mutex
+}
+
+func (c *cluster) log(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.logs.WriteString(strings.TrimSpace(strings.ReplaceAll(format, "%", "")) + "\n")
+}
+
+// startCluster starts an embedded server, a coordinator on it and one
+// worker per play function, each with two slots; all stop at the test's
+// end.
+func startCluster(t *testing.T, set dist.Settings, plays ...dist.PlayFunc) *cluster {
+	t.Helper()
+	var ws []func(*nats.Conn) dist.PlayFunc
+	for _, p := range plays {
+		ws = append(ws, func(*nats.Conn) dist.PlayFunc { return p })
+	}
+	return startClusterOn(t, set, ws...)
+}
+
+// startClusterOn is startCluster with play functions that know their
+// worker's connection.
+func startClusterOn(t *testing.T, set dist.Settings, plays ...func(*nats.Conn) dist.PlayFunc) *cluster {
+	t.Helper()
+	srv, err := dist.Serve(dist.ServerOptions{StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	cl := &cluster{srv: srv}
+	if cl.nc, err = srv.Connect("coordinator"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.nc.Close)
+	if cl.c, err = dist.NewCoordinator(context.Background(), cl.nc, set); err != nil {
+		t.Fatal(err)
+	}
+	cl.c.Log = cl.log
+	t.Cleanup(cl.c.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	for _, play := range plays {
+		nc, err := srv.Connect("worker")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = dist.Work(ctx, nc, play(nc), dist.WorkerOptions{Slots: 2})
+		}()
+	}
+	return cl
+}
+
+func newWorker(t *testing.T) dist.PlayFunc {
+	w := &engine.Worker{}
+	t.Cleanup(w.Close)
+	return Play(w)
+}
+
+// TestWorkersMatchLocal: three workers, each loading the config itself,
+// give the files of a local run byte for byte.
+func TestWorkersMatchLocal(t *testing.T) {
+	want := localRun(t)
+	cl := startCluster(t, dist.Settings{}, newWorker(t), newWorker(t), newWorker(t))
+	dir := t.TempDir()
+	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, want, readFiles(t, dir), "three workers")
+}
+
+// TestDeadWorkersJobIsRedelivered: a worker that dies holding a job
+// (its connection gone, no heartbeat, no ack) loses nothing: the job goes
+// to another worker once its ack wait is over.
+func TestDeadWorkersJobIsRedelivered(t *testing.T) {
+	want := localRun(t)
+	var took atomic.Int64
+	dies := func(nc *nats.Conn) dist.PlayFunc {
+		return func(ctx context.Context, payload []byte) ([]byte, error) {
+			took.Add(1)
+			nc.Close() // dies with the job in hand
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+	}
+	good := newWorker(t)
+	cl := startClusterOn(t, dist.Settings{AckWait: 300 * time.Millisecond}, dies, func(*nats.Conn) dist.PlayFunc { return good })
+	dir := t.TempDir()
+	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if took.Load() == 0 {
+		t.Fatal("the dying worker never took a job; the test proves nothing")
+	}
+	sameFiles(t, want, readFiles(t, dir), "a worker hung on its jobs")
+}
+
+// TestJobFailingOnEveryDeliveryStopsTheRun: a batch that fails on every
+// worker stops the run with one error naming the batch and the cause.
+func TestJobFailingOnEveryDeliveryStopsTheRun(t *testing.T) {
+	fails := func(context.Context, []byte) ([]byte, error) { return nil, errors.New("engine: the game broke") }
+	cl := startCluster(t, dist.Settings{MaxDeliver: 3}, fails, fails)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := engine.Start(ctx, load(t), engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}})
+	if !errors.Is(err, dist.ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("run: %v; want one line saying a job failed on every delivery, with its cause", err)
+	}
+}
+
+// garbage publishes foreign and malformed messages where the
+// coordinator reads, before each wave.
+type garbage struct {
+	Pool
+	nc  *nats.Conn
+	out int
+}
+
+func (g *garbage) Play(ctx context.Context, w engine.Wave) error {
+	id := w.Batches[0].ID
+	for _, m := range []struct{ subject, data string }{
+		{"evotune.results." + id, `{"batch":"` + id + `","results":[1]}`},           // too few results
+		{"evotune.results." + id, `not json`},                                       // malformed
+		{"evotune.results." + id[:strings.LastIndexByte(id, '.')] + ".99999", `{}`}, // no such batch
+		{"evotune.results." + id, `{"batch":"someone.else.0","results":[]}`},        // another batch's
+		{"evotune.workers.hello", `{"id":`},                                         // a broken hello
+		{"evotune.jobs.foreign.job", `{"format":1}`},                                // a job of nobody
+		{"evotune.results." + id, strings.Repeat("x", dist.MaxPayload-1024)},        // oversized
+	} {
+		msg := nats.NewMsg(m.subject)
+		msg.Data = []byte(m.data)
+		msg.Header.Set("Nats-Msg-Id", "garbage-"+m.subject+"-"+string(rune('a'+g.out)))
+		g.out++
+		if err := g.nc.PublishMsg(msg); err != nil {
+			return err
+		}
+	}
+	return g.Pool.Play(ctx, w)
+}
+
+// TestForeignAndMalformedMessagesAreIgnored: results of the wrong shape,
+// for batches that do not exist, oversized, and jobs of nobody, never
+// stop or change the run.
+func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
+	want := localRun(t)
+	cl := startCluster(t, dist.Settings{MaxDeliver: 6}, newWorker(t), newWorker(t))
+	dir := t.TempDir()
+	pool := &garbage{Pool: Pool{C: cl.c}, nc: cl.nc}
+	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
+		t.Fatalf("run: %v\nlog:\n%s", err, cl.logs.String())
+	}
+	sameFiles(t, want, readFiles(t, dir), "with garbage on the subjects")
+	if !strings.Contains(cl.logs.String(), "queued again") {
+		t.Errorf("the coordinator did not log the malformed results:\n%s", cl.logs.String())
+	}
+}
+
+// TestSameBatchesTwiceOnOneServer: a second run of the same config on the
+// same server publishes batches whose IDs the server has seen and whose
+// results were purged with their waves; they are queued again, not
+// waited for in vain.
+func TestSameBatchesTwiceOnOneServer(t *testing.T) {
+	want := localRun(t)
+	cl := startCluster(t, dist.Settings{}, newWorker(t))
+	for k := range 2 {
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5})
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v", k+1, err)
+		}
+		sameFiles(t, want, readFiles(t, dir), "the same batches again")
+	}
+}
