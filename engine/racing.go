@@ -3,12 +3,13 @@ package engine
 import (
 	"bytes"
 	"fmt"
-	"github.com/evotune/evotune/internal/yamlcheck"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 
+	"github.com/evotune/evotune/internal/yamlcheck"
+	"gonum.org/v1/gonum/stat/distuv"
 	"gopkg.in/yaml.v3"
 )
 
@@ -318,89 +319,12 @@ func racingCSV(h []GenStats) []byte {
 }
 
 // tQuantile is the p quantile of Student's t with df degrees of freedom
-// (df may be +Inf), by bisection on its distribution function.
+// (df may be +Inf, the normal limit, which gonum's t does not take).
 func tQuantile(p, df float64) float64 {
 	if math.IsInf(df, 1) || df > 1e7 {
-		return math.Sqrt2 * math.Erfinv(2*p-1)
+		return distuv.UnitNormal.Quantile(p)
 	}
-	lo, hi := -1e3, 1e3
-	for range 200 {
-		mid := (lo + hi) / 2
-		if tCDF(mid, df) < p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// tCDF is Student's t distribution function.
-func tCDF(t, df float64) float64 {
-	tail := 0.5 * betaInc(df/2, 0.5, df/(df+t*t))
-	if t > 0 {
-		return 1 - tail
-	}
-	return tail
-}
-
-// betaInc is the regularised incomplete beta function I_x(a, b), by its
-// continued fraction (Numerical Recipes' betacf).
-func betaInc(a, b, x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	if x >= 1 {
-		return 1
-	}
-	la, _ := math.Lgamma(a + b)
-	lb, _ := math.Lgamma(a)
-	lc, _ := math.Lgamma(b)
-	front := math.Exp(la - lb - lc + a*math.Log(x) + b*math.Log(1-x))
-	if x < (a+1)/(a+b+2) {
-		return front * betaCF(a, b, x) / a
-	}
-	return 1 - front*betaCF(b, a, 1-x)/b
-}
-
-func betaCF(a, b, x float64) float64 {
-	const tiny = 1e-300
-	c, d := 1.0, 1-(a+b)*x/(a+1)
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
-	h := d
-	for m := 1; m <= 300; m++ {
-		fm := float64(m)
-		aa := fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < 1e-15 {
-			break
-		}
-	}
-	return h
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
 }
 
 // withRacingPanel adds a chart of the games played and saved per

@@ -3,11 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"github.com/evotune/evotune/internal/yamlcheck"
 	"path/filepath"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
