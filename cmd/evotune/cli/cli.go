@@ -74,7 +74,31 @@ func newRootCmd(e *env) *cobra.Command {
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd(e))
 	}
+	refuseUnknownShells(root)
 	return root
+}
+
+// refuseUnknownShells makes `completion` without a shell, or with one
+// cobra cannot complete for, the usage error it is: cobra's own command
+// prints its help and exits 0, which a script would take for a script.
+func refuseUnknownShells(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sh := range c.Commands() {
+			shells = append(shells, sh.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("name a shell: %s", strings.Join(shells, ", "))
+			}
+			return usagef("unknown shell %q; want %s", args[0], strings.Join(shells, ", "))
+		}
+	}
 }
 
 // newHelpCmd is cobra's help command, except that help for a command

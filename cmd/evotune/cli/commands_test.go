@@ -203,6 +203,27 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 
 // TestCompletion: the scripts of every shell, and what the scripts ask
 // evotune for: commands, games, players by role, rule options and files.
+// TestCompletionRefusesUnknownShells: cobra's completion command prints
+// its help and exits 0 for a shell it has no script for, which a
+// `evotune completion tcsh > file` would take for a script.
+func TestCompletionRefusesUnknownShells(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown shell", []string{"completion", "tcsh"}, `evotune completion: unknown shell "tcsh"; want bash, fish, powershell, zsh`},
+		{"no shell", []string{"completion"}, "evotune completion: name a shell: bash, fish, powershell, zsh"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitUsage || out != "" || strings.TrimSpace(errs) != tc.want {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout, %q", code, out, errs, tc.want)
+			}
+		})
+	}
+}
+
 func TestCompletion(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
