@@ -185,6 +185,28 @@ func isAuthError(err error) bool {
 	return strings.Contains(s, "authorization") || strings.Contains(s, "authentication")
 }
 
+// CheckURL refuses a server URL that cannot name a server: a comma-separated
+// list of nats://, tls://, ws:// or wss:// URLs with a host, the scheme
+// nats:// when none is written, as the client reads them.
+func CheckURL(raw string) error {
+	for _, part := range strings.Split(raw, ",") {
+		part = strings.TrimSpace(part)
+		if !strings.Contains(part, "://") {
+			part = "nats://" + part
+		}
+		u, err := url.Parse(part)
+		switch {
+		case err != nil:
+			return fmt.Errorf("dist: %s: not a server URL", Redact(raw))
+		case u.Scheme != "nats" && u.Scheme != "tls" && u.Scheme != "ws" && u.Scheme != "wss":
+			return fmt.Errorf("dist: %s: scheme %q, want nats, tls, ws or wss", Redact(raw), u.Scheme)
+		case u.Hostname() == "":
+			return fmt.Errorf("dist: %s: no host", Redact(raw))
+		}
+	}
+	return nil
+}
+
 // Redact hides a token or password written in a URL.
 func Redact(raw string) string {
 	u, err := url.Parse(raw)

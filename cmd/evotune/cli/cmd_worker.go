@@ -68,6 +68,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	if o.workers == 0 {
 		o.workers = runtime.NumCPU()
 	}
+	if err := dist.CheckURL(o.url); err != nil {
+		return usageError{err}
+	}
 	if o.token == "" {
 		o.token = os.Getenv(tokenEnv)
 	}

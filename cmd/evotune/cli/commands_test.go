@@ -190,6 +190,8 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{"unknown flag", []string{"export", "run", "--frob"}, "evotune export: unknown flag: --frob; run 'evotune export --help' for usage"},
 		{"missing value", []string{"run", "c.yaml", "--out"}, "evotune run: flag needs an argument: --out"},
 		{"unknown command with flags", []string{"frobnicate", "--x"}, `evotune: unknown command "frobnicate"`},
+		{"worker URL", []string{"worker", "not a url"}, `evotune worker: dist: not a url: not a server URL`},
+		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: dist: http://h:4222: scheme "http", want nats, tls, ws or wss`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,8 +203,6 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 	}
 }
 
-// TestCompletion: the scripts of every shell, and what the scripts ask
-// evotune for: commands, games, players by role, rule options and files.
 // TestCompletionRefusesUnknownShells: cobra's completion command prints
 // its help and exits 0 for a shell it has no script for, which a
 // `evotune completion tcsh > file` would take for a script.
@@ -224,6 +224,8 @@ func TestCompletionRefusesUnknownShells(t *testing.T) {
 	}
 }
 
+// TestCompletion: the scripts of every shell, and what the scripts ask
+// evotune for: commands, games, players by role, rule options and files.
 func TestCompletion(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {

@@ -101,6 +101,11 @@ func (d *distFlags) check() error {
 			return usageError{err}
 		}
 	}
+	if d.natsURL != "" {
+		if err := dist.CheckURL(d.natsURL); err != nil {
+			return usageError{err}
+		}
+	}
 	return nil
 }
 
