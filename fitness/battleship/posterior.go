@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
@@ -39,7 +40,8 @@ import (
 // cell estimates the cell's probability whatever mix of proposals the pool
 // holds. The pool starts as draws from the placer's own process (q = pi,
 // weight 1). After each shot the layouts the shot contradicts are dropped,
-// which keeps the others properly weighted for the narrower posterior. The
+// which keeps the others properly weighted for the narrower posterior,
+// whatever proposal they came from (see fleetPosterior.gen). The
 // pool is refilled to its size by more draws from the prior while they
 // still pass the evidence often enough, and after that by draws led by the
 // evidence (drawGuided): the ships with hits of their own first, then for
@@ -56,7 +58,6 @@ import (
 // from one consistent layout to another, and a pool regrown from a few
 // survivors by them stays where it was; TestPosteriorSampledMatchesExact
 // holds the guided draws to the exact posterior in such positions.)
-
 // posteriorParams are the sampler's budget.
 type posteriorParams struct {
 	Samples int // layouts in the pool
@@ -64,10 +65,12 @@ type posteriorParams struct {
 }
 
 // The posterior shooter's defaults: the largest pool that keeps it above
-// 500 solo games per second on one core (BenchmarkPosterior).
+// 500 solo games per second on one core (BenchmarkPosterior), and an
+// exact limit at which about half a game's shots are enumerated. Past
+// 65,536 each doubling of the limit costs more than it enumerates.
 const (
-	posteriorSamples = 96
-	posteriorExact   = 4096
+	posteriorSamples = 256
+	posteriorExact   = 65536
 )
 
 // The parameter names of the posterior shooter.
@@ -155,129 +158,40 @@ func (k *posteriorGunner) Fire() int {
 	return best
 }
 
-// fleetPosterior is one game's posterior over the enemy layout.
-type fleetPosterior struct {
-	g     *Geometry
-	t     *densityTables
-	p     posteriorParams
-	rng   *rand.Rand
-	k     int   // ships
-	fleet []int // ship lengths, fleet order
+// pset is a set of the placements of one ship length, by index into
+// Geometry.Placements[L]: at most two per cell, so 256 fit.
+type pset [4]uint64
 
-	// The evidence.
-	misses, hits Bits
-	shipHits     []Bits // reveal: ship — the hits that named each ship; nil otherwise
-	sunk         []bool
-	sunkCell     []int
-	sunkHits     []Bits // the hits made when the ship sank
-	afloatKnown  bool   // the rules announce sinkings, so a ship not announced is afloat
-
-	// The pool: layout i is ships[i*k : (i+1)*k], occupying occ[i].
-	n     int
-	ships []Bits
-	occ   []Bits
-	w     []float64 // importance weights pi/q
-	// guided: layout i is a guided draw. The draws from the prior and the
-	// guided ones each estimate the posterior; the estimate mixes the two
-	// in proportion to their numbers. Pooling their raw weights instead
-	// would also be consistent, but the prior draws that survive late in
-	// a game stand for the many that did not and outweigh all the guided
-	// ones: a handful of layouts would decide.
-	guided []bool
-	// prior: fresh draws from the prior still pass the evidence often
-	// enough to refill the pool with them. It only ever turns off: the
-	// evidence only grows.
-	prior  bool
-	exact  bool // few layouts remain: enumerate them
-	broken bool // no layout fits the evidence (rules or observations inconsistent)
-
-	dirty bool // evidence changed since prob was computed
-	prob  [MaxCells]float64
-	cand  [][]Bits // per ship, its candidates (exact enumeration)
-	buf   []Bits   // scratch for one ship's candidates
-	// pls[i] and cover[i] are the geometry's placements of ship i's
-	// length and their index by cell.
-	pls     [][]Bits
-	cover   [][][]int32
-	optShip []int // scratch: the (ship, placement) options of a guided draw
-	optPl   []Bits
-	optW    []float64 // their cumulative proposal weights
+func (a pset) or(b pset) pset {
+	return pset{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]}
 }
 
-func newFleetPosterior(g *Geometry, t *densityTables, p posteriorParams, rng *rand.Rand) *fleetPosterior {
-	k := len(g.Fleet)
-	f := &fleetPosterior{
-		g: g, t: t, p: p, rng: rng, k: k, fleet: g.Fleet,
-		sunk: make([]bool, k), sunkCell: make([]int, k), sunkHits: make([]Bits, k),
-		afloatKnown: g.Reveal != RevealHitsOnly,
-		ships:       make([]Bits, p.Samples*k), occ: make([]Bits, p.Samples), w: make([]float64, p.Samples), guided: make([]bool, p.Samples),
-		prior: true, dirty: true,
-		buf: make([]Bits, 0, 2*t.maxLen),
-	}
-	if g.Reveal == RevealShip {
-		f.shipHits = make([]Bits, k)
-	}
-	f.pls, f.cover = make([][]Bits, k), make([][][]int32, k)
-	for i, L := range g.Fleet {
-		f.pls[i], f.cover[i] = g.Placements[L], g.Covering[L]
-	}
-	for f.n < p.Samples {
-		occ, ok := f.drawPrior(f.ships[f.n*k : (f.n+1)*k])
-		if !ok {
-			continue // dead end: the placer restarts too
+func (a pset) andNot(b pset) pset {
+	return pset{a[0] &^ b[0], a[1] &^ b[1], a[2] &^ b[2], a[3] &^ b[3]}
+}
+
+func (a pset) count() int {
+	return bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) + bits.OnesCount64(a[2]) + bits.OnesCount64(a[3])
+}
+
+func (a *pset) set(i int) { a[i>>6] |= 1 << uint(i&63) }
+
+// nth returns the index of the n-th lowest member (from 0); n < count.
+func (a pset) nth(n int) int {
+	for wi, w := range a {
+		if c := bits.OnesCount64(w); n >= c {
+			n -= c
+			continue
 		}
-		f.occ[f.n], f.w[f.n] = occ, 1
-		f.n++
+		return wi<<6 | nthBit64(w, n)
 	}
-	return f
+	panic("battleship: pset.nth past the end")
 }
 
-// winH returns the horizontal starts of a length-L ship whose window meets b.
-func (f *fleetPosterior) winH(b Bits, L int) Bits {
-	w := b
-	for i := 1; i < L; i++ {
-		w = w.Or(f.t.shr(b, i))
-	}
-	return w
-}
-
-func (f *fleetPosterior) winV(b Bits, L int) Bits {
-	w := b
-	for i := 1; i < L; i++ {
-		w = w.Or(f.t.shr(b, i*f.g.W))
-	}
-	return w
-}
-
-// free returns the starts of length-L placements meeting no cell of b.
-func (f *fleetPosterior) free(b Bits, L int) (h, v Bits) {
-	return f.t.hStart[L].AndNot(f.winH(b, L)), f.t.vStart[L].AndNot(f.winV(b, L))
-}
-
-// nFree is the placer's n_j: the placements of length L meeting no cell of b.
-func (f *fleetPosterior) nFree(b Bits, L int) int {
-	h, v := f.free(b, L)
-	return h.Count() + v.Count()
-}
-
-// pick returns a uniformly drawn placement among the starts h (horizontal)
-// and v (vertical), of which there are n > 0.
-func (f *fleetPosterior) pick(h, v Bits, L int) Bits {
-	nh := h.Count()
-	r := f.rng.IntN(nh + v.Count())
-	if r < nh {
-		return f.t.hPl[L][nthBit(h, r)]
-	}
-	return f.t.vPl[L][nthBit(v, r-nh)]
-}
-
-// nthBit is Bits.Nth in a few steps instead of one per skipped cell: it
-// skips whole bytes by their popcounts first.
-func nthBit(b Bits, n int) int {
-	w, base := b.Lo, 0
-	if lo := bits.OnesCount64(b.Lo); n >= lo {
-		w, base, n = b.Hi, 64, n-lo
-	}
+// nthBit64 returns the n-th lowest set bit of w (n below its count),
+// skipping whole bytes by their popcounts first.
+func nthBit64(w uint64, n int) int {
+	base := 0
 	for {
 		if c := bits.OnesCount8(uint8(w)); n >= c {
 			n -= c
@@ -292,18 +206,196 @@ func nthBit(b Bits, n int) int {
 	}
 }
 
-// drawPrior lays a fleet as the random placer does; false on a dead end.
-func (f *fleetPosterior) drawPrior(ships []Bits) (Bits, bool) {
+// postTables are the placement tables of one board and fleet's lengths,
+// shared by every game on such a board (postTablesFor). Lengths are
+// numbered as in Geometry.Lengths.
+type postTables struct {
+	nl    int
+	pl    [][]Bits // by length: the placements, Geometry.Placements order
+	all   []pset   // by length: every placement
+	cover [][]pset // by length, by cell: the placements covering the cell
+	// blk[a][j*nl+b]: the placements of length b meeting placement j of
+	// length a.
+	blk [][]pset
+}
+
+var postTablesCache sync.Map // postTablesKey -> *postTables
+
+type postTablesKey struct {
+	w, h    int
+	lengths string
+}
+
+// postTablesFor returns the tables of g's board and lengths, built once.
+func postTablesFor(g *Geometry) *postTables {
+	key := postTablesKey{g.W, g.H, fmt.Sprint(g.Lengths)}
+	if t, ok := postTablesCache.Load(key); ok {
+		return t.(*postTables)
+	}
+	nl := len(g.Lengths)
+	t := &postTables{nl: nl, pl: make([][]Bits, nl), all: make([]pset, nl), cover: make([][]pset, nl), blk: make([][]pset, nl)}
+	for a, L := range g.Lengths {
+		t.pl[a] = g.Placements[L]
+		t.cover[a] = make([]pset, g.Cells)
+		for j, pl := range t.pl[a] {
+			t.all[a].set(j)
+			for w := pl; !w.Empty(); w = w.Rest() {
+				t.cover[a][w.First()].set(j)
+			}
+		}
+	}
+	for a := range nl {
+		t.blk[a] = make([]pset, len(t.pl[a])*nl)
+		for j, pl := range t.pl[a] {
+			for b := range nl {
+				var s pset
+				for w := pl; !w.Empty(); w = w.Rest() {
+					s = s.or(t.cover[b][w.First()])
+				}
+				t.blk[a][j*nl+b] = s
+			}
+		}
+	}
+	got, _ := postTablesCache.LoadOrStore(key, t)
+	return got.(*postTables)
+}
+
+// fleetPosterior is one game's posterior over the enemy layout.
+type fleetPosterior struct {
+	g     *Geometry
+	pt    *postTables
+	p     posteriorParams
+	rng   *rand.Rand
+	k     int     // ships
+	fleet []int   // ship lengths, fleet order
+	lenOf []int   // ship -> its length's number in the tables
+	later [][]int // ship -> the numbers of the lengths of the ships after it
+	every []int   // the numbers of all lengths
+
+	// The evidence.
+	misses, hits Bits
+	shipHits     []Bits // reveal: ship — the hits that named each ship; nil otherwise
+	sunk         []bool
+	sunkCell     []int
+	sunkHits     []Bits // the hits made when the ship sank
+	afloatKnown  bool   // the rules announce sinkings, so a ship not announced is afloat
+	missBlk      []pset // by length: the placements meeting a miss
+
+	// The pool: layout i is ships[i*k : (i+1)*k], occupying occ[i], with
+	// importance weight w[i] = pi/q.
+	n     int
+	ships []Bits
+	occ   []Bits
+	w     []float64
+	// gen[i] is the proposal layout i was drawn from: 0 for the prior,
+	// r > 0 for the guided draws of the r-th refill. The draws of one
+	// proposal, weighted by pi/q, estimate the posterior, and so do those
+	// of them that survive later shots, which narrow the posterior: a
+	// layout drawn under less evidence stays a proper sample. The estimate
+	// mixes the proposals' estimates, each self-normalised, in proportion
+	// to their effective sample sizes (sum w)^2 / sum w^2. Pooling the raw
+	// weights instead would also be consistent, but a survivor of an
+	// earlier proposal, which knew less, stands for the many draws that
+	// did not survive and would outweigh the fresh ones: a handful of
+	// layouts would decide.
+	gen     []int32
+	refills int32 // guided refills so far
+	// prior: fresh draws from the prior still pass the evidence often
+	// enough to refill the pool with them. It only ever turns off: the
+	// evidence only grows.
+	prior  bool
+	exact  bool // few layouts remain: enumerate them
+	broken bool // no layout fits the evidence (rules or observations inconsistent)
+
+	dirty bool // evidence changed since prob was computed
+	prob  [MaxCells]float64
+	cand  [][]int32 // per ship, its candidate placements (exact enumeration, guided and seeded draws)
+	// Scratch.
+	acc     []pset   // by length: the placements meeting the ships laid so far
+	accs    [][]pset // acc by depth of the enumeration
+	allowed []pset   // by length: the placements clear of misses and hits naming other ships
+	pick    []int32  // one ship's options
+	idx     []int32  // the placement numbers of the layout being drawn
+	optShip []int    // the (ship, placement) options of a guided draw
+	optPl   []int32
+	optW    []float64 // their cumulative proposal weights
+	sw, sw2 []float64 // by proposal: sum of weights and of their squares
+}
+
+func newFleetPosterior(g *Geometry, _ *densityTables, p posteriorParams, rng *rand.Rand) *fleetPosterior {
+	k := len(g.Fleet)
+	pt := postTablesFor(g)
+	f := &fleetPosterior{
+		g: g, pt: pt, p: p, rng: rng, k: k, fleet: g.Fleet, lenOf: make([]int, k),
+		sunk: make([]bool, k), sunkCell: make([]int, k), sunkHits: make([]Bits, k),
+		afloatKnown: g.Reveal != RevealHitsOnly,
+		missBlk:     make([]pset, pt.nl),
+		ships:       make([]Bits, p.Samples*k), occ: make([]Bits, p.Samples), w: make([]float64, p.Samples), gen: make([]int32, p.Samples),
+		prior: true, dirty: true,
+		cand: make([][]int32, k), acc: make([]pset, pt.nl), allowed: make([]pset, pt.nl), idx: make([]int32, k),
+		sw: make([]float64, 1, 64), sw2: make([]float64, 1, 64),
+	}
+	if g.Reveal == RevealShip {
+		f.shipHits = make([]Bits, k)
+	}
+	for i, L := range g.Fleet {
+		f.lenOf[i] = slices.Index(g.Lengths, L)
+	}
+	f.later = make([][]int, k)
+	for i := range k {
+		for _, L := range g.Fleet[i+1:] {
+			if a := slices.Index(g.Lengths, L); !slices.Contains(f.later[i], a) {
+				f.later[i] = append(f.later[i], a)
+			}
+		}
+	}
+	for a := range pt.nl {
+		f.every = append(f.every, a)
+	}
+	for f.n < p.Samples {
+		if occ, ok := f.drawPrior(f.ships[f.n*k:(f.n+1)*k], false); ok {
+			f.occ[f.n], f.w[f.n] = occ, 1
+			f.n++
+		}
+		// else a dead end: the placer restarts too
+	}
+	return f
+}
+
+// lay records placement j of ship i's length in f.acc for the lengths
+// listed, those of the ships still to be laid.
+func (f *fleetPosterior) lay(i int, j int32, lengths []int) {
+	a, nl := f.lenOf[i], f.pt.nl
+	blk := f.pt.blk[a][int(j)*nl : int(j)*nl+nl]
+	for _, b := range lengths {
+		f.acc[b] = f.acc[b].or(blk[b])
+	}
+}
+
+// drawPrior lays a fleet as the random placer does; false on a dead end,
+// or (check) as soon as a ship fails the evidence about it alone or the
+// fleet leaves a hit uncovered: a draw from the prior kept only if
+// consistent.
+func (f *fleetPosterior) drawPrior(ships []Bits, check bool) (Bits, bool) {
+	pt := f.pt
+	clear(f.acc)
 	var occ Bits
-	for i, L := range f.fleet {
-		h, v := f.free(occ, L)
-		if h.Empty() && v.Empty() {
+	for i := range f.k {
+		a := f.lenOf[i]
+		free := pt.all[a].andNot(f.acc[a])
+		n := free.count()
+		if n == 0 {
 			return occ, false
 		}
-		ships[i] = f.pick(h, v, L)
+		j := int32(free.nth(f.rng.IntN(n)))
+		ships[i] = pt.pl[a][j]
+		if check && !f.fits(i, ships[i]) {
+			return occ, false
+		}
 		occ = occ.Or(ships[i])
+		f.lay(i, j, f.later[i])
 	}
-	return occ, true
+	return occ, !check || f.hits.AndNot(occ).Empty()
 }
 
 // consistent reports whether a whole layout fits all the evidence.
@@ -347,8 +439,11 @@ func (f *fleetPosterior) observe(s Shot) {
 	c := s.Cell
 	if !s.Hit {
 		f.misses = f.misses.Set(c)
+		for a := range f.missBlk {
+			f.missBlk[a] = f.missBlk[a].or(f.pt.cover[a][c])
+		}
 		if !f.exact {
-			f.filter(func(_ int, _ []Bits, occ Bits) bool { return !occ.Has(c) })
+			f.filter(func(_ []Bits, occ Bits) bool { return !occ.Has(c) })
 		}
 		return
 	}
@@ -368,7 +463,7 @@ func (f *fleetPosterior) observe(s Shot) {
 	if f.shipHits != nil {
 		named = s.Ship
 	}
-	f.filter(func(_ int, ships []Bits, _ Bits) bool {
+	f.filter(func(ships []Bits, _ Bits) bool {
 		for i, sh := range ships {
 			if !sh.Has(c) {
 				continue
@@ -387,16 +482,16 @@ func (f *fleetPosterior) observe(s Shot) {
 }
 
 // filter keeps the layouts for which keep holds, in order.
-func (f *fleetPosterior) filter(keep func(i int, ships []Bits, occ Bits) bool) {
+func (f *fleetPosterior) filter(keep func(ships []Bits, occ Bits) bool) {
 	k, m := f.k, 0
 	for i := range f.n {
 		ships := f.ships[i*k : (i+1)*k]
-		if !keep(i, ships, f.occ[i]) {
+		if !keep(ships, f.occ[i]) {
 			continue
 		}
 		if m != i {
 			copy(f.ships[m*k:(m+1)*k], ships)
-			f.occ[m], f.w[m], f.guided[m] = f.occ[i], f.w[i], f.guided[i]
+			f.occ[m], f.w[m], f.gen[m] = f.occ[i], f.w[i], f.gen[i]
 		}
 		m++
 	}
@@ -413,6 +508,7 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 		clear(f.prob[:f.g.Cells])
 		return &f.prob
 	}
+	f.evidence()
 	if !f.exact && f.p.Exact > 0 && f.fewLeft() {
 		f.exact = true
 		f.n = 0
@@ -424,28 +520,36 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 		f.exact = false // over the node budget: cannot happen, see fewLeft
 	}
 	f.refill()
+	f.estimate()
+	return &f.prob
+}
+
+// estimate sets f.prob from the pool.
+func (f *fleetPosterior) estimate() {
 	clear(f.prob[:f.g.Cells])
 	if f.n == 0 {
-		return &f.prob
+		return
 	}
-	nGuided, sumGuided := 0, 0.0
+	// Each proposal's layouts count in proportion to its effective sample
+	// size: layout i weighs w[i] * sw/sw2 of its proposal, and the
+	// proposals' effective sizes sw^2/sw2 sum to the total.
+	sw, sw2 := f.sw[:f.refills+1], f.sw2[:f.refills+1]
+	clear(sw)
+	clear(sw2)
 	for i := range f.n {
-		if f.guided[i] {
-			nGuided++
-			sumGuided += f.w[i]
-		}
-	}
-	scale := 1.0
-	if nGuided > 0 {
-		scale = float64(nGuided) / sumGuided
+		w := f.w[i]
+		sw[f.gen[i]] += w
+		sw2[f.gen[i]] += w * w
 	}
 	total := 0.0
-	for i := range f.n {
-		o, w := f.occ[i], f.w[i]
-		if f.guided[i] {
-			w *= scale
+	for r := range sw {
+		if sw2[r] > 0 {
+			total += sw[r] * sw[r] / sw2[r]
+			sw[r] /= sw2[r] // now the proposal's scale
 		}
-		total += w
+	}
+	for i := range f.n {
+		o, w := f.occ[i], f.w[i]*sw[f.gen[i]]
 		for wi, m := range [2]uint64{o.Lo, o.Hi} {
 			for ; m != 0; m &= m - 1 {
 				f.prob[wi<<6|bits.TrailingZeros64(m)] += w
@@ -456,29 +560,65 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 	for c := range f.g.Cells {
 		f.prob[c] *= inv
 	}
-	return &f.prob
+}
+
+// evidence sets f.allowed: by length, the placements clear of the misses
+// and of the hits that name another ship (a ship with hits of its own
+// has its candidates instead).
+func (f *fleetPosterior) evidence() {
+	var named Bits
+	for _, h := range f.shipHits {
+		named = named.Or(h)
+	}
+	for a := range f.allowed {
+		f.allowed[a] = f.pt.all[a].andNot(f.missBlk[a])
+		for w := named; !w.Empty(); w = w.Rest() {
+			f.allowed[a] = f.allowed[a].andNot(f.pt.cover[a][w.First()])
+		}
+	}
 }
 
 // fewLeft reports whether the product over ships of their individually
 // consistent placements is at most the exact limit. The product bounds the
 // layouts left, and the nodes of their enumeration by k times. The ships
-// without evidence of their own are counted first, from bitboards, which
+// without evidence of their own are counted first, from f.allowed, which
 // settles most calls before any list is built.
 func (f *fleetPosterior) fewLeft() bool {
-	block := f.misses
-	for _, h := range f.shipHits {
-		block = block.Or(h)
-	}
 	prod := 1.0
-	for i, L := range f.fleet {
-		if f.sunk[i] || (f.shipHits != nil && !f.shipHits[i].Empty()) {
+	for i := range f.k {
+		if f.hasOwn(i) {
 			continue
 		}
-		if prod *= float64(f.nFree(block, L)); prod > float64(f.p.Exact) {
+		if prod *= float64(f.allowed[f.lenOf[i]].count()); prod > float64(f.p.Exact) {
 			return false
 		}
 	}
 	return f.fewLeftCands()
+}
+
+// fewLeftCands sets every ship's candidates for the evidence of now and
+// reports whether the product of their numbers is at most the exact limit.
+func (f *fleetPosterior) fewLeftCands() bool {
+	prod := 1.0
+	for i := range f.k {
+		a := f.lenOf[i]
+		c := f.cand[i][:0]
+		from := f.allowed[a]
+		if f.hasOwn(i) {
+			from = f.pt.all[a].andNot(f.missBlk[a]) // may meet its own named hits
+		}
+		for wi, w := range from {
+			for ; w != 0; w &= w - 1 {
+				j := int32(wi<<6 | bits.TrailingZeros64(w))
+				if f.fits(i, f.pt.pl[a][j]) {
+					c = append(c, j)
+				}
+			}
+		}
+		f.cand[i] = c
+		prod *= float64(len(c))
+	}
+	return prod <= float64(f.p.Exact)
 }
 
 // enumerate sets f.prob exactly from every consistent layout, weighted by
@@ -488,17 +628,16 @@ func (f *fleetPosterior) enumerate() bool {
 		return false
 	}
 	clear(f.prob[:f.g.Cells])
+	if f.accs == nil {
+		f.accs = make([][]pset, f.k)
+		for j := range f.accs {
+			f.accs[j] = make([]pset, f.pt.nl)
+		}
+	}
+	clear(f.accs[0])
 	total := 0.0
 	budget := (f.k + 1) * max(f.p.Exact, 1) * 4
-	ok := f.dfs(0, Bits{}, 1, &budget, func(occ Bits, w float64) {
-		total += w
-		for wi, m := range [2]uint64{occ.Lo, occ.Hi} {
-			for ; m != 0; m &= m - 1 {
-				f.prob[wi<<6|bits.TrailingZeros64(m)] += w
-			}
-		}
-	})
-	if !ok {
+	if !f.dfs(0, Bits{}, 1, &budget, &total) {
 		return false
 	}
 	if total == 0 {
@@ -512,50 +651,65 @@ func (f *fleetPosterior) enumerate() bool {
 	return true
 }
 
-// fewLeftCands refreshes the candidate lists for the evidence of now.
-func (f *fleetPosterior) fewLeftCands() bool {
-	if f.cand == nil {
-		f.cand = make([][]Bits, f.k)
-	}
-	prod := 1.0
-	for i, L := range f.fleet {
-		f.cand[i] = f.cand[i][:0]
-		for _, pl := range f.g.Placements[L] {
-			if f.fits(i, pl) {
-				f.cand[i] = append(f.cand[i], pl)
-			}
-		}
-		prod *= float64(len(f.cand[i]))
-	}
-	return prod <= float64(f.p.Exact)
-}
-
 // dfs walks the consistent layouts in fleet order from ship j on, with
-// the earlier ships on occ and prior weight w so far, calling leaf for
-// each. It returns false when the node budget runs out.
-func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, leaf func(occ Bits, w float64)) bool {
+// the earlier ships on occ (and f.accs[j] the placements meeting them)
+// and prior weight w so far, adding each to f.prob and *total. The last
+// ship's placements all weigh the same, so the cells of the ships before
+// it are added once for all of them. It returns false when the node
+// budget runs out.
+func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, total *float64) bool {
 	if *budget--; *budget < 0 {
 		return false
-	}
-	if j == f.k {
-		if f.hits.AndNot(occ).Empty() {
-			leaf(occ, w)
-		}
-		return true
 	}
 	rest := 0
 	for _, L := range f.fleet[j:] {
 		rest += L
 	}
-	if f.hits.AndNot(occ).Count() > rest {
+	u := f.hits.AndNot(occ)
+	if u.Count() > rest {
 		return true
 	}
-	w /= float64(f.nFree(occ, f.fleet[j]))
-	for _, pl := range f.cand[j] {
+	a := f.lenOf[j]
+	acc := f.accs[j]
+	w /= float64(f.pt.all[a].andNot(acc[a]).count())
+	pls := f.pt.pl[a]
+	if j == f.k-1 {
+		n := 0
+		for _, pj := range f.cand[j] {
+			pl := pls[pj]
+			if pl.Meets(occ) || !u.AndNot(pl).Empty() {
+				continue
+			}
+			n++
+			for wi, m := range [2]uint64{pl.Lo, pl.Hi} {
+				for ; m != 0; m &= m - 1 {
+					f.prob[wi<<6|bits.TrailingZeros64(m)] += w
+				}
+			}
+		}
+		*budget -= len(f.cand[j])
+		if n > 0 {
+			wn := w * float64(n)
+			*total += wn
+			for wi, m := range [2]uint64{occ.Lo, occ.Hi} {
+				for ; m != 0; m &= m - 1 {
+					f.prob[wi<<6|bits.TrailingZeros64(m)] += wn
+				}
+			}
+		}
+		return *budget >= 0
+	}
+	next, nl := f.accs[j+1], f.pt.nl
+	for _, pj := range f.cand[j] {
+		pl := pls[pj]
 		if pl.Meets(occ) {
 			continue
 		}
-		if !f.dfs(j+1, occ.Or(pl), w, budget, leaf) {
+		blk := f.pt.blk[a][int(pj)*nl : int(pj)*nl+nl]
+		for _, b := range f.later[j] {
+			next[b] = acc[b].or(blk[b])
+		}
+		if !f.dfs(j+1, occ.Or(pl), w, budget, total) {
 			return false
 		}
 	}
@@ -564,6 +718,8 @@ func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, leaf func(
 
 // refill brings the pool back to its size: draws from the prior while
 // they pass the evidence often enough, then draws led by the evidence.
+// The layouts that survived the shot stay: about half the pool, so a
+// shot costs about half a pool of draws.
 func (f *fleetPosterior) refill() {
 	k, size := f.k, f.p.Samples
 	if f.n >= size {
@@ -573,10 +729,10 @@ func (f *fleetPosterior) refill() {
 		tries, kept := 0, 0
 		for f.n < size {
 			ships := f.ships[f.n*k : (f.n+1)*k]
-			occ, ok := f.drawPrior(ships)
+			occ, ok := f.drawPrior(ships, true)
 			tries++
-			if ok && f.consistent(ships, occ) {
-				f.occ[f.n], f.w[f.n], f.guided[f.n] = occ, 1, false
+			if ok {
+				f.occ[f.n], f.w[f.n], f.gen[f.n] = occ, 1, 0
 				f.n++
 				kept++
 			}
@@ -587,21 +743,18 @@ func (f *fleetPosterior) refill() {
 			}
 		}
 	}
-	// Guided draws that survived are dropped and drawn afresh: a survivor
-	// from an earlier proposal, which knew less, carries a weight that stands
-	// for the draws that did not survive, and a few such weights would
-	// decide the estimate.
-	f.filter(func(i int, _ []Bits, _ Bits) bool { return !f.guided[i] })
 	if f.n >= size {
 		return
 	}
+	f.refills++
+	f.sw, f.sw2 = append(f.sw, 0), append(f.sw2, 0)
 	f.ownCands()
 	// A guided draw fails only when an early choice leaves no room for a
 	// later ship; the bound guards against evidence no layout fits.
 	for tries := 0; f.n < size && tries < 16*size; tries++ {
 		ships := f.ships[f.n*k : (f.n+1)*k]
 		if occ, w := f.drawGuided(ships); w > 0 {
-			f.occ[f.n], f.w[f.n], f.guided[f.n] = occ, w, true
+			f.occ[f.n], f.w[f.n], f.gen[f.n] = occ, w, f.refills
 			f.n++
 		}
 	}
@@ -623,9 +776,6 @@ func (f *fleetPosterior) hasOwn(i int) bool {
 // ownCands sets f.cand[i], for each ship with evidence of its own, to its
 // placements that fit that evidence.
 func (f *fleetPosterior) ownCands() {
-	if f.cand == nil {
-		f.cand = make([][]Bits, f.k)
-	}
 	for i, L := range f.fleet {
 		f.cand[i] = f.cand[i][:0]
 		if !f.hasOwn(i) {
@@ -638,8 +788,8 @@ func (f *fleetPosterior) ownCands() {
 			from = f.shipHits[i]
 		}
 		for _, j := range f.g.Covering[L][from.First()] {
-			if pl := f.g.Placements[L][j]; f.fits(i, pl) {
-				f.cand[i] = append(f.cand[i], pl)
+			if f.fits(i, f.g.Placements[L][j]) {
+				f.cand[i] = append(f.cand[i], j)
 			}
 		}
 	}
@@ -650,12 +800,15 @@ func (f *fleetPosterior) ownCands() {
 // several hits are far likelier than those needing a ship per hit, so
 // proposing them more keeps the importance weights even; any positive
 // weights give a correct estimate, these a better one.
+
 var guidedHitWeight = [...]float64{1, 1, 8, 64, 512, 4096}
 
 // drawGuided lays a fleet that fits the evidence (see the top of the file)
 // and returns it with its importance weight pi(x)/q(x), or weight 0 when
-// a choice left no room for a later ship.
+// a choice left no room for a later ship. f.allowed and f.cand (ownCands)
+// must be of the evidence of now.
 func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
+	pt := f.pt
 	var occ, named Bits
 	for _, h := range f.shipHits {
 		named = named.Or(h)
@@ -666,16 +819,19 @@ func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
 		if !f.hasOwn(i) {
 			continue
 		}
-		c := f.buf[:0]
-		for _, pl := range f.cand[i] {
-			if !pl.Meets(occ) {
-				c = append(c, pl)
+		a := f.lenOf[i]
+		c := f.pick[:0]
+		for _, j := range f.cand[i] {
+			if !pt.pl[a][j].Meets(occ) {
+				c = append(c, j)
 			}
 		}
+		f.pick = c
 		if len(c) == 0 {
 			return occ, 0
 		}
-		ships[i] = c[f.rng.IntN(len(c))]
+		j := c[f.rng.IntN(len(c))]
+		f.idx[i], ships[i] = j, pt.pl[a][j]
 		q /= float64(len(c))
 		occ = occ.Or(ships[i])
 		placed |= 1 << uint(i)
@@ -692,15 +848,15 @@ func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
 			if placed>>uint(i)&1 != 0 {
 				continue
 			}
-			pls := f.pls[i]
-			for _, j := range f.cover[i][cell] {
+			pls := pt.pl[f.lenOf[i]]
+			for _, j := range f.g.Covering[f.fleet[i]][cell] {
 				pl := pls[j]
 				if pl.Meets(block) || (f.afloatKnown && pl.AndNot(f.hits).Empty()) {
 					continue
 				}
 				w := guidedHitWeight[min(pl.And(u).Count(), len(guidedHitWeight)-1)]
 				sum += w
-				optShip, optPl, optW = append(optShip, i), append(optPl, pl), append(optW, sum)
+				optShip, optPl, optW = append(optShip, i), append(optPl, j), append(optW, sum)
 			}
 		}
 		f.optShip, f.optPl, f.optW = optShip, optPl, optW
@@ -713,36 +869,55 @@ func (f *fleetPosterior) drawGuided(ships []Bits) (Bits, float64) {
 			o++
 		}
 		i := optShip[o]
-		ships[i] = optPl[o]
+		f.idx[i] = optPl[o]
+		ships[i] = pt.pl[f.lenOf[i]][optPl[o]]
 		prev := 0.0
 		if o > 0 {
 			prev = optW[o-1]
 		}
 		q *= (optW[o] - prev) / sum
-		occ = occ.Or(optPl[o])
+		occ = occ.Or(ships[i])
 		placed |= 1 << uint(i)
 	}
 	// Every hit is covered, so a placement clear of occ is clear of the
-	// hits, and of the afloat rule with them.
-	for i, L := range f.fleet {
+	// hits, and of the afloat rule with them. When no ship was laid yet
+	// the rest go down in fleet order, as the placer lays them, and the
+	// prior's n_j come with the draw.
+	inOrder := placed == 0
+	pi := 1.0
+	clear(f.acc)
+	for i := range f.k {
+		if placed>>uint(i)&1 != 0 {
+			f.lay(i, f.idx[i], f.every)
+		}
+	}
+	for i := range f.k {
 		if placed>>uint(i)&1 != 0 {
 			continue
 		}
-		h, v := f.free(occ.Or(f.misses).Or(named), L)
-		n := h.Count() + v.Count()
+		a := f.lenOf[i]
+		free := f.allowed[a].andNot(f.acc[a])
+		n := free.count()
 		if n == 0 {
 			return occ, 0
 		}
-		ships[i] = f.pick(h, v, L)
+		if inOrder {
+			pi /= float64(pt.all[a].andNot(f.acc[a]).count())
+		}
+		j := int32(free.nth(f.rng.IntN(n)))
+		f.idx[i], ships[i] = j, pt.pl[a][j]
 		q /= float64(n)
 		occ = occ.Or(ships[i])
+		f.lay(i, j, f.later[i]) // the rest of phase 3 comes after i
 	}
-	// pi(x): the placer's choices, in fleet order.
-	pi := 1.0
-	var prefix Bits
-	for i, L := range f.fleet {
-		pi /= float64(f.nFree(prefix, L))
-		prefix = prefix.Or(ships[i])
+	if !inOrder {
+		// pi(x): the placer's choices, in fleet order.
+		clear(f.acc)
+		for i := range f.k {
+			a := f.lenOf[i]
+			pi /= float64(pt.all[a].andNot(f.acc[a]).count())
+			f.lay(i, f.idx[i], f.later[i])
+		}
 	}
 	return occ, pi / q
 }
@@ -783,15 +958,15 @@ func (f *fleetPosterior) seed() bool {
 		}
 		if left == 0 {
 			if f.hits.AndNot(occ).Empty() {
-				f.occ[0], f.w[0], f.guided[0] = occ, 1, false
+				f.occ[0], f.w[0], f.gen[0] = occ, 1, 0
 				return true
 			}
 			return false
 		}
 		for i := range k {
 			if !placed[i] && f.hasOwn(i) {
-				for _, pl := range f.cand[i] {
-					if !pl.Meets(occ) && try(i, pl, occ, left) {
+				for _, j := range f.cand[i] {
+					if pl := f.pt.pl[f.lenOf[i]][j]; !pl.Meets(occ) && try(i, pl, occ, left) {
 						return true
 					}
 				}
@@ -803,8 +978,8 @@ func (f *fleetPosterior) seed() bool {
 			if placed[i] {
 				continue
 			}
-			for _, pl := range f.cand[i] {
-				if !pl.Meets(occ) && (u.Empty() || pl.Has(u.First())) && try(i, pl, occ, left) {
+			for _, j := range f.cand[i] {
+				if pl := f.pt.pl[f.lenOf[i]][j]; !pl.Meets(occ) && (u.Empty() || pl.Has(u.First())) && try(i, pl, occ, left) {
 					return true
 				}
 			}

@@ -282,8 +282,8 @@ func TestPosteriorIsDeterministic(t *testing.T) {
 }
 
 // BenchmarkPosterior plays solo games of the posterior shooter at its
-// default budget against random placement; the target is 500 games/s on
-// one core (-cpu 1). On a shared machine wall time counts other people's
+// default budget (256 layouts, exact below 65,536 combinations) against
+// random placement; the target is 500 games/s on one core (-cpu 1). On a shared machine wall time counts other people's
 // work, so it also reports games per second of this process's CPU time.
 func BenchmarkPosterior(b *testing.B) {
 	g := mustGeometry(b, Classic())
@@ -308,13 +308,110 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
-func TestNthBit(t *testing.T) {
+// TestPostTables checks the placement tables against the placements
+// themselves on boards up to 128 cells (four words of placements): every
+// placement is in its length's set, covers exactly the cells whose cover
+// sets hold it, and meets exactly the placements blk says it meets; and
+// two geometries of the same board and lengths share one table.
+func TestPostTables(t *testing.T) {
+	for _, r := range append(testRules(),
+		Rules{W: 16, H: 8, Fleet: []int{1, 2, 8}, Reveal: RevealSunk},
+		Rules{W: 3, H: 7, Fleet: []int{3, 2, 1}, Reveal: RevealSunk}) {
+		g := mustGeometry(t, r)
+		pt := postTablesFor(g)
+		for a, L := range g.Lengths {
+			pls := g.Placements[L]
+			if pt.all[a].count() != len(pls) {
+				t.Fatalf("%dx%d length %d: %d placements in the set, %d in the geometry", r.W, r.H, L, pt.all[a].count(), len(pls))
+			}
+			for j, pl := range pls {
+				for c := range g.Cells {
+					in := pt.cover[a][c][j>>6]>>uint(j&63)&1 != 0
+					if in != pl.Has(c) {
+						t.Fatalf("%dx%d length %d placement %d: cover of cell %d says %v", r.W, r.H, L, j, c, in)
+					}
+				}
+				for b, M := range g.Lengths {
+					blk := pt.blk[a][j*pt.nl+b]
+					for x, other := range g.Placements[M] {
+						if in := blk[x>>6]>>uint(x&63)&1 != 0; in != pl.Meets(other) {
+							t.Fatalf("%dx%d: length %d placement %d against length %d placement %d: blk says %v", r.W, r.H, L, j, M, x, in)
+						}
+					}
+				}
+			}
+		}
+		if again := postTablesFor(mustGeometry(t, r)); again != pt {
+			t.Errorf("%dx%d: a second geometry of the same rules built its own tables", r.W, r.H)
+		}
+	}
+}
+
+// TestPosteriorKeepsSurvivors: after a shot the pool keeps every layout
+// the shot did not contradict, whatever proposal it came from, and draws
+// only the rest; a pool that threw its guided layouts away would redraw
+// them at the cost of a whole pool a shot.
+func TestPosteriorKeepsSurvivors(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	s := &posteriorShooter{p: posteriorParams{Samples: 64, Exact: 0}, t: newDensityTables(g)}
+	guidedSurvivors := 0
+	for seed := range uint64(5) {
+		target := g.place(randomPlacer{}, seed, 0)
+		gun := s.Start(g, fitness.NewRand(seed)).(*posteriorGunner)
+		for target.afloat > 0 {
+			f := gun.post
+			before := make(map[Bits]int)
+			for i := range f.n {
+				before[f.occ[i]]++
+			}
+			n := f.n
+			c := gun.Fire()
+			kept := 0
+			for i := range f.n {
+				if before[f.occ[i]] > 0 {
+					before[f.occ[i]]--
+					kept++
+				}
+			}
+			if kept != n {
+				t.Fatalf("seed %d: %d layouts survived the last shot, %d of them are still in the pool", seed, n, kept)
+			}
+			for i := range f.n {
+				if f.gen[i] > 0 && f.gen[i] < f.refills {
+					guidedSurvivors++
+				}
+			}
+			gun.Observe(target.shoot("posterior", c))
+		}
+	}
+	if guidedSurvivors == 0 {
+		t.Error("no guided layout ever outlived its refill")
+	}
+}
+
+// TestPsetNth checks the placement sets' n-th member against a walk of
+// their bits, across all four words.
+func TestPsetNth(t *testing.T) {
 	rng := fitness.NewRand(1)
 	for range 2000 {
-		b := Bits{Lo: rng.Uint64() & rng.Uint64(), Hi: rng.Uint64() >> uint(rng.IntN(64))}
-		for n := range b.Count() {
-			if got, want := nthBit(b, n), b.Nth(n); got != want {
-				t.Fatalf("%+v: nthBit(%d) = %d, want %d", b, n, got, want)
+		var a pset
+		for w := range a {
+			a[w] = rng.Uint64() & rng.Uint64() >> uint(rng.IntN(64))
+		}
+		var want []int
+		for w := range a {
+			for b := range 64 {
+				if a[w]>>uint(b)&1 != 0 {
+					want = append(want, w*64+b)
+				}
+			}
+		}
+		if a.count() != len(want) {
+			t.Fatalf("%x: count %d, want %d", a, a.count(), len(want))
+		}
+		for n, c := range want {
+			if got := a.nth(n); got != c {
+				t.Fatalf("%x: nth(%d) = %d, want %d", a, n, got, c)
 			}
 		}
 	}
