@@ -398,19 +398,6 @@ func (f *fleetPosterior) drawPrior(ships []Bits, check bool) (Bits, bool) {
 	return occ, !check || f.hits.AndNot(occ).Empty()
 }
 
-// consistent reports whether a whole layout fits all the evidence.
-func (f *fleetPosterior) consistent(ships []Bits, occ Bits) bool {
-	if occ.Meets(f.misses) || !f.hits.AndNot(occ).Empty() {
-		return false
-	}
-	for i, s := range ships {
-		if !f.fits(i, s) {
-			return false
-		}
-	}
-	return true
-}
-
 // fits reports whether placement s of ship i fits the evidence about ship i
 // alone (not its overlap with others or the hits others must cover).
 func (f *fleetPosterior) fits(i int, s Bits) bool {

@@ -55,7 +55,9 @@ func TestPreIssue13RunResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f == "best.yaml" {
-			for _, line := range []string{"      model: density\n", "      samples: 96\n"} {
+			// The knobs the old evotune lacked, at their defaults (the
+			// posterior's sample budget, 256 since issue 13's third stop).
+			for _, line := range []string{"      model: density\n", "      samples: 256\n"} {
 				if !bytes.Contains(got, []byte(line)) {
 					t.Errorf("best.yaml lacks %q", line)
 				}
@@ -94,7 +96,9 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 	}
 	// A tenth of the games: the two spaces meet the same deals either way.
 	bare = strings.Replace(bare, "games: 1000", "games: 100", 1)
-	pinned := strings.Replace(bare, "\nplayer: tuned\n", "\nplayer: tuned\nspace:\n  model: {fix: density}\n  samples: {fix: 96}\n", 1)
+	// Pinned at their defaults, as those configs pinned them (samples was
+	// 96 then; the default budget is 256 now).
+	pinned := strings.Replace(bare, "\nplayer: tuned\n", "\nplayer: tuned\nspace:\n  model: {fix: density}\n  samples: {fix: 256}\n", 1)
 	runs := map[string]string{}
 	for name, text := range map[string]string{"bare": bare, "pinned": pinned} {
 		cfg := filepath.Join(t.TempDir(), "quickstart.yaml")
