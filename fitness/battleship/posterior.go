@@ -271,6 +271,7 @@ type fleetPosterior struct {
 	lenOf []int   // ship -> its length's number in the tables
 	later [][]int // ship -> the numbers of the lengths of the ships after it
 	every []int   // the numbers of all lengths
+	rest  []int   // ship -> the cells of it and the ships after it
 
 	// The evidence.
 	misses, hits Bits
@@ -351,6 +352,13 @@ func newFleetPosterior(g *Geometry, _ *densityTables, p posteriorParams, rng *ra
 	}
 	for a := range pt.nl {
 		f.every = append(f.every, a)
+	}
+	f.rest = make([]int, k)
+	for i := k - 1; i >= 0; i-- {
+		f.rest[i] = g.Fleet[i]
+		if i+1 < k {
+			f.rest[i] += f.rest[i+1]
+		}
 	}
 	for f.n < p.Samples {
 		if occ, ok := f.drawPrior(f.ships[f.n*k:(f.n+1)*k], false); ok {
@@ -648,12 +656,8 @@ func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, total *flo
 	if *budget--; *budget < 0 {
 		return false
 	}
-	rest := 0
-	for _, L := range f.fleet[j:] {
-		rest += L
-	}
 	u := f.hits.AndNot(occ)
-	if u.Count() > rest {
+	if u.Count() > f.rest[j] {
 		return true
 	}
 	a := f.lenOf[j]
