@@ -454,16 +454,28 @@ func TestIncrementalScratch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sb := newScoreBounds(rt)
+			var fired Bits
 			for step := range 2000 {
 				critical := randomBits(3 * tc.prob)
 				preferred := randomBits(2 * tc.prob).AndNot(critical)
 				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(tc.prob).AndNot(critical).AndNot(preferred),
 					parity: randomBits(tc.prob), hunting: rng.IntN(tc.hunts) == 0}
-				mul := sb.remask(rt, &m)
+				if step%20 == 0 { // a new game
+					fired = Bits{}
+				}
+				fired = fired.Set(rng.IntN(g.Cells))
+				mul := sb.remask(rt, &m, fired)
 				k := &densityGunner{p: &p, roots: rt, tiers: true}
 				for c := range g.Cells {
-					// The root of multiplied's product, within rounding.
+					// The root of multiplied's product, within rounding;
+					// 0 where fired.
 					want := math.Pow(k.multiplied(c, 1, &m), 1/p.Exponent)
+					if fired.Has(c) {
+						if mul[c] != 0 {
+							t.Fatalf("step %d cell %d: fired, multipliers' root %v, want 0", step, c, mul[c])
+						}
+						continue
+					}
 					if d := math.Abs(mul[c]/want - 1); d > 1e-14 {
 						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, mul[c], want)
 					}
