@@ -126,6 +126,13 @@ type densityRoots struct {
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
+	// tier is the root of a cell's tier multiplier by the bits fired,
+	// critical, preferred, avoid (8, 4, 2, 1): the highest tier applies,
+	// and a fired cell's is 0; par is 1 and the parity root. (x * 1 is
+	// x: the products are those of one multiplication per tier that
+	// applies.)
+	tier [16]float64
+	par  [2]float64
 }
 
 // newDensityRoots returns the roots of p's multipliers, or nil when p's
@@ -158,6 +165,21 @@ func newDensityRoots(p *densityParams) *densityRoots {
 	}
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
+	for i := range r.tier {
+		switch {
+		case i&8 != 0:
+			r.tier[i] = 0
+		case i&4 != 0:
+			r.tier[i] = r.critical
+		case i&2 != 0:
+			r.tier[i] = r.preferred
+		case i&1 != 0:
+			r.tier[i] = r.avoid
+		default:
+			r.tier[i] = 1
+		}
+	}
+	r.par = [2]float64{1, r.parity}
 	for c := range r.grid {
 		r.grid[c] = 1
 	}
@@ -251,24 +273,8 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks, fired Bits) *[Max
 			for ; w != 0; w &= w - 1 {
 				b := uint(bits.TrailingZeros64(w))
 				c := (wi<<6 | int(b)) & (MaxCells - 1)
-				if fw>>b&1 != 0 {
-					sb.mul[c], sb.mulPar[c] = 0, 0
-					continue
-				}
-				x := rt.grid[c]
-				switch {
-				case cw>>b&1 != 0:
-					x *= rt.critical
-				case pw>>b&1 != 0:
-					x *= rt.preferred
-				case aw>>b&1 != 0:
-					x *= rt.avoid
-				}
-				sb.mul[c] = x
-				if rw>>b&1 != 0 {
-					x *= rt.parity
-				}
-				sb.mulPar[c] = x
+				x := rt.grid[c] * rt.tier[(fw>>b&1)<<3|(cw>>b&1)<<2|(pw>>b&1)<<1|aw>>b&1]
+				sb.mul[c], sb.mulPar[c] = x, x*rt.par[rw>>b&1]
 			}
 		}
 	}
@@ -386,7 +392,26 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			n++
 		}
 	}
-	return k.drawAndPick(n, exact, m)
+	// Every bound is a number >= 0 here (every P is tame), so the
+	// lead's is the largest of their bits, found without a branch.
+	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
+	for i := range drawAdd {
+		add := k.rng.Float64() * p.Jitter
+		drawAdd[i] = add
+		drawW[i] += add
+	}
+	var mb uint64
+	for _, wub := range drawW {
+		mb = max(mb, math.Float64bits(wub))
+	}
+	lead, leadW := -1, math.Float64frombits(mb)
+	for i, wub := range drawW {
+		if wub == leadW {
+			lead = i
+			break
+		}
+	}
+	return k.pick(n, lead, leadW, exact, m)
 }
 
 // chooseGeneral is chooseBounded where its fast path does not apply (no
