@@ -31,16 +31,31 @@ import (
 // over random and extreme parameters).
 //
 // Where the time goes: the roots' multipliers g' t' r' change only at
-// the cells whose tier or parity changed, a few a shot, so they are kept
-// per cell, with and without parity (remask); a shot makes one pass over
-// the open cells for the roots and the largest, one to pick the drawers
-// and bound their scores, one over the drawers to draw (the random
-// numbers are the plain loop's, one per drawer in cell order: that cost
-// is fixed) and one to find the highest bound; with jitter, math.Pow runs
-// only where a cell's draw depends on the exact best score or two
-// drawers' bounds are too close to tell (powBounds settles the lead
-// drawer otherwise): 0 to 2 times in 1,000 shots at BenchmarkTunedDraws'
-// draws, where it ran once a shot or more.
+// the cells whose tier, parity or state changed, a few a shot, so they
+// are kept per cell, with and without parity, and 0 on fired cells
+// (remask, from a table of tier roots, without a branch). The roots are
+// taken in the pass that folds the last ship into the probability
+// product (productRoots), over every cell: that pass also finds the
+// largest root (on bits, without a branch) and checks every P. Then one
+// pass over the open cells picks the drawers and bounds their scores,
+// one over the drawers draws (the random numbers are the plain loop's,
+// one per drawer in cell order: that cost is fixed), and two find the
+// highest bound (on bits) and check that it stands alone; with jitter,
+// math.Pow runs only where a cell's draw depends on the exact best
+// score or two drawers' bounds are too close to tell (powBounds settles
+// the lead drawer otherwise): 0 to 2 times in 1,000 shots at
+// BenchmarkTunedDraws' draws, where it ran once a shot or more. Where
+// the fast path's conditions fail (no jitter, a P that is not a number
+// in [0, 2], an exponent above 900/53, a best score below powMinTop),
+// chooseGeneral works from the same roots, gathering candidates first.
+//
+// Ties stay deterministic: exact scores break ties to the lowest cell,
+// cells draw jitter in increasing cell order, a bound only ever rules
+// out a cell strictly below another, and the lead drawer is taken
+// without scoring only when its lower bound is strictly above every
+// other drawer's upper bound (the first drawer at the highest bound
+// otherwise competes with every bound that reaches the best exact
+// score, scored exactly).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -315,7 +330,7 @@ const twoBits = 0x4000000000000000
 // Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
 // root to the largest is at least powMinRatio and the best score at least
 // powMinTop, so that top * powUpper(x) >= top * x^e >= 2^-912 stays
-// normal (e <= 64); powSlack covers every rounding (see chooseBounded).
+// normal (e <= 64); powSlack covers every rounding (see chooseGeneral).
 const (
 	powMinRatio = 0x1p-8
 	powMinTop   = 0x1p-400
@@ -421,9 +436,9 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 func (k *densityGunner) chooseGeneral(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
 	score, root := &k.score, &sb.root
-	// One pass over the open cells gathers the cells whose root is within rounding of the largest so
-	// far; those still near the final largest are the candidates for the
-	// best. wild: cells whose roots prove nothing (a P that is not 0 or a
+	// One pass over the open cells gathers the cells whose root is
+	// within rounding of the largest so far; those still near the final
+	// largest are the candidates for the best. wild: cells whose roots prove nothing (a P that is not 0 or a
 	// number in [pMin, 2]: never, in fact), scored exactly.
 	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
 	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
@@ -666,7 +681,7 @@ func (k *densityGunner) pick(n, lead int, leadW float64, exact Bits, m *scoreMas
 }
 
 // topScore is the best exact score of the open cells: the highest of
-// cand's cells whose root is near or above near (see chooseBounded), each
+// cand's cells whose root is near or above near (see chooseGeneral), each
 // scored from its P in k.score or taken from k.score where the cell is
 // already scored (its root NaN), leaving both as they are.
 func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float64 {
