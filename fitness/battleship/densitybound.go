@@ -178,6 +178,9 @@ func newDensityRoots(p *densityParams) *densityRoots {
 			r.lineX[j], r.lineY[j], r.lineB[j] = m, y, r.e*y/m
 		}
 	}
+	// Below powMinRatio, the constant powUpper(powMinRatio), from bin 1's
+	// line (x^e increases).
+	r.lineX[0], r.lineY[0], r.lineB[0] = powMinRatio, r.powUpper(powMinRatio), 0
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
 	for i := range r.tier {
@@ -303,15 +306,17 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks, fired Bits) *[Max
 // 1/powBins of [0, 1].
 const powBins = 256
 
-// powUpper returns an upper bound of x^e for x in [powMinRatio, 1 +
-// 2^-50], with one multiplication, one addition and a table look-up. On
-// x's bin the line lies above x^e: for e >= 1, x^e is convex and lies
+// powUpper returns an upper bound of x^e for x in [0, 1 + 2^-50], with
+// one multiplication, one addition and a table look-up: below
+// powMinRatio (bin 0), powUpper(powMinRatio) itself, exactly (the line
+// is flat). On x's bin from 1 up the line lies above x^e: for e >= 1, x^e is convex and lies
 // below its chord over the bin; for e < 1 it is concave and lies below
 // any of its tangents. The chord is within e(e-1)/8 (1/powBins/x)^2 of
 // x^e relatively (for e <= 4: 1.5e-3 at x = 1/16, 4e-4 at 1/4, 2.3e-5
 // near 1), the tangent at the bin's middle within e(1-e)/8 (1/powBins/x)^2.
 // Beyond 1, where x^e passes above the last chord, it does so by less
-// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the line is y0 + B (x - x0) with y0, B >= 0,
+// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the
+// line is y0 + B (x - x0) with y0, B >= 0,
 // x - x0 exact (Sterbenz), and |B (x - x0)| <= y0/3 where x - x0 < 0
 // (tangents of bins 1 and up: x >= powMinRatio), so it is computed within
 // a few ulps, and y0 and B (a difference of two powers divided by the
@@ -373,7 +378,6 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	// its draw depends on top, its exact score (its root then NaN); then
 	// their jitter is drawn, in that order, and the highest bound found.
 	invMax, topS := 1/maxRoot, thi*(1+powSlack)
-	ubSmall := topS * rt.powUpper(powMinRatio)
 	var exact Bits
 	top, topKnown := 0.0, false
 	n := 0
@@ -384,13 +388,11 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			if u < skipBelow {
 				continue
 			}
-			ub := 0.0 // a root of 0 is a score of 0
+			var ub float64
 			if u > drawAbove {
-				if x := u * invMax; x >= powMinRatio {
-					ub = topS * rt.powUpper(x)
-				} else if u != 0 {
-					ub = ubSmall
-				}
+				// Below powMinRatio (a root of 0 too), powUpper is
+				// powUpper(powMinRatio): no branch to mispredict.
+				ub = topS * rt.powUpper(u*invMax)
 			} else { // rare: the draw depends on top
 				v := k.value(c, score[c], m)
 				score[c], root[c], exact = v, math.NaN(), exact.Set(c)
@@ -620,9 +622,9 @@ func (k *densityGunner) pick(n, lead int, leadW float64, exact Bits, m *scoreMas
 	score, root := &k.score, &sb.root
 	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
 	// The winner is the first drawer with the highest jittered score. The
-	// lead's bounds from its root (its score itself if it is exact or its
-	// root 0) settle it as a rule: above every other bound (a NaN bound
-	// is not), it wins.
+	// lead's bounds from its root (its score itself if it is exact, 0 if
+	// its root is 0) settle it as a rule: above every other bound (a NaN
+	// bound is not), it wins.
 	if lead >= 0 {
 		c := int(drawCell[lead]) & (MaxCells - 1)
 		wlo, ok := leadW, true
@@ -630,6 +632,8 @@ func (k *densityGunner) pick(n, lead int, leadW float64, exact Bits, m *scoreMas
 			var vlo float64
 			vlo, _, ok = rt.powBounds(u)
 			wlo = vlo + drawAdd[lead]
+		} else if u == 0 {
+			wlo = drawAdd[lead] // 0 + add; the fast path bounds 0 above by powUpper(0)
 		}
 		if ok {
 			drawW[lead] = math.Inf(-1)

@@ -243,7 +243,8 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 // values: log2Upper and exp2Bounds must contain the true
 // value, a cell's root must be within rootSlack of the e-th root of its
 // exact score, rootBounds must contain that root, powBounds the score
-// from the root, and powUpper must bound x^e from above.
+// from the root, and powUpper must bound x^e from above (below
+// powMinRatio, by powUpper(powMinRatio)).
 func TestScoreBounds(t *testing.T) {
 	rng := fitness.NewRand(3)
 	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
@@ -278,6 +279,13 @@ func TestScoreBounds(t *testing.T) {
 			e = []float64{2, 0.125, 64, 0.5, 1 - 0x1p-40, 1 + 0x1p-40, 4, 0.25}[i]
 		}
 		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
+		// Below powMinRatio (bin 0, a root of 0 too) it is
+		// powUpper(powMinRatio), which bounds x^e there.
+		for _, x := range []float64{0, 0x1p-60, 0x1p-9, math.Nextafter(powMinRatio, 0)} {
+			if up := rt.powUpper(x); up != rt.powUpper(powMinRatio) || !(up*(1+1e-12) >= math.Pow(powMinRatio, e)) {
+				t.Fatalf("powUpper(%v) for e %v = %v, powUpper(powMinRatio) %v, powMinRatio^e %v", x, e, up, rt.powUpper(powMinRatio), math.Pow(powMinRatio, e))
+			}
+		}
 		j := float64(rng.IntN(powBins + 1))
 		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-50, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(),
 			1 - rng.Float64()*0x1p-20, j / powBins, math.Nextafter(j/powBins, 0)} {
