@@ -54,10 +54,6 @@ type Batch struct {
 // Games is how many games the batch holds.
 func (b *Batch) Games() int { return len(b.jobs) }
 
-// Spec encodes the batch as a self-contained description that a worker
-// holding the same config can play with PlaySpec.
-func (b *Batch) Spec() ([]byte, error) { return b.in.r.spec(b) }
-
 // evalState is what the batches of one generation share: the players
 // they are played by.
 type evalState struct {

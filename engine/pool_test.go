@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,19 +18,46 @@ import (
 // specPool plays every batch the way a remote worker does: through its
 // description (Batch.Spec), a Worker of its own and DecodeResults, last
 // batch first, so results arrive in the reverse of their order.
+// Run descriptions are stored by their text, as a pool would by their
+// hash, and the worker's fetches of them are counted.
 type specPool struct {
 	w       *Worker
 	workers int
+	runs    map[string][]byte
+	fetches int
+}
+
+func (p *specPool) fetch(_ context.Context, key string) ([]byte, error) {
+	p.fetches++
+	data, ok := p.runs[key]
+	if !ok {
+		return nil, errors.New("no such run")
+	}
+	return data, nil
 }
 
 func (p *specPool) Play(ctx context.Context, w Wave) error {
 	done := 0
 	for _, b := range slices.Backward(w.Batches) {
-		spec, err := b.Spec()
+		run, err := b.RunSpec()
 		if err != nil {
 			return err
 		}
-		ans, err := p.w.PlaySpec(ctx, spec, p.workers)
+		if p.runs == nil {
+			p.runs = map[string][]byte{}
+		}
+		key := fmt.Sprintf("run%d", len(p.runs))
+		for k, v := range p.runs {
+			if bytes.Equal(v, run) {
+				key = k
+			}
+		}
+		p.runs[key] = run
+		spec, err := b.Spec(key)
+		if err != nil {
+			return err
+		}
+		ans, err := p.w.PlaySpec(ctx, spec, p.workers, p.fetch)
 		if err != nil {
 			return err
 		}
@@ -68,9 +97,13 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 			remote := t.TempDir()
 			w := &Worker{}
 			defer w.Close()
+			pool := &specPool{w: w, workers: 2}
 			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config),
-				Options{Dir: remote, Pool: &specPool{w: w, workers: 2}, BatchGames: 7}); err != nil {
+				Options{Dir: remote, Pool: pool, BatchGames: 7}); err != nil {
 				t.Fatal(err)
+			}
+			if len(pool.runs) != 1 || pool.fetches != 1 {
+				t.Errorf("%d run descriptions, fetched %d times; want one, fetched once", len(pool.runs), pool.fetches)
 			}
 			sameRun(t, readFilesAndExport(t, local, want, rivals), readFilesAndExport(t, remote, want, rivals), "remote vs local")
 		})
