@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -256,4 +257,52 @@ func loggedReplays(t *testing.T, dir string) int {
 		n += k
 	}
 	return n
+}
+
+func TestAutoBatchGames(t *testing.T) {
+	for _, tc := range []struct{ games, want int }{
+		{0, 64}, {1, 64}, {4096, 64}, {4097, 128}, {20_000, 320}, {65_536, 1024}, {10_000_000, 1024},
+	} {
+		if got := AutoBatchGames(tc.games); got != tc.want {
+			t.Errorf("AutoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
+		}
+	}
+}
+
+// sizePool records the size of each generation's first batch.
+type sizePool struct {
+	specPool
+	first map[int]int
+}
+
+func (p *sizePool) Play(ctx context.Context, w Wave) error {
+	for _, b := range w.Batches {
+		if b.Index == 0 {
+			p.first[b.Gen] = b.Games()
+		}
+	}
+	return p.specPool.Play(ctx, w)
+}
+
+// TestPoolsCutByGeneration: on a pool other than the local one, a run
+// without a batch size cuts each generation by its number of games
+// (AutoBatchGames), and its files are still a local run's.
+func TestPoolsCutByGeneration(t *testing.T) {
+	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
+	config = strings.Replace(config, "generations: 4", "generations: 2", 1)
+	local := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: local, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	w := &Worker{}
+	defer w.Close()
+	pool := &sizePool{specPool: specPool{w: w, workers: 2}, first: map[int]int{}}
+	remote := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: remote, Pool: pool}); err != nil {
+		t.Fatal(err)
+	}
+	if pool.first[0] != 128 || pool.first[1] != 128 {
+		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
+	}
+	sameRun(t, readFilesAndExport(t, local, runFiles, false), readFilesAndExport(t, remote, runFiles, false), "cut by generation vs local")
 }

@@ -68,7 +68,7 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --nats: the certificate authority `FILE` of the server's TLS certificate")
 	fs.StringVar(&d.creds, "creds", "", "with --nats: a NATS credentials `FILE`")
 	fs.IntVar(&d.play, "play", 0, "with --serve or --nats: batches the coordinator plays itself at once (`N`, default 0)")
-	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d); results do not depend on it", engine.DefaultBatchGames))
+	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d; with --serve or --nats, a generation's games\nin about 64 batches of %d to 1024); results do not depend on it", engine.DefaultBatchGames, engine.DefaultBatchGames))
 	fs.DurationVar(&d.ackWait, "ack-wait", 30*time.Second, "with --serve or --nats: a batch whose worker is silent this long goes to another")
 	fs.IntVar(&d.maxDeliver, "max-deliver", 4, "with --serve or --nats: deliveries of a batch before the run gives up on it")
 }
