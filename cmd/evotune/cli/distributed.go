@@ -215,12 +215,21 @@ func (p *lazyPool) start() error {
 	return nil
 }
 
-// close stops what start started, last first.
-func (p *lazyPool) close() {
+// close stops what start started, last first. The embedded server's
+// store (RUN_DIR/nats/) is removed once the run has finished: its jobs
+// and results are all played and taken. A run that stopped keeps it for
+// its resume, which then finds the batches already queued, and results
+// the journal has not yet taken.
+func (p *lazyPool) close(finished bool) {
 	if p == nil {
 		return
 	}
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
+	}
+	if finished && p.d.serve != "" {
+		if err := os.RemoveAll(filepath.Join(p.dir, "nats")); err != nil {
+			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+		}
 	}
 }

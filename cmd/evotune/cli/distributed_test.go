@@ -150,6 +150,9 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
+	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+		t.Errorf("the finished run left its server's store behind (stat: %v)", err)
+	}
 }
 
 // TestKilledWorkerAndCoordinator: a worker SIGKILLed in the middle of a
@@ -174,11 +177,17 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	waitJournal(t, dir, 1, batches/2)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
+	if _, err := os.Stat(filepath.Join(dir, "nats")); err != nil {
+		t.Errorf("the killed coordinator's server store is gone before its resume: %v", err)
+	}
 	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
+	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
+	}
 	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
