@@ -69,7 +69,8 @@ func (ck *Checkpoint) states() []SpeciesState {
 	return out
 }
 
-// ErrNotRunDir is returned for a directory without a checkpoint.
+// ErrNotRunDir is returned for a path that is not a directory, or a
+// directory without a checkpoint.
 var ErrNotRunDir = errors.New("not a run directory")
 
 func (ck *Checkpoint) encode() ([]byte, error) {
@@ -92,12 +93,18 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) { return readCheckpoint(dir, false) }
 
 func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config, error) {
+	// A path that names no directory is the command line's mistake, not
+	// the directory's: it wraps ErrNotRunDir, which the CLI reports as a
+	// usage error.
+	switch st, serr := os.Stat(dir); {
+	case serr != nil:
+		return nil, nil, fmt.Errorf("%s: %w: %v", dir, ErrNotRunDir, errors.Unwrap(serr))
+	case !st.IsDir():
+		return nil, nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
+	}
 	path := filepath.Join(dir, fileCheckpoint)
 	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
-		if _, serr := os.Stat(dir); serr != nil {
-			return nil, nil, fmt.Errorf("%s: %w", dir, errors.Unwrap(serr))
-		}
 		if _, cerr := os.Stat(filepath.Join(dir, fileConfig)); cerr == nil {
 			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
 				dir, ErrNotRunDir, fileCheckpoint, dir)

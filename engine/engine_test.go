@@ -421,24 +421,29 @@ func TestOpponentFilesAreProtected(t *testing.T) {
 	}
 }
 
-// TestNotRunDirectories: resume and export name what is missing.
+// TestNotRunDirectories: resume and export name what is missing, and
+// every path that is no run directory wraps ErrNotRunDir (the CLI's exit 2).
 func TestNotRunDirectories(t *testing.T) {
 	empty := t.TempDir()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, dir, want string
 	}{
-		{"missing", filepath.Join(empty, "nope"), filepath.Join(empty, "nope") + ": no such file or directory"},
+		{"missing", filepath.Join(empty, "nope"), filepath.Join(empty, "nope") + ": not a run directory: no such file or directory"},
 		{"empty", empty, empty + ": not a run directory: no checkpoint.json"},
+		{"a file", file, file + ": not a run directory: not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); err == nil || err.Error() != tc.want {
-				t.Errorf("resume: %v, want %q", err, tc.want)
+			_, err := Resume(context.Background(), Options{Dir: tc.dir})
+			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
+				t.Errorf("resume: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}
-			if _, err := Export(tc.dir, 1, YAML, false); err == nil || err.Error() != tc.want {
-				t.Errorf("export: %v, want %q", err, tc.want)
-			}
-			if _, err := Resume(context.Background(), Options{Dir: tc.dir}); !errors.Is(err, ErrNotRunDir) && tc.name == "empty" {
-				t.Errorf("resume: %v is not ErrNotRunDir", err)
+			_, err = Export(tc.dir, 1, YAML, false)
+			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
+				t.Errorf("export: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}
 		})
 	}

@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/spf13/cobra"
@@ -87,7 +91,7 @@ func completeRuleFlag(cmd *cobra.Command) {
 func completePlayerFlags(cmd *cobra.Command, program *programFlags) {
 	completeRuleFlag(cmd)
 	players := func(solo bool) cobra.CompletionFunc {
-		return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if program.command != "" {
 				return nil, cobra.ShellCompDirectiveDefault
 			}
@@ -103,6 +107,19 @@ func completePlayerFlags(cmd *cobra.Command, program *programFlags) {
 					return nil, cobra.ShellCompDirectiveNoFileComp
 				}
 				role = s.Opponent
+			}
+			if name, file, ok := strings.Cut(toComplete, ":"); ok {
+				for _, p := range g.Players() {
+					if p.Role == role && p.Name == name && p.Tunable() {
+						files, dirs := completeParamsFile(name, file)
+						directive := cobra.ShellCompDirectiveNoFileComp
+						if dirs {
+							directive |= cobra.ShellCompDirectiveNoSpace
+						}
+						return files, directive
+					}
+				}
+				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 			var names []string
 			for _, p := range g.Players() {
@@ -121,4 +138,30 @@ func completePlayerFlags(cmd *cobra.Command, program *programFlags) {
 			_ = cmd.RegisterFlagCompletionFunc(f.name, players(f.solo))
 		}
 	}
+}
+
+// completeParamsFile completes the FILE of a NAME:FILE player spec: the
+// directories and YAML or JSON files that start with file, each prefixed
+// with NAME: because the shell completes the whole word. Directories end
+// in a slash; dirs reports whether there are any, so that the shell adds
+// no space after one and completion can go on into it.
+func completeParamsFile(name, file string) (out []string, dirs bool) {
+	dir, base := filepath.Split(file)
+	entries, err := os.ReadDir(filepath.Clean(dir + "."))
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasPrefix(n, base) || (strings.HasPrefix(n, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			out, dirs = append(out, name+":"+dir+n+"/"), true
+		case strings.HasSuffix(n, ".yaml"), strings.HasSuffix(n, ".yml"), strings.HasSuffix(n, ".json"):
+			out = append(out, name+":"+dir+n)
+		}
+	}
+	return out, dirs
 }

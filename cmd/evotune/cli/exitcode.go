@@ -85,9 +85,10 @@ func exitCodeOf(err error) ExitCode {
 		return ExitInterrupted
 	// A run directory whose checkpoint belongs to another config is a
 	// runtime failure (exit 1), like a corrupt one: the directory, not the
-	// command line, is wrong.
+	// command line, is wrong. A path that is no run directory at all is
+	// the command line's mistake (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
-		errors.Is(err, engine.ErrNotEvotuneDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
+		errors.Is(err, engine.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -117,15 +117,37 @@ func killAndResume(t *testing.T, text string) {
 	}
 }
 
-func TestResumeErrorsExitOne(t *testing.T) {
-	notRun := t.TempDir()
-	code, _, errs := run(t, "resume", notRun)
-	if code != ExitFailure || !strings.Contains(errs, "not a run directory") {
-		t.Fatalf("exit %d: %s", code, errs)
+// TestNotARunDirectoryIsUsage: a RUN_DIR argument that names no run is
+// the command line's mistake (exit 2, one line), like a missing config;
+// a run directory that is there but damaged stays a runtime failure.
+func TestNotARunDirectoryIsUsage(t *testing.T) {
+	empty := t.TempDir()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	code, _, errs = run(t, "export", filepath.Join(notRun, "missing"))
-	if code != ExitFailure || !strings.Contains(errs, "no such file") {
-		t.Fatalf("exit %d: %s", code, errs)
+	for _, tc := range []struct {
+		name, dir, want string
+	}{
+		{"missing", filepath.Join(empty, "missing"), "not a run directory: no such file or directory"},
+		{"empty", empty, "not a run directory: no checkpoint.json"},
+		{"a file", file, "not a run directory: not a directory"},
+	} {
+		for _, cmd := range []string{"resume", "export"} {
+			t.Run(tc.name+"/"+cmd, func(t *testing.T) {
+				code, out, errs := run(t, cmd, tc.dir)
+				if code != ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+					t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2 and one line containing %q", code, out, errs, tc.want)
+				}
+			})
+		}
+	}
+	damaged := t.TempDir()
+	if err := os.WriteFile(filepath.Join(damaged, "checkpoint.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "resume", damaged); code != ExitFailure || !strings.Contains(errs, "corrupt checkpoint") {
+		t.Fatalf("a damaged run: exit %d, %s; want exit 1 naming the corrupt checkpoint", code, errs)
 	}
 }
 
