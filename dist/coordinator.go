@@ -2,6 +2,8 @@ package dist
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,9 +22,11 @@ import (
 const (
 	jobsStream     = "EVOTUNE_JOBS"
 	resultsStream  = "EVOTUNE_RESULTS"
+	sharedStream   = "EVOTUNE_SHARED"
 	workerConsumer = "evotune-workers"
 	jobsPrefix     = "evotune.jobs."
 	resultsPrefix  = "evotune.results."
+	sharedPrefix   = "evotune.shared."
 	helloSubject   = "evotune.workers.hello"
 	// headerError marks a result message as a worker's failure report;
 	// its value is the error.
@@ -122,6 +126,15 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	}); err != nil {
 		return nil, fmt.Errorf("dist: make the results stream: %w", err)
 	}
+	// What the jobs of a run share, stored once (the last copy of each
+	// key kept) and read by each worker once.
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: sharedStream, Subjects: []string{sharedPrefix + "*"}, Retention: jetstream.LimitsPolicy,
+		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
+		AllowDirect: true,
+	}); err != nil {
+		return nil, fmt.Errorf("dist: make the shared stream: %w", err)
+	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
 		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
 		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000,
@@ -173,6 +186,20 @@ func (c *Coordinator) logf(format string, args ...any) {
 	if c.Log != nil {
 		c.Log(format, args...)
 	}
+}
+
+// Share stores data that jobs refer to (what every job of a run has in
+// common) where workers fetch it once (see Fetch), and returns its key:
+// the SHA-256 of data, so a worker can check what it fetched. Sharing
+// the same data again refreshes its copy; a caller shares it before
+// each wave that refers to it, so its copy never outlives its use.
+func (c *Coordinator) Share(ctx context.Context, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	if _, err := c.js.Publish(ctx, sharedPrefix+key, data); err != nil {
+		return "", fmt.Errorf("dist: share %d bytes: %w", len(data), err)
+	}
+	return key, nil
 }
 
 // ErrJobFailed is returned when a job failed on every delivery.

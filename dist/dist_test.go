@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -16,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 func TestCheckURL(t *testing.T) {
@@ -147,6 +150,78 @@ func TestTLSAndToken(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.wantText) || strings.Contains(err.Error(), "s3cret") {
 				t.Fatalf("got %q, want an error saying %q that does not show the token", err, tc.wantText)
+			}
+		})
+	}
+}
+
+// TestShareAndFetch: a worker fetches what the coordinator shared, by its
+// hash, and refuses a key that is not one, one never shared, data stored
+// under another's hash and data beyond the server's limit.
+func TestShareAndFetch(t *testing.T) {
+	srv, err := Serve(ServerOptions{StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	nc, err := srv.Connect("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := context.Background()
+	c, err := NewCoordinator(ctx, nc, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	key, err := c.Share(ctx, []byte("the config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := c.Share(ctx, []byte("the config")); err != nil || again != key {
+		t.Fatalf("shared again: %q, %v; want %q", again, err, key)
+	}
+	forged := strings.Repeat("ab", 32)
+	if err := nc.Publish(sharedPrefix+forged, []byte("not what ab… is the hash of")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Share(ctx, make([]byte, MaxPayload+1)); err == nil {
+		t.Error("shared more than the server's limit")
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &worker{js: js}
+	for _, tc := range []struct {
+		name, key string
+		want      string // "": fetched
+	}{
+		{"shared", key, ""},
+		{"not a key", "../jobs", "not a key"},
+		{"upper case", strings.ToUpper(key), "not a key"},
+		{"never shared", strings.Repeat("0", 64), "not shared by the coordinator"},
+		{"forged", forged, "is not its own"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var data []byte
+			var err error
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				data, err = w.fetch(ctx, tc.key)
+				// The forged message was published without waiting for
+				// the server to store it.
+				if tc.name != "forged" || !errors.Is(err, ErrNotShared) || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			switch {
+			case tc.want == "" && (err != nil || string(data) != "the config"):
+				t.Fatalf("fetched %q, %v", data, err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
 	}

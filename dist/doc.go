@@ -10,6 +10,11 @@
 // handed back by job, never by arrival order, so a caller reducing them
 // in job order gets the same answer however many workers played them.
 //
+// What the jobs of a run have in common (a config) is shared once
+// (Coordinator.Share, stored under its SHA-256) and fetched by each
+// worker once, checked against its key, so a job carries only its own
+// part.
+//
 // Faults: a worker that dies holding a job stops sending in-progress
 // heartbeats, the job's ack wait runs out and the server delivers it to
 // another worker; a job that fails on every delivery, or that no worker

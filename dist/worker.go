@@ -2,11 +2,14 @@ package dist
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,8 +20,37 @@ import (
 // helloEvery is how often a worker announces itself.
 const helloEvery = 2 * time.Second
 
-// PlayFunc plays a job's payload and returns its result.
-type PlayFunc func(ctx context.Context, payload []byte) ([]byte, error)
+// PlayFunc plays a job's payload and returns its result. Data the
+// payload refers to by a key from Coordinator.Share is had with fetch.
+type PlayFunc func(ctx context.Context, payload []byte, fetch Fetch) ([]byte, error)
+
+// Fetch returns the data a coordinator shared under key (Share).
+type Fetch func(ctx context.Context, key string) ([]byte, error)
+
+// ErrNotShared is returned by a Fetch of a key no coordinator shared.
+var ErrNotShared = errors.New("not shared by the coordinator")
+
+// fetch is the Fetch of a worker: the data of key, checked against it.
+func (w *worker) fetch(ctx context.Context, key string) ([]byte, error) {
+	if len(key) != 2*sha256.Size || strings.Trim(key, "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("dist: fetch %.80q: not a key", key)
+	}
+	st, err := w.js.Stream(ctx, sharedStream)
+	if err != nil {
+		return nil, fmt.Errorf("dist: fetch %s: %w", key, err)
+	}
+	m, err := st.GetLastMsgForSubject(ctx, sharedPrefix+key)
+	switch {
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		return nil, fmt.Errorf("dist: fetch %s: %w", key, ErrNotShared)
+	case err != nil:
+		return nil, fmt.Errorf("dist: fetch %s: %w", key, err)
+	}
+	if sum := sha256.Sum256(m.Data); hex.EncodeToString(sum[:]) != key {
+		return nil, fmt.Errorf("dist: fetch %s: the data stored under it is not its own", key)
+	}
+	return m.Data, nil
+}
 
 // WorkerOptions configure Work.
 type WorkerOptions struct {
@@ -36,6 +68,13 @@ type WorkerOptions struct {
 // so workers may start first. While a job is played the worker tells the
 // server it is in progress, so a long job is not delivered again; a
 // worker that dies stops telling it, and the job goes to another.
+//
+// A slot whose jobs are short (under prefetchBelow) asks for its next job
+// while it plays the current one, and publishes a result without waiting
+// for the server's acknowledgement before playing on, so a short job
+// costs little more than its games; a slot with long jobs holds one job
+// at a time, so none waits in its hands at the end of a wave while
+// another worker is idle.
 func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) error {
 	slots := max(1, o.Slots)
 	js, err := jetstream.New(nc)
@@ -60,8 +99,8 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 		case <-time.After(time.Second):
 		}
 	}
-	ackWait := cons.CachedInfo().Config.AckWait
-	maxDeliver := cons.CachedInfo().Config.MaxDeliver
+	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o,
+		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	host, _ := os.Hostname()
 	me := hello{ID: fmt.Sprintf("%s-%d-%p", host, os.Getpid(), nc), Slots: slots}
 	go announce(ctx, nc, me)
@@ -71,30 +110,184 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
-				m, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
-				if err != nil {
-					if errors.Is(err, jetstream.ErrNoMessages) || errors.Is(err, nats.ErrTimeout) || ctx.Err() != nil {
-						continue
-					}
-					if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-						errs <- fmt.Errorf("dist: the work queue was removed: %w", err)
-						return
-					}
-					time.Sleep(time.Second) // a reconnect, most likely
-					continue
-				}
-				playOne(ctx, js, m, play, ackWait, maxDeliver, o)
+			if err := w.slot(); err != nil {
+				errs <- err
 			}
 		}()
 	}
 	wg.Wait()
+	w.pending.Wait()
 	select {
 	case err := <-errs:
 		return err
 	default:
 		return nil
 	}
+}
+
+// prefetchBelow is how short a slot's last job must have been for it to
+// ask for the next one while playing.
+const prefetchBelow = 25 * time.Millisecond
+
+// worker is what a worker's slots share.
+type worker struct {
+	ctx        context.Context
+	js         jetstream.JetStream
+	cons       jetstream.Consumer
+	play       PlayFunc
+	o          WorkerOptions
+	ackWait    time.Duration
+	maxDeliver int
+	pending    sync.WaitGroup // results not yet acknowledged by the server
+}
+
+// held is a job in a worker's hands: the server is told it is in
+// progress until stop.
+type held struct {
+	m    jetstream.Msg
+	stop context.CancelFunc
+}
+
+type fetched struct {
+	h   *held
+	err error
+}
+
+// next waits a while for a job and, once it has one, tells the server
+// it is in progress every third of the ack wait.
+func (w *worker) next() (*held, error) {
+	m, err := w.cons.Next(jetstream.FetchMaxWait(2 * time.Second))
+	if err != nil {
+		return nil, err
+	}
+	beat, stop := context.WithCancel(context.Background())
+	go func() {
+		t := time.NewTicker(max(w.ackWait/3, 10*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-beat.Done():
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	return &held{m: m, stop: stop}, nil
+}
+
+// slot plays jobs one after another until the worker's context ends.
+func (w *worker) slot() error {
+	var ahead chan fetched // the next job, asked for while playing
+	defer func() {
+		if ahead != nil {
+			if f := <-ahead; f.h != nil {
+				f.h.stop()
+				_ = f.h.m.Nak() // stopped: let another worker have it now
+			}
+		}
+	}()
+	lastTook := prefetchBelow
+	for {
+		var f fetched
+		switch {
+		case ahead != nil:
+			f = <-ahead
+			ahead = nil
+		case w.ctx.Err() != nil:
+			return nil
+		default:
+			f.h, f.err = w.next()
+		}
+		if f.err != nil {
+			if errors.Is(f.err, jetstream.ErrNoMessages) || errors.Is(f.err, nats.ErrTimeout) || w.ctx.Err() != nil {
+				continue
+			}
+			if errors.Is(f.err, jetstream.ErrConsumerDeleted) || errors.Is(f.err, jetstream.ErrConsumerNotFound) {
+				return fmt.Errorf("dist: the work queue was removed: %w", f.err)
+			}
+			time.Sleep(time.Second) // a reconnect, most likely
+			continue
+		}
+		if lastTook < prefetchBelow && w.ctx.Err() == nil {
+			ahead = make(chan fetched, 1)
+			go func() {
+				var f fetched
+				f.h, f.err = w.next()
+				ahead <- f
+			}()
+		}
+		lastTook = w.playOne(f.h)
+	}
+}
+
+// playOne plays job h, publishes its result (or a failure report) and,
+// once the server has stored it, acknowledges the job. It returns how
+// long the play took.
+func (w *worker) playOne(h *held) time.Duration {
+	m := h.m
+	subject := m.Subject()
+	if len(subject) <= len(jobsPrefix) || subject[:len(jobsPrefix)] != jobsPrefix {
+		h.stop()
+		_ = m.Term() // not a job
+		return 0
+	}
+	id := subject[len(jobsPrefix):]
+	delivery := 1
+	var seq uint64
+	if md, err := m.Metadata(); err == nil {
+		delivery, seq = int(md.NumDelivered), md.Sequence.Stream
+	}
+	began := time.Now()
+	result, err := w.play(w.ctx, m.Data(), w.fetch)
+	took := time.Since(began)
+	if w.ctx.Err() != nil {
+		h.stop()
+		_ = m.Nak() // stopped: let another worker have it now
+		return took
+	}
+	msg := &nats.Msg{Subject: resultsPrefix + id, Data: result, Header: nats.Header{}}
+	// One result per delivery: the server drops a retried publish of it,
+	// and the coordinator ignores all but the first result of a job.
+	msgID := fmt.Sprintf("%s.s%d.d%d", id, seq, delivery)
+	if err != nil {
+		if w.o.Log != nil {
+			w.o.Log("job %s failed (delivery %d of %d): %v", id, delivery, w.maxDeliver, err)
+		}
+		msg.Data = nil
+		msg.Header.Set(headerError, oneLine(err.Error()))
+		msg.Header.Set(headerDelivery, strconv.Itoa(delivery))
+		msgID += ".failed"
+	}
+	fut, perr := w.js.PublishMsgAsync(msg, jetstream.WithMsgID(msgID))
+	if perr != nil {
+		h.stop()
+		_ = m.Nak()
+		return took
+	}
+	w.pending.Add(1)
+	go func() {
+		defer w.pending.Done()
+		defer h.stop()
+		if !stored(w.ctx, fut) {
+			_ = m.Nak()
+			return
+		}
+		// The result is stored: the job is done. A lost ack only means
+		// the job is played again, and its second result ignored.
+		switch {
+		case err == nil:
+			_ = m.Ack()
+			if w.o.Played != nil {
+				w.o.Played(id, took)
+			}
+		case delivery >= w.maxDeliver:
+			_ = m.Term()
+		default:
+			_ = m.NakWithDelay(time.Second)
+		}
+	}()
+	return took
 }
 
 // announce tells coordinators the worker is there, until ctx ends.
@@ -112,70 +305,23 @@ func announce(ctx context.Context, nc *nats.Conn, me hello) {
 	}
 }
 
-// playOne plays job m with in-progress heartbeats and publishes its
-// result (or a failure report), then acknowledges it.
-func playOne(ctx context.Context, js jetstream.JetStream, m jetstream.Msg, play PlayFunc, ackWait time.Duration, maxDeliver int, o WorkerOptions) {
-	subject := m.Subject()
-	if len(subject) <= len(jobsPrefix) || subject[:len(jobsPrefix)] != jobsPrefix {
-		_ = m.Term() // not a job
-		return
-	}
-	id := subject[len(jobsPrefix):]
-	delivery := 1
-	var seq uint64
-	if md, err := m.Metadata(); err == nil {
-		delivery, seq = int(md.NumDelivered), md.Sequence.Stream
-	}
-	beat, stopBeat := context.WithCancel(ctx)
-	go func() {
-		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
-		defer t.Stop()
-		for {
-			select {
-			case <-beat.Done():
-				return
-			case <-t.C:
-				_ = m.InProgress()
-			}
+// stored waits until the server has stored a published message (true),
+// refused it, or is silent for 30 s, or 2 s after ctx ends.
+func stored(ctx context.Context, fut jetstream.PubAckFuture) bool {
+	timer := time.NewTimer(30 * time.Second)
+	defer timer.Stop()
+	for {
+		select {
+		case <-fut.Ok():
+			return true
+		case <-fut.Err():
+			return false
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			timer.Reset(2 * time.Second)
+			ctx = context.Background()
 		}
-	}()
-	began := time.Now()
-	result, err := play(ctx, m.Data())
-	stopBeat()
-	if ctx.Err() != nil {
-		_ = m.Nak() // stopped: let another worker have it now
-		return
-	}
-	msg := &nats.Msg{Subject: resultsPrefix + id, Data: result, Header: nats.Header{}}
-	// One result per delivery: the server drops a retried publish of it,
-	// and the coordinator ignores all but the first result of a job.
-	msgID := fmt.Sprintf("%s.s%d.d%d", id, seq, delivery)
-	if err != nil {
-		if o.Log != nil {
-			o.Log("job %s failed (delivery %d of %d): %v", id, delivery, maxDeliver, err)
-		}
-		msg.Data = nil
-		msg.Header.Set(headerError, oneLine(err.Error()))
-		msg.Header.Set(headerDelivery, strconv.Itoa(delivery))
-		msgID += ".failed"
-	}
-	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if _, perr := js.PublishMsg(pctx, msg, jetstream.WithMsgID(msgID)); perr != nil {
-		_ = m.Nak()
-		return
-	}
-	if err != nil {
-		if delivery >= maxDeliver {
-			_ = m.Term()
-		} else {
-			_ = m.NakWithDelay(time.Second)
-		}
-		return
-	}
-	_ = m.DoubleAck(pctx)
-	if o.Played != nil {
-		o.Played(id, time.Since(began))
 	}
 }
 

@@ -269,6 +269,9 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
 	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, pools: pools}
+	if r.autoBatch {
+		r.batchGames = AutoBatchGames(r.lastGames)
+	}
 	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
 		return nil, err
 	}

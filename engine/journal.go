@@ -309,11 +309,16 @@ func poolsDigest(pools [][][]float64, hof [][]Member, members int) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// runID names the run in batch IDs: the config's hash and the batch size,
-// so batches of two runs, or of one run cut another way, never share one.
+// runID names the run in batch IDs: the config's hash and the batch size
+// ("auto" when it is set per generation, whose number is in the ID), so
+// batches of two runs, or of one run cut another way, never share one.
 func (r *runner) runID() string {
 	if r.id == "" {
-		sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", r.cfg.Hash(), r.batchGames))
+		size := fmt.Sprint(r.batchGames)
+		if r.autoBatch {
+			size = "auto"
+		}
+		sum := sha256.Sum256(fmt.Appendf(nil, "%s/%s", r.cfg.Hash(), size))
 		r.id = hex.EncodeToString(sum[:8])
 	}
 	return r.id

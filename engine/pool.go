@@ -54,10 +54,6 @@ type Batch struct {
 // Games is how many games the batch holds.
 func (b *Batch) Games() int { return len(b.jobs) }
 
-// Spec encodes the batch as a self-contained description that a worker
-// holding the same config can play with PlaySpec.
-func (b *Batch) Spec() ([]byte, error) { return b.in.r.spec(b) }
-
 // evalState is what the batches of one generation share: the players
 // they are played by.
 type evalState struct {
@@ -76,6 +72,20 @@ const DefaultBatchGames = fitness.BatchSize
 
 // MaxBatchGames bounds Options.BatchGames.
 const MaxBatchGames = 1 << 16
+
+// AutoBatchGames is the size of a generation's batches on a pool other
+// than the local one when Options.BatchGames is 0: the generation's
+// games cut into about 64 batches (enough for a few dozen workers to
+// share evenly), rounded up to a multiple of DefaultBatchGames, at least
+// DefaultBatchGames and at most 1024, so a generation of many fast games
+// is not cut into hundreds of batches whose cost in messages would rival
+// their games'. It depends on the number of games alone, never on
+// timing, so a resumed generation is cut as it was the first time.
+func AutoBatchGames(games int) int {
+	per := (games + 63) / 64
+	per = (per + DefaultBatchGames - 1) / DefaultBatchGames * DefaultBatchGames
+	return min(max(per, DefaultBatchGames), 1024)
+}
 
 // localPool plays batches on this process's goroutines.
 type localPool struct{ workers int }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -16,19 +19,46 @@ import (
 // specPool plays every batch the way a remote worker does: through its
 // description (Batch.Spec), a Worker of its own and DecodeResults, last
 // batch first, so results arrive in the reverse of their order.
+// Run descriptions are stored by their text, as a pool would by their
+// hash, and the worker's fetches of them are counted.
 type specPool struct {
 	w       *Worker
 	workers int
+	runs    map[string][]byte
+	fetches int
+}
+
+func (p *specPool) fetch(_ context.Context, key string) ([]byte, error) {
+	p.fetches++
+	data, ok := p.runs[key]
+	if !ok {
+		return nil, errors.New("no such run")
+	}
+	return data, nil
 }
 
 func (p *specPool) Play(ctx context.Context, w Wave) error {
 	done := 0
 	for _, b := range slices.Backward(w.Batches) {
-		spec, err := b.Spec()
+		run, err := b.RunSpec()
 		if err != nil {
 			return err
 		}
-		ans, err := p.w.PlaySpec(ctx, spec, p.workers)
+		if p.runs == nil {
+			p.runs = map[string][]byte{}
+		}
+		key := fmt.Sprintf("run%d", len(p.runs))
+		for k, v := range p.runs {
+			if bytes.Equal(v, run) {
+				key = k
+			}
+		}
+		p.runs[key] = run
+		spec, err := b.Spec(key)
+		if err != nil {
+			return err
+		}
+		ans, err := p.w.PlaySpec(ctx, spec, p.workers, p.fetch)
 		if err != nil {
 			return err
 		}
@@ -68,9 +98,13 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 			remote := t.TempDir()
 			w := &Worker{}
 			defer w.Close()
+			pool := &specPool{w: w, workers: 2}
 			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config),
-				Options{Dir: remote, Pool: &specPool{w: w, workers: 2}, BatchGames: 7}); err != nil {
+				Options{Dir: remote, Pool: pool, BatchGames: 7}); err != nil {
 				t.Fatal(err)
+			}
+			if len(pool.runs) != 1 || pool.fetches != 1 {
+				t.Errorf("%d run descriptions, fetched %d times; want one, fetched once", len(pool.runs), pool.fetches)
 			}
 			sameRun(t, readFilesAndExport(t, local, want, rivals), readFilesAndExport(t, remote, want, rivals), "remote vs local")
 		})
@@ -223,4 +257,52 @@ func loggedReplays(t *testing.T, dir string) int {
 		n += k
 	}
 	return n
+}
+
+func TestAutoBatchGames(t *testing.T) {
+	for _, tc := range []struct{ games, want int }{
+		{0, 64}, {1, 64}, {4096, 64}, {4097, 128}, {20_000, 320}, {65_536, 1024}, {10_000_000, 1024},
+	} {
+		if got := AutoBatchGames(tc.games); got != tc.want {
+			t.Errorf("AutoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
+		}
+	}
+}
+
+// sizePool records the size of each generation's first batch.
+type sizePool struct {
+	specPool
+	first map[int]int
+}
+
+func (p *sizePool) Play(ctx context.Context, w Wave) error {
+	for _, b := range w.Batches {
+		if b.Index == 0 {
+			p.first[b.Gen] = b.Games()
+		}
+	}
+	return p.specPool.Play(ctx, w)
+}
+
+// TestPoolsCutByGeneration: on a pool other than the local one, a run
+// without a batch size cuts each generation by its number of games
+// (AutoBatchGames), and its files are still a local run's.
+func TestPoolsCutByGeneration(t *testing.T) {
+	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
+	config = strings.Replace(config, "generations: 4", "generations: 2", 1)
+	local := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: local, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	w := &Worker{}
+	defer w.Close()
+	pool := &sizePool{specPool: specPool{w: w, workers: 2}, first: map[int]int{}}
+	remote := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: remote, Pool: pool}); err != nil {
+		t.Fatal(err)
+	}
+	if pool.first[0] != 128 || pool.first[1] != 128 {
+		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
+	}
+	sameRun(t, readFilesAndExport(t, local, runFiles, false), readFilesAndExport(t, remote, runFiles, false), "cut by generation vs local")
 }

@@ -44,8 +44,9 @@ type Options struct {
 	// depend on it.
 	Pool Pool
 	// BatchGames is how many games a batch (a work unit, and a line of
-	// the match journal) holds; 0 means DefaultBatchGames. Results do not
-	// depend on it.
+	// the match journal) holds; 0 means DefaultBatchGames on the local
+	// pool and, on another Pool, a size derived from each generation's
+	// number of games (AutoBatchGames). Results do not depend on it.
 	BatchGames int
 }
 
@@ -86,6 +87,7 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
+	autoBatch  bool // batchGames is set per generation (AutoBatchGames)
 	journal    *journal
 	id         string // runID, once computed
 
@@ -115,11 +117,12 @@ func newRunner(cfg *Config, opts Options) *runner {
 		r.now = time.Now
 	}
 	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	_, local := r.pool.(localPool)
 	if r.pool == nil {
-		r.pool = LocalPool(r.workers)
+		r.pool, local = LocalPool(r.workers), true
 	}
 	if r.batchGames == 0 {
-		r.batchGames = DefaultBatchGames
+		r.batchGames, r.autoBatch = DefaultBatchGames, !local
 	}
 	return r
 }

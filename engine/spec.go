@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,70 +14,103 @@ import (
 	"github.com/evotune/evotune/fitness"
 )
 
-// SpecFormat is the version of the batch descriptions Batch.Spec writes
-// and a Worker reads.
-const SpecFormat = 1
+// SpecFormat is the version of the descriptions Batch.RunSpec and
+// Batch.Spec write and a Worker reads.
+const SpecFormat = 2
 
-// MaxSpec bounds a batch description a worker accepts, and
+// MaxSpec bounds a batch or run description a worker accepts, and
 // MaxSpecResults a result a coordinator accepts.
 const (
 	MaxSpec        = 8 << 20
-	MaxSpecResults = 64 + 24*MaxBatchGames
+	MaxSpecResults = 2048 + 8*MaxBatchGames
 )
 
-// batchSpec is a batch as a worker sees it: the config the run was
-// started with, the players (genomes of a species, or its baseline
-// opponents) and the games between them. It is self-contained, so any
-// worker with the same build can play it, at any time, in any order.
-type batchSpec struct {
+// Magic bytes open a batch description and a worker's results, so a
+// message of another kind or version is told apart from a damaged one.
+var (
+	specMagic    = [4]byte{'E', 'V', 'B', SpecFormat}
+	resultsMagic = [4]byte{'E', 'V', 'R', SpecFormat}
+)
+
+// runSpec is what every batch of a run shares, sent once per run (see
+// Batch.RunSpec): the config the run was started with and the hashes of
+// the player files it names.
+type runSpec struct {
 	Format     int               `json:"format"`
-	Batch      string            `json:"batch"`
 	Config     string            `json:"config"`
 	ConfigHash string            `json:"config_hash"`
 	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
-	Players    []specPlayer      `json:"players"`
-	Games      []specGame        `json:"games"`
 }
 
-// specPlayer is a genome of species Species, or, with Baseline set, that
-// species' baseline opponent of that index.
+// batchSpec is a batch as a worker sees it: its run (the key its run
+// description is stored under), the players (genomes of a species, or
+// its baseline opponents) and the games between them. With its run's
+// description it is self-contained, so any worker with the same build
+// can play it, at any time, in any order.
+//
+// Encoded (Batch.Spec) in binary, little-endian: the magic "EVB" and
+// SpecFormat; the batch ID and the run key, each a uvarint length and
+// bytes; a uvarint count of players, each a uvarint species, a kind
+// byte (0: genes, a uvarint count and that many float64 bits; 1: a
+// baseline, its uvarint index); a uvarint count of games, each player
+// A+1 and B+1 as uvarints (0: none), the seed (8 bytes) and a flip byte.
+type batchSpec struct {
+	Batch   string
+	Run     string
+	Players []specPlayer
+	Games   []specGame
+}
+
+// specPlayer is a genome of species Species, or, with Baseline >= 0,
+// that species' baseline opponent of that index.
 type specPlayer struct {
-	Species  int       `json:"species"`
-	Genes    []float64 `json:"genes,omitempty"`
-	Baseline *int      `json:"baseline,omitempty"`
+	Species  int
+	Genes    []float64
+	Baseline int
 }
 
 // specGame is one game: players A and B (-1: none) in their seats as
 // played, its seed, and whether the result is seen from B's side.
 type specGame struct {
-	A    int    `json:"a"`
-	B    int    `json:"b"`
-	Seed uint64 `json:"seed"`
-	Flip bool   `json:"flip,omitempty"`
+	A, B int
+	Seed uint64
+	Flip bool
 }
 
-// specResults is a worker's answer: the results' bits, exactly.
-type specResults struct {
-	Batch   string   `json:"batch"`
-	Results []uint64 `json:"results"`
+// RunSpec describes what every batch of b's run shares: the config text,
+// its hash and the hashes of the player files it names. It is the same
+// for every batch of a run, so a pool stores it once, under a key of its
+// choosing, and passes the key to Spec.
+func (b *Batch) RunSpec() ([]byte, error) {
+	cfg := b.in.r.cfg
+	data, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files})
+	if err != nil {
+		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
+	}
+	return data, nil
 }
+
+// Spec encodes the batch as a description that a worker can play with
+// PlaySpec, given a way to fetch the run description (RunSpec) stored
+// under key run.
+func (b *Batch) Spec(run string) ([]byte, error) { return b.in.r.spec(b, run) }
 
 // spec describes batch b (see Batch.Spec).
-func (r *runner) spec(b *Batch) ([]byte, error) {
+func (r *runner) spec(b *Batch, run string) ([]byte, error) {
 	st := b.in
-	s := batchSpec{Format: SpecFormat, Batch: b.ID, Config: string(r.cfg.text), ConfigHash: r.cfg.Hash(), Files: r.cfg.files}
+	s := batchSpec{Batch: b.ID, Run: run}
 	index := map[[3]int]int{} // (kind, species, i) -> player
 	ref := func(kind, sp, i int) int {
 		k := [3]int{kind, sp, i}
 		if n, ok := index[k]; ok {
 			return n
 		}
-		p := specPlayer{Species: sp}
+		p := specPlayer{Species: sp, Baseline: -1}
 		switch kind {
 		case 0:
 			p.Genes = st.pools[sp][i]
 		case 1:
-			p.Baseline = &i
+			p.Baseline = i
 		case 2:
 			// The hall of fame a species meets is the other's (its own
 			// when alone): member i of species sp's hall.
@@ -103,11 +137,200 @@ func (r *runner) spec(b *Batch) ([]byte, error) {
 		}
 		s.Games = append(s.Games, g)
 	}
-	data, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
+	return s.append(nil), nil
+}
+
+// append encodes s after out.
+func (s *batchSpec) append(out []byte) []byte {
+	out = append(out, specMagic[:]...)
+	out = appendString(out, s.Batch)
+	out = appendString(out, s.Run)
+	out = binary.AppendUvarint(out, uint64(len(s.Players)))
+	for _, p := range s.Players {
+		out = binary.AppendUvarint(out, uint64(p.Species))
+		if p.Baseline >= 0 {
+			out = append(out, 1)
+			out = binary.AppendUvarint(out, uint64(p.Baseline))
+			continue
+		}
+		out = append(out, 0)
+		out = binary.AppendUvarint(out, uint64(len(p.Genes)))
+		for _, g := range p.Genes {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(g))
+		}
 	}
-	return data, nil
+	out = binary.AppendUvarint(out, uint64(len(s.Games)))
+	for _, g := range s.Games {
+		out = binary.AppendUvarint(out, uint64(g.A+1))
+		out = binary.AppendUvarint(out, uint64(g.B+1))
+		out = binary.LittleEndian.AppendUint64(out, g.Seed)
+		flip := byte(0)
+		if g.Flip {
+			flip = 1
+		}
+		out = append(out, flip)
+	}
+	return out
+}
+
+func appendString(out []byte, s string) []byte {
+	out = binary.AppendUvarint(out, uint64(len(s)))
+	return append(out, s...)
+}
+
+// specReader reads a binary description; its first error sticks, and
+// every count is bounded by the bytes left, so a damaged or hostile
+// message cannot make it allocate more than its own size.
+type specReader struct {
+	data []byte
+	err  error
+}
+
+func (r *specReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s at byte %d", what, r.pos())
+	}
+}
+
+func (r *specReader) pos() int { return cap(r.data) - len(r.data) }
+
+func (r *specReader) magic(m [4]byte, what string) {
+	switch {
+	case len(r.data) < 4 || r.data[0] != m[0] || r.data[1] != m[1] || r.data[2] != m[2]:
+		r.err = fmt.Errorf("not %s", what)
+	case r.data[3] != m[3]:
+		r.err = fmt.Errorf("%s of format %d, this evotune reads %d", what, r.data[3], m[3])
+	default:
+		r.data = r.data[4:]
+	}
+}
+
+// uint reads a uvarint no larger than limit.
+func (r *specReader) uint(limit uint64, what string) uint64 {
+	return r.bounded(func() uint64 { return limit }, what)
+}
+
+// count reads a count of items of at least size bytes each: no more than
+// limit, nor than the bytes after it hold.
+func (r *specReader) count(size int, limit uint64, what string) int {
+	return int(r.bounded(func() uint64 { return min(limit, uint64(len(r.data)/size)) }, what))
+}
+
+// bounded reads a uvarint no larger than limit() once it is read.
+func (r *specReader) bounded(limit func() uint64, what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(r.data)
+	if n <= 0 {
+		r.fail("truncated or bad " + what)
+		return 0
+	}
+	r.data = r.data[n:]
+	if l := limit(); x > l {
+		r.fail(fmt.Sprintf("%s %d, more than %d", what, x, l))
+		return 0
+	}
+	return x
+}
+
+func (r *specReader) byte(what string) byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data) == 0 {
+		r.fail("truncated " + what)
+		return 0
+	}
+	b := r.data[0]
+	r.data = r.data[1:]
+	return b
+}
+
+func (r *specReader) u64(what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data) < 8 {
+		r.fail("truncated " + what)
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(r.data)
+	r.data = r.data[8:]
+	return x
+}
+
+func (r *specReader) string(limit int, what string) string {
+	n := r.count(1, uint64(limit), what+" length")
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.data[:n])
+	r.data = r.data[n:]
+	return s
+}
+
+func (r *specReader) end() {
+	if r.err == nil && len(r.data) > 0 {
+		r.fail(fmt.Sprintf("%d bytes after the end", len(r.data)))
+	}
+}
+
+// decodeSpec reads a batch description.
+func decodeSpec(data []byte) (*batchSpec, error) {
+	r := &specReader{data: data}
+	r.magic(specMagic, "a batch description")
+	s := &batchSpec{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
+	s.Players = make([]specPlayer, r.count(2, MaxBatchGames*2, "players"))
+	for i := range s.Players {
+		p := &s.Players[i]
+		p.Species = int(r.uint(1000, "species"))
+		p.Baseline = -1
+		switch r.byte("player kind") {
+		case 0:
+			p.Genes = make([]float64, r.count(8, 1<<20, "genes"))
+			for k := range p.Genes {
+				p.Genes[k] = math.Float64frombits(r.u64("gene"))
+			}
+		case 1:
+			p.Baseline = int(r.uint(1<<20, "baseline"))
+		default:
+			r.fail("bad player kind")
+		}
+	}
+	s.Games = make([]specGame, r.count(11, MaxBatchGames, "games"))
+	for i := range s.Games {
+		g := &s.Games[i]
+		g.A = int(r.uint(uint64(len(s.Players)), "player A")) - 1
+		g.B = int(r.uint(uint64(len(s.Players)), "player B")) - 1
+		g.Seed = r.u64("seed")
+		switch r.byte("flip") {
+		case 0:
+		case 1:
+			g.Flip = true
+		default:
+			r.fail("bad flip")
+		}
+	}
+	r.end()
+	if r.err != nil {
+		return nil, fmt.Errorf("engine: malformed batch description: %w", r.err)
+	}
+	return s, nil
+}
+
+// encodeResults is a worker's answer to batch id: the results' bits,
+// exactly: the magic "EVR" and SpecFormat, the batch ID (a uvarint
+// length and bytes), a uvarint count and that many float64 bits.
+func encodeResults(id string, results []float64) []byte {
+	out := make([]byte, 0, 4+binary.MaxVarintLen64*2+len(id)+8*len(results))
+	out = append(out, resultsMagic[:]...)
+	out = appendString(out, id)
+	out = binary.AppendUvarint(out, uint64(len(results)))
+	for _, x := range results {
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+	}
+	return out
 }
 
 // DecodeResults reads a worker's answer to batch b: one finite result per
@@ -116,22 +339,24 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 	if len(data) > MaxSpecResults {
 		return nil, fmt.Errorf("engine: results of %d bytes for batch %s", len(data), b.ID)
 	}
-	var res specResults
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&res); err != nil {
-		return nil, fmt.Errorf("engine: malformed results for batch %s: %w", b.ID, err)
+	r := &specReader{data: data}
+	r.magic(resultsMagic, "results")
+	id := r.string(1000, "batch ID")
+	out := make([]float64, r.count(8, MaxBatchGames, "results"))
+	for i := range out {
+		out[i] = math.Float64frombits(r.u64("result"))
 	}
-	if res.Batch != b.ID {
-		return nil, fmt.Errorf("engine: results for batch %q where %s was expected", res.Batch, b.ID)
+	r.end()
+	switch {
+	case r.err != nil:
+		return nil, fmt.Errorf("engine: malformed results for batch %s: %w", b.ID, r.err)
+	case id != b.ID:
+		return nil, fmt.Errorf("engine: results for batch %q where %s was expected", id, b.ID)
+	case len(out) != len(b.jobs):
+		return nil, fmt.Errorf("engine: %d results for the %d games of batch %s", len(out), len(b.jobs), b.ID)
 	}
-	if len(res.Results) != len(b.jobs) {
-		return nil, fmt.Errorf("engine: %d results for the %d games of batch %s", len(res.Results), len(b.jobs), b.ID)
-	}
-	out := make([]float64, len(res.Results))
-	for i, bits := range res.Results {
-		out[i] = math.Float64frombits(bits)
-		if math.IsNaN(out[i]) || math.IsInf(out[i], 0) {
+	for i, x := range out {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("engine: batch %s: game %d: %w", b.ID, i, ErrNotFinite)
 		}
 	}
@@ -143,15 +368,18 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 var ErrProgramRefused = errors.New("the config plays an outside program, which this worker does not run (start it with --allow-programs)")
 
 // Worker plays batch descriptions (Batch.Spec) for a coordinator on
-// another machine. It keeps the configs it has loaded, by hash.
+// another machine. It keeps the configs it has loaded, by run key.
 type Worker struct {
 	// AllowPrograms lets configs that play an outside program run it
 	// here (the command the config names, from this machine).
 	AllowPrograms bool
 
 	mu      sync.Mutex
-	configs map[string]*Config
+	configs map[string]*Config // by run key
 }
+
+// Fetch returns the run description (Batch.RunSpec) stored under key.
+type Fetch func(ctx context.Context, key string) ([]byte, error)
 
 // Close releases the configs the worker loaded (and their programs).
 func (w *Worker) Close() {
@@ -163,13 +391,30 @@ func (w *Worker) Close() {
 	w.configs = nil
 }
 
-func (w *Worker) config(s *batchSpec) (*Config, error) {
+// config is the config of run key, loaded once from its description.
+func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*Config, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if c, ok := w.configs[s.ConfigHash]; ok {
+	if c, ok := w.configs[key]; ok {
 		return c, nil
 	}
-	cfg, err := parseIn("batch "+s.Batch+"#config", []byte(s.Config), ".")
+	data, err := fetch(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("engine: batch %s: the run's description: %w", batch, err)
+	}
+	if len(data) > MaxSpec {
+		return nil, fmt.Errorf("engine: a run description of %d bytes, more than %d", len(data), MaxSpec)
+	}
+	var s runSpec
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("engine: malformed run description: %w", err)
+	}
+	if s.Format != SpecFormat {
+		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, SpecFormat)
+	}
+	cfg, err := parseIn("batch "+batch+"#config", []byte(s.Config), ".")
 	if err != nil {
 		return nil, fmt.Errorf("engine: the run's config does not load on this worker: %s", oneLine(err))
 	}
@@ -188,28 +433,24 @@ func (w *Worker) config(s *batchSpec) (*Config, error) {
 	if w.configs == nil {
 		w.configs = map[string]*Config{}
 	}
-	w.configs[s.ConfigHash] = cfg
+	w.configs[key] = cfg
 	return cfg, nil
 }
 
-// PlaySpec plays a batch description with up to workers goroutines and
+// PlaySpec plays a batch description with up to workers goroutines,
+// fetching its run's description the first time it meets the run, and
 // returns the answer DecodeResults reads. Errors that no other worker
 // would avoid (a malformed description, a game's failure) are permanent;
 // the coordinator stops the run on them.
-func (w *Worker) PlaySpec(ctx context.Context, data []byte, workers int) ([]byte, error) {
+func (w *Worker) PlaySpec(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
 	if len(data) > MaxSpec {
 		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxSpec)
 	}
-	var s batchSpec
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("engine: malformed batch description: %w", err)
+	s, err := decodeSpec(data)
+	if err != nil {
+		return nil, err
 	}
-	if s.Format != SpecFormat {
-		return nil, fmt.Errorf("engine: batch description format %d, this evotune reads %d", s.Format, SpecFormat)
-	}
-	cfg, err := w.config(&s)
+	cfg, err := w.config(ctx, s.Batch, s.Run, fetch)
 	if err != nil {
 		return nil, err
 	}
@@ -219,11 +460,11 @@ func (w *Worker) PlaySpec(ctx context.Context, data []byte, workers int) ([]byte
 			return nil, fmt.Errorf("engine: batch %s: player %d of species %d", s.Batch, i, p.Species)
 		}
 		sp := cfg.species[p.Species]
-		if p.Baseline != nil {
-			if *p.Baseline < 0 || *p.Baseline >= len(sp.baselines) {
-				return nil, fmt.Errorf("engine: batch %s: baseline %d of %d", s.Batch, *p.Baseline, len(sp.baselines))
+		if p.Baseline >= 0 {
+			if p.Baseline >= len(sp.baselines) {
+				return nil, fmt.Errorf("engine: batch %s: baseline %d of %d", s.Batch, p.Baseline, len(sp.baselines))
 			}
-			players[i] = sp.baselines[*p.Baseline]
+			players[i] = sp.baselines[p.Baseline]
 			continue
 		}
 		vals, err := sp.space.Decode(p.Genes)
@@ -272,9 +513,5 @@ func (w *Worker) PlaySpec(ctx context.Context, data []byte, workers int) ([]byte
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
 	}
-	out := specResults{Batch: s.Batch, Results: make([]uint64, len(results))}
-	for i, x := range results {
-		out.Results[i] = math.Float64bits(x)
-	}
-	return json.Marshal(out)
+	return encodeResults(s.Batch, results), nil
 }

@@ -652,11 +652,11 @@ func (k *densityGunner) ownDensity(dens *[MaxCells]float64, L int, own Bits) flo
 func (k *densityGunner) choose() int {
 	p := k.p
 	open := k.g.All.AndNot(k.fired)
-	k.product()
 	if p.Exponent != 1 && k.roots != nil {
 		m := k.masks()
-		return k.chooseBounded(open, &m)
+		return k.chooseBounded(open, &m) // folds the product itself
 	}
+	k.product()
 	m := k.masks() // copied into locals, which the loop keeps in registers
 	critical, preferred, avoid, parity, hunting := m.critical, m.preferred, m.avoid, m.parity, m.hunting
 	// The loop body is value, inlined: over9000 and bob take this path
@@ -777,10 +777,13 @@ func (k *densityGunner) multiplied(c int, v float64, m *scoreMasks) float64 {
 // pipeline, where a per-cell chain would not. The first ship writes its
 // factor (1 * f is f); ships sharing one density multiply its factor in
 // as many times, left to right.
-func (k *densityGunner) product() {
+func (k *densityGunner) product() { k.fold(k.live) }
+
+// fold is product over the ships live.
+func (k *densityGunner) fold(live []densityShip) {
 	score := k.score[:k.g.Cells]
 	fresh := true
-	for _, s := range k.live {
+	for _, s := range live {
 		d, inv := s.dens[:len(score)], s.inv
 		switch {
 		case fresh && s.times == 1:

@@ -31,16 +31,31 @@ import (
 // over random and extreme parameters).
 //
 // Where the time goes: the roots' multipliers g' t' r' change only at
-// the cells whose tier or parity changed, a few a shot, so they are kept
-// per cell, with and without parity (remask); a shot makes one pass over
-// the open cells for the roots and the largest, one to pick the drawers
-// and bound their scores, one over the drawers to draw (the random
-// numbers are the plain loop's, one per drawer in cell order: that cost
-// is fixed) and one to find the highest bound; with jitter, math.Pow runs
-// only where a cell's draw depends on the exact best score or two
-// drawers' bounds are too close to tell (powBounds settles the lead
-// drawer otherwise): 0 to 2 times in 1,000 shots at BenchmarkTunedDraws'
-// draws, where it ran once a shot or more.
+// the cells whose tier, parity or state changed, a few a shot, so they
+// are kept per cell, with and without parity, and 0 on fired cells
+// (remask, from a table of tier roots, without a branch). The roots are
+// taken in the pass that folds the last ship into the probability
+// product (productRoots), over every cell: that pass also finds the
+// largest root (on bits, without a branch) and checks every P. Then one
+// pass over the open cells picks the drawers and bounds their scores,
+// one over the drawers draws (the random numbers are the plain loop's,
+// one per drawer in cell order: that cost is fixed), and two find the
+// highest bound (on bits) and check that it stands alone; with jitter,
+// math.Pow runs only where a cell's draw depends on the exact best
+// score or two drawers' bounds are too close to tell (powBounds settles
+// the lead drawer otherwise): 0 to 2 times in 1,000 shots at
+// BenchmarkTunedDraws' draws, where it ran once a shot or more. Where
+// the fast path's conditions fail (no jitter, a P that is not a number
+// in [0, 2], an exponent above 900/53, a best score below powMinTop),
+// chooseGeneral works from the same roots, gathering candidates first.
+//
+// Ties stay deterministic: exact scores break ties to the lowest cell,
+// cells draw jitter in increasing cell order, a bound only ever rules
+// out a cell strictly below another, and the lead drawer is taken
+// without scoring only when its lower bound is strictly above every
+// other drawer's upper bound (the first drawer at the highest bound
+// otherwise competes with every bound that reaches the best exact
+// score, scored exactly).
 //
 // Rounding. A computed root is within 5 ulps of P * g' * t' * r' (four
 // roundings, and one in each precomputed root), so within a factor
@@ -126,6 +141,13 @@ type densityRoots struct {
 	pMin                               float64 // 2^(-900/e): smaller P are scored exactly
 	grid                               [MaxCells]float64
 	avoid, preferred, critical, parity float64
+	// tier is the root of a cell's tier multiplier by the bits fired,
+	// critical, preferred, avoid (8, 4, 2, 1): the highest tier applies,
+	// and a fired cell's is 0; par is 1 and the parity root. (x * 1 is
+	// x: the products are those of one multiplication per tier that
+	// applies.)
+	tier [16]float64
+	par  [2]float64
 }
 
 // newDensityRoots returns the roots of p's multipliers, or nil when p's
@@ -156,8 +178,26 @@ func newDensityRoots(p *densityParams) *densityRoots {
 			r.lineX[j], r.lineY[j], r.lineB[j] = m, y, r.e*y/m
 		}
 	}
+	// Below powMinRatio, the constant powUpper(powMinRatio), from bin 1's
+	// line (x^e increases).
+	r.lineX[0], r.lineY[0], r.lineB[0] = powMinRatio, r.powUpper(powMinRatio), 0
 	root := func(x float64) float64 { return math.Pow(x, r.invE) }
 	r.avoid, r.preferred, r.critical, r.parity = root(p.Avoid), root(p.Preferred), root(p.Critical), root(p.Parity)
+	for i := range r.tier {
+		switch {
+		case i&8 != 0:
+			r.tier[i] = 0
+		case i&4 != 0:
+			r.tier[i] = r.critical
+		case i&2 != 0:
+			r.tier[i] = r.preferred
+		case i&1 != 0:
+			r.tier[i] = r.avoid
+		default:
+			r.tier[i] = 1
+		}
+	}
+	r.par = [2]float64{1, r.parity}
 	for c := range r.grid {
 		r.grid[c] = 1
 	}
@@ -205,11 +245,13 @@ func (r *densityRoots) powBounds(u float64) (lo, hi float64, ok bool) {
 type scoreBounds struct {
 	// mul[c] is g'(c) t'(c) under masks, and mulPar[c] the same times
 	// r'(c) on the hunt's parity cells (masks.parity, the last parity
-	// mask of a hunt): only the cells whose tier or parity changed since
-	// the last shot are multiplied again, and a shot that starts or ends a
-	// hunt switches arrays, not multipliers.
+	// mask of a hunt), both 0 on the fired cells: only the cells whose
+	// tier, parity or state changed since the last shot are multiplied
+	// again, and a shot that starts or ends a hunt switches arrays, not
+	// multipliers.
 	mul, mulPar [MaxCells]float64
 	masks       scoreMasks // hunting unused
+	fired       Bits       // the fired cells mul and mulPar are of
 	root        [MaxCells]float64
 	cand        [MaxCells]int8 // cells near the largest root, in cell order
 	drawCell    [MaxCells]int8
@@ -218,48 +260,39 @@ type scoreBounds struct {
 }
 
 // newScoreBounds returns the scratch of a gunner whose multipliers have
-// the roots rt, before any tier or parity applies.
+// the roots rt, before any tier or parity applies and any cell is fired.
 func newScoreBounds(rt *densityRoots) *scoreBounds {
 	return &scoreBounds{mul: rt.grid, mulPar: rt.grid}
 }
 
 // remask brings mul and mulPar up to date with the masks of this shot and
-// returns the one that applies. Each cell takes the highest tier it is
-// in, as in multiplied.
-func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) *[MaxCells]float64 {
+// the fired cells, and returns the one that applies. Each cell takes the
+// highest tier it is in, as in multiplied; a fired cell's multiplier is
+// 0, so that its root is 0 (or NaN, which productRoots' check of every P
+// catches) and the largest root is an open cell's.
+func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks, fired Bits) *[MaxCells]float64 {
 	o := &sb.masks
 	parity := o.parity
 	if m.hunting {
 		parity = m.parity
 	}
 	changed := Bits{
-		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo),
-		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi),
+		Lo: (m.critical.Lo ^ o.critical.Lo) | (m.preferred.Lo ^ o.preferred.Lo) | (m.avoid.Lo ^ o.avoid.Lo) | (parity.Lo ^ o.parity.Lo) | (fired.Lo ^ sb.fired.Lo),
+		Hi: (m.critical.Hi ^ o.critical.Hi) | (m.preferred.Hi ^ o.preferred.Hi) | (m.avoid.Hi ^ o.avoid.Hi) | (parity.Hi ^ o.parity.Hi) | (fired.Hi ^ sb.fired.Hi),
 	}
 	if !changed.Empty() {
 		*o = scoreMasks{critical: m.critical, preferred: m.preferred, avoid: m.avoid, parity: parity}
+		sb.fired = fired
 		for wi, w := range [2]uint64{changed.Lo, changed.Hi} {
-			cw, pw, aw, rw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo
+			cw, pw, aw, rw, fw := m.critical.Lo, m.preferred.Lo, m.avoid.Lo, parity.Lo, fired.Lo
 			if wi == 1 {
-				cw, pw, aw, rw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi
+				cw, pw, aw, rw, fw = m.critical.Hi, m.preferred.Hi, m.avoid.Hi, parity.Hi, fired.Hi
 			}
 			for ; w != 0; w &= w - 1 {
 				b := uint(bits.TrailingZeros64(w))
 				c := (wi<<6 | int(b)) & (MaxCells - 1)
-				x := rt.grid[c]
-				switch {
-				case cw>>b&1 != 0:
-					x *= rt.critical
-				case pw>>b&1 != 0:
-					x *= rt.preferred
-				case aw>>b&1 != 0:
-					x *= rt.avoid
-				}
-				sb.mul[c] = x
-				if rw>>b&1 != 0 {
-					x *= rt.parity
-				}
-				sb.mulPar[c] = x
+				x := rt.grid[c] * rt.tier[(fw>>b&1)<<3|(cw>>b&1)<<2|(pw>>b&1)<<1|aw>>b&1]
+				sb.mul[c], sb.mulPar[c] = x, x*rt.par[rw>>b&1]
 			}
 		}
 	}
@@ -273,15 +306,17 @@ func (sb *scoreBounds) remask(rt *densityRoots, m *scoreMasks) *[MaxCells]float6
 // 1/powBins of [0, 1].
 const powBins = 256
 
-// powUpper returns an upper bound of x^e for x in [powMinRatio, 1 +
-// 2^-50], with one multiplication, one addition and a table look-up. On
-// x's bin the line lies above x^e: for e >= 1, x^e is convex and lies
+// powUpper returns an upper bound of x^e for x in [0, 1 + 2^-50], with
+// one multiplication, one addition and a table look-up: below
+// powMinRatio (bin 0), powUpper(powMinRatio) itself, exactly (the line
+// is flat). On x's bin from 1 up the line lies above x^e: for e >= 1, x^e is convex and lies
 // below its chord over the bin; for e < 1 it is concave and lies below
 // any of its tangents. The chord is within e(e-1)/8 (1/powBins/x)^2 of
 // x^e relatively (for e <= 4: 1.5e-3 at x = 1/16, 4e-4 at 1/4, 2.3e-5
 // near 1), the tangent at the bin's middle within e(1-e)/8 (1/powBins/x)^2.
 // Beyond 1, where x^e passes above the last chord, it does so by less
-// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the line is y0 + B (x - x0) with y0, B >= 0,
+// than e (x - 1) relatively: 64 2^-50 < 1e-13 at most. Rounding: the
+// line is y0 + B (x - x0) with y0, B >= 0,
 // x - x0 exact (Sterbenz), and |B (x - x0)| <= y0/3 where x - x0 < 0
 // (tangents of bins 1 and up: x >= powMinRatio), so it is computed within
 // a few ulps, and y0 and B (a difference of two powers divided by the
@@ -300,24 +335,112 @@ const twoBits = 0x4000000000000000
 // Limits of powUpper's use in chooseBounded: the ratio x of a drawer's
 // root to the largest is at least powMinRatio and the best score at least
 // powMinTop, so that top * powUpper(x) >= top * x^e >= 2^-912 stays
-// normal (e <= 64); powSlack covers every rounding (see chooseBounded).
+// normal (e <= 64); powSlack covers every rounding (see chooseGeneral).
 const (
 	powMinRatio = 0x1p-8
 	powMinTop   = 0x1p-400
 	powSlack    = 1e-7
 )
 
-// chooseBounded is choose for an exponent other than 1: k.score holds
-// prod_s (1 - p_s) on entry. It picks the very cell the plain loop would,
-// drawing the very same random numbers; see the top of this file.
+// chooseBounded is choose for an exponent other than 1: k.live holds the
+// ships in play. It picks the very cell the plain loop would, drawing the
+// very same random numbers; see the top of this file.
 func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	p, rt, sb := k.p, k.roots, k.bound
-	mul := sb.remask(rt, m)
+	maxRoot, tame := k.productRoots(sb.remask(rt, m, k.fired))
+	if !tame || rt.pMin > 0x1p-53 || !(p.Jitter > 0) || !(maxRoot > 0) {
+		return k.chooseGeneral(open, m)
+	}
+	// Every P is 0 or a number in [2^-53, 2], so every root proves what
+	// it should (see chooseGeneral), and no cell needs scoring yet: the
+	// best score, top, lies within the bounds of the largest root's.
+	tlo, thi, ok := rt.powBounds(maxRoot)
+	if !ok || !(tlo >= powMinTop) {
+		return k.chooseGeneral(open, m)
+	}
 	score, root := &k.score, &sb.root
-	// One pass over the open cells turns q into P and its root and
-	// gathers the cells whose root is within rounding of the largest so
-	// far; those still near the final largest are the candidates for the
-	// best. wild: cells whose roots prove nothing (a P that is not 0 or a
+	near := maxRoot * (1 - 4*rootSlack)
+	// Which cells draw: see chooseGeneral.
+	skipBelow, drawAbove := 0.0, -1.0
+	if gap := tlo - p.Jitter; gap >= 0x1p-900 {
+		lo, _ := rt.rootBounds(gap)
+		skipBelow = lo * (1 - 4*rootSlack)
+	}
+	if gap := thi - p.Jitter + thi*0x1p-50; gap > 0 {
+		drawAbove = math.Inf(1)
+		if gap >= 0x1p-900 {
+			_, hi := rt.rootBounds(gap)
+			drawAbove = hi * (1 + 4*rootSlack)
+		}
+	}
+	// One pass lists the drawers in cell order, each with an upper bound
+	// of its score (see chooseGeneral: tlo >= powMinTop here) or, where
+	// its draw depends on top, its exact score (its root then NaN); then
+	// their jitter is drawn, in that order, and the highest bound found.
+	invMax, topS := 1/maxRoot, thi*(1+powSlack)
+	var exact Bits
+	top, topKnown := 0.0, false
+	n := 0
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			u := root[c]
+			if u < skipBelow {
+				continue
+			}
+			var ub float64
+			if u > drawAbove {
+				// Below powMinRatio (a root of 0 too), powUpper is
+				// powUpper(powMinRatio): no branch to mispredict.
+				ub = topS * rt.powUpper(u*invMax)
+			} else { // rare: the draw depends on top
+				v := k.value(c, score[c], m)
+				score[c], root[c], exact = v, math.NaN(), exact.Set(c)
+				if !topKnown {
+					top, topKnown = k.topScoreOpen(open, near, m), true
+				}
+				if v != top && v+p.Jitter <= top {
+					continue
+				}
+				ub = v
+			}
+			sb.drawCell[n&(MaxCells-1)] = int8(c)
+			sb.drawW[n&(MaxCells-1)] = ub
+			n++
+		}
+	}
+	// Every bound is a number >= 0 here (every P is tame), so the
+	// lead's is the largest of their bits, found without a branch.
+	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
+	for i := range drawAdd {
+		add := k.rng.Float64() * p.Jitter
+		drawAdd[i] = add
+		drawW[i] += add
+	}
+	var mb uint64
+	for _, wub := range drawW {
+		mb = max(mb, math.Float64bits(wub))
+	}
+	lead, leadW := -1, math.Float64frombits(mb)
+	for i, wub := range drawW {
+		if wub == leadW {
+			lead = i
+			break
+		}
+	}
+	return k.pick(n, lead, leadW, exact, m)
+}
+
+// chooseGeneral is chooseBounded where its fast path does not apply (no
+// jitter, a P that is not a number in [0, 2], an exponent above 900/53,
+// a best score that may leave the range of powUpper's limits): k.score
+// and k.bound.root hold every cell's P and root on entry (productRoots).
+func (k *densityGunner) chooseGeneral(open Bits, m *scoreMasks) int {
+	p, rt, sb := k.p, k.roots, k.bound
+	score, root := &k.score, &sb.root
+	// One pass over the open cells gathers the cells whose root is
+	// within rounding of the largest so far; those still near the final
+	// largest are the candidates for the best. wild: cells whose roots prove nothing (a P that is not 0 or a
 	// number in [pMin, 2]: never, in fact), scored exactly.
 	// A computed P = 1 - q is 0, at least 2^-53 (q < 1 is a multiple of
 	// 2^-53 from 1/2 on), negative, above 2 or NaN; so where pMin <=
@@ -333,9 +456,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
 			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
-			P := 1 - score[c]
-			u := P * mul[c]
-			score[c], root[c] = P, u // score holds P until scored exactly
+			P, u := score[c], root[c] // score holds P until scored exactly
 			if math.Float64bits(P) > twoBits || P < pMin && P != 0 {
 				wild = wild.Set(c)
 			} else if u < near {
@@ -467,25 +588,43 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			n++
 		}
 	}
-	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
+	return k.drawAndPick(n, exact, m)
+}
+
+// drawAndPick draws the jitter of the n drawers listed in k.bound, in
+// order, and returns the first with the highest jittered score: drawW
+// holds each drawer's score bound from above, or its exact score where
+// exact has its cell (root NaN, or 0: a score of 0).
+func (k *densityGunner) drawAndPick(n int, exact Bits, m *scoreMasks) int {
+	p, sb := k.p, k.bound
+	drawAdd, drawW := sb.drawAdd[:n], sb.drawW[:n]
 	for i := range drawAdd {
 		add := k.rng.Float64() * p.Jitter
 		drawAdd[i] = add
 		drawW[i] += add
 	}
-	// lead: the drawer with the highest bound, second: the highest bound
-	// of the others (a NaN bound, never in fact, sticks).
-	lead, leadW, second := -1, math.Inf(-1), math.Inf(-1)
+	// lead: the first drawer with the highest bound (a NaN bound, never
+	// in fact, never leads).
+	lead, leadW := -1, math.Inf(-1)
 	for i, wub := range drawW {
 		if wub > leadW {
-			lead, leadW, second = i, wub, leadW
-		} else if !(wub <= second) && second == second {
-			second = wub
+			lead, leadW = i, wub
 		}
 	}
+	return k.pick(n, lead, leadW, exact, m)
+}
+
+// pick returns the first of the n drawers listed in k.bound with the
+// highest jittered score, given lead, the first with the highest bound
+// leadW (-1 if none).
+func (k *densityGunner) pick(n, lead int, leadW float64, exact Bits, m *scoreMasks) int {
+	rt, sb := k.roots, k.bound
+	score, root := &k.score, &sb.root
+	drawCell, drawAdd, drawW := sb.drawCell[:n], sb.drawAdd[:n], sb.drawW[:n]
 	// The winner is the first drawer with the highest jittered score. The
-	// lead's bounds from its root (its score itself if it is exact or its
-	// root 0) settle it as a rule: above every other bound, it wins.
+	// lead's bounds from its root (its score itself if it is exact, 0 if
+	// its root is 0) settle it as a rule: above every other bound (a NaN
+	// bound is not), it wins.
 	if lead >= 0 {
 		c := int(drawCell[lead]) & (MaxCells - 1)
 		wlo, ok := leadW, true
@@ -493,9 +632,22 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 			var vlo float64
 			vlo, _, ok = rt.powBounds(u)
 			wlo = vlo + drawAdd[lead]
+		} else if u == 0 {
+			wlo = drawAdd[lead] // 0 + add; the fast path bounds 0 above by powUpper(0)
 		}
-		if ok && second < wlo {
-			return c
+		if ok {
+			drawW[lead] = math.Inf(-1)
+			settled := true
+			for _, wub := range drawW {
+				if !(wub < wlo) {
+					settled = false
+					break
+				}
+			}
+			drawW[lead] = leadW
+			if settled {
+				return c
+			}
 		}
 		if u := root[c]; u == u {
 			exact = exact.Set(c)
@@ -533,7 +685,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 }
 
 // topScore is the best exact score of the open cells: the highest of
-// cand's cells whose root is near or above near (see chooseBounded), each
+// cand's cells whose root is near or above near (see chooseGeneral), each
 // scored from its P in k.score or taken from k.score where the cell is
 // already scored (its root NaN), leaving both as they are.
 func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float64 {
@@ -554,6 +706,94 @@ func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float
 	}
 	return top
 }
+
+// topScoreOpen is topScore over the open cells: the cells whose root is
+// near or above near are the cells chooseGeneral's cand would hold, and
+// any other, scored or not, scores strictly less than the largest root's.
+func (k *densityGunner) topScoreOpen(open Bits, near float64, m *scoreMasks) float64 {
+	top := math.Inf(-1)
+	for wi, w := range [2]uint64{open.Lo, open.Hi} {
+		for ; w != 0; w &= w - 1 {
+			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
+			u := k.bound.root[c]
+			if u < near {
+				continue
+			}
+			v := k.score[c]
+			if u == u {
+				v = k.value(c, v, m)
+			}
+			if v > top { // as in the plain loop: a NaN score never counts
+				top = v
+			}
+		}
+	}
+	return top
+}
+
+// productRoots is product fused with the roots: folding in the last ship
+// in play, it leaves each cell's P = 1 - prod_s (1 - p_s) in k.score and
+// its root P * mul[c] in k.bound.root (the same operations, in the same
+// order, as product then chooseGeneral's pass). It returns the largest
+// root of all cells (at least 0), and whether every P is 0 or a number
+// in [2^-53, 2] (see twoBits).
+func (k *densityGunner) productRoots(mul *[MaxCells]float64) (maxRoot float64, tame bool) {
+	// With every P tame, every root is 0 or a positive number, whose bits
+	// order as the numbers do.
+	n := k.g.Cells
+	score := k.score[:n]
+	last := densityShip{dens: &zeroDensity, inv: 0, times: 1} // a factor of 1: no ship in play
+	switch len(k.live) {
+	case 0, 1:
+		for c := range score {
+			score[c] = 1 // 1 * f is f: the fold below is product's
+		}
+		if len(k.live) == 1 {
+			last = k.live[0]
+		}
+	default:
+		k.fold(k.live[:len(k.live)-1])
+		last = k.live[len(k.live)-1]
+	}
+	d, inv, root, mu := last.dens[:n], last.inv, k.bound.root[:n], mul[:n]
+	var or uint64 // the bits of every P ORed: the top two are those of NaN, a P >= 2 or below 0
+	var mb uint64 // the largest bits of a root: of the largest root, where every P is tame
+	switch last.times {
+	case 1:
+		for c, q := range score {
+			P := 1 - float64(q*(1-d[c]*inv))
+			u := P * mu[c]
+			score[c], root[c] = P, u
+			or |= math.Float64bits(P)
+			mb = max(mb, math.Float64bits(u))
+		}
+	case 2:
+		for c, q := range score {
+			f := 1 - d[c]*inv
+			P := 1 - float64(q*f*f)
+			u := P * mu[c]
+			score[c], root[c] = P, u
+			or |= math.Float64bits(P)
+			mb = max(mb, math.Float64bits(u))
+		}
+	default:
+		for c, q := range score {
+			f := 1 - d[c]*inv
+			for range last.times {
+				q *= f
+			}
+			P := 1 - q
+			u := P * mu[c]
+			score[c], root[c] = P, u
+			or |= math.Float64bits(P)
+			mb = max(mb, math.Float64bits(u))
+		}
+	}
+	return math.Float64frombits(mb), or>>62 == 0
+}
+
+// zeroDensity is productRoots' density of no ship.
+var zeroDensity [MaxCells]float64
 
 // scoreDrawer scores cell c exactly, leaves the score in k.score and
 // returns it jittered by add.

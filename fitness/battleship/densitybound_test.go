@@ -243,7 +243,8 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 // values: log2Upper and exp2Bounds must contain the true
 // value, a cell's root must be within rootSlack of the e-th root of its
 // exact score, rootBounds must contain that root, powBounds the score
-// from the root, and powUpper must bound x^e from above.
+// from the root, and powUpper must bound x^e from above (below
+// powMinRatio, by powUpper(powMinRatio)).
 func TestScoreBounds(t *testing.T) {
 	rng := fitness.NewRand(3)
 	xs := []float64{0x1p-53, 0x1p-1000, 1, 1 - 0x1p-53, 1 + 0x1p-52, 0.5, 0.75, 1.0 / 3, 0x1.00fffffffffffp0, 0x1.ff00000000001p-1}
@@ -278,6 +279,13 @@ func TestScoreBounds(t *testing.T) {
 			e = []float64{2, 0.125, 64, 0.5, 1 - 0x1p-40, 1 + 0x1p-40, 4, 0.25}[i]
 		}
 		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
+		// Below powMinRatio (bin 0, a root of 0 too) it is
+		// powUpper(powMinRatio), which bounds x^e there.
+		for _, x := range []float64{0, 0x1p-60, 0x1p-9, math.Nextafter(powMinRatio, 0)} {
+			if up := rt.powUpper(x); up != rt.powUpper(powMinRatio) || !(up*(1+1e-12) >= math.Pow(powMinRatio, e)) {
+				t.Fatalf("powUpper(%v) for e %v = %v, powUpper(powMinRatio) %v, powMinRatio^e %v", x, e, up, rt.powUpper(powMinRatio), math.Pow(powMinRatio, e))
+			}
+		}
 		j := float64(rng.IntN(powBins + 1))
 		for _, x := range []float64{powMinRatio, 1, 1 + 0x1p-50, 1 + 0x1p-40, rng.Float64(), 0.25 + 0.75*rng.Float64(),
 			1 - rng.Float64()*0x1p-20, j / powBins, math.Nextafter(j/powBins, 0)} {
@@ -454,16 +462,28 @@ func TestIncrementalScratch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sb := newScoreBounds(rt)
+			var fired Bits
 			for step := range 2000 {
 				critical := randomBits(3 * tc.prob)
 				preferred := randomBits(2 * tc.prob).AndNot(critical)
 				m := scoreMasks{critical: critical, preferred: preferred, avoid: randomBits(tc.prob).AndNot(critical).AndNot(preferred),
 					parity: randomBits(tc.prob), hunting: rng.IntN(tc.hunts) == 0}
-				mul := sb.remask(rt, &m)
+				if step%20 == 0 { // a new game
+					fired = Bits{}
+				}
+				fired = fired.Set(rng.IntN(g.Cells))
+				mul := sb.remask(rt, &m, fired)
 				k := &densityGunner{p: &p, roots: rt, tiers: true}
 				for c := range g.Cells {
-					// The root of multiplied's product, within rounding.
+					// The root of multiplied's product, within rounding;
+					// 0 where fired.
 					want := math.Pow(k.multiplied(c, 1, &m), 1/p.Exponent)
+					if fired.Has(c) {
+						if mul[c] != 0 {
+							t.Fatalf("step %d cell %d: fired, multipliers' root %v, want 0", step, c, mul[c])
+						}
+						continue
+					}
 					if d := math.Abs(mul[c]/want - 1); d > 1e-14 {
 						t.Fatalf("step %d cell %d: multipliers' root %v, want %v", step, c, mul[c], want)
 					}

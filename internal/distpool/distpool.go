@@ -23,9 +23,20 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	if len(w.Batches) == 0 {
 		return ctx.Err()
 	}
+	// What every batch of the run shares (the config) is stored once
+	// per wave and fetched by each worker once per run; a batch names it
+	// by its key.
+	run, err := w.Batches[0].RunSpec()
+	if err != nil {
+		return err
+	}
+	key, err := p.C.Share(ctx, run)
+	if err != nil {
+		return err
+	}
 	jobs := make([]dist.Job, len(w.Batches))
 	for i, b := range w.Batches {
-		spec, err := b.Spec()
+		spec, err := b.Spec(key)
 		if err != nil {
 			return err
 		}
@@ -53,7 +64,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 // Play returns the function a worker plays jobs with: each job's games
 // one after another (a worker plays several jobs at once instead).
 func Play(w *engine.Worker) dist.PlayFunc {
-	return func(ctx context.Context, payload []byte) ([]byte, error) {
-		return w.PlaySpec(ctx, payload, 1)
+	return func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+		return w.PlaySpec(ctx, payload, 1, engine.Fetch(fetch))
 	}
 }

@@ -179,7 +179,7 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 	want := localRun(t)
 	var took atomic.Int64
 	dies := func(nc *nats.Conn) dist.PlayFunc {
-		return func(ctx context.Context, payload []byte) ([]byte, error) {
+		return func(ctx context.Context, payload []byte, _ dist.Fetch) ([]byte, error) {
 			took.Add(1)
 			nc.Close() // dies with the job in hand
 			<-ctx.Done()
@@ -201,7 +201,9 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 // TestJobFailingOnEveryDeliveryStopsTheRun: a batch that fails on every
 // worker stops the run with one error naming the batch and the cause.
 func TestJobFailingOnEveryDeliveryStopsTheRun(t *testing.T) {
-	fails := func(context.Context, []byte) ([]byte, error) { return nil, errors.New("engine: the game broke") }
+	fails := func(context.Context, []byte, dist.Fetch) ([]byte, error) {
+		return nil, errors.New("engine: the game broke")
+	}
 	cl := startCluster(t, dist.Settings{MaxDeliver: 3}, fails, fails)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -221,14 +223,24 @@ type garbage struct {
 
 func (g *garbage) Play(ctx context.Context, w engine.Wave) error {
 	id := w.Batches[0].ID
+	// results is a worker's answer for batch id with n results.
+	results := func(id string, n int) string {
+		out := append([]byte("EVR\x02"), byte(len(id)))
+		out = append(append(out, id...), byte(n))
+		return string(append(out, make([]byte, 8*n)...))
+	}
 	for _, m := range []struct{ subject, data string }{
-		{"evotune.results." + id, `{"batch":"` + id + `","results":[1]}`},           // too few results
-		{"evotune.results." + id, `not json`},                                       // malformed
-		{"evotune.results." + id[:strings.LastIndexByte(id, '.')] + ".99999", `{}`}, // no such batch
-		{"evotune.results." + id, `{"batch":"someone.else.0","results":[]}`},        // another batch's
-		{"evotune.workers.hello", `{"id":`},                                         // a broken hello
-		{"evotune.jobs.foreign.job", `{"format":1}`},                                // a job of nobody
-		{"evotune.results." + id, strings.Repeat("x", dist.MaxPayload-1024)},        // oversized
+		{"evotune.results." + id, results(id, 1)},                                     // too few results
+		{"evotune.results." + id, `{"batch":"` + id + `","results":[1]}`},             // the JSON of format 1
+		{"evotune.results." + id, `not json`},                                         // malformed
+		{"evotune.results." + id[:strings.LastIndexByte(id, '.')] + ".99999", `{}`},   // no such batch
+		{"evotune.results." + id, results("someone.else.0", w.Batches[0].Games())},    // another batch's
+		{"evotune.workers.hello", `{"id":`},                                           // a broken hello
+		{"evotune.jobs.foreign.job", `{"format":1}`},                                  // a job of nobody
+		{"evotune.jobs." + id[:strings.LastIndexByte(id, '.')] + ".99999", "EVB\x02"}, // a malformed job of no batch
+		{"evotune.shared." + strings.Repeat("0", 64), "not what 000… is the hash of"}, // shared data of nobody
+		{"evotune.shared.notakey", "x"},                                               // and under no key
+		{"evotune.results." + id, strings.Repeat("x", dist.MaxPayload-1024)},          // oversized
 	} {
 		msg := nats.NewMsg(m.subject)
 		msg.Data = []byte(m.data)

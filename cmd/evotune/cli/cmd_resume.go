@@ -37,9 +37,10 @@ evolution.generations (a 'run --generations N' budget is not remembered).`,
 	return cmd
 }
 
-func (o *resumeOptions) run(ctx context.Context) error {
+func (o *resumeOptions) run(ctx context.Context) (err error) {
 	opts := engine.Options{Dir: o.dir, Workers: o.workers, Generations: o.generations, AcceptProgramChange: o.accept}
-	defer o.dist.apply(o.e, o.quiet, &opts).close()
+	pool := o.dist.apply(o.e, o.quiet, &opts)
+	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		return engine.Resume(ctx, opts)
 	})

@@ -48,7 +48,7 @@ re-evaluation can move it either way.`,
 	return cmd
 }
 
-func (o *runOptions) run(ctx context.Context) error {
+func (o *runOptions) run(ctx context.Context) (err error) {
 	cfg, err := engine.Load(o.config)
 	if err != nil {
 		return asUsage(err)
@@ -59,7 +59,8 @@ func (o *runOptions) run(ctx context.Context) error {
 		dir = filepath.Join("runs", cfg.Name)
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
-	defer o.dist.apply(o.e, o.quiet, &opts).close()
+	pool := o.dist.apply(o.e, o.quiet, &opts)
+	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)
 		if errors.Is(err, engine.ErrRunExists) {

@@ -68,7 +68,7 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --nats: the certificate authority `FILE` of the server's TLS certificate")
 	fs.StringVar(&d.creds, "creds", "", "with --nats: a NATS credentials `FILE`")
 	fs.IntVar(&d.play, "play", 0, "with --serve or --nats: batches the coordinator plays itself at once (`N`, default 0)")
-	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d); results do not depend on it", engine.DefaultBatchGames))
+	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d; with --serve or --nats, a generation's games\nin about 64 batches of %d to 1024); results do not depend on it", engine.DefaultBatchGames, engine.DefaultBatchGames))
 	fs.DurationVar(&d.ackWait, "ack-wait", 30*time.Second, "with --serve or --nats: a batch whose worker is silent this long goes to another")
 	fs.IntVar(&d.maxDeliver, "max-deliver", 4, "with --serve or --nats: deliveries of a batch before the run gives up on it")
 }
@@ -215,12 +215,21 @@ func (p *lazyPool) start() error {
 	return nil
 }
 
-// close stops what start started, last first.
-func (p *lazyPool) close() {
+// close stops what start started, last first. The embedded server's
+// store (RUN_DIR/nats/) is removed once the run has finished: its jobs
+// and results are all played and taken. A run that stopped keeps it for
+// its resume, which then finds the batches already queued, and results
+// the journal has not yet taken.
+func (p *lazyPool) close(finished bool) {
 	if p == nil {
 		return
 	}
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
+	}
+	if finished && p.d.serve != "" {
+		if err := os.RemoveAll(filepath.Join(p.dir, "nats")); err != nil {
+			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+		}
 	}
 }

@@ -150,6 +150,9 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
+	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+		t.Errorf("the finished run left its server's store behind (stat: %v)", err)
+	}
 }
 
 // TestKilledWorkerAndCoordinator: a worker SIGKILLed in the middle of a
@@ -174,11 +177,17 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	waitJournal(t, dir, 1, batches/2)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
+	if _, err := os.Stat(filepath.Join(dir, "nats")); err != nil {
+		t.Errorf("the killed coordinator's server store is gone before its resume: %v", err)
+	}
 	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
+	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
+	}
 	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
@@ -258,4 +267,66 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "the coordinator alone")
+}
+
+// TestProgramOverTheQueue: a config played by an outside program
+// (examples/pig/pig.py) runs on a worker started with --allow-programs,
+// from the worker's machine, and gives the files of a local run; a
+// worker without it refuses every batch, and the run stops with one line
+// saying why.
+func TestProgramOverTheQueue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	pig, err := filepath.Abs(filepath.Join("..", "..", "..", "examples", "pig", "pig.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, `name: pig
+seed: 3
+command: [python3, `+pig+`]
+player: tuned
+seeds:
+  - {}
+fitness:
+  objective: score
+  baselines:
+    opponents: [hold20]
+    games: 40
+  hall-of-fame:
+    members: 2
+    games: 10
+evolution:
+  population: 6
+  generations: 2
+  elitism: 1
+`)
+	local := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
+	want := readFiles(t, local)
+
+	t.Run("refused", func(t *testing.T) {
+		addr := freeAddr(t)
+		coord, errb := startCoordinator(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--quiet", "--max-deliver", "2")
+		startWorker(t, "nats://"+addr, "--workers", "1")
+		err := coord.Wait()
+		exitErr, ok := err.(*exec.ExitError)
+		said := strings.TrimSpace(errb.String())
+		if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(said, "--allow-programs") || strings.Contains(said, "\n") {
+			t.Fatalf("coordinator with a worker that runs no programs: %v: %q", err, said)
+		}
+	})
+	t.Run("allowed", func(t *testing.T) {
+		addr := freeAddr(t)
+		dir := filepath.Join(t.TempDir(), "run")
+		coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--quiet")
+		startWorker(t, "nats://"+addr, "--workers", "2", "--allow-programs")
+		if err := coord.Wait(); err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, errb.String())
+		}
+		sameAsStraight(t, want, dir, "pig.py on a worker")
+	})
 }

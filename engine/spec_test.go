@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// goodSpec has players of both kinds, a game without a second player
+// and a flipped one.
+var goodSpec = batchSpec{
+	Batch: "r1.3.7", Run: "0123abcd",
+	Players: []specPlayer{
+		{Species: 0, Genes: []float64{0.5, -1, math.Inf(1)}, Baseline: -1},
+		{Species: 1, Baseline: 2},
+		{Species: 0, Genes: []float64{}, Baseline: -1},
+	},
+	Games: []specGame{{A: 0, B: 1, Seed: 1 << 63, Flip: true}, {A: 2, B: -1, Seed: 42}},
+}
+
+// TestSpecRoundTrip: a batch description reads back as written, and
+// every truncation of it is an error, never a panic.
+func TestSpecRoundTrip(t *testing.T) {
+	data := goodSpec.append(nil)
+	got, err := decodeSpec(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*got, goodSpec) {
+		t.Fatalf("read back %+v, want %+v", *got, goodSpec)
+	}
+	for n := range len(data) {
+		if _, err := decodeSpec(data[:n]); err == nil {
+			t.Fatalf("the first %d of %d bytes read without error", n, len(data))
+		}
+	}
+}
+
+// TestMalformedSpecs: a description of another kind or version, damaged
+// or hostile, is one error naming what is wrong.
+func TestMalformedSpecs(t *testing.T) {
+	good := goodSpec.append(nil)
+	withFormat := func(f byte) []byte {
+		d := append([]byte(nil), good...)
+		d[3] = f
+		return d
+	}
+	// header is the magic, the batch ID and the run key of goodSpec.
+	header := appendString(appendString(specMagic[:], "r1.3.7"), "k")
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "not a batch description"},
+		{"json of format 1", []byte(`{"format":1,"batch":"r.0.0"}`), "not a batch description"},
+		{"results", encodeResults("r.0.0", []float64{1}), "not a batch description"},
+		{"format 1", withFormat(1), "a batch description of format 1, this evotune reads 2"},
+		{"a byte after the end", append(append([]byte(nil), good...), 0), "1 bytes after the end"},
+		{"more players than bytes", binary.AppendUvarint(append([]byte(nil), header...), 1<<40), "players"},
+		{"a long ID", appendString(specMagic[:], strings.Repeat("x", 2000)), "batch ID length 2000, more than 1000"},
+		{"a bad player kind", append(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 1), 0), 7, 0, 0), "bad player kind"},
+		{"a game of a player not listed", append(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 0), 1), 2),
+			make([]byte, 10)...), "player A 2, more than 0"},
+		{"a bad flip", append(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 0), 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9), "bad flip"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := decodeSpec(tc.data)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "engine: malformed batch description: ") {
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDecodeResults: a worker's answer is taken only whole, for its own
+// batch, one finite result per game.
+func TestDecodeResults(t *testing.T) {
+	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3)}
+	good := encodeResults("r1.0.4", []float64{0.25, 1, -3})
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string // "": taken
+	}{
+		{"good", good, ""},
+		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), "not results"},
+		{"a batch description", goodSpec.append(nil), "not results"},
+		{"format 1", append([]byte("EVR\x01"), good[4:]...), "results of format 1"},
+		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, -3}), `results for batch "r1.0.5" where r1.0.4 was expected`},
+		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), "2 results for the 3 games"},
+		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), "game 1"},
+		{"truncated", good[:len(good)-1], "results 3, more than 2"},
+		{"a byte after the end", append(append([]byte(nil), good...), 0), "1 bytes after the end"},
+		{"oversized", make([]byte, MaxSpecResults+1), "results of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := DecodeResults(b, tc.data)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want == "" && !reflect.DeepEqual(res, []float64{0.25, 1, -3}):
+				t.Fatalf("read %v", res)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestWorkerRunDescriptions: a worker fetches a run's description once,
+// and refuses one it cannot fetch, read or trust with one error.
+func TestWorkerRunDescriptions(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	defer cfg.Close()
+	good, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite := func(f func(*runSpec)) []byte {
+		s := runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()}
+		f(&s)
+		data, _ := json.Marshal(s)
+		return data
+	}
+	batch := (&batchSpec{Batch: "r.0.0", Run: "k"}).append(nil)
+	for _, tc := range []struct {
+		name  string
+		run   []byte
+		fetch error
+		want  string // "": played
+	}{
+		{"good", good, nil, ""},
+		{"not stored", nil, errors.New("no such key"), "batch r.0.0: the run's description: no such key"},
+		{"malformed", []byte(`{"format":2,"config":`), nil, "malformed run description"},
+		{"an unknown field", []byte(`{"format":2,"configs":"x"}`), nil, "malformed run description"},
+		{"format 1", rewrite(func(s *runSpec) { s.Format = 1 }), nil, "run description format 1, this evotune reads 2"},
+		{"a config that does not load", rewrite(func(s *runSpec) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
+		{"another hash", rewrite(func(s *runSpec) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
+		{"player files", rewrite(func(s *runSpec) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
+		{"oversized", make([]byte, MaxSpec+1), nil, "a run description of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Worker{}
+			defer w.Close()
+			fetches := 0
+			fetch := func(_ context.Context, key string) ([]byte, error) {
+				fetches++
+				if key != "k" {
+					t.Errorf("fetched %q", key)
+				}
+				return tc.run, tc.fetch
+			}
+			for range 2 {
+				ans, err := w.PlaySpec(context.Background(), batch, 1, fetch)
+				switch {
+				case tc.want == "" && err != nil:
+					t.Fatal(err)
+				case tc.want == "":
+					if res, err := DecodeResults(&Batch{ID: "r.0.0"}, ans); err != nil || len(res) != 0 {
+						t.Fatalf("answer %v, %v", res, err)
+					}
+				case err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
+					t.Fatalf("got %v, want one line saying %q", err, tc.want)
+				}
+			}
+			if tc.want == "" && fetches != 1 {
+				t.Errorf("fetched %d times for two batches of one run", fetches)
+			}
+		})
+	}
+}
