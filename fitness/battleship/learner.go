@@ -119,23 +119,28 @@ type learnerMemory struct {
 	found []float64
 }
 
-func (m *learnerMemory) Start(g *Geometry, rng *rand.Rand) Gunner {
+func (m *learnerMemory) Start(g *Geometry, rng *rand.Rand) Gunner { return m.shooter(g).Start(g, rng) }
+
+// shooter returns the series' next game's shooter.
+func (m *learnerMemory) shooter(g *Geometry) *densityShooter {
 	l := m.l
 	if m.games == 0 || l.strength == 0 || len(m.found) != g.Cells || len(l.rate) != g.Cells {
-		return l.base.Start(g, rng)
+		return l.base
 	}
-	s := *l.base // this game's shooter: the tuned one with the learned grid
+	// This game's shooter: the tuned one with the learned grid, and the
+	// roots of that grid (an exponent other than 1 ranks cells by them).
+	p := l.base.p
 	ratio := m.shrunkRatios(g.Cells)
 	grid := make([]float64, g.Cells)
 	for c := range grid {
 		w := 1.0
-		if s.p.Grid != nil {
-			w = s.p.Grid[c]
+		if p.Grid != nil {
+			w = p.Grid[c]
 		}
 		grid[c] = w * math.Pow(ratio[c], l.strength)
 	}
-	s.p.Grid = grid
-	return s.Start(g, rng)
+	p.Grid = grid
+	return &densityShooter{name: l.base.name, p: p, t: l.base.t, rt: newDensityRoots(&p)}
 }
 
 // shrunkRatios estimates each cell's ship rate under this placer, over the
