@@ -262,7 +262,14 @@ type scoreBounds struct {
 // newScoreBounds returns the scratch of a gunner whose multipliers have
 // the roots rt, before any tier or parity applies and any cell is fired.
 func newScoreBounds(rt *densityRoots) *scoreBounds {
-	return &scoreBounds{mul: rt.grid, mulPar: rt.grid}
+	sb := new(scoreBounds)
+	sb.reset(rt)
+	return sb
+}
+
+// reset makes sb what newScoreBounds(rt) returns.
+func (sb *scoreBounds) reset(rt *densityRoots) {
+	*sb = scoreBounds{mul: rt.grid, mulPar: rt.grid}
 }
 
 // remask brings mul and mulPar up to date with the masks of this shot and

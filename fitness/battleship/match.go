@@ -77,6 +77,7 @@ func (g *Geometry) Solo(s Shooter, p Placer, seed uint64) int {
 		gun.Observe(target.shoot(s.Name(), gun.Fire()))
 		shots++
 	}
+	recycle(gun)
 	return shots
 }
 
@@ -88,6 +89,8 @@ func (g *Geometry) HeadToHead(a, b Shooter, p Placer, seed uint64) fitness.Outco
 	fleetA, fleetB := g.place(p, seed, 0), g.place(p, seed, 1)
 	gunA := a.Start(g, fitness.NewRand(fitness.Derive(seed, streamShooter, 0)))
 	gunB := b.Start(g, fitness.NewRand(fitness.Derive(seed, streamShooter, 1)))
+	defer recycle(gunA)
+	defer recycle(gunB)
 	for {
 		gunA.Observe(fleetB.shoot(a.Name(), gunA.Fire()))
 		gunB.Observe(fleetA.shoot(b.Name(), gunB.Fire()))

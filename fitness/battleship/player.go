@@ -32,6 +32,17 @@ type Gunner interface {
 	Observe(s Shot)
 }
 
+// recycler is a Gunner whose memory can serve its shooter's next game.
+type recycler interface{ recycle() }
+
+// recycle gives g's memory back to its shooter once its game is over:
+// nothing may use g afterwards.
+func recycle(g Gunner) {
+	if r, ok := g.(recycler); ok {
+		r.recycle()
+	}
+}
+
 // A Placer lays out a fleet. It is immutable and safe for concurrent use.
 type Placer interface {
 	fitness.Player

@@ -1,0 +1,64 @@
+package battleship
+
+import (
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+// TestRecycledGunnersPlayAsNew: a shooter hands each game a gunner its
+// last game left (densityShooter.gunners), so nothing of a game may reach
+// the next: every game a shooter plays after others, solo or head to
+// head, equals the same game played by a shooter that never played
+// before. Rules cover every reveal, and a fleet too large for the
+// gunner's inline buffers; parameters are random draws of the tuned
+// shooter's whole schema, the posterior model included.
+func TestRecycledGunnersPlayAsNew(t *testing.T) {
+	rules := []struct {
+		name string
+		r    Rules
+	}{
+		{"classic", Classic()},
+		{"reveal ship", Rules{W: 10, H: 10, Fleet: []int{5, 4, 3, 3, 2}, Reveal: RevealShip}},
+		{"hits only", Rules{W: 8, H: 9, Fleet: []int{4, 3, 2}, Reveal: RevealHitsOnly}},
+		{"large fleet", Rules{W: 11, H: 11, Fleet: []int{6, 5, 4, 3, 3, 2, 2}, Reveal: RevealSunk}},
+	}
+	for _, tc := range rules {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mustGeometry(t, tc.r)
+			space, err := genome.NewSpace(tunedSchema(g.Rules), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := fitness.NewRand(fitness.Derive(5, 7))
+			for d := range 6 {
+				v, err := space.Decode(space.Random(rng))
+				if err == nil && d%3 == 2 {
+					v, err = v.With(tunedSamples, genome.Value{Num: 16}) // a cheap posterior
+				} else if err == nil {
+					v, err = v.With(tunedModel, genome.Value{Str: modelDensity.String()})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				fresh := func() *densityShooter {
+					s, err := tunedShooter(g, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return s
+				}
+				used, rival := fresh(), fresh()
+				for seed := range uint64(6) {
+					if got, want := g.Solo(used, randomPlacer{}, seed), g.Solo(fresh(), randomPlacer{}, seed); got != want {
+						t.Errorf("draw %d, seed %d: %d shots after other games, %d by a new shooter", d, seed, got, want)
+					}
+					if got, want := g.HeadToHead(used, rival, randomPlacer{}, seed), g.HeadToHead(fresh(), fresh(), randomPlacer{}, seed); got != want {
+						t.Errorf("draw %d, seed %d: head to head %v after other games, %v by new shooters", d, seed, got, want)
+					}
+				}
+			}
+		})
+	}
+}
