@@ -43,7 +43,8 @@ func (randomPlacer) Place(g *Geometry, rng *rand.Rand) Layout {
 // guards against rule sets with no layout at all.
 func placeUniform(g *Geometry, rng *rand.Rand) Layout {
 	ships := make([]Bits, len(g.Fleet))
-	legal := make([]int32, 0, 2*g.Cells)
+	var buf [2 * MaxCells]int32 // on the stack: a game used to allocate it
+	legal := buf[:0]
 	for range 10000 {
 		var occupied Bits
 		ok := true
