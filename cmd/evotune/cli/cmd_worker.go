@@ -28,6 +28,7 @@ type workerOptions struct {
 	allow   bool
 	quiet   bool
 	wait    time.Duration
+	prof    profiles
 }
 
 func newWorkerCmd(e *env) *cobra.Command {
@@ -47,7 +48,7 @@ it run the outside program a config names (from this machine).`,
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
 				return err
 			}
-			return o.run(cmd.Context())
+			return o.prof.profiled(func() error { return o.run(cmd.Context()) })
 		},
 	}
 	fs := cmd.Flags()
@@ -58,6 +59,7 @@ it run the outside program a config names (from this machine).`,
 	fs.BoolVar(&o.allow, "allow-programs", false, "play configs whose games are played by an outside program (the config names the command)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	fs.DurationVar(&o.wait, "wait", 10*time.Minute, "how long to wait for a coordinator that is not there yet")
+	o.prof.addFlags(fs) // written when the worker stops (Ctrl-C, SIGTERM)
 	return cmd
 }
 

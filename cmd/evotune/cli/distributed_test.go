@@ -330,3 +330,38 @@ evolution:
 		sameAsStraight(t, want, dir, "pig.py on a worker")
 	})
 }
+
+// TestWorkerProfiles: a worker given --cpuprofile and --memprofile writes
+// both when it is stopped, with the games it played in the CPU profile,
+// so a user can see where a worker's time goes; a path it cannot write
+// is refused before it connects.
+func TestWorkerProfiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "worker.cpu.prof"), filepath.Join(dir, "worker.mem.prof")
+	addr := freeAddr(t)
+	runDir := filepath.Join(dir, "run")
+	coord, errb := startCoordinator(t, "run", cfg, "--out", runDir, "--serve", addr, "--quiet")
+	w := startWorker(t, "nats://"+addr, "--workers", "2", "--quiet", "--cpuprofile", cpu, "--memprofile", mem)
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, errb.String())
+	}
+	sameAsStraight(t, want, runDir, "a profiled worker")
+	if err := w.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Wait(); err == nil || w.ProcessState.ExitCode() != int(ExitInterrupted) {
+		t.Fatalf("worker stopped by SIGINT: %v, want exit %d", err, ExitInterrupted)
+	}
+	checkProfile(t, cpu, "samples", "cpu", "nanoseconds", "Solo")
+	checkProfile(t, mem, "alloc_space", "inuse_space")
+
+	missing := filepath.Join(dir, "no", "such", "x.prof")
+	code, out, errs := run(t, "worker", "nats://"+freeAddr(t), "--cpuprofile", missing)
+	if code != ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--cpuprofile "+missing+": cannot create a file in ") {
+		t.Fatalf("unwritable profile: exit %d, stdout %q, stderr %q; want one line, exit %d", code, out, errs, ExitUsage)
+	}
+}

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// profiles are the --cpuprofile and --memprofile flags of run, resume and
-// eval: where the time and the memory of the command went, for
+// profiles are the --cpuprofile and --memprofile flags of run, resume,
+// eval and worker: where the time and the memory of the command went, for
 // 'go tool pprof'.
 type profiles struct {
 	cpu, mem string
