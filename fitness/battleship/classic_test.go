@@ -2,6 +2,7 @@ package battleship
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -365,4 +366,61 @@ func TestGoodStates(t *testing.T) {
 	if n := len(gun.cross); n != 6 {
 		t.Fatalf("cross of %d cells around a corner with reach 3, want 6", n)
 	}
+}
+
+// TestCS32CrossesAndLines pins seed 002's stacks at the board's edge,
+// where cell 0 (A1) is one of the cells to try: Mediocre's cross reaches
+// the longest ship less one in each direction; Good's cross pops the
+// closest cell first (west before south, east, north), its line after a
+// second hit in the same row runs east and west of the first hit,
+// closest first, east before west; a hunt whose lattice holds A1 starts
+// there.
+func TestCS32CrossesAndLines(t *testing.T) {
+	g := mustGeometry(t, Classic())
+	hit := func(c int) Shot { return Shot{Cell: c, Hit: true, Ship: -1, Sunk: -1} }
+	miss := func(c int) Shot { return Shot{Cell: c, Ship: -1, Sunk: -1} }
+
+	t.Run("mediocre cross", func(t *testing.T) {
+		gun := mediocreShooter{}.Start(g, fitness.NewRand(1)).(*mediocreGunner)
+		gun.Observe(hit(at(g, 0, 2)))
+		want := []int{at(g, 0, 1), at(g, 0, 0), at(g, 0, 3), at(g, 0, 4), at(g, 0, 5), at(g, 0, 6),
+			at(g, 1, 2), at(g, 2, 2), at(g, 3, 2), at(g, 4, 2)}
+		got := slices.Sorted(slices.Values(gun.cross))
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("cross around A3: %v, want %v", got, want)
+		}
+	})
+	t.Run("good cross and line", func(t *testing.T) {
+		gun := goodShooter{}.Start(g, fitness.NewRand(1)).(*goodGunner)
+		gun.Observe(hit(at(g, 0, 1)))
+		if c := gun.Fire(); c != at(g, 0, 0) {
+			t.Fatalf("after a hit at B1 fired at %s, want A1 (west, distance 1)", g.Name(c))
+		}
+		gun = goodShooter{}.Start(g, fitness.NewRand(1)).(*goodGunner)
+		gun.Observe(hit(at(g, 0, 3)))
+		if c := gun.Fire(); c != at(g, 0, 2) {
+			t.Fatalf("after a hit at D1 fired at %s, want C1", g.Name(c))
+		}
+		gun.Observe(hit(at(g, 0, 2)))
+		for _, want := range []int{at(g, 0, 4), at(g, 0, 1), at(g, 0, 5), at(g, 0, 0), at(g, 0, 6), at(g, 0, 7)} {
+			if c := gun.Fire(); c != want || gun.state != stateLine {
+				t.Fatalf("the line through D1 fired at %s in state %v, want %s in line", g.Name(c), gun.state, g.Name(want))
+			}
+			gun.Observe(miss(want))
+		}
+	})
+	t.Run("good hunt from A1", func(t *testing.T) {
+		for seed := range uint64(20) {
+			gun := goodShooter{}.Start(g, fitness.NewRand(seed)).(*goodGunner)
+			if !gun.lattice.Has(0) {
+				continue
+			}
+			if c := gun.Fire(); c != 0 {
+				t.Fatalf("seed %d: the lattice holds A1, and the hunt fired at %s", seed, g.Name(c))
+			}
+			return
+		}
+		t.Fatal("no seed of 20 drew a lattice through A1")
+	})
 }
