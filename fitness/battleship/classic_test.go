@@ -390,6 +390,11 @@ func TestCS32CrossesAndLines(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("cross around A3: %v, want %v", got, want)
 		}
+		// Sinking any ship, the Carrier (ship 0) too, ends the cross.
+		gun.Observe(Shot{Cell: at(g, 0, 1), Hit: true, Ship: -1, Sunk: 0})
+		if gun.state != stateHunt || len(gun.cross) != 0 {
+			t.Fatalf("after the Carrier sank: state %v, %d cells in the cross; want hunt and none", gun.state, len(gun.cross))
+		}
 	})
 	t.Run("good cross and line", func(t *testing.T) {
 		gun := goodShooter{}.Start(g, fitness.NewRand(1)).(*goodGunner)
@@ -423,4 +428,18 @@ func TestCS32CrossesAndLines(t *testing.T) {
 		}
 		t.Fatal("no seed of 20 drew a lattice through A1")
 	})
+}
+
+// TestCS32StateNames: the attack states are numbered from 1, as in seed
+// 002's write-up, and each prints its name; anything else prints its
+// number.
+func TestCS32StateNames(t *testing.T) {
+	for s, want := range map[cs32State]string{1: "hunt", 2: "cross", 3: "line", 0: "cs32State(0)", 4: "cs32State(4)"} {
+		if got := s.String(); got != want {
+			t.Errorf("cs32State(%d).String() = %q, want %q", uint8(s), got, want)
+		}
+	}
+	if stateHunt != 1 || stateCross != 2 || stateLine != 3 {
+		t.Errorf("states %d %d %d, want the write-up's 1 2 3", stateHunt, stateCross, stateLine)
+	}
 }
