@@ -176,6 +176,9 @@ func TestDensityParamsValidate(t *testing.T) {
 		{"weight of A1", func(p *densityParams) { p.Grid[0] = -1 }},
 		{"weight of J10", func(p *densityParams) { p.Grid[99] = nan }},
 		{"weight grid has 99 cells", func(p *densityParams) { p.Grid = p.Grid[:99] }},
+		{"posterior: samples 0", func(p *densityParams) { p.Model, p.Samples = modelPosterior, 0 }},
+		{"weight grid has 99 cells", func(p *densityParams) { p.Model, p.Samples, p.Grid = modelPosterior, 96, p.Grid[:99] }},
+		{"bad model", func(p *densityParams) { p.Model = 99 }},
 	} {
 		p := ok()
 		tc.set(&p)
