@@ -62,3 +62,32 @@ func TestRecycledGunnersPlayAsNew(t *testing.T) {
 		})
 	}
 }
+
+// TestStartAfterRecycleAllocatesNothing: a density shooter whose last
+// game's gunner came back starts the next game on it, allocating
+// nothing: the point of recycling (a gunner is some 17 KB).
+func TestStartAfterRecycleAllocatesNothing(t *testing.T) {
+	if densRace {
+		t.Skip("under -race, sync.Pool drops a share of what it is given, on purpose")
+	}
+	g := mustGeometry(t, Classic())
+	v, err := tunedSchema(g.Rules).Defaults().With(tunedExponent, genome.Value{Num: 1.7}) // the bounded scorer's scratch too
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuned, err := tunedShooter(g, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o9k, err := over9000Shooter(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := fitness.NewRand(1)
+	for _, s := range []*densityShooter{tuned, o9k} {
+		recycle(s.Start(g, rng))
+		if n := testing.AllocsPerRun(100, func() { recycle(s.Start(g, rng)) }); n > 0 {
+			t.Errorf("%s: %.2f allocations a start after a recycled game, want 0", s.Name(), n)
+		}
+	}
+}
