@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -89,5 +90,26 @@ func TestStartAfterRecycleAllocatesNothing(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { recycle(s.Start(g, rng)) }); n > 0 {
 			t.Errorf("%s: %.2f allocations a start after a recycled game, want 0", s.Name(), n)
 		}
+	}
+}
+
+// TestObserveIgnoresUnknownShips: a hit naming a ship index the fleet
+// does not have (past its end) changes nothing a known ship would: the
+// gunner counts the hit and plays on.
+func TestObserveIgnoresUnknownShips(t *testing.T) {
+	g := mustGeometry(t, Rules{W: 10, H: 10, Fleet: []int{5, 4, 3, 3, 2}, Reveal: RevealShip})
+	s, err := tunedShooter(g, tunedSchema(g.Rules).Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gun := s.Start(g, fitness.NewRand(1)).(*densityGunner)
+	n := len(g.Fleet)
+	gun.Observe(Shot{Cell: 44, Hit: true, Ship: n, Sunk: -1})
+	gun.Observe(Shot{Cell: 45, Hit: true, Ship: n, Sunk: n})
+	if !gun.hits.Has(44) || !gun.hits.Has(45) || !gun.resolved.Empty() || slices.Contains(gun.afloat, false) {
+		t.Fatalf("hits %v, resolved %v, afloat %v: want both hits counted and nothing sunk", gun.hits, gun.resolved, gun.afloat)
+	}
+	if c := gun.Fire(); c < 0 || c >= g.Cells || gun.fired.Has(c) {
+		t.Fatalf("fired at %d after the unknown ship's hits", c)
 	}
 }
