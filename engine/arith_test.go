@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,38 +44,46 @@ type soloRoleGame interface {
 	fitness.SoloGame
 }
 
-// brokenGame reports NaN for every solo game after the first after.
+// brokenGame reports bad for every solo game after the first after.
 type brokenGame struct {
 	soloRoleGame
 	after int64
+	bad   float64
 	n     atomic.Int64
 }
 
 func (g *brokenGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
 	if g.n.Add(1) > g.after {
-		return math.NaN(), nil
+		return g.bad, nil
 	}
 	return g.soloRoleGame.PlaySolo(ctx, p, opp, seed)
 }
 
-// TestNonFiniteFitnessStopsTheRun: a generation whose fitnesses are not
-// finite ends the run with ErrNotFinite (exit 1), before it is
-// checkpointed: the last checkpoint stays intact.
-func TestNonFiniteFitnessStopsTheRun(t *testing.T) {
-	cfg := loadText(t, t.TempDir(), smallConfig)
-	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
-	cfg.game = &brokenGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
-	dir := t.TempDir()
-	_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
-	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "generation 2") {
-		t.Fatalf("err %v, want ErrNotFinite in generation 2", err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatalf("the last checkpoint does not read: %v", err)
-	}
-	if ck.Generation != 1 {
-		t.Fatalf("checkpoint at generation %d, want 1", ck.Generation)
+// TestImpossibleResultsStopTheRun: a game that reports a cost no game
+// gives (not a number, infinite, negative) ends the run with
+// ErrImpossibleResult (exit 1), naming the game, before the generation
+// is checkpointed: the last checkpoint stays intact, and the run never
+// writes a checkpoint it would refuse to resume.
+func TestImpossibleResultsStopTheRun(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), -1} {
+		t.Run(fmt.Sprint(bad), func(t *testing.T) {
+			cfg := loadText(t, t.TempDir(), smallConfig)
+			perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+			cfg.game = &brokenGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration, bad: bad}
+			dir := t.TempDir()
+			_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
+			if !errors.Is(err, ErrImpossibleResult) || !strings.Contains(err.Error(), "generation 2") ||
+				!strings.Contains(err.Error(), fmt.Sprint(bad)+" is not a result a game gives") {
+				t.Fatalf("err %v, want ErrImpossibleResult in generation 2", err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatalf("the last checkpoint does not read: %v", err)
+			}
+			if ck.Generation != 1 {
+				t.Fatalf("checkpoint at generation %d, want 1", ck.Generation)
+			}
+		})
 	}
 }
 

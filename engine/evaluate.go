@@ -367,6 +367,34 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	return out, nil
 }
 
+// ErrImpossibleResult is returned for a game result no game gives: a
+// two-player game's score other than 0, 1/2 or 1 (seen from its first
+// player), or a solo cost that is negative or not a finite number. The
+// checkpoint holds fitnesses of such results only, so a run never
+// writes one it would refuse to resume.
+var ErrImpossibleResult = errors.New("not a result a game gives")
+
+// checkResults returns an error naming the first of batch b's results
+// that no game gives (ErrImpossibleResult).
+func (r *runner) checkResults(b *Batch, res []float64) error {
+	solo := r.cfg.Fitness.Objective == Solo
+	for k, x := range res {
+		if solo && x >= 0 && x <= math.MaxFloat64 || !solo && (x == 0 || x == 0.5 || x == 1) {
+			continue
+		}
+		want := "a score of 0, 1/2 or 1"
+		if solo {
+			want = "a finite cost >= 0"
+		}
+		seed := uint64(0)
+		if k < len(b.jobs) {
+			seed = b.jobs[k].seed
+		}
+		return fmt.Errorf("batch %s: game %d (seed %d): %v is %w (want %s)", b.ID, b.First+k, seed, x, ErrImpossibleResult, want)
+	}
+	return nil
+}
+
 // ErrNotFinite is returned when a generation's fitnesses are not finite
 // numbers: a game reported an impossible result. The run stops before the
 // generation is checkpointed, so the last checkpoint stays as it was.

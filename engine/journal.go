@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // fileJournal is the match journal of a run directory: the results of
@@ -150,7 +152,7 @@ func writeLine(b *bytes.Buffer, v any) {
 // first line that is not a whole, valid entry; it returns how many lines
 // it ignored.
 func (j *journal) read() (ignored int, err error) {
-	f, err := os.Open(j.path)
+	f, err := fileio.Open(j.path) // a FIFO planted there must not hang resume
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}

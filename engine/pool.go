@@ -181,9 +181,13 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	replayed := 0
 	for i, b := range wave {
 		if res, ok := r.journal.lookup(b); ok {
-			results[i] = res
-			replayed += len(res)
-			continue
+			if err := r.checkResults(b, res); err == nil {
+				results[i] = res
+				replayed += len(res)
+				continue
+			} else {
+				r.logf("generation %d: the journal's line for batch %s is not played again from: %v", st.gen+1, b.ID, err)
+			}
 		}
 		todo = append(todo, b)
 	}
@@ -197,7 +201,9 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 			return // a pool's defect; reported below as a missing batch
 		}
 		results[pos[b]] = res
-		r.journal.append(b, res)
+		if r.checkResults(b, res) == nil { // otherwise the generation fails below
+			r.journal.append(b, res)
+		}
 	}}
 	if r.progress != nil {
 		base := played + replayed
@@ -221,6 +227,9 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	for i, b := range wave {
 		if results[i] == nil {
 			return fmt.Errorf("engine: generation %d: the pool returned no results for batch %s", st.gen+1, b.ID)
+		}
+		if err := r.checkResults(b, results[i]); err != nil {
+			return fmt.Errorf("engine: generation %d: %w; the generation is not checkpointed", st.gen+1, err)
 		}
 	}
 	for i, b := range wave {

@@ -355,10 +355,8 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 	case len(out) != len(b.jobs):
 		return nil, fmt.Errorf("engine: %d results for the %d games of batch %s", len(out), len(b.jobs), b.ID)
 	}
-	for i, x := range out {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("engine: batch %s: game %d: %w", b.ID, i, ErrNotFinite)
-		}
+	if err := b.in.r.checkResults(b, out); err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	return out, nil
 }

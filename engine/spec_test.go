@@ -79,32 +79,43 @@ func TestMalformedSpecs(t *testing.T) {
 }
 
 // TestDecodeResults: a worker's answer is taken only whole, for its own
-// batch, one finite result per game.
+// batch, one result per game that a game can give: a finite cost >= 0 in
+// a solo run, a score of 0, 1/2 or 1 in a score run.
 func TestDecodeResults(t *testing.T) {
-	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3)}
-	good := encodeResults("r1.0.4", []float64{0.25, 1, -3})
+	solo := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}
+	score := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Score}}}}
+	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3), in: solo}
+	good := encodeResults("r1.0.4", []float64{0.25, 1, 3})
 	for _, tc := range []struct {
-		name string
-		data []byte
-		want string // "": taken
+		name  string
+		data  []byte
+		in    *evalState
+		taken []float64
+		want  string // "": taken
 	}{
-		{"good", good, ""},
-		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), "not results"},
-		{"a batch description", goodSpec.append(nil), "not results"},
-		{"format 1", append([]byte("EVR\x01"), good[4:]...), "results of format 1"},
-		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, -3}), `results for batch "r1.0.5" where r1.0.4 was expected`},
-		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), "2 results for the 3 games"},
-		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), "game 1"},
-		{"truncated", good[:len(good)-1], "results 3, more than 2"},
-		{"a byte after the end", append(append([]byte(nil), good...), 0), "1 bytes after the end"},
-		{"oversized", make([]byte, MaxSpecResults+1), "results of"},
+		{"good", good, solo, []float64{0.25, 1, 3}, ""},
+		{"good scores", encodeResults("r1.0.4", []float64{0, 0.5, 1}), score, []float64{0, 0.5, 1}, ""},
+		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), solo, nil, "not results"},
+		{"a batch description", goodSpec.append(nil), solo, nil, "not results"},
+		{"format 1", append([]byte("EVR\x01"), good[4:]...), solo, nil, "results of format 1"},
+		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, 3}), solo, nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
+		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), solo, nil, "2 results for the 3 games"},
+		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), solo, nil, "game 1 (seed 0): NaN is not a result a game gives"},
+		{"infinite", encodeResults("r1.0.4", []float64{0.25, 1, math.Inf(1)}), solo, nil, "game 2 (seed 0): +Inf is not"},
+		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a finite cost >= 0)"},
+		{"a score of 1/4", encodeResults("r1.0.4", []float64{0.25, 1, 0}), score, nil, "game 0 (seed 0): 0.25 is not a result a game gives (want a score of 0, 1/2 or 1)"},
+		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
+		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},
+		{"a byte after the end", append(append([]byte(nil), good...), 0), solo, nil, "1 bytes after the end"},
+		{"oversized", make([]byte, MaxSpecResults+1), solo, nil, "results of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			b.in = tc.in
 			res, err := DecodeResults(b, tc.data)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
-			case tc.want == "" && !reflect.DeepEqual(res, []float64{0.25, 1, -3}):
+			case tc.want == "" && !reflect.DeepEqual(res, tc.taken):
 				t.Fatalf("read %v", res)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
@@ -162,7 +173,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 				case tc.want == "" && err != nil:
 					t.Fatal(err)
 				case tc.want == "":
-					if res, err := DecodeResults(&Batch{ID: "r.0.0"}, ans); err != nil || len(res) != 0 {
+					if res, err := DecodeResults(&Batch{ID: "r.0.0", in: &evalState{r: &runner{cfg: &Config{}}}}, ans); err != nil || len(res) != 0 {
 						t.Fatalf("answer %v, %v", res, err)
 					}
 				case err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):

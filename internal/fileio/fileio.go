@@ -64,6 +64,25 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// Open opens the regular file at path for reading, refusing anything
+// else without blocking on it (a FIFO), for inputs read as a stream.
+func Open(path string) (*os.File, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
+	}
+	return f, nil
+}
+
 func tooLarge(path string, limit int64) error {
 	return fmt.Errorf("%s: %w: more than the limit of %s", path, ErrTooLarge, Size(limit))
 }
