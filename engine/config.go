@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -56,8 +57,9 @@ type Config struct {
 	spaceOf   *genome.Space
 	seedGenes [][]float64
 	baselines []fitness.Player
-	species   []*species // the main species, then the rivals when co-evolving
-	program   *program   // the outside program, with command:
+	species   []*species   // the main species, then the rivals when co-evolving
+	program   *program     // the outside program, with command:
+	guard     *workerGuard // set when a worker loads a coordinator's config
 }
 
 // CoevolveConfig adds a second species, of the game's other role, that
@@ -209,8 +211,25 @@ func Parse(file string, text []byte) (*Config, error) {
 }
 
 func parseIn(file string, text []byte, baseDir string) (*Config, error) {
+	return parseGuarded(file, text, baseDir, nil)
+}
+
+// workerGuard is what a worker lets a config it was sent do (a
+// coordinator may be anyone who reaches the queue): start an outside
+// program only if the worker allows programs, and read only the player
+// files the coordinator has too, byte for byte. A file is hashed before
+// anything parses it, so a config naming one of the worker's own files
+// learns nothing of its contents from an error message.
+type workerGuard struct {
+	allowPrograms bool
+	files         map[string]string // NAME:FILE spec as written -> sha256 of the coordinator's file
+	refused       bool              // the config names a program, which is not allowed
+}
+
+// parseGuarded is parseIn for a worker when guard is not nil.
+func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) (*Config, error) {
 	c := defaults()
-	c.file, c.baseDir, c.text = file, baseDir, text
+	c.file, c.baseDir, c.text, c.guard = file, baseDir, text, guard
 	ck := yamlcheck.New(file)
 	c.at = ck
 	root := ck.Parse(text)
@@ -409,7 +428,25 @@ func (c *Config) check(p *yamlcheck.Checker) {
 			return
 		}
 	}
-	g, err := info.New(c.Rules)
+	// Rule options that name players take their files from beside the
+	// config, as baselines do; the rules as written stay what is hashed.
+	rules := c.Rules
+	for _, o := range info.Options {
+		v, ok := c.Rules[o.Name]
+		if o.Spec == "" || !ok {
+			continue
+		}
+		path, err := c.resolvePath(v)
+		if err != nil {
+			bad("rules."+o.Name, "%s", err)
+			return
+		}
+		if path != v {
+			rules = maps.Clone(rules)
+			rules[o.Name] = path
+		}
+	}
+	g, err := info.New(rules)
 	if err != nil {
 		c.ruleProblems(bad, err)
 		return
@@ -575,7 +612,11 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		}
 	}
 	for i, spec := range co.Opponents {
-		pl, err := fitness.ParseSpec(c.game, c.role, c.resolvePath(spec))
+		path, err := c.resolvePath(spec)
+		var pl fitness.Player
+		if err == nil {
+			pl, err = fitness.ParseSpec(c.game, c.role, path)
+		}
 		if err != nil {
 			bad(fmt.Sprintf("coevolve.opponents[%d]", i), "%s", oneLine(err))
 			continue
@@ -656,7 +697,11 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
 		}
 		for i, spec := range opps {
-			pl, err := fitness.ParseSpec(c.game, role, c.resolvePath(spec))
+			path, err := c.resolvePath(spec)
+			var pl fitness.Player
+			if err == nil {
+				pl, err = fitness.ParseSpec(c.game, role, path)
+			}
 			if err != nil {
 				key := fmt.Sprintf("fitness.baselines.opponents[%d]", i)
 				if !c.has("fitness.baselines.opponents") {
@@ -711,11 +756,12 @@ func validName(s string) bool {
 }
 
 // resolvePath makes a NAME:FILE spec's file relative to the config's
-// directory, so a config and its parameter files travel together.
-func (c *Config) resolvePath(spec string) string {
+// directory, so a config and its parameter files travel together. On a
+// worker (c.guard) it refuses a file that is not the coordinator's.
+func (c *Config) resolvePath(spec string) (string, error) {
 	name, file, ok := strings.Cut(spec, ":")
 	if !ok {
-		return spec
+		return spec, nil
 	}
 	if !filepath.IsAbs(file) {
 		c.relative = true
@@ -723,14 +769,23 @@ func (c *Config) resolvePath(spec string) string {
 	}
 	// The file is part of the config: an edit to it changes results, so
 	// its contents enter the hash and resume refuses a changed file.
+	sum := ""
 	if data, err := fileio.ReadFile(file, fileio.MaxPlayerFile); err == nil {
-		sum := sha256.Sum256(data)
+		h := sha256.Sum256(data)
+		sum = hex.EncodeToString(h[:])
 		if c.files == nil {
 			c.files = map[string]string{}
 		}
-		c.files[spec] = hex.EncodeToString(sum[:])
+		c.files[spec] = sum
 	}
-	return name + ":" + file
+	if g := c.guard; g != nil {
+		if want, ok := g.files[spec]; !ok || sum == "" || sum != want {
+			// Nothing of the file is read into the message: the config
+			// may name any file of the worker's.
+			return "", fmt.Errorf("%s: this worker's %s is not the coordinator's file (copy the player files a config names beside it on every worker, at the same paths)", spec, file)
+		}
+	}
+	return name + ":" + file, nil
 }
 
 // checkpointDir is where a checkpoint must remember relative specs to be

@@ -92,6 +92,13 @@ func NewCommand(argv []string, base, dir string, env map[string]string, timeout 
 // checkProgram starts the program of command:, reads what it offers and
 // returns it as the game's catalog entry.
 func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
+	if c.guard != nil && !c.guard.allowPrograms {
+		// Before anything starts: a worker runs no command it was not
+		// allowed to (--allow-programs).
+		c.guard.refused = true
+		bad("command", "%s", ErrProgramRefused)
+		return fitness.GameInfo{}, false
+	}
 	pc := &c.ProgramConfig
 	if pc.timeout != "" {
 		d, err := time.ParseDuration(pc.timeout)

@@ -412,13 +412,16 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 	if s.Format != SpecFormat {
 		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, SpecFormat)
 	}
-	cfg, err := parseIn("batch "+batch+"#config", []byte(s.Config), ".")
+	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
+	cfg, err := parseGuarded("batch "+batch+"#config", []byte(s.Config), ".", guard)
+	if guard.refused {
+		if cfg != nil {
+			cfg.Close()
+		}
+		return nil, ErrProgramRefused
+	}
 	if err != nil {
 		return nil, fmt.Errorf("engine: the run's config does not load on this worker: %s", oneLine(err))
-	}
-	if cfg.program != nil && !w.AllowPrograms {
-		cfg.Close()
-		return nil, ErrProgramRefused
 	}
 	if cfg.Hash() != s.ConfigHash {
 		cfg.Close()

@@ -183,6 +183,11 @@ type Option struct {
 	Name    string
 	Default string
 	Summary string
+	// Spec, when set, says the option's value is a player SPEC of this
+	// role: a name, or NAME:FILE. A config's such FILE is found beside
+	// the config and is part of it, as a baseline's is (its contents
+	// enter what resume compares).
+	Spec Role
 }
 
 // GameInfo registers a game: how to build it from rule options.

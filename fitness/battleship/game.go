@@ -21,7 +21,7 @@ var Info = fitness.GameInfo{
 		{Name: "height", Default: "10", Summary: "board height (rows), overrides size"},
 		{Name: "fleet", Default: "5,4,3,3,2", Summary: "ship lengths"},
 		{Name: "reveal", Default: "sunk", Summary: "sunk | hits-only | ship: what a hit tells the shooter"},
-		{Name: "placer", Default: "random", Summary: "placer SPEC laying both fleets in head-to-head games and solo targets"},
+		{Name: "placer", Default: "random", Summary: "placer SPEC laying both fleets in head-to-head games and solo targets", Spec: PlacerRole},
 	},
 	New: func(opts map[string]string) (fitness.Game, error) { return New(opts) },
 }

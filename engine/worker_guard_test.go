@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWorkerGuardsItsMachine: a coordinator is anyone who reaches the
+// queue, so a worker runs no program unless allowed (and starts none to
+// find out), and reads a player file a config names only when it is
+// the coordinator's byte for byte, hashed before anything parses it, so
+// no message carries a file of the worker's back. Baselines, co-evolved
+// opponents and rule options that name players (Battleship's placer)
+// are all guarded; a file the coordinator has too loads as usual.
+func TestWorkerGuardsItsMachine(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "SECRET-DO-NOT-LEAK-123"
+	secretFile := filepath.Join(dir, "secret.yaml")
+	if err := os.WriteFile(secretFile, []byte(secret+" is the password\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	placer := filepath.Join(dir, "placer.yaml")
+	placerText := []byte("temperature: 2\n")
+	if err := os.WriteFile(placer, placerText, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := func(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:]) }
+	marker := filepath.Join(dir, "ran")
+	base := strings.Replace(smallConfig, "seeds:", "%s\nseeds:", 1)
+	config := func(extra string) string { return strings.Replace(base, "%s", extra, 1) }
+	for _, tc := range []struct {
+		name   string
+		config string
+		files  map[string]string // what the coordinator says it has
+		allow  bool
+		want   string // "": played
+		is     error
+	}{
+		{"a program, not allowed", config("command: [sh, -c, 'touch " + marker + "; exec false']"), nil, false, ErrProgramRefused.Error(), ErrProgramRefused},
+		{"a baseline file the coordinator has not", strings.Replace(config(""), "    games: 24", "    games: 24\n    opponents: [tuned:"+secretFile+"]", 1),
+			nil, false, "is not the coordinator's file", nil},
+		{"a baseline file that differs", strings.Replace(config(""), "    games: 24", "    games: 24\n    opponents: [tuned:"+secretFile+"]", 1),
+			map[string]string{"tuned:" + secretFile: sum(placerText)}, false, "is not the coordinator's file", nil},
+		{"a rule's file that differs", config("rules: {placer: 'tuned:" + secretFile + "'}"),
+			map[string]string{"tuned:" + secretFile: sum(placerText)}, false, "is not the coordinator's file", nil},
+		{"a rule's file the coordinator has", config("rules: {placer: 'tuned:" + placer + "'}"),
+			map[string]string{"tuned:" + placer: sum(placerText)}, false, "", nil},
+		{"a baseline file the coordinator has", strings.Replace(config(""), "    games: 24", "    games: 24\n    opponents: [tuned:"+placer+"]", 1),
+			map[string]string{"tuned:" + placer: sum(placerText)}, false, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfgFile := filepath.Join(t.TempDir(), "c.yaml")
+			if err := os.WriteFile(cfgFile, []byte(tc.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var hash string
+			if tc.want == "" {
+				cfg, err := Load(cfgFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hash = cfg.Hash()
+				cfg.Close()
+			}
+			run, err := json.Marshal(runSpec{Format: SpecFormat, Config: tc.config, ConfigHash: hash, Files: tc.files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &Worker{AllowPrograms: tc.allow}
+			defer w.Close()
+			fetch := func(context.Context, string) ([]byte, error) { return run, nil }
+			_, err = w.PlaySpec(context.Background(), (&batchSpec{Batch: "r.0.0", Run: "k"}).append(nil), 1, fetch)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
+			case tc.is != nil && !errors.Is(err, tc.is):
+				t.Fatalf("got %v, want %v", err, tc.is)
+			case err != nil && strings.Contains(err.Error(), secret):
+				t.Fatalf("the worker's file went into the message: %v", err)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Fatal("the worker ran the config's command")
+			}
+		})
+	}
+}
+
+// TestRuleFilesAreProtected: a rule option that names a player file
+// (Battleship's placer) finds it beside the config, as a baseline's is
+// found, wherever evotune runs from; and the file is part of the
+// config: resume refuses it changed or gone, naming it.
+func TestRuleFilesAreProtected(t *testing.T) {
+	cfgDir := t.TempDir()
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 2\n"))
+	text := strings.Replace(smallConfig, "seeds:", "rules: {placer: 'tuned:placer.yaml'}\nseeds:", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 3\n"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrConfigChanged) ||
+		!strings.Contains(err.Error(), "file tuned:placer.yaml") {
+		t.Fatalf("resume after the placer's file changed: %v", err)
+	}
+	os.Remove(filepath.Join(cfgDir, "placer.yaml"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "placer.yaml") {
+		t.Fatalf("resume without the placer's file: %v", err)
+	}
+}
