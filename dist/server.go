@@ -2,6 +2,7 @@ package dist
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/internal/fileio"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
@@ -147,6 +149,71 @@ type ConnectOptions struct {
 	Waiting func()
 }
 
+// MaxSecretFile bounds a certificate, key, authority or credentials
+// file: real ones are a few KiB, and a device or a runaway file must be
+// a one-line refusal, not a read that never ends.
+const MaxSecretFile = 1 << 20
+
+// readSecret reads a regular file of at most MaxSecretFile bytes.
+func readSecret(flag, path string) ([]byte, error) {
+	data, err := fileio.ReadFile(path, MaxSecretFile)
+	if err != nil {
+		return nil, fmt.Errorf("%s %w", flag, err)
+	}
+	return data, nil
+}
+
+// LoadKeyPair reads a TLS server's certificate and key, PEM files
+// checked as readSecret does.
+func LoadKeyPair(certFile, keyFile string) (tls.Certificate, error) {
+	cert, err := readSecret("--tls-cert", certFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	key, err := readSecret("--tls-key", keyFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	pair, err := tls.X509KeyPair(cert, key)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("--tls-cert %s, --tls-key %s: %w", certFile, keyFile, err)
+	}
+	return pair, nil
+}
+
+// Check reads the files o names (the authority, the credentials) as
+// Connect will, so that a missing, oversized or malformed one is
+// refused before anything else is done.
+func (o ConnectOptions) Check() error {
+	_, err := o.fileOptions()
+	return err
+}
+
+// fileOptions are the client options o's files give.
+func (o ConnectOptions) fileOptions() ([]nats.Option, error) {
+	var opts []nats.Option
+	if o.CAFile != "" {
+		pem, err := readSecret("--tls-ca", o.CAFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--tls-ca %s: no PEM certificate in it", o.CAFile)
+		}
+		opts = append(opts, nats.Secure(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
+	}
+	if o.Creds != "" {
+		// The client reads the file again at every connection; it is
+		// checked here so that it cannot be a device or a FIFO.
+		if _, err := readSecret("--creds", o.Creds); err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
+	return opts, nil
+}
+
 // Connect connects to the NATS server at url, retrying for a while so a
 // worker may start before its coordinator. A refused token is an error
 // that says so.
@@ -155,12 +222,11 @@ func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
 	}
-	if o.CAFile != "" {
-		opts = append(opts, nats.RootCAs(o.CAFile))
+	files, err := o.fileOptions()
+	if err != nil {
+		return nil, err
 	}
-	if o.Creds != "" {
-		opts = append(opts, nats.UserCredentials(o.Creds))
-	}
+	opts = append(opts, files...)
 	deadline := time.Now().Add(o.Wait)
 	nc, err := nats.Connect(addr, opts...)
 	for errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline) {

@@ -76,6 +76,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	if o.token == "" {
 		o.token = os.Getenv(tokenEnv)
 	}
+	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
+		return usageError{err}
+	}
 	var logw io.Writer = o.e.stderr
 	if o.quiet {
 		logw = io.Discard

@@ -52,6 +52,7 @@ type distFlags struct {
 	tlsKey     string
 	tlsCA      string
 	creds      string
+	cert       *tls.Certificate // read from tlsCert and tlsKey by check
 	play       int
 	batch      int
 	ackWait    time.Duration
@@ -106,6 +107,18 @@ func (d *distFlags) check() error {
 			return usageError{err}
 		}
 	}
+	// The files are read now, before the run directory is made: a
+	// missing, oversized or malformed one is a usage error.
+	if d.tlsCert != "" {
+		cert, err := dist.LoadKeyPair(d.tlsCert, d.tlsKey)
+		if err != nil {
+			return usageError{err}
+		}
+		d.cert = &cert
+	}
+	if err := (dist.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
+		return usageError{err}
+	}
 	return nil
 }
 
@@ -151,12 +164,8 @@ func (p *lazyPool) start() error {
 	url := d.natsURL
 	if d.serve != "" {
 		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
-		if d.tlsCert != "" {
-			cert, err := tls.LoadX509KeyPair(d.tlsCert, d.tlsKey)
-			if err != nil {
-				return fmt.Errorf("--tls-cert %s: %w", d.tlsCert, err)
-			}
-			so.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		if d.cert != nil {
+			so.TLS = &tls.Config{Certificates: []tls.Certificate{*d.cert}, MinVersion: tls.VersionTLS12}
 		}
 		var err error
 		if srv, err = dist.Serve(so); err != nil {
