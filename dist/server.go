@@ -73,6 +73,11 @@ func Serve(o ServerOptions) (*Server, error) {
 		opts.TLS = true
 		opts.TLSTimeout = 5
 	}
+	if o.Addr != "" {
+		if err := CanListen(o.Addr); err != nil {
+			return nil, err
+		}
+	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("dist: start the embedded server: %w", err)
@@ -99,6 +104,17 @@ func CheckListen(addr, token string) error {
 		return ErrInsecure
 	}
 	return nil
+}
+
+// CanListen reports, by listening for a moment, whether a server can
+// listen on addr now: a port in use is an error in an instant, where
+// the embedded server would wait for its start to time out.
+func CanListen(addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("dist: cannot listen on %s (is another server there?): %w", addr, errors.Unwrap(err))
+	}
+	return l.Close()
 }
 
 // loopback reports whether host only reaches this machine.

@@ -101,6 +101,9 @@ func (d *distFlags) check() error {
 		if err := dist.CheckListen(d.serve, d.token); err != nil {
 			return usageError{err}
 		}
+		if err := dist.CanListen(d.serve); err != nil {
+			return err // before the run directory is made
+		}
 	}
 	if d.natsURL != "" {
 		if err := dist.CheckURL(d.natsURL); err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,25 @@ func TestSecretFilesAreBounded(t *testing.T) {
 				t.Fatalf("the refused command made %s: %v", out, err)
 			}
 		})
+	}
+}
+
+// TestServeOnATakenPort: --serve on an address something else listens
+// on fails at once (it waited 30 s for the embedded server), in one
+// line, exit 1, with no run directory made.
+func TestServeOnATakenPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	out := filepath.Join(t.TempDir(), "run")
+	code, stdout, errs := run(t, "run", filepath.Join("..", "..", "..", "configs", "quickstart.yaml"), "--out", out, "--quiet", "--serve="+l.Addr().String())
+	want := "cannot listen on " + l.Addr().String()
+	if code != ExitFailure || stdout != "" || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want exit 1 and one line containing %q", code, stdout, errs, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("the refused run made %s: %v", out, err)
 	}
 }
