@@ -127,14 +127,14 @@ func (d *distFlags) check() error {
 
 // apply sets the run's options: the batch size, and a pool that starts
 // the server or connects when the run first plays (the run directory
-// is locked by then).
+// is locked by then). A local run gets a pool too, never played
+// through, for close: it tidies the store an earlier --serve left.
 func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
 	opts.BatchGames = d.batch
-	if !(d.serve != "") && d.natsURL == "" {
-		return nil
-	}
 	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir}
-	opts.Pool = p
+	if d.serve != "" || d.natsURL != "" {
+		opts.Pool = p
+	}
 	return p
 }
 
@@ -228,18 +228,16 @@ func (p *lazyPool) start() error {
 }
 
 // close stops what start started, last first. The embedded server's
-// store (RUN_DIR/nats/) is removed once the run has finished: its jobs
-// and results are all played and taken. A run that stopped keeps it for
-// its resume, which then finds the batches already queued, and results
-// the journal has not yet taken.
+// store (RUN_DIR/nats/) is removed once the run has finished, however
+// it was played (a local resume of a run a coordinator started
+// finishes it too): its jobs and results are all played and taken. A
+// run that stopped keeps it for its resume, which then finds the
+// batches already queued, and results the journal has not yet taken.
 func (p *lazyPool) close(finished bool) {
-	if p == nil {
-		return
-	}
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
 	}
-	if finished && p.d.serve != "" {
+	if finished {
 		if err := os.RemoveAll(filepath.Join(p.dir, "nats")); err != nil {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
