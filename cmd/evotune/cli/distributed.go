@@ -131,7 +131,7 @@ func (d *distFlags) check() error {
 // through, for close: it tidies the store an earlier --serve left.
 func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
 	opts.BatchGames = d.batch
-	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir}
+	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir, opts: opts}
 	if d.serve != "" || d.natsURL != "" {
 		opts.Pool = p
 	}
@@ -144,6 +144,7 @@ type lazyPool struct {
 	e     *env
 	quiet bool
 	dir   string
+	opts  *engine.Options // its Stop is the first interrupt
 
 	once    sync.Once
 	err     error
@@ -157,7 +158,41 @@ func (p *lazyPool) Play(ctx context.Context, w engine.Wave) error {
 	if p.err != nil {
 		return p.err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go p.abandonIfIdle(ctx, p.opts.Stop, cancel)
 	return p.pool.Play(ctx, w)
+}
+
+// idleCheck is how often a coordinator asked to stop looks for workers.
+const idleCheck = 250 * time.Millisecond
+
+// abandonIfIdle cancels the wave when a stop was asked for (the first
+// Ctrl-C or SIGTERM) and no worker is connected: the generation in
+// flight, which run waits for after a first signal, would never end,
+// and a service manager's one SIGTERM would hang. Nothing is lost: the
+// batches played are in the journal, the ones queued in the store, for
+// the resume.
+func (p *lazyPool) abandonIfIdle(ctx context.Context, stop <-chan struct{}, cancel func()) {
+	select {
+	case <-stop:
+	case <-ctx.Done():
+		return
+	}
+	t := time.NewTicker(idleCheck)
+	defer t.Stop()
+	for {
+		if p.pool.C.Workers().Workers == 0 {
+			fmt.Fprintln(p.e.stderr, "evotune: no workers connected: stopping now; the batches played are kept for the resume")
+			cancel()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 func (p *lazyPool) start() error {
