@@ -136,7 +136,7 @@ func TestTLSAndToken(t *testing.T) {
 		{"no authority", ConnectOptions{Token: "s3cret"}, "certificate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			nc, err := Connect(url, tc.o)
+			nc, err := Connect(context.Background(), url, tc.o)
 			if tc.wantText == "" {
 				if err != nil {
 					t.Fatal(err)

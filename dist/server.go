@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -231,9 +232,9 @@ func (o ConnectOptions) fileOptions() ([]nats.Option, error) {
 }
 
 // Connect connects to the NATS server at url, retrying for a while so a
-// worker may start before its coordinator. A refused token is an error
-// that says so.
-func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
+// worker may start before its coordinator, until ctx ends. A refused
+// token is an error that says so.
+func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name(o.Name), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
@@ -250,7 +251,11 @@ func Connect(addr string, o ConnectOptions) (*nats.Conn, error) {
 			o.Waiting()
 			o.Waiting = nil
 		}
-		time.Sleep(500 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
 		nc, err = nats.Connect(addr, opts...)
 	}
 	switch {

@@ -83,20 +83,22 @@ func (o *workerOptions) run(ctx context.Context) error {
 	if o.quiet {
 		logw = io.Discard
 	}
-	nc, err := dist.Connect(o.url, dist.ConnectOptions{Name: "evotune worker", Token: o.token, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
-		Waiting: func() {
-			fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
-		}})
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	w := &engine.Worker{AllowPrograms: o.allow}
-	defer w.Close()
-	var batches atomic.Int64
-	fmt.Fprintf(logw, "evotune worker: connected to %s, playing %d batches at once\n", nc.ConnectedUrlRedacted(), o.workers)
+	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
+	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		err := dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: o.token, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+			Waiting: func() {
+				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+			}})
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		w := &engine.Worker{AllowPrograms: o.allow}
+		defer w.Close()
+		var batches atomic.Int64
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %d batches at once\n", nc.ConnectedUrlRedacted(), o.workers)
+		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		fmt.Fprintf(logw, "evotune worker: played %d batches\n", batches.Load())

@@ -219,7 +219,7 @@ func (p *lazyPool) start() error {
 		}
 	} else {
 		var err error
-		if nc, err = dist.Connect(url, dist.ConnectOptions{Name: "evotune coordinator", Token: d.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
+		if nc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator", Token: d.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func (p *lazyPool) start() error {
 		if srv != nil {
 			wnc, err = srv.Connect("evotune coordinator's worker")
 		} else {
-			wnc, err = dist.Connect(url, dist.ConnectOptions{Name: "evotune coordinator's worker", Token: d.token, CAFile: d.tlsCA, Creds: d.creds})
+			wnc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator's worker", Token: d.token, CAFile: d.tlsCA, Creds: d.creds})
 		}
 		if err != nil {
 			return err

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,4 +62,50 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit %d, saying no workers are connected", code, errb, ExitInterrupted)
 	}
 	mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", "2")
+}
+
+// TestWorkerStoppedWhileWaiting: Ctrl-C ends a worker still waiting for
+// its coordinator as it ends one at work: exit 130, its profile written.
+func TestWorkerStoppedWhileWaiting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes")
+	}
+	cpu := filepath.Join(t.TempDir(), "cpu.prof")
+	w := evotune("worker", "nats://"+freeAddr(t), "--wait", "5m", "--cpuprofile", cpu)
+	var errb syncBuffer
+	w.Stderr = &errb
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = w.Process.Kill(); _ = w.Wait() }()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(errb.String(), "no coordinator at"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker never said it waits:\n%s", errb.String())
+		}
+	}
+	if err := w.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Wait(); w.ProcessState.ExitCode() != int(ExitInterrupted) {
+		t.Fatalf("a waiting worker stopped by Ctrl-C: %v, want exit %d\n%s", err, ExitInterrupted, errb.String())
+	}
+	checkProfile(t, cpu, "samples", "cpu")
+}
+
+// syncBuffer is a bytes.Buffer a process writes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
