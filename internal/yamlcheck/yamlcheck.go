@@ -34,7 +34,10 @@
 package yamlcheck
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -198,14 +201,33 @@ func (c *Checker) Line(key string) int {
 // Parse reads a YAML document and returns its root node: nil for an empty
 // document, a problem at the syntax error's line for a malformed one.
 func (c *Checker) Parse(text []byte) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
+	syntax := func(err error) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		line := syntaxLine(msg)
 		if line > 0 {
 			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
 		}
 		c.Add(line, "", "%s", msg)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		syntax(err)
+		return nil
+	}
+	// A file is one document: what follows a second "---" would be
+	// ignored without a word, settings a user believes in included.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		syntax(err)
+		return nil
+	case len(next.Content) > 0 && !IsNull(next.Content[0]):
+		c.Add(next.Content[0].Line, "", "a second YAML document (after ---): one file holds one document")
 		return nil
 	}
 	if len(doc.Content) == 0 {
