@@ -90,6 +90,28 @@ done`)
 	}
 }
 
+// TestRepliesWithoutID: a reply that names no request is a protocol
+// error of the process, worded by its type: an error is the program
+// giving up.
+func TestRepliesWithoutID(t *testing.T) {
+	for _, tc := range []struct{ name, reply, err string }{
+		{"error", `{"type":"error","error":"out of memory"}`, "the program gave up: out of memory"},
+		{"result", `{"type":"result","outcome":"win"}`, `reply without an id: "{\"type\":\"result\",\"outcome\":\"win\"}"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			script := writeScript(t, "read line\nprintf '%s\\n' '"+hello("")+"'\nread line\nprintf '%s\\n' '"+tc.reply+"'\nsleep 5")
+			g := openGame(t, external.Command{Argv: []string{script}, Retries: -1}, nil)
+			p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Play(context.Background(), p, p, 1); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("err = %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
+
 // TestReplyLineLimit: a reply of wire.MaxReplyLine bytes, its newline
 // included, is read; one byte more is a protocol error.
 func TestReplyLineLimit(t *testing.T) {
@@ -139,18 +161,18 @@ func TestTornHello(t *testing.T) {
 // TestStderrTail: an error quotes the program's last 10 stderr lines,
 // each cut to 300 bytes.
 func TestStderrTail(t *testing.T) {
-	long := strings.Repeat("y", 400)
+	long, most := strings.Repeat("y", 400), strings.Repeat("z", 300)
 	var body strings.Builder
-	for i := range 12 {
+	for i := range 11 {
 		fmt.Fprintf(&body, "echo 'line %d' >&2\n", i)
 	}
-	body.WriteString("echo '" + long + "' >&2\nexit 4")
+	body.WriteString("echo '" + most + "' >&2\necho '" + long + "' >&2\nexit 4")
 	_, err := external.Describe(context.Background(), external.Command{Argv: []string{writeScript(t, body.String())}})
 	var se *external.SetupError
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v", err)
 	}
-	want := []string{"line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10", "line 11", long[:300] + "..."}
+	want := []string{"line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "line 10", most, long[:300] + "..."}
 	if !slices.Equal(se.StderrTail, want) {
 		t.Fatalf("tail %q\nwant %q", se.StderrTail, want)
 	}
