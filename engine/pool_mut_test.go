@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestPopulationScoresSumToOne: in population games between two
+// individuals whose games go either way, each game's score goes to one
+// and its complement to the other: the two fitnesses sum to 1, and
+// neither is 0 or 1 (a pair where one side wins every game cannot tell
+// the complement from the score itself).
+func TestPopulationScoresSumToOne(t *testing.T) {
+	text := strings.Replace(modeConfig("  objective: score\n  population: {opponents: 1, games: 40}\n", "  elitism: 0\n"),
+		"population: 6", "population: 2", 1)
+	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
+	text = strings.Replace(text, "{hit_weight: 1, jitter: 0.25}", "{jitter: 0.2}", 1)
+	cfg := loadText(t, t.TempDir(), text)
+	r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := members[0][0], members[0][1]
+	if !(a.Fitness > 0 && a.Fitness < 1 && b.Fitness > 0 && b.Fitness < 1) {
+		t.Fatalf("fitness %v and %v: want games that go either way", a.Fitness, b.Fitness)
+	}
+	if math.Abs(a.Fitness+b.Fitness-1) > 1e-12 {
+		t.Fatalf("fitness %v and %v: want a sum of 1", a.Fitness, b.Fitness)
+	}
+}
+
+// brokenPool plays a wave through the local pool, then breaks it: it
+// drops a batch's results, hands back too few, or fails.
+type brokenPool struct {
+	how string
+}
+
+func (p brokenPool) Play(ctx context.Context, w Wave) error {
+	done := w.Done
+	w.Done = func(b *Batch, res []float64) {
+		switch {
+		case b.Index != 1:
+			done(b, res)
+		case p.how == "short":
+			done(b, res[1:])
+		case p.how == "dropped":
+		}
+	}
+	if p.how == "fails" {
+		return errors.New("the workers went home")
+	}
+	return LocalPool(2).Play(ctx, w)
+}
+
+// TestBrokenPoolsStopTheRun: a pool that loses a batch, hands back the
+// wrong number of results or fails stops the run with an error naming
+// the generation (from 1) and the batch, before any checkpoint.
+func TestBrokenPoolsStopTheRun(t *testing.T) {
+	for _, tc := range []struct{ how, want string }{
+		{"dropped", "engine: generation 1: the pool returned no results for batch "},
+		{"short", "engine: generation 1: the pool returned no results for batch "},
+		{"fails", "engine: generation 1: the workers went home"},
+	} {
+		t.Run(tc.how, func(t *testing.T) {
+			dir := t.TempDir()
+			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Pool: brokenPool{tc.how}, BatchGames: 16})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if tc.how != "fails" && !strings.HasSuffix(err.Error(), ".0.1") {
+				t.Fatalf("err = %v, want batch 1 of generation 0 named", err)
+			}
+		})
+	}
+}
