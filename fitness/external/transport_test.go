@@ -280,3 +280,26 @@ func TestErrorRequestText(t *testing.T) {
 		t.Fatalf("request %q\nwant %q", ge.Request, want)
 	}
 }
+
+// TestLoneGameCrashCountsEveryTry: a game played alone whose process
+// dies is tried exactly 1+Retries times, the first try included.
+func TestLoneGameCrashCountsEveryTry(t *testing.T) {
+	for _, tc := range []struct{ retries, tries int }{{-1, 1}, {0, 1 + external.DefaultRetries}, {1, 2}} {
+		t.Run(fmt.Sprint(tc.retries), func(t *testing.T) {
+			seed := fitness.Derive(1, 0)
+			var log lockedBuffer
+			c := botCommand("crash", seed)
+			c.Retries, c.Stderr = tc.retries, &log
+			g := open(t, c, nil)
+			p := player(t, g, "fixed", nil)
+			_, err := g.Play(context.Background(), p, p, seed)
+			var ge *external.GameError
+			if !errors.As(err, &ge) || ge.Attempts != tc.tries {
+				t.Fatalf("err = %v, want %d attempts", err, tc.tries)
+			}
+			if n := strings.Count(log.String(), "crashing on purpose"); n != tc.tries {
+				t.Fatalf("the game crashed %d times, want %d", n, tc.tries)
+			}
+		})
+	}
+}
