@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTournamentSizeBindsSelectingModels: evolution.tournament-size is
@@ -63,5 +65,44 @@ func TestRemeasureLimits(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCMAESRestartIsLogged: run.log says when CMA-ES's distribution
+// collapses and restarts, once per restart, naming the generation (from
+// 1) after which it happened; generations without one say nothing.
+func TestCMAESRestartIsLogged(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), "game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  model: cmaes\n  population: 6\n  step-size: 0.3\n")
+	defer cfg.Close()
+	var log bytes.Buffer
+	r := newRunner(cfg, Options{Dir: t.TempDir()})
+	r.log, r.now = &log, func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	defer r.closeSearch()
+	sp := cfg.species[0]
+	var told [][]float64
+	restartAt := -1
+	for g := 0; g < 3000 && restartAt < 0; g++ {
+		pool := r.cmaesOf(sp).ask()
+		members := make([]Member, len(pool))
+		for i, x := range pool {
+			members[i] = Member{Genes: x, Fitness: (x[0] - 0.37) * (x[0] - 0.37)} // a cost: lower is better
+		}
+		var err error
+		if told, err = r.tellCMAES(sp, members, told); err != nil {
+			t.Fatal(err)
+		}
+		if r.cmaesOf(sp).Restarts > 0 {
+			restartAt = g
+		}
+		if restartAt < 0 && log.Len() > 0 {
+			t.Fatalf("generation %d logged without a restart: %q", g+1, log.String())
+		}
+	}
+	if restartAt < 0 {
+		t.Fatal("no restart in 3000 generations")
+	}
+	want := fmt.Sprintf("2026-01-02T03:04:05Z cmaes: the distribution collapsed after generation %d; restarting around its best with step size 0.3\n", restartAt+1)
+	if log.String() != want {
+		t.Fatalf("run.log %q, want %q", log.String(), want)
 	}
 }
