@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -322,5 +323,17 @@ func TestSoloAuditFindsNondeterminism(t *testing.T) {
 	}
 	if !strings.Contains(ne.Request, fmt.Sprintf(`"seed":"%d"`, ne.Seed)) {
 		t.Fatalf("request %s, want seed %d", ne.Request, ne.Seed)
+	}
+}
+
+// TestGoBotReportsItsErrors: a Go bot (program.Main) that cannot serve
+// tells evotune why, and says it on stderr too, where the error quotes
+// it.
+func TestGoBotReportsItsErrors(t *testing.T) {
+	_, err := external.Describe(context.Background(), botCommand("misdeclared", 0))
+	var se *external.SetupError
+	const want = "program: set exactly one of Game.Play and Game.PlaySolo"
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "the program refused: "+want) || !slices.Contains(se.StderrTail, want) {
+		t.Fatalf("err = %v, want the refusal and its stderr line", err)
 	}
 }

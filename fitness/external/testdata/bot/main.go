@@ -149,6 +149,9 @@ func main() {
 	if mode == "concurrent" {
 		g.Concurrency = 4
 	}
+	if mode == "misdeclared" {
+		g.Play = nil // neither Play nor PlaySolo: Main refuses the game
+	}
 	program.Main(g)
 }
 
