@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -172,5 +175,43 @@ func TestBatchingGamesPlayLikeOthers(t *testing.T) {
 	// Without a progress display the run plays as well.
 	if best("coinbatch", nil) != want {
 		t.Fatal("without progress, another hall of fame")
+	}
+}
+
+// TestPanicLogNamesTheGeneration: a game's panic goes to run.log under
+// the generation it happened in, numbered from 1, with its stack.
+func TestPanicLogNamesTheGeneration(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, ErrGamePanicked) {
+		t.Fatalf("err %v, want ErrGamePanicked", err)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\S+ generation 2: .*panic.*\n(.*\n)*.*panickyGame`).Match(log) {
+		t.Fatalf("run.log does not name generation 2 before the stack:\n%s", log)
+	}
+}
+
+// TestRemeasureOfWholeBatches: a remeasure whose games fill its batches
+// exactly plays them all (no empty batch after the last).
+func TestRemeasureOfWholeBatches(t *testing.T) {
+	text := strings.Replace(noiseConfig, "games: 4000", "games: 64", 1)
+	text = strings.Replace(text, "top: 3", "top: 2", 1)
+	text = strings.Replace(text, "generations: 5", "generations: 1", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, BatchGames: 64}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
+		t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
 	}
 }
