@@ -3,9 +3,12 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/genome"
 )
 
 // TestTournamentSizeBindsSelectingModels: evolution.tournament-size is
@@ -104,5 +107,30 @@ func TestCMAESRestartIsLogged(t *testing.T) {
 	want := fmt.Sprintf("2026-01-02T03:04:05Z cmaes: the distribution collapsed after generation %d; restarting around its best with step size 0.3\n", restartAt+1)
 	if log.String() != want {
 		t.Fatalf("run.log %q, want %q", log.String(), want)
+	}
+}
+
+// TestCMAESStartsAtTheFirstRandomGenome: without seeds, CMA-ES samples
+// its first generation around the first random genome generation 0 of
+// another model has, drawn from the same stream.
+func TestCMAESStartsAtTheFirstRandomGenome(t *testing.T) {
+	const text = "seed: 11\ngame: battleship\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  population: 8\n"
+	gen := loadText(t, t.TempDir(), text+"  tournament-size: 2\n")
+	cma := loadText(t, t.TempDir(), text+"  model: cmaes\n  step-size: 0.001\n")
+	defer gen.Close()
+	defer cma.Close()
+	first := newRunner(gen, Options{Dir: t.TempDir()}).initial()[0][0]
+	r := newRunner(cma, Options{Dir: t.TempDir()})
+	defer r.closeSearch()
+	sp := cma.species[0]
+	for _, x := range r.initial()[0] {
+		for i, g := range sp.space.Genes() {
+			if g.Kind != genome.Float && g.Kind != genome.Grid {
+				continue // snapped to a bucket's centre either way
+			}
+			if d := math.Abs(x[i] - first[i]); d > 0.01 {
+				t.Fatalf("gene %v of a first sample: %v, the first random genome's %v", g, x[i], first[i])
+			}
+		}
 	}
 }

@@ -19,6 +19,7 @@ func TestSpecErrorsNameTheByte(t *testing.T) {
 		data []byte
 		want string
 	}{
+		{"the magic alone", specMagic[:], "truncated or bad batch ID length at byte 4"},
 		{"no player count", header, "truncated or bad players at byte 13"},
 		{"a short gene", append(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 1), 0), 0), 1), 1, 2, 3, 4, 5, 6, 7, 8, 9)[:20],
 			"genes 1, more than 0 at byte 17"},
