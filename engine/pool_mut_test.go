@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -213,5 +214,35 @@ func TestRemeasureOfWholeBatches(t *testing.T) {
 	}
 	if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
 		t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
+	}
+}
+
+// TestScoreRemeasurePlaysSeatSwappedPairs: a head-to-head remeasure plays
+// each deal twice, seats swapped: in coin with spread 0 the deal alone
+// decides which seat wins, so every pair scores exactly 1 of 2 and the
+// figure is exactly 1/2 (one pair: played twice from one seat it would
+// be 0 or 1).
+func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
+	for _, games := range []int{2, 60} {
+		t.Run(fmt.Sprint(games), func(t *testing.T) {
+			text := "seed: 4\ngame: coin\nrules: {spread: 0}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+				fmt.Sprintf("evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: %d}\n", games)
+			dir := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ck.Remeasured) != 2 {
+				t.Fatalf("remeasured %+v", ck.Remeasured)
+			}
+			for _, m := range ck.Remeasured {
+				if m.Fitness != 0.5 || m.Games != games {
+					t.Fatalf("remeasured %+v, want exactly 0.5 over %d games", m, games)
+				}
+			}
+		})
 	}
 }
