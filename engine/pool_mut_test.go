@@ -199,21 +199,28 @@ func TestPanicLogNamesTheGeneration(t *testing.T) {
 }
 
 // TestRemeasureOfWholeBatches: a remeasure whose games fill its batches
-// exactly plays them all (no empty batch after the last).
+// exactly plays them all (no empty batch after the last), and one cut
+// into several chunks plays every chunk.
 func TestRemeasureOfWholeBatches(t *testing.T) {
-	text := strings.Replace(noiseConfig, "games: 4000", "games: 64", 1)
-	text = strings.Replace(text, "top: 3", "top: 2", 1)
-	text = strings.Replace(text, "generations: 5", "generations: 1", 1)
-	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, BatchGames: 64}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
-		t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
+	defer func(n int) { jobChunk = n }(jobChunk)
+	for _, chunk := range []int{jobChunk, 50} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			jobChunk = chunk
+			text := strings.Replace(noiseConfig, "games: 4000", "games: 64", 1)
+			text = strings.Replace(text, "top: 3", "top: 2", 1)
+			text = strings.Replace(text, "generations: 5", "generations: 1", 1)
+			dir := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, BatchGames: 64}); err != nil {
+				t.Fatal(err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
+				t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
+			}
+		})
 	}
 }
 
@@ -242,6 +249,40 @@ func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
 				if m.Fitness != 0.5 || m.Games != games {
 					t.Fatalf("remeasured %+v, want exactly 0.5 over %d games", m, games)
 				}
+			}
+		})
+	}
+}
+
+// TestRemeasureDealsArePinned pins the remeasured figures of two small
+// runs, solo and head-to-head, so the stream the fresh deals come from
+// (purposeRemeasure, generation slot 0) cannot change unnoticed: every
+// finished run's remeasured figures depend on it. After an intended
+// change, put the new figures here. (Within 1e-9, for platforms that
+// fuse multiply-adds; another stream moves them by far more.)
+func TestRemeasureDealsArePinned(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		genes      float64
+		fitness    float64
+	}{
+		{"solo", "seed: 4\ngame: coin\nrules: {own: 6}\nplayer: tuned\nfitness:\n  baselines:\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 10}\n", 0.007380576825548046, 7.824829858416865},
+		{"score", "seed: 4\ngame: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 200}\n", 0.9860824048105866, 0.715},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.text), Options{Dir: dir, Workers: 2}); err != nil {
+				t.Fatal(err)
+			}
+			ck, _, err := ReadCheckpoint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := ck.Remeasured[0]
+			if len(m.Genes) != 1 || m.Genes[0] != tc.genes || !(math.Abs(m.Fitness-tc.fitness) <= 1e-9) {
+				t.Fatalf("remeasured %v: %.17g, want %v: %.17g", m.Genes, m.Fitness, tc.genes, tc.fitness)
 			}
 		})
 	}
