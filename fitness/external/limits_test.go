@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -327,13 +327,33 @@ func TestSoloAuditFindsNondeterminism(t *testing.T) {
 }
 
 // TestGoBotReportsItsErrors: a Go bot (program.Main) that cannot serve
-// tells evotune why, and says it on stderr too, where the error quotes
-// it.
+// answers the hello with the reason, says it on stderr too, and exits
+// with status 1; one that serves exits 0 when its input ends.
 func TestGoBotReportsItsErrors(t *testing.T) {
-	_, err := external.Describe(context.Background(), botCommand("misdeclared", 0))
-	var se *external.SetupError
-	const want = "program: set exactly one of Game.Play and Game.PlaySolo"
-	if !errors.As(err, &se) || !strings.Contains(se.Msg, "the program refused: "+want) || !slices.Contains(se.StderrTail, want) {
-		t.Fatalf("err = %v, want the refusal and its stderr line", err)
+	for _, tc := range []struct {
+		mode, stdout, stderr string
+		status               int
+	}{
+		{"misdeclared", `"error":"program: set exactly one of Game.Play and Game.PlaySolo"`, "program: set exactly one of Game.Play and Game.PlaySolo\n", 1},
+		{"", `"type":"hello"`, "", 0},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cmd := exec.Command(bot)
+			cmd.Env = append(os.Environ(), "EXTBOT_MODE="+tc.mode)
+			cmd.Stdin = strings.NewReader(`{"type":"hello","protocol":1}` + "\n")
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			status := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				status = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if status != tc.status || !strings.Contains(stdout.String(), tc.stdout) || stderr.String() != tc.stderr {
+				t.Fatalf("status %d, stdout %q, stderr %q; want %d, %q, %q", status, stdout.String(), stderr.String(), tc.status, tc.stdout, tc.stderr)
+			}
+		})
 	}
 }

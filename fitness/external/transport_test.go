@@ -47,7 +47,7 @@ while read line; do
     n=0; ids=
   fi
 done`)
-			g := openGame(t, external.Command{Argv: []string{script}, Timeout: 500 * time.Millisecond, Retries: -1}, nil)
+			g := openGame(t, external.Command{Argv: []string{script}, Timeout: time.Second, Retries: -1}, nil)
 			p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +63,7 @@ done`)
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), "no reply within 500ms") {
+			if err == nil || !strings.Contains(err.Error(), "no reply within 1s") {
 				t.Fatalf("err = %v, want the program taken for hung", err)
 			}
 		})
