@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -66,6 +67,12 @@ func TestRatingNodesRate(t *testing.T) {
 			n, hof := ratedGeneration(tc.stored, 2)
 			if len(n.genes) != 4 || len(n.hof) != 2 || n.hof[0] != n.ind[1] {
 				t.Fatalf("nodes %v, individuals %v, members %v", n.genes, n.ind, n.hof)
+			}
+			// Population and hall-of-fame games, between nodes, lower node
+			// first; a member against its own copy and baseline games are
+			// not results.
+			if got, want := fmt.Sprint(n.table.Pairs()), "[{0 1 3 1} {0 2 1 0} {0 3 1 0} {1 2 3 0.5} {2 3 1 1}]"; got != want {
+				t.Fatalf("pairs %s, want %s", got, want)
 			}
 			stats := make([][nModes]modeStats, 3)
 			for i := range stats {
@@ -147,6 +154,11 @@ func TestRatingNodesPlayingMembers(t *testing.T) {
 		if want := min(members, len(hof)); len(n.hof) != want || len(n.genes) != 3+want {
 			t.Errorf("members %d: %d playing members, %d nodes; want %d, %d", members, len(n.hof), len(n.genes), want, 3+want)
 		}
+	}
+	// Copies of a genome, the first included, are one node.
+	n := newRatingNodes([][]float64{{0.1}, {0.5}, {0.1}, {0.5}}, []Member{{Genes: []float64{0.1}}}, 1)
+	if len(n.genes) != 2 || fmt.Sprint(n.ind, n.hof) != "[0 1 0 1] [0]" {
+		t.Errorf("nodes %v, individuals %v, members %v", n.genes, n.ind, n.hof)
 	}
 }
 
