@@ -134,3 +134,37 @@ func TestCMAESStartsAtTheFirstRandomGenome(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRemeasuredEdges: a checkpoint's remeasured figures are
+// accepted up to every edge (the last rank, one game, a score of 0 or 1,
+// an interval that closes on its figure) and refused one past it.
+func TestCheckRemeasuredEdges(t *testing.T) {
+	hof := []Member{{Genes: []float64{0.1}}, {Genes: []float64{0.2}}}
+	ok := Remeasured{Rank: 2, Genes: []float64{0.2}, Fitness: 1, Games: 1, CI95: [2]float64{1, 1}}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Remeasured)
+		score bool
+		want  string
+	}{
+		{"the last rank, one game, a score of 1", func(*Remeasured) {}, true, ""},
+		{"a score of 0", func(m *Remeasured) { m.Fitness, m.CI95 = 0, [2]float64{0, 0} }, true, ""},
+		{"a cost above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 7, [2]float64{7, 7} }, false, ""},
+		{"a rank past the hall of fame", func(m *Remeasured) { m.Rank = 3 }, true, "remeasured[0].rank: 3, the hall of fame has 2 members"},
+		{"rank 0", func(m *Remeasured) { m.Rank = 0 }, true, "remeasured[0].rank: 0"},
+		{"no games", func(m *Remeasured) { m.Games = 0 }, true, "remeasured[0].games: 0"},
+		{"a score above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 1.5, [2]float64{1.5, 1.5} }, true, "remeasured[0].fitness: 1.5 is out of range"},
+		{"a negative figure", func(m *Remeasured) { m.Fitness, m.CI95 = -0.5, [2]float64{-0.5, -0.5} }, false, "remeasured[0].fitness: -0.5 is out of range"},
+		{"an interval above", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.6, 0.9} }, true, "remeasured[0].ci95: [0.6, 0.9] does not hold its fitness 0.5"},
+		{"an interval below", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.1, 0.4} }, true, "remeasured[0].ci95: [0.1, 0.4] does not hold its fitness 0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ok
+			tc.edit(&m)
+			err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{m}}, tc.score)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
