@@ -183,6 +183,7 @@ func appendString(out []byte, s string) []byte {
 // message cannot make it allocate more than its own size.
 type specReader struct {
 	data []byte
+	size int // the whole message's length, for positions
 	err  error
 }
 
@@ -192,7 +193,7 @@ func (r *specReader) fail(what string) {
 	}
 }
 
-func (r *specReader) pos() int { return cap(r.data) - len(r.data) }
+func (r *specReader) pos() int { return r.size - len(r.data) }
 
 func (r *specReader) magic(m [4]byte, what string) {
 	switch {
@@ -278,7 +279,7 @@ func (r *specReader) end() {
 
 // decodeSpec reads a batch description.
 func decodeSpec(data []byte) (*batchSpec, error) {
-	r := &specReader{data: data}
+	r := &specReader{data: data, size: len(data)}
 	r.magic(specMagic, "a batch description")
 	s := &batchSpec{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
 	s.Players = make([]specPlayer, r.count(2, MaxBatchGames*2, "players"))
@@ -339,7 +340,7 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 	if len(data) > MaxSpecResults {
 		return nil, fmt.Errorf("engine: results of %d bytes for batch %s", len(data), b.ID)
 	}
-	r := &specReader{data: data}
+	r := &specReader{data: data, size: len(data)}
 	r.magic(resultsMagic, "results")
 	id := r.string(1000, "batch ID")
 	out := make([]float64, r.count(8, MaxBatchGames, "results"))

@@ -123,7 +123,8 @@ func checkDeclarations(ctx context.Context, info fitness.GameInfo, g fitness.Gam
 		bad("the game calls itself %q, registered as %q", g.Name(), info.Name)
 	}
 	roles := g.Roles()
-	if len(roles) == 0 {
+	first, ok := firstRole(g)
+	if !ok {
 		bad("no roles")
 	}
 	for i, r := range roles {
@@ -175,8 +176,8 @@ func checkDeclarations(ctx context.Context, info fitness.GameInfo, g fitness.Gam
 		switch {
 		case solo.Opponent == "" && solo.DefaultOpponent != "":
 			bad("a default solo opponent %q but no opponent role", solo.DefaultOpponent)
-		case solo.Opponent != "" && (!slices.Contains(roles, solo.Opponent) || solo.Opponent == roles[0]):
-			bad("solo opponent role %q: want a declared role other than %q", solo.Opponent, roles[0])
+		case solo.Opponent != "" && (!slices.Contains(roles, solo.Opponent) || solo.Opponent == first):
+			bad("solo opponent role %q: want a declared role other than %q", solo.Opponent, first)
 		case solo.Opponent != "":
 			if _, err := fitness.ParseSpec(g, solo.Opponent, solo.DefaultOpponent); err != nil {
 				bad("default solo opponent %q: %v", solo.DefaultOpponent, err)
@@ -186,8 +187,8 @@ func checkDeclarations(ctx context.Context, info fitness.GameInfo, g fitness.Gam
 			bad("solo opponent rule %q is not a declared rule option", solo.OpponentRule)
 		}
 		if solo.Only {
-			if ps := playersOf(g, roles[0]); len(ps) > 0 {
-				p, err := g.NewPlayer(roles[0], ps[0].Name, ps[0].Schema.Defaults())
+			if ps := playersOf(g, first); ok && len(ps) > 0 {
+				p, err := g.NewPlayer(first, ps[0].Name, ps[0].Schema.Defaults())
 				if err == nil {
 					if _, err := g.Play(ctx, p, p, 1); !errors.Is(err, fitness.ErrNoHeadToHead) {
 						bad("solo only, but Play returns %v, want fitness.ErrNoHeadToHead", err)
@@ -201,6 +202,16 @@ func checkDeclarations(ctx context.Context, info fitness.GameInfo, g fitness.Gam
 		bad("an unknown rule option was accepted")
 	}
 	return errors.Join(errs...)
+}
+
+// firstRole is the role of the players the suite plays; ok is false for
+// a game that declares no role, which only the declarations check
+// reports.
+func firstRole(g fitness.Game) (role fitness.Role, ok bool) {
+	if roles := g.Roles(); len(roles) > 0 {
+		return roles[0], true
+	}
+	return "", false
 }
 
 func playersOf(g fitness.Game, role fitness.Role) []fitness.PlayerInfo {
@@ -353,7 +364,11 @@ func freshPlay(ctx context.Context, info fitness.GameInfo, o Options, ms []match
 		return nil, nil, err
 	}
 	defer fitness.Close(g)
-	ps, err := lineup(g, g.Roles()[0])
+	role, ok := firstRole(g)
+	if !ok {
+		return nil, nil, nil
+	}
+	ps, err := lineup(g, role)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -409,14 +424,15 @@ func checkPure(ctx context.Context, info fitness.GameInfo, o Options) error {
 }
 
 func checkSeats(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
-	if !fitness.HasHeadToHead(g) {
+	role, ok := firstRole(g)
+	if !ok || !fitness.HasHeadToHead(g) {
 		return nil
 	}
-	ps, err := lineup(g, g.Roles()[0])
+	ps, err := lineup(g, role)
 	if err != nil {
 		return err
 	}
-	twins, err := lineup(g, g.Roles()[0])
+	twins, err := lineup(g, role)
 	if err != nil {
 		return err
 	}
@@ -464,8 +480,12 @@ func checkSolo(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Opt
 	if !ok {
 		return nil
 	}
+	role, ok := firstRole(g)
+	if !ok {
+		return nil
+	}
 	solo := sg.Solo()
-	ps, err := lineup(g, g.Roles()[0])
+	ps, err := lineup(g, role)
 	if err != nil {
 		return err
 	}

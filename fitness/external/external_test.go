@@ -688,6 +688,7 @@ func TestInvalidOffer(t *testing.T) {
 		{"duplicate player", offer("two-seat", `"mover"`, p("a", "mover")+","+p("a", "mover"), ""), `player "a" (mover) listed twice`},
 		{"no players", offer("two-seat", `"mover"`, "", ""), "no players"},
 		{"bad game name", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"game":"g"`, `"game":"my game"`, 1), `game: bad name "my game"`},
+		{"option twice", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"options":[]`, `"options":[{"name":"o","default":"1"},{"name":"p","default":"1"},{"name":"o","default":"2"}]`, 1), `option "o" listed twice`},
 		{"option default not a choice", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"options":[]`, `"options":[{"name":"o","default":"3","choices":["1","2"]}]`, 1), `option "o": default "3" is not one of its choices`},
 	}
 	for _, tc := range tests {

@@ -205,10 +205,12 @@ func TestManyPlayersConditional(t *testing.T) {
 }
 
 // TestToleranceStopsEarly: the fit stops as soon as no strength moves by
-// more than the tolerance, which with the level placed by Newton's
-// method takes few sweeps; the answer is then within the tolerance of
-// the converged one. Found by cutting MaxIterations until the answer
-// changes.
+// more than the tolerance (relatively), which with the level placed by
+// Newton's method takes few sweeps; the answer is then within the
+// tolerance of the converged one. Found by cutting MaxIterations until
+// the answer changes. The sweeps are pinned, within 3: a stopping rule on
+// absolute moves takes 13 more, and any other change to the iteration
+// changes them too.
 func TestToleranceStopsEarly(t *testing.T) {
 	pairs := []Pair{
 		{A: 0, B: 1, Games: 40, Score: 30},
@@ -217,13 +219,13 @@ func TestToleranceStopsEarly(t *testing.T) {
 		{A: 0, B: 3, Games: 10, Score: 10},
 	}
 	for _, tc := range []struct {
-		name     string
-		tol      float64
-		maxSteps int
+		name   string
+		tol    float64
+		sweeps int
 	}{
-		{"1e-3", 1e-3, 60},
-		{"1e-6", 1e-6, 150},
-		{"default", 0, 400},
+		{"1e-3", 1e-3, 25},
+		{"1e-6", 1e-6, 57},
+		{"default", 0, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			full, err := Fit(4, pairs, Options{Tolerance: tc.tol})
@@ -238,8 +240,9 @@ func TestToleranceStopsEarly(t *testing.T) {
 					break
 				}
 			}
-			if steps == 0 || steps > tc.maxSteps {
-				t.Fatalf("stopped after %d sweeps, want at most %d", steps, tc.maxSteps)
+			// A few sweeps of slack for platforms that fuse multiply-adds.
+			if steps < tc.sweeps-3 || steps > tc.sweeps+3 {
+				t.Fatalf("stopped after %d sweeps, want %d", steps, tc.sweeps)
 			}
 			exact, _ := Fit(4, pairs, Options{Tolerance: 1e-14})
 			tol := tc.tol

@@ -128,7 +128,7 @@ func Fit(n int, pairs []Pair, opt Options) ([]Rating, error) {
 	for i := range theta {
 		theta[i] = math.Log(gamma[i])
 	}
-	se := relativeSE(theta, adj2pairs(adj), prior)
+	se := relativeSE(theta, adj2pairs(adj), prior, fullCovarianceMax)
 	out := make([]Rating, n)
 	for i := range n {
 		out[i] = Rating{Theta: theta[i], SE: se[i], Games: games[i]}
@@ -195,7 +195,10 @@ const fullCovarianceMax = 1500
 
 // relativeSE is the standard error of every rating relative to the mean
 // of all of them: the interval of "how much better than the field".
-func relativeSE(theta []float64, links []link, prior float64) []float64 {
+// Above fullMax players (fullCovarianceMax in fits; a parameter so that
+// tests can reach the limit with few players) it is the interval given
+// the others' ratings.
+func relativeSE(theta []float64, links []link, prior float64, fullMax int) []float64 {
 	n := len(theta)
 	diag := make([]float64, n)
 	for i, t := range theta {
@@ -208,13 +211,14 @@ func relativeSE(theta []float64, links []link, prior float64) []float64 {
 		diag[l.j] += l.games * p * (1 - p)
 	}
 	se := make([]float64, n)
-	if n > fullCovarianceMax {
+	if n > fullMax {
 		for i := range se {
 			se[i] = 1 / math.Sqrt(diag[i])
 		}
 		return se
 	}
-	// The Fisher information, positive definite thanks to the prior.
+	// The Fisher information, positive definite thanks to the prior: its
+	// lower triangle, all the factorisation reads (links have i < j).
 	a := make([][]float64, n)
 	for i := range a {
 		a[i] = make([]float64, n)
@@ -222,7 +226,6 @@ func relativeSE(theta []float64, links []link, prior float64) []float64 {
 	}
 	for _, l := range links {
 		p := Expected(theta[l.i], theta[l.j])
-		a[l.i][l.j] -= l.games * p * (1 - p)
 		a[l.j][l.i] -= l.games * p * (1 - p)
 	}
 	// Cholesky: a = L L^T, L in the lower triangle.

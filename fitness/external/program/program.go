@@ -444,8 +444,10 @@ var testHookBeforeReply = func(id uint64) {}
 
 // maxHold bounds how long a reply waits in the buffer for others to go
 // out with it. evotune's timeout counts the silence since its last
-// reply, so a reply must not wait for the next game, however long.
-const maxHold = time.Millisecond
+// reply, so a reply must not wait for the next game, however long. A
+// variable only so that tests can lengthen it, to see the flushes that
+// do not wait for it.
+var maxHold = time.Millisecond
 
 // replyJob writes the reply of a request played on a playing goroutine;
 // the one that answers the last request left flushes (decided under the

@@ -111,7 +111,11 @@ func play(req program.Request) (program.Outcome, error) {
 
 func playSolo(req program.Request) (float64, error) {
 	misbehave(req.Seed)
-	x := rand.New(rand.NewPCG(req.Seed, 7)).Float64()
+	seed := req.Seed
+	if mode == "solo-nondet" {
+		seed += uint64(played.Add(1)) // state carried from game to game
+	}
+	x := rand.New(rand.NewPCG(seed, 7)).Float64()
 	return float64(int(x*100)) * (1 - bias(req.Seats[0])), nil
 }
 
@@ -139,11 +143,14 @@ func main() {
 		},
 		Play: play,
 	}
-	if mode == "solo" {
+	if mode == "solo" || mode == "solo-nondet" {
 		g.Play, g.PlaySolo, g.Measure = nil, playSolo, "flips"
 	}
 	if mode == "concurrent" {
 		g.Concurrency = 4
+	}
+	if mode == "misdeclared" {
+		g.Play = nil // neither Play nor PlaySolo: Main refuses the game
 	}
 	program.Main(g)
 }

@@ -1,0 +1,303 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// entryLine is a journal line for batch with results and its sum, padded
+// with spaces inside the object to pad bytes more.
+func entryLine(batch int, results []float64, pad int) string {
+	return entryLineSum(batch, results, entrySum(batch, results), pad)
+}
+
+func entryLineSum(batch int, results []float64, sum uint32, pad int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"batch":%d,%s"results":[`, batch, strings.Repeat(" ", pad))
+	for i, x := range results {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, x)
+	}
+	fmt.Fprintf(&b, `],"sum":%d}`+"\n", sum)
+	return b.String()
+}
+
+// TestJournalReadKeepsOnlyWholeEntries: a journal is read back only
+// under its own header, and only its whole, valid entries are kept:
+// batch indices from 0 to Games-1, 1 to BatchGames results, the right
+// sum, lines up to 64+32*BatchGames bytes; everything else is counted as
+// ignored, and reading goes on after it.
+func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
+	hdr := journalHeader{Journal: journalFormat, Run: "r", Generation: 2, Games: 10, BatchGames: 4, Pools: "p"}
+	header := func(h journalHeader) string {
+		var b bytes.Buffer
+		writeLine(&b, h)
+		return b.String()
+	}
+	maxLine := 64 + 32*hdr.BatchGames
+	exactly := func(batch int, results []float64, n int) string {
+		line := entryLine(batch, results, 0)
+		return entryLine(batch, results, n-len(line))
+	}
+	four := []float64{1, 0, 0.5, 1}
+	other := hdr
+	other.Generation = 1
+	tests := []struct {
+		name    string
+		text    string
+		kept    []int // batches kept, in order
+		ignored int
+	}{
+		{"no journal", "", nil, 0},
+		{"whole entries", header(hdr) + entryLine(0, four, 0) + entryLine(9, []float64{0.25}, 0), []int{0, 9}, 0},
+		{"another generation", header(other) + entryLine(0, four, 0), nil, 0},
+		{"another batch size", strings.Replace(header(hdr), `"batch_games":4`, `"batch_games":8`, 1) + entryLine(0, four, 0), nil, 0},
+		{"a header too long", strings.Replace(header(hdr), `"run":"r"`, `"run":"r`+strings.Repeat(" ", 4100)+`"`, 1) + entryLine(0, four, 0), nil, 0},
+		{"batch indices out of range", header(hdr) + entryLine(-1, four, 0) + entryLine(10, four, 0) + entryLine(3, four, 0), []int{3}, 2},
+		{"results of 0 and of more than a batch", header(hdr) + entryLine(1, nil, 0) + entryLine(2, []float64{1, 1, 1, 1, 1}, 0) + entryLine(4, four, 0), []int{4}, 2},
+		{"wrong sum", header(hdr) + entryLineSum(1, four, entrySum(1, four)+1, 0) + entryLine(2, four, 0), []int{2}, 1},
+		{"sum of another batch", header(hdr) + entryLineSum(1, four, entrySum(2, four), 0) + entryLine(2, four, 0), []int{2}, 1},
+		{"garbage", header(hdr) + "{\n" + entryLine(5, four, 0), []int{5}, 1},
+		{"torn last line", header(hdr) + entryLine(5, four, 0) + strings.TrimSuffix(entryLine(6, four, 0), "\n"), []int{5}, 1},
+		{"line of the longest length", header(hdr) + exactly(7, four, maxLine), []int{7}, 0},
+		{"line one byte longer", header(hdr) + exactly(7, four, maxLine+1) + entryLine(8, four, 0), []int{8}, 1},
+		{"line longer than the reader's buffer", header(hdr) + exactly(7, four, 70000) + entryLine(8, four, 0), []int{8}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), fileJournal)
+			if tc.text != "" {
+				if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			j := &journal{path: path, hdr: hdr, have: map[int][]float64{}}
+			ignored, err := j.read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept []int
+			for b := range j.have {
+				kept = append(kept, b)
+			}
+			slices.Sort(kept)
+			if !slices.Equal(kept, tc.kept) || ignored != tc.ignored {
+				t.Fatalf("kept %v, ignored %d; want %v, %d", kept, ignored, tc.kept, tc.ignored)
+			}
+			if slices.Contains(kept, 0) && !slices.Equal(j.have[0], four) {
+				t.Fatalf("batch 0 read back as %v", j.have[0])
+			}
+		})
+	}
+}
+
+// TestNextLine: lines up to limit bytes, the newline counted, are read
+// whole; a longer one is skipped to its end and comes back empty; a last
+// line without its newline is not ok.
+func TestNextLine(t *testing.T) {
+	type read struct {
+		line string
+		ok   bool
+	}
+	for _, tc := range []struct {
+		name  string
+		text  string
+		limit int
+		want  []read
+	}{
+		{"at the limit", "abcd\nxy\n", 5, []read{{"abcd", true}, {"xy", true}, {"", false}}},
+		{"over the limit", "abcde\nxy\n", 5, []read{{"", true}, {"xy", true}, {"", false}}},
+		{"torn", "abcd\nxy", 5, []read{{"abcd", true}, {"xy", false}}},
+		{"over the limit and the buffer", strings.Repeat("z", 100) + "\nxy\n", 5, []read{{"", true}, {"xy", true}}},
+		{"over the limit, torn", strings.Repeat("z", 100), 5, []read{{"", false}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := bufio.NewReaderSize(strings.NewReader(tc.text), 16)
+			for i, w := range tc.want {
+				line, ok := nextLine(rd, tc.limit)
+				if string(line) != w.line || ok != w.ok {
+					t.Fatalf("read %d: %q, %v; want %q, %v", i, line, ok, w.line, w.ok)
+				}
+			}
+		})
+	}
+}
+
+// TestJournalAppendSkipsNonFinite: a batch with a result that is not a
+// finite number is not journaled (the generation fails on it); the
+// others are, and a closed journal takes nothing more.
+func TestJournalAppendSkipsNonFinite(t *testing.T) {
+	dir := t.TempDir()
+	r := &runner{dir: dir, cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4}
+	j := &journal{}
+	if err := j.begin(r, 0, nil, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	inf := math.Inf(1)
+	j.append(&Batch{Index: 0}, []float64{1, 0})
+	j.append(&Batch{Index: 1}, []float64{1, inf})
+	j.append(&Batch{Index: 2}, []float64{-inf})
+	j.append(&Batch{Index: 3}, []float64{math.NaN()})
+	j.append(&Batch{Index: 4}, []float64{0.5})
+	j.close()
+	j.append(&Batch{Index: 5}, []float64{0.5})
+	if err := j.failure(); err != nil {
+		t.Fatal(err)
+	}
+	if got := journalBatches(t, j.path); got != 2 {
+		t.Fatalf("%d batches journaled, want 2 (0 and 4)", got)
+	}
+	again := &journal{}
+	if err := again.begin(r, 0, nil, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	defer again.remove()
+	for _, b := range []int{0, 4} {
+		if _, ok := again.lookup(&Batch{Index: b, jobs: make([]job, len(again.have[b]))}); !ok {
+			t.Errorf("batch %d not read back", b)
+		}
+	}
+	if _, ok := again.lookup(&Batch{Index: 0, jobs: make([]job, 3)}); ok {
+		t.Error("batch 0 read back for a batch of another size")
+	}
+}
+
+// TestEntrySumCoversEveryBit: an entry's sum changes when any one bit of
+// its batch index or of any of its results does, so no single garbled
+// bit passes for a result.
+func TestEntrySumCoversEveryBit(t *testing.T) {
+	results := []float64{0.5, 1, 0, 0.25, 0.75}
+	const batch = 12345
+	base := entrySum(batch, results)
+	for bit := range 64 {
+		if entrySum(batch^(1<<bit), results) == base {
+			t.Fatalf("bit %d of the batch index is not covered", bit)
+		}
+		for i := range results {
+			flipped := slices.Clone(results)
+			flipped[i] = math.Float64frombits(math.Float64bits(flipped[i]) ^ 1<<bit)
+			if entrySum(batch, flipped) == base {
+				t.Fatalf("bit %d of result %d is not covered", bit, i)
+			}
+		}
+	}
+}
+
+// TestJournalBeginLogsDamage: opening a generation's journal that holds
+// damaged lines says how many, for the generation numbered from 1, and
+// keeps the whole entries.
+func TestJournalBeginLogsDamage(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	r := &runner{dir: dir, cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4, log: &log,
+		now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
+	j := &journal{}
+	if err := j.begin(r, 2, nil, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	j.append(&Batch{Index: 1}, []float64{1, 0})
+	j.close()
+	appendTo(t, j.path, "{garbage\n"+`{"batch":3,"results":[1`)
+	again := &journal{}
+	if err := again.begin(r, 2, nil, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	defer again.remove()
+	if want := "2026-01-02T03:04:05Z generation 3: 2 damaged journal lines ignored (a kill during a write)\n"; log.String() != want {
+		t.Fatalf("run.log %q, want %q", log.String(), want)
+	}
+	if len(again.have) != 1 || !slices.Equal(again.have[1], []float64{1, 0}) {
+		t.Fatalf("kept %v", again.have)
+	}
+	if got := journalBatches(t, again.path); got != 1 {
+		t.Fatalf("the rewritten journal holds %d batches, want 1", got)
+	}
+}
+
+// TestJournalWriteFailure: a journal whose writes fail reports it (the
+// generation then fails rather than go on unjournaled); the first
+// failure is the one reported.
+func TestJournalWriteFailure(t *testing.T) {
+	r := &runner{dir: t.TempDir(), cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4}
+	j := &journal{}
+	if err := j.begin(r, 0, nil, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.failure(); err != nil {
+		t.Fatalf("a fresh journal: %v", err)
+	}
+	j.f.Close() // every write fails from here on
+	j.append(&Batch{Index: 0}, []float64{1})
+	j.close()
+	err := j.failure()
+	if err == nil || !strings.HasPrefix(err.Error(), "engine: journal "+j.path+": ") || !strings.Contains(err.Error(), "closed") {
+		t.Fatalf("failure() = %v, want the write's error", err)
+	}
+}
+
+// TestJournalCloseWithoutBegin: closing or removing a journal that was
+// never begun does nothing (a run that fails before its first
+// generation).
+func TestJournalCloseWithoutBegin(t *testing.T) {
+	j := &journal{}
+	j.close()
+	j.remove()
+	j.append(&Batch{}, []float64{1})
+	if err := j.failure(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// idPool records the ID of every batch it plays.
+type idPool struct {
+	Pool
+	ids []string
+}
+
+func (p *idPool) Play(ctx context.Context, w Wave) error {
+	for _, b := range w.Batches {
+		p.ids = append(p.ids, b.ID)
+	}
+	return p.Pool.Play(ctx, w)
+}
+
+// TestBatchIDs: a batch's ID is "<run>.<generation>.<index>", the run
+// part 16 hex digits from the config's hash and the batch size: the same
+// for two runs of one config, another for another batch size.
+func TestBatchIDs(t *testing.T) {
+	ids := func(batch int) []string {
+		p := &idPool{Pool: LocalPool(2)}
+		if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: t.TempDir(), Pool: p, BatchGames: batch}); err != nil {
+			t.Fatal(err)
+		}
+		return p.ids
+	}
+	a, b, c := ids(64), ids(64), ids(32)
+	re := regexp.MustCompile(`^([0-9a-f]{16})\.(\d+)\.(\d+)$`)
+	m := re.FindStringSubmatch(a[0])
+	if m == nil || m[2] != "0" || m[3] != "0" {
+		t.Fatalf("first batch ID %q", a[0])
+	}
+	if !slices.Equal(a, b) {
+		t.Fatal("two runs of one config have other batch IDs")
+	}
+	if n := re.FindStringSubmatch(c[0]); n == nil || n[1] == m[1] {
+		t.Fatalf("batches of 32 have IDs %q, of 64 %q: want another run part", c[0], a[0])
+	}
+	last := re.FindStringSubmatch(a[len(a)-1])
+	if last[1] != m[1] || last[2] == "0" {
+		t.Fatalf("last batch ID %q: want the run's part and a later generation", a[len(a)-1])
+	}
+}
