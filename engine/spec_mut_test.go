@@ -56,7 +56,7 @@ func TestSpecPlayerCountLimit(t *testing.T) {
 // TestResultsSizeLimit: the results of the largest batch are read; a
 // message longer than MaxSpecResults is refused before it is read.
 func TestResultsSizeLimit(t *testing.T) {
-	b := &Batch{ID: "r.0.0", jobs: make([]job, MaxBatchGames)}
+	b := &Batch{ID: "r.0.0", jobs: make([]job, MaxBatchGames), in: &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}}
 	res, err := DecodeResults(b, encodeResults(b.ID, make([]float64, MaxBatchGames)))
 	if err != nil || len(res) != MaxBatchGames {
 		t.Fatalf("%d results, %v", len(res), err)
