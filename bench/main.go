@@ -44,8 +44,7 @@ type method struct {
 }
 
 // methods are the models compared. Racing variants join them with
-// -racing once the config has a racing: section (issue 12, item 1): the
-// same evolution lines plus racingLines.
+// -racing: the same evolution lines plus racingLines.
 var methods = []method{
 	{"random-search", "  model: random-search\n"},
 	{"natural-selection", "  model: natural-selection\n  keep: 2\n"},
@@ -53,7 +52,7 @@ var methods = []method{
 	{"cmaes", "  model: cmaes\n"},
 }
 
-// racingLines switch racing on (the key issue12-racing adds).
+// racingLines switch racing on, at its defaults.
 const racingLines = "racing: {}\n"
 
 // task is one game's benchmark: its config, and the re-measure that
@@ -148,7 +147,7 @@ func main() {
 	maxGames := flag.Int("max-games", 0, "games a run may play before it counts as not reaching the target (default: battleship 320,000; hadron 48,000)")
 	out := flag.String("out", "bench/results", "directory of the runs and their measurement logs")
 	only := flag.String("methods", "", "comma-separated methods to run (default all)")
-	racing := flag.Bool("racing", false, "also run every method with racing: on (needs the racing: config section)")
+	racing := flag.Bool("racing", false, "also run every method with racing: on")
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
 	flag.Parse()
@@ -177,9 +176,6 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 	ms := slices.Clone(methods)
 	if racing {
 		for _, m := range methods {
-			if m.name == "cmaes" {
-				continue // the config refuses racing with cmaes for now
-			}
 			ms = append(ms, method{m.name + "+racing", m.evolution})
 		}
 	}

@@ -88,6 +88,8 @@ func (c *Config) keptSize() int {
 		return e.Keep
 	case DownToSize:
 		return e.Population
+	case CMAES:
+		return cmaesParents(e.Population)
 	}
 	return max(1, e.Elitism)
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,11 +160,25 @@ func (c *cancelInRace) EndGeneration(int, GenStats, Member) {}
 
 // TestRacingRunsExactly: a racing run saves games, reports them in
 // generations.csv, and gives the same files at any worker count, when
-// stopped and resumed, and when killed in the middle of a race.
+// stopped and resumed, and when killed in the middle of a race; with
+// cmaes, CMA-ES is told the dropped rank last, and the checkpoint keeps
+// what it was told.
 func TestRacingRunsExactly(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		kept       int
+	}{
+		{"generational", racedConfig, 2},
+		{"cmaes", strings.Replace(racedConfig, "  elitism: 2\n", "  model: cmaes\n  step-size: 0.5\n", 1), 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) { racingRunsExactly(t, tc.text, tc.kept) })
+	}
+}
+
+func racingRunsExactly(t *testing.T, text string, kept int) {
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, cfgDir, racedConfig), Options{Dir: straight, Workers: 2}); err != nil {
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	want := readRun(t, straight)
@@ -204,28 +219,33 @@ func TestRacingRunsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, m := range ck.Population[:2] {
+	for i, m := range ck.Population[:kept] {
 		if m.Games != 60 {
-			t.Fatalf("population[%d] (kept as an elite) played %d games, want the full 60", i, m.Games)
+			t.Fatalf("population[%d], of the kept %d, played %d games, want the full 60", i, kept, m.Games)
+		}
+	}
+	if len(ck.Told) > 0 {
+		if checkToldRanksDroppedLast(t, ck.Told[len(ck.Told)-1], ck.Population, 60, true) == 0 {
+			t.Fatal("nobody dropped in the last generation: the told figures of the dropped are not checked")
 		}
 	}
 
 	one := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, cfgDir, racedConfig), Options{Dir: one, Workers: 1}); err != nil {
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: one, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	sameRun(t, want, readRun(t, one), "workers 2 vs 1")
 
 	killed := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = Start(ctx, loadText(t, cfgDir, racedConfig), Options{Dir: killed, Workers: 2, Progress: &cancelInRace{gen: 3, games: 200, cancel: cancel}})
+	_, err = Start(ctx, loadText(t, cfgDir, text), Options{Dir: killed, Workers: 2, Progress: &cancelInRace{gen: 3, games: 200, cancel: cancel}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want the run cancelled in generation 4", err)
 	}
 	if ck, _, err := ReadCheckpoint(killed); err != nil || ck.Generation != 3 {
 		t.Fatalf("checkpoint after the kill: %v, want generation 3", err)
 	}
-	if _, err := Resume(context.Background(), Options{Dir: killed, Workers: 1}); err != nil {
+	if _, err := Resume(context.Background(), Options{Dir: killed, Workers: 3}); err != nil {
 		t.Fatal(err)
 	}
 	sameRun(t, want, readRun(t, killed), "killed in a race and resumed")
@@ -292,12 +312,13 @@ evolution:
 		{"generational", "  population: 12\n  elitism: 3\n", 3, true},
 		{"natural-selection", "  population: 12\n  model: natural-selection\n  keep: 4\n", 4, true},
 		{"down-to-size", "  model: down-to-size\n  population: 6\n  offspring: 6\n", 6, false},
+		{"cmaes", "  model: cmaes\n  population: 12\n  step-size: 0.4\n", 6, false}, // keeping half of a field this close, it drops none
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := base + tc.evolution
 			cfgDir := t.TempDir()
 			straight := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 2}); err != nil {
+			if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 3}); err != nil {
 				t.Fatal(err)
 			}
 			want := readRun(t, straight)
@@ -319,6 +340,9 @@ evolution:
 			if tc.saves && saved == 0 {
 				t.Fatal("racing saved no games")
 			}
+			if len(ck.Told) > 0 {
+				checkToldRanksDroppedLast(t, ck.Told[len(ck.Told)-1], ck.Population, full, false)
+			}
 			dir := t.TempDir()
 			stop := make(chan struct{})
 			_, err = Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 1, Stop: stop, Progress: &stopAt{after: 2, stop: stop}})
@@ -331,6 +355,45 @@ evolution:
 			sameRun(t, want, readRun(t, dir), "stopped after 2, resumed at other workers")
 		})
 	}
+}
+
+// checkToldRanksDroppedLast checks what CMA-ES was told of a raced
+// generation (told, in pool order, as a fitness): the finishers of pop
+// (those that played full games) their fitness, every dropped one its
+// partial figure shifted past the worst finisher as raceCosts does. It
+// returns the number dropped.
+func checkToldRanksDroppedLast(t *testing.T, told []float64, pop []Member, full int, minimise bool) int {
+	t.Helper()
+	sign := 1.0
+	if !minimise {
+		sign = -1
+	}
+	var finishers, want []float64
+	dropped := 0
+	worst, best := math.Inf(-1), math.Inf(1)
+	for _, m := range pop {
+		if c := sign * m.Fitness; m.Games == full {
+			finishers = append(finishers, m.Fitness)
+			worst = max(worst, c)
+		} else {
+			best = min(best, c)
+			dropped++
+		}
+	}
+	for _, m := range pop {
+		if c := sign * m.Fitness; m.Games == full {
+			want = append(want, m.Fitness)
+		} else {
+			want = append(want, sign*(worst+1+(c-best)))
+		}
+	}
+	got := slices.Clone(told)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("told %v; finishers' fitness %v, %d dropped: want %v", told, finishers, dropped, want)
+	}
+	return dropped
 }
 
 func gamesOf(ms []Member) []int {
