@@ -82,7 +82,9 @@ func runRace(rc *race, n int) int {
 // TestRacingNeverDropsTheKeptSet: on constructed races, no individual
 // that the full budget puts in the kept set is ever dropped, while the
 // race saves games. The examples range from clearly separated players
-// to a field of near-equals (where little can be saved).
+// to a field of near-equals (where little can be saved). The savings
+// asked are above what Bonferroni over every comparison saved (48.5%,
+// 35.5%, 1.3%), which raceLevel's bound does better than.
 func TestRacingNeverDropsTheKeptSet(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -91,9 +93,9 @@ func TestRacingNeverDropsTheKeptSet(t *testing.T) {
 		gap       float64
 		saveAbove float64 // the share of games the race must save
 	}{
-		{"spread field, keep 2", 20, 2, 200, 0.1, 0.45},
-		{"spread field, keep 5", 20, 5, 200, 0.1, 0.3},
-		{"close field, keep 2", 20, 2, 200, 0.02, 0.005},
+		{"spread field, keep 2", 20, 2, 200, 0.1, 0.52},
+		{"spread field, keep 5", 20, 5, 200, 0.1, 0.39},
+		{"close field, keep 2", 20, 2, 200, 0.02, 0.05},
 		{"equal field, keep 3", 12, 3, 100, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
