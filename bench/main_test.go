@@ -105,3 +105,49 @@ func TestMeasuresPlayTheRunsGame(t *testing.T) {
 		})
 	}
 }
+
+func TestSavedGames(t *testing.T) {
+	for _, tc := range []struct {
+		name, csv string
+		gens      int
+		want      int
+		err       bool
+	}{
+		{"without racing", "generation,best,mean,sd,games\n1,45,50,3,3200\n2,44,49,3,3200\n", 2, 0, false},
+		{"with racing, up to the measured generation", "generation,best,mean,sd,games,saved\n1,45,50,3,1400,1800\n2,44,49,3,2000,1200\n3,44,49,3,3000,200\n", 2, 3000, false},
+		{"a torn row", "generation,best,mean,sd,games,saved\n1,45,50,3,1400\n", 1, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "generations.csv"), []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := savedGames(dir, tc.gens)
+			if (err != nil) != tc.err || got != tc.want {
+				t.Fatalf("savedGames = %d, %v; want %d (error: %v)", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+func TestMedianReached(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		runs  []outcome
+		seeds int
+		want  int
+		ok    bool
+	}{
+		{"all reached", []outcome{{games: 300, reached: true}, {games: 100, reached: true}, {games: 200, reached: true}}, 3, 200, true},
+		{"one of three out of budget", []outcome{{games: 300, reached: true}, {games: 900, done: true}, {games: 100, reached: true}}, 3, 300, true},
+		{"the upper middle out of budget", []outcome{{games: 300, reached: true}, {games: 900, done: true}}, 2, 0, false},
+		{"a seed still running", []outcome{{games: 300, reached: true}}, 2, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := medianReached(tc.runs, tc.seeds)
+			if got != tc.want || ok != tc.ok {
+				t.Fatalf("medianReached = %d, %v; want %d, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
