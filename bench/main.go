@@ -2,8 +2,8 @@
 // a player as good as a fixed target: the sample-efficiency benchmark of
 // issue 12. See bench/README.md.
 //
-//	nice -n 10 go run ./bench -game battleship -seeds 5
-//	go run ./bench -game battleship -report   # the table and picture so far
+//	nice -n 19 go run ./bench -game battleship -seeds 5 -racing
+//	go run ./bench -game battleship -racing -report   # the tables and picture so far
 //
 // Every (method, seed) is an ordinary evotune run in its own directory
 // under -out, started from random genomes (no seeds) and advanced one
@@ -24,6 +24,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/signal"
@@ -560,7 +561,7 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 	for _, r := range rows {
 		plain, ok := strings.CutSuffix(r.name, "+racing")
 		if ok && byName[plain] != nil {
-			racingTable(plain, byName[plain], r.outcomes, t.perGeneration)
+			racingTable(os.Stdout, plain, byName[plain], r.outcomes)
 		}
 	}
 	var pts []svgRow
@@ -585,9 +586,9 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 // medianReached is the median of a method's games to the target once
 // every seed's run is finished, a run out of budget counting as more
 // than any: a number only when the middle runs reached the target.
-func medianReached(os []outcome, seeds int) (int, bool) {
+func medianReached(runs []outcome, seeds int) (int, bool) {
 	var g []int
-	for _, o := range os {
+	for _, o := range runs {
 		switch {
 		case o.reached:
 			g = append(g, o.games)
@@ -611,7 +612,7 @@ func medianReached(os []outcome, seeds int) (int, bool) {
 // racingTable compares a model's racing runs with its plain ones, seed
 // by seed: the games each needed, the cut, the share of the full budget
 // racing saved in its run, and the re-measured best each ended on.
-func racingTable(name string, plain, racing []outcome, perGeneration int) {
+func racingTable(w io.Writer, name string, plain, racing []outcome) {
 	bySeed := map[int]outcome{}
 	for _, o := range plain {
 		bySeed[o.seed] = o
@@ -625,9 +626,9 @@ func racingTable(name string, plain, racing []outcome, perGeneration int) {
 		}
 		return fmt.Sprint(o.games)
 	}
-	fmt.Printf("\n%s with racing against without, by seed:\n\n", name)
-	fmt.Println("| seed | games, plain | games, racing | cut | racing saved (of its full budget) | best at the end, plain | best at the end, racing |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Fprintf(w, "\n%s with racing against without, by seed:\n\n", name)
+	fmt.Fprintln(w, "| seed | games, plain | games, racing | cut | racing saved (of its full budget) | best at the end, plain | best at the end, racing |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	var gp, gr []int
 	saved, budget := 0, 0
 	for _, r := range racing {
@@ -642,14 +643,14 @@ func racingTable(name string, plain, racing []outcome, perGeneration int) {
 		}
 		saved += r.saved
 		budget += r.games + r.saved
-		fmt.Printf("| %d | %s | %s | %s | %.0f%% | %.4g | %.4g |\n", r.seed, games(p), games(r), cut,
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %.0f%% | %.4g | %.4g |\n", r.seed, games(p), games(r), cut,
 			100*float64(r.saved)/float64(max(1, r.games+r.saved)), p.figure, r.figure)
 	}
 	if len(gp) > 0 {
 		sort.Ints(gp)
 		sort.Ints(gr)
 		mp, mr := (gp[(len(gp)-1)/2]+gp[len(gp)/2])/2, (gr[(len(gr)-1)/2]+gr[len(gr)/2])/2
-		fmt.Printf("\nmedians over the %d seeds both reached: %d plain, %d racing (cut %.0f%%); racing saved %.0f%% of its runs' full budgets\n",
+		fmt.Fprintf(w, "\nmedians over the %d seeds both reached: %d plain, %d racing (cut %.0f%%); racing saved %.0f%% of its runs' full budgets\n",
 			len(gp), mp, mr, 100*(1-float64(mr)/float64(mp)), 100*float64(saved)/float64(max(1, budget)))
 	}
 }

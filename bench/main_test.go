@@ -151,3 +151,46 @@ func TestMedianReached(t *testing.T) {
 		})
 	}
 }
+
+func TestRacingTable(t *testing.T) {
+	plain := []outcome{
+		{seed: 1, games: 40000, reached: true, done: true, figure: 44.9},
+		{seed: 2, games: 20000, reached: true, done: true, figure: 44.7},
+		{seed: 3, games: 320000, done: true, figure: 45.4},
+	}
+	for _, tc := range []struct {
+		name    string
+		racing  []outcome
+		want    []string
+		medians bool // a seed both reached: the medians line
+	}{
+		{"both reached", []outcome{
+			{seed: 1, games: 30000, reached: true, done: true, figure: 44.9, saved: 10000},
+			{seed: 2, games: 15000, reached: true, done: true, figure: 44.6, saved: 5000},
+		}, []string{
+			"| 1 | 40000 | 30000 | 25% | 25% | 44.9 | 44.9 |",
+			"| 2 | 20000 | 15000 | 25% | 25% | 44.7 | 44.6 |",
+			"medians over the 2 seeds both reached: 30000 plain, 22500 racing (cut 25%); racing saved 25% of its runs' full budgets",
+		}, true},
+		{"out of budget and running", []outcome{
+			{seed: 3, games: 300000, done: true, figure: 45.3, saved: 20000},
+			{seed: 2, games: 9000, figure: 46, saved: 1000},
+		}, []string{
+			"| 3 | > 320000 | > 300000 | — | 6% | 45.4 | 45.3 |",
+			"| 2 | 20000 | 9000 (running) | — | 10% | 44.7 | 46 |",
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			racingTable(&b, "generational", plain, tc.racing)
+			for _, line := range tc.want {
+				if !strings.Contains(b.String(), line) {
+					t.Errorf("no line %q in\n%s", line, b.String())
+				}
+			}
+			if got := strings.Contains(b.String(), "medians over"); got != tc.medians {
+				t.Errorf("a medians line: %v, want %v:\n%s", got, tc.medians, b.String())
+			}
+		})
+	}
+}
