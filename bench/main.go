@@ -2,8 +2,8 @@
 // a player as good as a fixed target: the sample-efficiency benchmark of
 // issue 12. See bench/README.md.
 //
-//	nice -n 10 go run ./bench -game battleship -seeds 5
-//	go run ./bench -game battleship -report   # the table and picture so far
+//	nice -n 19 go run ./bench -game battleship -seeds 5 -racing
+//	go run ./bench -game battleship -racing -report   # the tables and picture so far
 //
 // Every (method, seed) is an ordinary evotune run in its own directory
 // under -out, started from random genomes (no seeds) and advanced one
@@ -24,6 +24,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/signal"
@@ -44,8 +45,7 @@ type method struct {
 }
 
 // methods are the models compared. Racing variants join them with
-// -racing once the config has a racing: section (issue 12, item 1): the
-// same evolution lines plus racingLines.
+// -racing: the same evolution lines plus racingLines.
 var methods = []method{
 	{"random-search", "  model: random-search\n"},
 	{"natural-selection", "  model: natural-selection\n  keep: 2\n"},
@@ -53,7 +53,7 @@ var methods = []method{
 	{"cmaes", "  model: cmaes\n"},
 }
 
-// racingLines switch racing on (the key issue12-racing adds).
+// racingLines switch racing on, at its defaults.
 const racingLines = "racing: {}\n"
 
 // task is one game's benchmark: its config, and the re-measure that
@@ -148,7 +148,7 @@ func main() {
 	maxGames := flag.Int("max-games", 0, "games a run may play before it counts as not reaching the target (default: battleship 320,000; hadron 48,000)")
 	out := flag.String("out", "bench/results", "directory of the runs and their measurement logs")
 	only := flag.String("methods", "", "comma-separated methods to run (default all)")
-	racing := flag.Bool("racing", false, "also run every method with racing: on (needs the racing: config section)")
+	racing := flag.Bool("racing", false, "also run every method with racing: on")
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
 	flag.Parse()
@@ -177,9 +177,6 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 	ms := slices.Clone(methods)
 	if racing {
 		for _, m := range methods {
-			if m.name == "cmaes" {
-				continue // the config refuses racing with cmaes for now
-			}
 			ms = append(ms, method{m.name + "+racing", m.evolution})
 		}
 	}
@@ -436,10 +433,47 @@ func appendLog(path string, r record) error {
 
 // outcome is where one run stands.
 type outcome struct {
+	seed    int
 	games   int // games until the target, or played so far
 	reached bool
 	done    bool // reached, or out of budget
 	figure  float64
+	// saved is the games racing saved up to the last measured
+	// generation (generations.csv's saved column; 0 without racing).
+	saved int
+}
+
+// savedGames sums generations.csv's saved column over the run's first
+// gens generations.
+func savedGames(runDir string, gens int) (int, error) {
+	data, err := os.ReadFile(filepath.Join(runDir, "generations.csv"))
+	if err != nil {
+		return 0, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	head := strings.Split(lines[0], ",")
+	col := slices.Index(head, "saved")
+	if col < 0 {
+		return 0, nil
+	}
+	total := 0
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		var gen, saved int
+		if len(f) != len(head) {
+			return 0, fmt.Errorf("%s: a row of %d fields: %q", runDir, len(f), line)
+		}
+		if _, err := fmt.Sscan(f[0], &gen); err != nil {
+			return 0, fmt.Errorf("%s: %q: %v", runDir, line, err)
+		}
+		if _, err := fmt.Sscan(f[col], &saved); err != nil {
+			return 0, fmt.Errorf("%s: %q: %v", runDir, line, err)
+		}
+		if gen <= gens {
+			total += saved
+		}
+	}
+	return total, nil
 }
 
 func report(t *task, dir string, ms []method, seeds, maxGames int) error {
@@ -459,8 +493,12 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 				continue
 			}
 			last := recs[len(recs)-1]
-			r.outcomes = append(r.outcomes, outcome{games: last.Games, reached: last.Pass,
-				done: last.Pass || last.Games+t.perGeneration > maxGames, figure: last.Figure})
+			saved, err := savedGames(filepath.Join(dir, m.name, fmt.Sprintf("seed%d", seed)), last.Generation)
+			if err != nil {
+				return err
+			}
+			r.outcomes = append(r.outcomes, outcome{seed: seed, games: last.Games, reached: last.Pass,
+				done: last.Pass || last.Games+t.perGeneration > maxGames, figure: last.Figure, saved: saved})
 		}
 		rows = append(rows, r)
 	}
@@ -498,6 +536,34 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 		}
 		fmt.Printf("| %s | %d of %d | %d | %s | %s | %s |\n", r.name, len(done), seeds, len(reached), med, rng, fig)
 	}
+	var fewest string
+	fewestGames, randomGames := math.MaxInt, 0
+	for _, r := range rows {
+		g, ok := medianReached(r.outcomes, seeds)
+		if !ok {
+			continue
+		}
+		if r.name == "random-search" {
+			randomGames = g
+		}
+		if g < fewestGames {
+			fewest, fewestGames = r.name, g
+		}
+	}
+	if fewest != "" && randomGames > 0 {
+		fmt.Printf("\nfewest median games: %s, %d, %.0f%% of random search's %d (target: at most 50%%)\n",
+			fewest, fewestGames, 100*float64(fewestGames)/float64(randomGames), randomGames)
+	}
+	byName := map[string][]outcome{}
+	for _, r := range rows {
+		byName[r.name] = r.outcomes
+	}
+	for _, r := range rows {
+		plain, ok := strings.CutSuffix(r.name, "+racing")
+		if ok && byName[plain] != nil {
+			racingTable(os.Stdout, plain, byName[plain], r.outcomes)
+		}
+	}
 	var pts []svgRow
 	for _, r := range rows {
 		pr := svgRow{name: r.name}
@@ -515,6 +581,78 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 	}
 	fmt.Printf("\npicture: %s\n", svg)
 	return nil
+}
+
+// medianReached is the median of a method's games to the target once
+// every seed's run is finished, a run out of budget counting as more
+// than any: a number only when the middle runs reached the target.
+func medianReached(runs []outcome, seeds int) (int, bool) {
+	var g []int
+	for _, o := range runs {
+		switch {
+		case o.reached:
+			g = append(g, o.games)
+		case o.done:
+			g = append(g, math.MaxInt)
+		default:
+			return 0, false
+		}
+	}
+	if len(g) != seeds || len(g) == 0 {
+		return 0, false
+	}
+	sort.Ints(g)
+	a, b := g[(len(g)-1)/2], g[len(g)/2]
+	if b == math.MaxInt {
+		return 0, false
+	}
+	return (a + b) / 2, true
+}
+
+// racingTable compares a model's racing runs with its plain ones, seed
+// by seed: the games each needed, the cut, the share of the full budget
+// racing saved in its run, and the re-measured best each ended on.
+func racingTable(w io.Writer, name string, plain, racing []outcome) {
+	bySeed := map[int]outcome{}
+	for _, o := range plain {
+		bySeed[o.seed] = o
+	}
+	games := func(o outcome) string {
+		if !o.done {
+			return fmt.Sprintf("%d (running)", o.games)
+		}
+		if !o.reached {
+			return fmt.Sprintf("> %d", o.games)
+		}
+		return fmt.Sprint(o.games)
+	}
+	fmt.Fprintf(w, "\n%s with racing against without, by seed:\n\n", name)
+	fmt.Fprintln(w, "| seed | games, plain | games, racing | cut | racing saved (of its full budget) | best at the end, plain | best at the end, racing |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	var gp, gr []int
+	saved, budget := 0, 0
+	for _, r := range racing {
+		p, ok := bySeed[r.seed]
+		if !ok {
+			continue
+		}
+		cut := "—"
+		if p.reached && r.reached {
+			cut = fmt.Sprintf("%.0f%%", 100*(1-float64(r.games)/float64(p.games)))
+			gp, gr = append(gp, p.games), append(gr, r.games)
+		}
+		saved += r.saved
+		budget += r.games + r.saved
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %.0f%% | %.4g | %.4g |\n", r.seed, games(p), games(r), cut,
+			100*float64(r.saved)/float64(max(1, r.games+r.saved)), p.figure, r.figure)
+	}
+	if len(gp) > 0 {
+		sort.Ints(gp)
+		sort.Ints(gr)
+		mp, mr := (gp[(len(gp)-1)/2]+gp[len(gp)/2])/2, (gr[(len(gr)-1)/2]+gr[len(gr)/2])/2
+		fmt.Fprintf(w, "\nmedians over the %d seeds both reached: %d plain, %d racing (cut %.0f%%); racing saved %.0f%% of its runs' full budgets\n",
+			len(gp), mp, mr, 100*(1-float64(mr)/float64(mp)), 100*float64(saved)/float64(max(1, budget)))
+	}
 }
 
 // medianGames is the median of finished runs' games, where a run out of

@@ -105,3 +105,92 @@ func TestMeasuresPlayTheRunsGame(t *testing.T) {
 		})
 	}
 }
+
+func TestSavedGames(t *testing.T) {
+	for _, tc := range []struct {
+		name, csv string
+		gens      int
+		want      int
+		err       bool
+	}{
+		{"without racing", "generation,best,mean,sd,games\n1,45,50,3,3200\n2,44,49,3,3200\n", 2, 0, false},
+		{"with racing, up to the measured generation", "generation,best,mean,sd,games,saved\n1,45,50,3,1400,1800\n2,44,49,3,2000,1200\n3,44,49,3,3000,200\n", 2, 3000, false},
+		{"a torn row", "generation,best,mean,sd,games,saved\n1,45,50,3,1400\n", 1, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "generations.csv"), []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := savedGames(dir, tc.gens)
+			if (err != nil) != tc.err || got != tc.want {
+				t.Fatalf("savedGames = %d, %v; want %d (error: %v)", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+func TestMedianReached(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		runs  []outcome
+		seeds int
+		want  int
+		ok    bool
+	}{
+		{"all reached", []outcome{{games: 300, reached: true}, {games: 100, reached: true}, {games: 200, reached: true}}, 3, 200, true},
+		{"one of three out of budget", []outcome{{games: 300, reached: true}, {games: 900, done: true}, {games: 100, reached: true}}, 3, 300, true},
+		{"the upper middle out of budget", []outcome{{games: 300, reached: true}, {games: 900, done: true}}, 2, 0, false},
+		{"a seed still running", []outcome{{games: 300, reached: true}}, 2, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := medianReached(tc.runs, tc.seeds)
+			if got != tc.want || ok != tc.ok {
+				t.Fatalf("medianReached = %d, %v; want %d, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestRacingTable(t *testing.T) {
+	plain := []outcome{
+		{seed: 1, games: 40000, reached: true, done: true, figure: 44.9},
+		{seed: 2, games: 20000, reached: true, done: true, figure: 44.7},
+		{seed: 3, games: 320000, done: true, figure: 45.4},
+	}
+	for _, tc := range []struct {
+		name    string
+		racing  []outcome
+		want    []string
+		medians bool // a seed both reached: the medians line
+	}{
+		{"both reached", []outcome{
+			{seed: 1, games: 30000, reached: true, done: true, figure: 44.9, saved: 10000},
+			{seed: 2, games: 15000, reached: true, done: true, figure: 44.6, saved: 5000},
+		}, []string{
+			"| 1 | 40000 | 30000 | 25% | 25% | 44.9 | 44.9 |",
+			"| 2 | 20000 | 15000 | 25% | 25% | 44.7 | 44.6 |",
+			"medians over the 2 seeds both reached: 30000 plain, 22500 racing (cut 25%); racing saved 25% of its runs' full budgets",
+		}, true},
+		{"out of budget and running", []outcome{
+			{seed: 3, games: 300000, done: true, figure: 45.3, saved: 20000},
+			{seed: 2, games: 9000, figure: 46, saved: 1000},
+		}, []string{
+			"| 3 | > 320000 | > 300000 | — | 6% | 45.4 | 45.3 |",
+			"| 2 | 20000 | 9000 (running) | — | 10% | 44.7 | 46 |",
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			racingTable(&b, "generational", plain, tc.racing)
+			for _, line := range tc.want {
+				if !strings.Contains(b.String(), line) {
+					t.Errorf("no line %q in\n%s", line, b.String())
+				}
+			}
+			if got := strings.Contains(b.String(), "medians over"); got != tc.medians {
+				t.Errorf("a medians line: %v, want %v:\n%s", got, tc.medians, b.String())
+			}
+		})
+	}
+}

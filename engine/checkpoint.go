@@ -55,8 +55,10 @@ type SpeciesState struct {
 	// Remeasured holds the fresh-deal figures of the best, once the run
 	// has reached its budget (with remeasure: in the config).
 	Remeasured []Remeasured `json:"remeasured,omitempty"`
-	// Told is, for model cmaes, the fitness of every generation's
-	// genomes in the order CMA-ES sampled them; resume replays it.
+	// Told is, for model cmaes, the fitness CMA-ES was told of every
+	// generation's genomes, in the order it sampled them; resume replays
+	// it. With racing, a dropped individual's entry is the figure it was
+	// told (raceCosts), not its own.
 	Told [][]float64 `json:"cmaes_told,omitempty"`
 }
 

@@ -179,3 +179,52 @@ func TestOversizeCheckpointIsNotRead(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestRacedCMAESToldOutsideTheRange: CMA-ES's record holds what it was
+// told. Without racing that is a fitness, so a score below 0 is damage;
+// with racing a dropped individual may have been told a score below 0
+// (ranked past a finisher scoring 0), which must read back.
+func TestRacedCMAESToldOutsideTheRange(t *testing.T) {
+	const text = `seed: 3
+game: coin
+player: tuned
+fitness:
+  objective: score
+  baselines: {opponents: [even], games: 20}
+evolution:
+  model: cmaes
+  population: 6
+`
+	for _, tc := range []struct {
+		name, text string
+		told       any
+		want       string // "" reads
+	}{
+		{"without racing, below 0", text, -0.5, "cmaes_told[1][0]: -0.5 is out of range"},
+		{"without racing, in range", text, 0.25, ""},
+		{"with racing, below 0", text + "racing: {}\n", -0.5, ""},
+		{"with racing, a row too short", text + "racing: {}\n", []any{0.5}, "cmaes_told[1]: 1 values, the config samples 6"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, ck := goodRun(t, tc.text)
+			dir := t.TempDir()
+			data, _ := os.ReadFile(filepath.Join(src, fileConfig))
+			write(t, dir, fileConfig, data)
+			write(t, dir, fileCheckpoint, edit(t, ck, func(m map[string]any) {
+				rows := m["cmaes_told"].([]any)
+				if row, ok := tc.told.([]any); ok {
+					rows[1] = row
+				} else {
+					rows[1].([]any)[0] = tc.told
+				}
+			}))
+			_, _, err := ReadCheckpoint(dir)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("err %v, want the checkpoint read", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -156,4 +157,48 @@ func (c *cmaes) stop() {
 func (c *cmaes) close() {
 	c.asked = nil
 	c.stop()
+}
+
+// cmaesParents is CMA-ES's mu for a population of pop: gonum's CmaEsChol
+// (Init) weights the best pop/2 samples, all positively, and its update
+// (the mean, the evolution paths through the mean's step, the rank-one
+// and rank-mu updates of the Cholesky factor, the step size) reads
+// those samples alone, in their order; the values told the rest are
+// never read beyond the sort that ranks them last.
+func cmaesParents(pop int) int { return pop / 2 }
+
+// raceCosts are the costs CMA-ES is told for a generation raced with
+// finished[i] telling who played the full budget. The finishers keep
+// their costs. A dropped individual's cost is partial, and may look
+// better than a finisher's (its few games were lucky, or its losses are
+// still to come): told as it is, it could enter the parents CMA-ES
+// weights, which racing was sure it does not belong to. So each is
+// shifted, keeping the order of their partial costs, to rank after the
+// worst finisher: the best of them 1 worse than it. The update is then
+// the one full evaluation would give whenever racing kept the true best
+// pop/2 (its guarantee at the race's confidence), as it only reads them
+// (cmaesParents); ties among those aside, as gonum ranks with an
+// unstable sort, whose order of equal values depends on the others.
+func raceCosts(costs []float64, finished []bool) []float64 {
+	worst, best := math.Inf(-1), math.Inf(1)
+	for i, c := range costs {
+		if finished[i] {
+			worst = max(worst, c)
+		} else {
+			best = min(best, c)
+		}
+	}
+	out := slices.Clone(costs)
+	if math.IsInf(best, 1) || math.IsInf(worst, -1) {
+		return out // nobody dropped, or (never, racing keeps mu) nobody finished
+	}
+	for i, c := range costs {
+		if !finished[i] {
+			out[i] = worst + 1 + (c - best)
+			if !(out[i] > worst) { // beyond float64's resolution at worst's size
+				out[i] = math.Nextafter(worst, math.Inf(1))
+			}
+		}
+	}
+	return out
 }

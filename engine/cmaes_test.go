@@ -132,3 +132,61 @@ func TestCMAESBeatsRandomSearch(t *testing.T) {
 			median(cm), median(rs), wins, seeds)
 	}
 }
+
+func TestRaceCosts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		costs    []float64
+		finished []bool
+		want     []float64
+	}{
+		{"nobody dropped", []float64{3, 1, 2}, []bool{true, true, true}, []float64{3, 1, 2}},
+		{"dropped look better: shifted past the worst finisher, in order",
+			[]float64{5, 1, 7, 2, 6}, []bool{true, false, true, false, true}, []float64{5, 8, 7, 9, 6}},
+		{"dropped already worse: shifted all the same",
+			[]float64{1, 9, 2, 12}, []bool{true, false, true, false}, []float64{1, 3, 2, 6}},
+		{"ties among the dropped stay ties", []float64{4, 0, 0, 5}, []bool{true, false, false, true}, []float64{4, 6, 6, 5}},
+		{"a worst finisher too large for +1", []float64{1e17, 0}, []bool{true, false}, []float64{1e17, math.Nextafter(1e17, math.Inf(1))}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := raceCosts(tc.costs, tc.finished)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("raceCosts(%v, %v) = %v, want %v", tc.costs, tc.finished, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRacedCMAESUpdatesAsFullEvaluation: a generation of 8 samples
+// (CMA-ES weights the best 4) in which racing dropped three individuals
+// after a lucky start, while the best 4 of the full budget finished.
+// Telling CMA-ES raceCosts must give the very next generation that the
+// full budget's costs give; telling the dropped their raw partial costs
+// (which rank one of them among the best 4) must not.
+func TestRacedCMAESUpdatesAsFullEvaluation(t *testing.T) {
+	s := mixedSpace(t)
+	const pop = 8
+	full := []float64{0.9, 0.2, 1.4, 0.5, 0.3, 1.1, 0.4, 1.6}
+	finished := []bool{true, true, false, true, true, false, true, false}
+	partial := slices.Clone(full)
+	partial[2], partial[5], partial[7] = 0.1, 0.35, 2.0 // one looks best, one would rank 3rd, one is worse
+	next := func(costs []float64) [][]float64 {
+		c := newCMAES(s, pop, DefaultStepSize, s.Random(fitness.NewRand(fitness.Derive(5, 1))), fitness.Derive(5, 2))
+		defer c.close()
+		c.ask()
+		if err := c.tell(costs); err != nil {
+			t.Fatal(err)
+		}
+		return c.ask()
+	}
+	same := func(a, b [][]float64) bool {
+		return slices.EqualFunc(a, b, func(x, y []float64) bool { return slices.Equal(x, y) })
+	}
+	want := next(full)
+	if got := next(raceCosts(partial, finished)); !same(got, want) {
+		t.Fatalf("told raceCosts, CMA-ES asks for\n%v\nafter full evaluation\n%v", got, want)
+	}
+	if got := next(partial); same(got, want) {
+		t.Fatal("told the raw partial costs, CMA-ES asks as after full evaluation: the case does not tell the two apart")
+	}
+}

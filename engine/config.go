@@ -854,12 +854,6 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
 		}
 	case CMAES:
-		if c.Racing != nil {
-			// Racing ranks dropped individuals below the finishers by
-			// position, while CMA-ES is told fitness values, in which a
-			// dropped individual's partial figure may look best.
-			bad("racing", "not with model cmaes yet: CMA-ES ranks by the fitness told, racing by who finished")
-		}
 		if !c.has("evolution.step-size") {
 			e.StepSize = DefaultStepSize
 		}

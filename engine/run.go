@@ -313,7 +313,11 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			sorted := r.sortGeneration(sp, members[s])
 			told := states[s].Told
 			if r.cfg.Evolution.Model == CMAES {
-				if told, err = r.tellCMAES(sp, members[s], told); err != nil {
+				var finished []bool
+				if r.race != nil {
+					finished = r.race.alive
+				}
+				if told, err = r.tellCMAES(sp, members[s], told, finished); err != nil {
 					return nil, err
 				}
 			}

@@ -42,12 +42,25 @@ func (r *runner) cmaesOf(sp *species) *cmaes {
 
 // tellCMAES tells species sp's search the fitness of the generation it
 // asked for (members in pool order) and returns the record the
-// checkpoint keeps: told, with this generation's fitness appended.
-func (r *runner) tellCMAES(sp *species, members []Member, told [][]float64) ([][]float64, error) {
-	fit := make([]float64, len(members))
+// checkpoint keeps: told, with this generation's told fitness appended.
+// finished is the race's record of who played the full budget (nil
+// without racing): the others are told a figure ranking them last
+// (raceCosts), which is what the checkpoint keeps, so a replay tells
+// the same.
+func (r *runner) tellCMAES(sp *species, members []Member, told [][]float64, finished []bool) ([][]float64, error) {
 	costs := make([]float64, len(members))
 	for i, m := range members {
-		fit[i], costs[i] = m.Fitness, sp.cost(m)
+		costs[i] = sp.cost(m)
+	}
+	if finished != nil {
+		costs = raceCosts(costs, finished)
+	}
+	fit := make([]float64, len(members))
+	for i, c := range costs {
+		fit[i] = c
+		if !sp.minimise {
+			fit[i] = -c // sp.cost's inverse, exact
+		}
 	}
 	c := r.cmaesOf(sp)
 	restarts := c.Restarts

@@ -13,11 +13,17 @@ import (
 // simulation, as TestKillAtEveryWriteStepResumesExactly does) at every
 // write and rename of every file, resumes them at another worker count,
 // and demands the very files of a run never killed. CMA-ES's state lives
-// in a goroutine; only the values told, in the checkpoint, survive.
+// in a goroutine; only the values told, in the checkpoint, survive (with
+// racing, the figures the dropped were told).
 func TestSearchModelsSurviveKills(t *testing.T) {
-	for _, model := range []string{"cmaes", "random-search"} {
-		t.Run(model, func(t *testing.T) {
-			text := strings.Replace(crashConfig, "  elitism: 1\n", "  model: "+model+"\n", 1)
+	for _, tc := range []struct{ name, text string }{
+		{"cmaes", strings.Replace(crashConfig, "  elitism: 1\n", "  model: cmaes\n", 1)},
+		{"random-search", strings.Replace(crashConfig, "  elitism: 1\n", "  model: random-search\n", 1)},
+		{"cmaes racing", strings.Replace(strings.Replace(racedConfig, "  elitism: 2\n", "  model: cmaes\n  step-size: 0.5\n", 1),
+			"generations: 6", "generations: 3", 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
 			cfgDir := t.TempDir()
 			rec := &faultFS{crashAt: -1}
 			useDisk(t, rec)
