@@ -91,7 +91,7 @@ func TestCMAESRestartIsLogged(t *testing.T) {
 			members[i] = Member{Genes: x, Fitness: (x[0] - 0.37) * (x[0] - 0.37)} // a cost: lower is better
 		}
 		var err error
-		if told, err = r.tellCMAES(sp, members, told); err != nil {
+		if told, err = r.tellCMAES(sp, members, told, nil); err != nil {
 			t.Fatal(err)
 		}
 		if r.cmaesOf(sp).Restarts > 0 {
