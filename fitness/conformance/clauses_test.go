@@ -416,6 +416,12 @@ func TestSoloBreaches(t *testing.T) {
 			}
 			return 1
 		}}, map[string][]string{soloFinite: {"tuned alone, seed", ": flips +Inf"}}},
+		{"negative", &fakeSolo{fake: &fake{}, solo: fitness.Solo{Measure: "flips"}, cost: func(p, _ fitness.Player, _ uint64) float64 {
+			if p.Name() == "tuned" {
+				return -2 // a cost is 0 or more: the engine stops a run on less
+			}
+			return 0
+		}}, map[string][]string{soloFinite: {"tuned alone, seed", ": flips -2"}}},
 		{"changes between plays", &fakeSolo{fake: &fake{}, solo: fitness.Solo{Measure: "flips"}, cost: func(fitness.Player, fitness.Player, uint64) float64 {
 			calls++
 			return float64(calls)
