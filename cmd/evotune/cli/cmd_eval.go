@@ -58,6 +58,9 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 			if o.game, err = oneGame(args, &o.program); err != nil {
 				return err
 			}
+			if err := o.checkSVG(); err != nil {
+				return err
+			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
 				return o.prof.profiled(func() error { return o.run(ctx) })
 			})
@@ -171,6 +174,19 @@ func (o *evalOptions) run(ctx context.Context) error {
 		return err
 	}
 	return o.report(e, rep, func(w io.Writer) { writeEvalText(w, rep) })
+}
+
+// checkSVG refuses, before any game is played, an --svg path that the
+// final rename would fail on or destroy, and one that a profile flag
+// names too.
+func (o *evalOptions) checkSVG() error {
+	if o.svg == "" {
+		return nil
+	}
+	if err := checkOutput("--svg", o.svg, svgOutput); err != nil {
+		return err
+	}
+	return checkDistinct(outputFlag{"--svg", o.svg}, outputFlag{"--cpuprofile", o.prof.cpu}, outputFlag{"--memprofile", o.prof.mem})
 }
 
 // report prints rep as indented JSON with --json, else as text.

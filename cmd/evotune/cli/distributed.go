@@ -150,7 +150,7 @@ func (p *lazyPool) start() error {
 	var srv *dist.Server
 	url := d.natsURL
 	if d.serve != "" {
-		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
+		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, engine.StoreDir), Token: d.token}
 		if d.tlsCert != "" {
 			cert, err := tls.LoadX509KeyPair(d.tlsCert, d.tlsKey)
 			if err != nil {
@@ -228,7 +228,7 @@ func (p *lazyPool) close(finished bool) {
 		p.closers[i]()
 	}
 	if finished && p.d.serve != "" {
-		if err := os.RemoveAll(filepath.Join(p.dir, "nats")); err != nil {
+		if err := os.RemoveAll(filepath.Join(p.dir, engine.StoreDir)); err != nil {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}
