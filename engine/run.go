@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,18 @@ type Options struct {
 	BatchGames int
 }
 
+// ResumeCommand is the command line that continues the run in dir to
+// budget generations, when the directory's config says configBudget: a
+// resume without --generations runs to the config's budget, so a budget
+// given with run --generations must be given again.
+func ResumeCommand(dir string, budget, configBudget int) string {
+	cmd := "evotune resume " + dir
+	if budget > 0 && budget != configBudget {
+		cmd += " --generations " + strconv.Itoa(budget)
+	}
+	return cmd
+}
+
 // ErrStopped is returned when a run ended early because Stop was closed.
 var ErrStopped = errors.New("engine: stopped on request")
 
@@ -67,12 +80,19 @@ var (
 	ErrNoRivals = errors.New("the run has no co-evolved rivals")
 )
 
-// Result is where a run ended.
+// Result is where a run ended. Start and Resume return one with the
+// error of a run that began and then stopped or failed, Best unset
+// unless it stopped on request, so that the caller can say how to resume
+// it.
 type Result struct {
 	Generation int // generations completed
 	Budget     int
-	Best       Member
-	Dir        string
+	// ConfigBudget is the budget of the run directory's config
+	// (evolution.generations): a resume without --generations runs to it,
+	// not to a Budget given with --generations.
+	ConfigBudget int
+	Best         Member
+	Dir          string
 }
 
 type runner struct {
@@ -150,8 +170,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
 	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
-		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
-			opts.Dir, ErrRunExists, opts.Dir)
+		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
+			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
@@ -238,7 +258,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if lock.ReadOnly() {
 		if ck.Generation >= r.budget {
-			return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
 		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
 	}
@@ -265,7 +285,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if ck.Generation >= r.budget {
 		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
 		r.journal.remove()
-		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+		return r.result(ck.Generation, ck.HallOfFame[0]), nil
 	}
 	states := ck.states()
 	pools := make([][][]float64, len(states))
@@ -294,10 +314,21 @@ func joinKeys(keys []string) string {
 	return s
 }
 
+// result is a Result of the run after generation gen.
+func (r *runner) result(gen int, best Member) *Result {
+	return &Result{Generation: gen, Budget: r.budget, ConfigBudget: r.cfg.Evolution.Generations, Best: best, Dir: r.dir}
+}
+
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
+func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
 	defer r.closeSearch()
 	defer r.journal.close()
+	checkpointed := gen
+	defer func() {
+		if err != nil && res == nil {
+			res = r.result(checkpointed, Member{})
+		}
+	}()
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -344,6 +375,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		if err := r.writeCheckpoint(ck); err != nil {
 			return nil, err
 		}
+		checkpointed = gen + 1
 		secs := r.now().Sub(began).Seconds()
 		for s, sp := range r.cfg.species {
 			st := states[s]
@@ -357,7 +389,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 		if gen+1 < r.budget && r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
-			return &Result{Generation: gen + 1, Budget: r.budget, Best: main.HallOfFame[0], Dir: r.dir}, ErrStopped
+			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
 		if gen+1 < r.budget {
 			for s, sp := range r.cfg.species {
@@ -369,7 +401,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 	}
 	r.journal.remove()
 	r.logf("finished %d generations", r.budget)
-	return &Result{Generation: r.budget, Budget: r.budget, Best: states[0].HallOfFame[0], Dir: r.dir}, nil
+	return r.result(r.budget, states[0].HallOfFame[0]), nil
 }
 
 func labelled(sp *species) string {

@@ -144,11 +144,16 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 	}
 	switch {
 	case errors.Is(err, engine.ErrStopped):
-		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: evotune resume %s\n", res.Generation, res.Budget, res.Dir)
+		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: %s\n",
+			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
 		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
-			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: evotune resume %s\n", opts.Dir, opts.Dir)
+			resume := engine.ResumeCommand(opts.Dir, 0, 0)
+			if res != nil {
+				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
+			}
+			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: %s\n", opts.Dir, resume)
 		} else {
 			fmt.Fprintf(e.stderr, "evotune: aborted before the first checkpoint: nothing to resume; start again with evotune run\n")
 		}
