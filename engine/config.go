@@ -453,7 +453,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.checkRemeasure(bad)
 	c.checkRating(bad)
 	if c.Name != "" && !validName(c.Name) {
-		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
+		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
 	}
 	if c.Run.Workers < 0 {
 		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
@@ -696,6 +696,21 @@ func joinRoles(rs []fitness.Role) string {
 		names[i] = r.String()
 	}
 	return strings.Join(names, ", ")
+}
+
+// nameRule is what validName accepts, for messages.
+const nameRule = "want letters, digits, '.', '_' or '-', not starting with '.'"
+
+// DefaultDir is the run directory of a run given no --out: runs/NAME.
+// A name taken from the config's file name passes the rule a name: in
+// the config does, or "..yaml" would make runs/ itself the run directory
+// and " .yaml" a directory named by a space.
+func (c *Config) DefaultDir() (string, error) {
+	if !validName(c.Name) {
+		return "", fmt.Errorf("%s: the run would be named %q after the file, which cannot name its directory under runs/ (%s); pass --out DIR, or set name: in the config",
+			c.file, c.Name, nameRule)
+	}
+	return filepath.Join("runs", c.Name), nil
 }
 
 func validName(s string) bool {

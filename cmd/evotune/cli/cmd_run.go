@@ -56,7 +56,9 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 	defer cfg.Close()
 	dir := o.out
 	if dir == "" {
-		dir = filepath.Join("runs", cfg.Name)
+		if dir, err = cfg.DefaultDir(); err != nil {
+			return asUsage(err)
+		}
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
 	pool := o.dist.apply(o.e, o.quiet, &opts)
