@@ -77,6 +77,37 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	}
 }
 
+// TestFirstGenerationInUse: while a run plays its first generation,
+// resume and export said the directory was no run yet and to start it
+// again (exit 2); they say another evotune holds it, naming its pid
+// (exit 1), and export, which takes no lock, leaves the lock file alone.
+func TestFirstGenerationInUse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a long generation")
+	}
+	cfg := writeConfig(t, strings.Replace(killConfig, "games: 40", "games: 1000000", 1))
+	dir := filepath.Join(t.TempDir(), "run")
+	a := exec.Command(evotuneBinary(t), "run", cfg, "--out", dir, "--quiet", "--workers", "1")
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = a.Process.Kill(); _ = a.Wait() }()
+	waitFor(t, "run.log", exists(filepath.Join(dir, "run.log"))) // opened under the lock
+	lock, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock"))
+	want := dir + " is in use by another evotune process (pid " + strconv.Itoa(a.Process.Pid) + "), whose run has not finished its first generation"
+	for _, cmd := range []string{"resume", "export"} {
+		t.Run(cmd, func(t *testing.T) {
+			proc(t, nil, cmd, dir).expect(t, 1, want)
+		})
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock")); !bytes.Equal(now, lock) {
+		t.Fatalf("the lock file changed: %q -> %q", lock, now)
+	}
+	if exists(filepath.Join(dir, "checkpoint.json"))() {
+		t.Fatal("the first generation finished during the test; make it longer")
+	}
+}
+
 // TestRunRefusesForeignDirectory: run --out takes over only an empty
 // directory or an evotune one; before, a user's own config.yaml and
 // best.yaml were silently replaced.
