@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -539,5 +540,33 @@ func TestRunDirectoryErrors(t *testing.T) {
 	}
 	if !equalSnap(before, snapshot(t, dir)) {
 		t.Error("a failed resume changed files")
+	}
+}
+
+// TestRunLogErrorsNameIt: a run.log that cannot be appended to was
+// reported as "engine: is a directory", without saying which file.
+func TestRunLogErrorsNameIt(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, ": is a directory"},
+		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }, ": not a regular file"},
+		{"symbolic link", func(p string) error { return os.Symlink(filepath.Join(filepath.Dir(p), "elsewhere"), p) }, " is a symbolic link"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, fileLock, nil) // a run killed before its first checkpoint
+			path := filepath.Join(dir, fileLog)
+			if err := tc.make(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Workers: 1})
+			if err == nil || !strings.Contains(err.Error(), path+tc.want) {
+				t.Fatalf("%v, want it to name %s", err, path)
+			}
+		})
 	}
 }

@@ -478,9 +478,14 @@ func (sp *species) file(name string) string {
 }
 
 func (r *runner) openLog() (io.Closer, error) {
-	f, err := fileio.OpenAppend(filepath.Join(r.dir, fileLog))
+	path := filepath.Join(r.dir, fileLog)
+	f, err := fileio.OpenAppend(path)
 	if err != nil {
-		return nil, fmt.Errorf("engine: %w", unwrapPath(err))
+		var pe *os.PathError
+		if errors.As(err, &pe) { // "is a directory" alone does not say what is
+			err = fmt.Errorf("%s: %w", path, pe.Err)
+		}
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	r.log = f
 	r.cfg.logProgram(f)
