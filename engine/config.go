@@ -729,8 +729,8 @@ func validName(s string) bool {
 // directory, so a config and its parameter files travel together.
 func (c *Config) resolvePath(spec string) string {
 	name, file, ok := strings.Cut(spec, ":")
-	if !ok {
-		return spec
+	if !ok || file == "" {
+		return spec // NAME: alone is ParseSpec's to refuse, not the config's directory
 	}
 	if !filepath.IsAbs(file) {
 		c.relative = true

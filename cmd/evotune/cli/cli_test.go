@@ -91,6 +91,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"placer of a game without placers", []string{"eval", "hadron", "--player", "random", "--vs", "random", "--placer", "random"}, "--placer: hadron has no placers"},
 		{"opponent of a game without solo games", []string{"eval", "mnk", "--player", "random", "--vs", "random", "--opponent", "random"}, "--opponent: mnk has no solo opponent"},
 		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
+		{"tuned without a file", []string{"eval", "battleship", "--player", "tuned:"}, `"tuned:" names no file after tuned:; want tuned:FILE`},
+		{"opponent without a file", []string{"eval", "battleship", "--player", "random", "--opponent", "tuned:"}, `"tuned:" names no file after tuned:`},
 		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
 		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, ":1: jitter: 1000 is above the maximum"},
 		{"games 0", []string{"eval", "battleship", "--player", "random", "--games", "0"}, "--games must be at least 1"},
