@@ -107,6 +107,8 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"odd games head to head", []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "3"}, "want an even number"},
 		{"run generations 0", []string{"run", "../../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
 		{"resume generations 0", []string{"resume", ".", "--generations", "0"}, "--generations 0: want at least 1"},
+		{"serve then a word", []string{"run", "../../../configs/quickstart.yaml", "--serve", "garbage"}, "got 2 arguments (../../../configs/quickstart.yaml garbage): --serve takes its ADDR attached, as --serve=ADDR; a word after it is taken as the CONFIG"},
+		{"serve then a word, resume", []string{"resume", "--serve", "somewhere", "."}, "--serve takes its ADDR attached, as --serve=ADDR; a word after it is taken as the RUN_DIR"},
 		{"export rivals of a plain run", []string{"export", "testdata/no-rivals", "--rivals"}, "no co-evolved rivals"},
 		{"hadron size below 3", []string{"perft", "hadron", "--size", "2", "--depth", "3"}, "size 2: must be at least 3"},
 		{"hadron depth 0", []string{"perft", "hadron", "--depth", "0"}, "--depth \"0\": want a whole number of at least 1"},

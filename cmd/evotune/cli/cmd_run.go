@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,6 +96,11 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 	return func(cmd *cobra.Command, args []string) error {
 		var err error
 		if *arg, err = exactlyOne(args, what); err != nil {
+			if len(args) > 1 && f.dist.bareServe(cmd.Flags()) {
+				// --serve garbage: an optional value cannot follow a space.
+				return usagef("want exactly one %s, got %d arguments (%s): --serve takes its ADDR attached, as --serve=ADDR; a word after it is taken as the %s",
+					what, len(args), strings.Join(args, " "), what)
+			}
 			return err
 		}
 		if err := f.check(cmd.Flags()); err != nil {

@@ -59,7 +59,7 @@ type distFlags struct {
 }
 
 func (d *distFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`\n(--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
 	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
 	fs.StringVar(&d.token, "token", "", "the token workers must give (default $"+tokenEnv+")")
@@ -71,6 +71,12 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d; with --serve or --nats, a generation's games\nin about 64 batches of %d to 1024); results do not depend on it", engine.DefaultBatchGames, engine.DefaultBatchGames))
 	fs.DurationVar(&d.ackWait, "ack-wait", 30*time.Second, "with --serve or --nats: a batch whose worker is silent this long goes to another")
 	fs.IntVar(&d.maxDeliver, "max-deliver", 4, "with --serve or --nats: deliveries of a batch before the run gives up on it")
+}
+
+// bareServe reports whether --serve was given without an address (its
+// default stands).
+func (d *distFlags) bareServe(fs *pflag.FlagSet) bool {
+	return fs.Changed("serve") && d.serve == dist.DefaultAddr
 }
 
 // check refuses contradictory or unsafe flags before anything runs.
