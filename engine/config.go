@@ -15,6 +15,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
@@ -583,7 +584,7 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		rivals.baselines = append(rivals.baselines, pl)
 	}
 	if len(rivals.seeds) > c.Evolution.Population {
-		bad("coevolve.seeds", "%d seeds for a population of %d", len(rivals.seeds), c.Evolution.Population)
+		bad("coevolve.seeds", "%s for a population of %d", english.Count(len(rivals.seeds), "seed"), c.Evolution.Population)
 	}
 	if rivals.space != nil {
 		c.species = append(c.species, rivals)
@@ -836,7 +837,7 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 			c.Fitness.Population.Opponents, e.Population-1, e.Population)
 	}
 	if len(c.seedGenes) > e.Population {
-		bad("seeds", "%d seeds for a population of %d", len(c.seedGenes), e.Population)
+		bad("seeds", "%s for a population of %d", english.Count(len(c.seedGenes), "seed"), e.Population)
 	}
 }
 
@@ -930,15 +931,15 @@ func (c *Config) Summary() string {
 	e, f := c.Evolution, c.Fitness
 	var modes []string
 	if f.Baselines.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("baselines %v x %d games (weight %g)", f.Baselines.Opponents, f.Baselines.Games, f.Baselines.Weight))
+		modes = append(modes, fmt.Sprintf("baselines %v x %s (weight %g)", f.Baselines.Opponents, english.Count(f.Baselines.Games, "game"), f.Baselines.Weight))
 	}
 	if f.Population.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("population %d opponents x %d games (weight %g)", f.Population.Opponents, f.Population.Games, f.Population.Weight))
+		modes = append(modes, fmt.Sprintf("population %s x %s (weight %g)", english.Count(f.Population.Opponents, "opponent"), english.Count(f.Population.Games, "game"), f.Population.Weight))
 	}
 	if f.HallOfFame.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("hall of fame %d members x %d games (weight %g)", f.HallOfFame.Members, f.HallOfFame.Games, f.HallOfFame.Weight))
+		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
-	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
-		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, e.Generations, c.Seed) + c.spendingSummary()
+	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
+		c.file, c.Game, c.Player, english.Count(c.spaceOf.Len(), "gene"), english.Count(len(c.seedGenes), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
+		e.Model, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -186,8 +187,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	r.logf("start %s: game %s, player %s, model %v, population %d, %d generations, %d workers",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, r.budget, r.workers)
+	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
 	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
 }
 
@@ -254,13 +255,13 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
-		return nil, fmt.Errorf("%w: a budget of %d generations, %d already run", ErrBudget, r.budget, ck.Generation)
+		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
 	if lock.ReadOnly() {
 		if ck.Generation >= r.budget {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
-		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
+		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
 	}
 	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
@@ -271,7 +272,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
 	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
 		if err := r.finishRemeasure(ctx, ck); err != nil {
 			return nil, err
@@ -400,7 +401,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 	}
 	r.journal.remove()
-	r.logf("finished %d generations", r.budget)
+	r.logf("finished %s", english.Count(r.budget, "generation"))
 	return r.result(r.budget, states[0].HallOfFame[0]), nil
 }
 

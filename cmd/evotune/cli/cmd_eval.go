@@ -10,6 +10,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
 )
 
@@ -224,7 +225,7 @@ func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
 }
 
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {
-	fmt.Fprintf(w, "%s: %d games per player and pairing, seed %d\n", rep.Game, rep.Games, rep.Seed)
+	fmt.Fprintf(w, "%s: %s per player and pairing, seed %d\n", rep.Game, english.Count(rep.Games, "game"), rep.Seed)
 	if len(rep.Players) > 0 {
 		measure := rep.Players[0].Measure
 		width := labelWidth(rep)
@@ -238,8 +239,9 @@ func writeEvalText(w io.Writer, rep fitness.EvalReport) {
 	if len(rep.Matches) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range rep.Matches {
-			fmt.Fprintf(w, "%s vs %s: %d games, %d wins, %d draws, %d losses, score %.4f [%.4f, %.4f]\n",
-				m.A, m.B, m.Games, m.Wins, m.Draws, m.Losses, m.Score, m.CI95[0], m.CI95[1])
+			fmt.Fprintf(w, "%s vs %s: %s, %s, %s, %s, score %.4f [%.4f, %.4f]\n",
+				m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"),
+				m.Score, m.CI95[0], m.CI95[1])
 		}
 	}
 }
@@ -283,8 +285,8 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 }
 
 func writeSeriesText(w io.Writer, rep fitness.SeriesReport) {
-	fmt.Fprintf(w, "%s: %d series of %d games per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
-		rep.Game, rep.Series, rep.Length, rep.Seed, rep.Measure)
+	fmt.Fprintf(w, "%s: %d series of %s per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
+		rep.Game, rep.Series, english.Count(rep.Length, "game"), rep.Seed, rep.Measure)
 	widths := make([]int, len(rep.Players))
 	for i, p := range rep.Players {
 		widths[i] = max(len(p.Name), 25)

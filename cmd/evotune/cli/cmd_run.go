@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -170,8 +171,8 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 		return err
 	}
 	b := res.Best
-	fmt.Fprintf(e.stdout, "%s: %d generations; best fitness %.6g [%.6g, %.6g] over %d games (generation %d)\nbest parameters: %s\n",
-		res.Dir, res.Generation, b.Fitness, b.CI95[0], b.CI95[1], b.Games, b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
+	fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
+		res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
 	return nil
 }
 
@@ -229,9 +230,9 @@ func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Memb
 	p.done++
 	eta := eta(p.spent, p.done, p.budget-gen-1)
 	p.best = fmt.Sprintf("%.4g", best.Fitness)
-	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %d games; %d games, %.0f games/s, ETA %v\n",
-		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], best.Games,
-		s.Games, float64(s.Games)/max(took.Seconds(), 1e-9), eta)
+	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %s; %s, %.0f games/s, ETA %v\n",
+		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], english.Count(best.Games, "game"),
+		english.Count(s.Games, "game"), float64(s.Games)/max(took.Seconds(), 1e-9), eta)
 }
 
 func (p *runProgress) close() {

@@ -374,3 +374,39 @@ func TestHelpOfUnknownCommand(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestCountsOfOne: counts of one were printed as "1 workers", "1 seeds",
+// "1 games".
+func TestCountsOfOne(t *testing.T) {
+	cfg := writeConfig(t, strings.Replace(killConfig, "generations: 6", "generations: 1", 1))
+	dir := filepath.Join(t.TempDir(), "run")
+	tests := []struct {
+		name string
+		args []string
+		out  func() string // where to look, after the command: stdout when nil
+		want string
+	}{
+		{"eval", []string{"eval", "battleship", "--player", "random", "--games", "1"}, nil, "battleship: 1 game per player and pairing"},
+		{"eval series", []string{"eval", "battleship", "--player", "learner", "--games", "2", "--series", "1"}, nil, "2 series of 1 game per player"},
+		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
+		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
+		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
+			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+			return string(data)
+		}, "1 generation, 1 worker\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if tc.out != nil {
+				out = tc.out()
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Fatalf("%q does not say %q", out, tc.want)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
 )
@@ -194,7 +195,7 @@ func (p *lazyPool) start() error {
 			if s.Workers == 0 {
 				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
 			} else {
-				fmt.Fprintf(p.e.stderr, "evotune: %d workers connected, %d games at once\n", s.Workers, s.Slots)
+				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "game"))
 			}
 		}
 	}
