@@ -244,7 +244,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{"commands", []string{""}, []string{"run", "resume", "export", "validate", "eval", "games", "perft", "completion"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"games", []string{"eval", ""}, []string{"battleship", "hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
-		{"perft games", []string{"perft", ""}, []string{"hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
+		{"perft games", []string{"perft", ""}, []string{"hadron", "mnk"}, []string{"battleship"}, cobra.ShellCompDirectiveNoFileComp},
 		{"shooters", []string{"eval", "battleship", "--player", ""}, []string{"random", "over9000", "tuned"}, []string{"blockhalf"}, cobra.ShellCompDirectiveNoFileComp},
 		{"placers", []string{"eval", "battleship", "--placer", ""}, []string{"random", "blockhalf"}, []string{"over9000"}, cobra.ShellCompDirectiveNoFileComp},
 		{"rules", []string{"perft", "mnk", "--rule", ""}, []string{"m=", "n=", "k=", "gravity="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
