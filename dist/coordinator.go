@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
@@ -289,8 +290,8 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		i, ok := seqJob[a.StreamSeq]
 		mu.Unlock()
 		if ok {
-			stop(fmt.Errorf("dist: job %s was delivered %d times and no worker finished it (workers died on it, or it runs longer than they live): %w",
-				w.Jobs[i].ID, a.Deliveries, ErrJobFailed))
+			stop(fmt.Errorf("dist: job %s was delivered %s and no worker finished it (workers died on it, or it runs longer than they live): %w",
+				w.Jobs[i].ID, english.Count(a.Deliveries, "time"), ErrJobFailed))
 		}
 	})
 	if err != nil {
@@ -342,7 +343,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		}
 		if err := w.Accept(i, m.Data()); err != nil {
 			if attempts[i] >= c.set.MaxDeliver {
-				return fmt.Errorf("dist: job %s: %w (%d results, none good): %v", id, ErrJobFailed, attempts[i], err)
+				return fmt.Errorf("dist: job %s: %w (%s, none good): %v", id, ErrJobFailed, english.Count(attempts[i], "result"), err)
 			}
 			c.logf("job %s: %v; queued again", id, err)
 			if err := publish(i); err != nil {

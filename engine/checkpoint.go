@@ -107,6 +107,11 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	path := filepath.Join(dir, fileCheckpoint)
 	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
+		// A run in its first generation has no checkpoint yet either.
+		if holder, held := heldBy(dir); held {
+			return nil, nil, fmt.Errorf("%s %w%s, whose run has not finished its first generation: wait for it, or stop it",
+				dir, ErrLocked, holder)
+		}
 		if _, cerr := os.Stat(filepath.Join(dir, fileConfig)); cerr == nil {
 			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
 				dir, ErrNotRunDir, fileCheckpoint, dir)

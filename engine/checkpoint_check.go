@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -68,7 +69,7 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	case len(st.HallOfFame) > cfg.Evolution.HallOfFame:
 		return fmt.Errorf("%shall_of_fame: %d members, the config keeps at most %d", prefix, len(st.HallOfFame), cfg.Evolution.HallOfFame)
 	case len(st.History) != ck.Generation:
-		return fmt.Errorf("%shistory: %d rows for %d generations", prefix, len(st.History), ck.Generation)
+		return fmt.Errorf("%shistory: %s for %s", prefix, english.Count(len(st.History), "row"), english.Count(ck.Generation, "generation"))
 	}
 	score := cfg.Fitness.Objective == Score
 	inRange := func(x float64) bool {
@@ -146,7 +147,7 @@ func checkTold(cfg *Config, gens int, told [][]float64, inRange func(float64) bo
 		return nil
 	}
 	if len(told) != gens {
-		return fmt.Errorf("cmaes_told: %d rows for %d generations", len(told), gens)
+		return fmt.Errorf("cmaes_told: %s for %s", english.Count(len(told), "row"), english.Count(gens, "generation"))
 	}
 	for g, row := range told {
 		if len(row) != cfg.poolSize() {

@@ -16,6 +16,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
@@ -490,7 +491,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.checkRemeasure(bad)
 	c.checkRating(bad)
 	if c.Name != "" && !validName(c.Name) {
-		bad("name", "%q: want letters, digits, '.', '_' or '-', not starting with '.': it names the run directory runs/NAME", c.Name)
+		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
 	}
 	if c.Run.Workers < 0 {
 		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
@@ -624,7 +625,7 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		rivals.baselines = append(rivals.baselines, pl)
 	}
 	if len(rivals.seeds) > c.Evolution.Population {
-		bad("coevolve.seeds", "%d seeds for a population of %d", len(rivals.seeds), c.Evolution.Population)
+		bad("coevolve.seeds", "%s for a population of %d", english.Count(len(rivals.seeds), "seed"), c.Evolution.Population)
 	}
 	if rivals.space != nil {
 		c.species = append(c.species, rivals)
@@ -743,6 +744,21 @@ func joinRoles(rs []fitness.Role) string {
 	return strings.Join(names, ", ")
 }
 
+// nameRule is what validName accepts, for messages.
+const nameRule = "want letters, digits, '.', '_' or '-', not starting with '.'"
+
+// DefaultDir is the run directory of a run given no --out: runs/NAME.
+// A name taken from the config's file name passes the rule a name: in
+// the config does, or "..yaml" would make runs/ itself the run directory
+// and " .yaml" a directory named by a space.
+func (c *Config) DefaultDir() (string, error) {
+	if !validName(c.Name) {
+		return "", fmt.Errorf("%s: the run would be named %q after the file, which cannot name its directory under runs/ (%s); pass --out DIR, or set name: in the config",
+			c.file, c.Name, nameRule)
+	}
+	return filepath.Join("runs", c.Name), nil
+}
+
 func validName(s string) bool {
 	if s == "" || s[0] == '.' {
 		return false
@@ -760,8 +776,8 @@ func validName(s string) bool {
 // worker (c.guard) it refuses a file that is not the coordinator's.
 func (c *Config) resolvePath(spec string) (string, error) {
 	name, file, ok := strings.Cut(spec, ":")
-	if !ok {
-		return spec, nil
+	if !ok || file == "" {
+		return spec, nil // NAME: alone is ParseSpec's to refuse, not the config's directory
 	}
 	if !filepath.IsAbs(file) {
 		c.relative = true
@@ -870,7 +886,7 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 			c.Fitness.Population.Opponents, e.Population-1, e.Population)
 	}
 	if len(c.seedGenes) > e.Population {
-		bad("seeds", "%d seeds for a population of %d", len(c.seedGenes), e.Population)
+		bad("seeds", "%s for a population of %d", english.Count(len(c.seedGenes), "seed"), e.Population)
 	}
 }
 
@@ -964,15 +980,15 @@ func (c *Config) Summary() string {
 	e, f := c.Evolution, c.Fitness
 	var modes []string
 	if f.Baselines.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("baselines %v x %d games (weight %g)", f.Baselines.Opponents, f.Baselines.Games, f.Baselines.Weight))
+		modes = append(modes, fmt.Sprintf("baselines %v x %s (weight %g)", f.Baselines.Opponents, english.Count(f.Baselines.Games, "game"), f.Baselines.Weight))
 	}
 	if f.Population.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("population %d opponents x %d games (weight %g)", f.Population.Opponents, f.Population.Games, f.Population.Weight))
+		modes = append(modes, fmt.Sprintf("population %s x %s (weight %g)", english.Count(f.Population.Opponents, "opponent"), english.Count(f.Population.Games, "game"), f.Population.Weight))
 	}
 	if f.HallOfFame.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("hall of fame %d members x %d games (weight %g)", f.HallOfFame.Members, f.HallOfFame.Games, f.HallOfFame.Weight))
+		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
-	return fmt.Sprintf("%s: valid\n  %s, player %s, %d genes to search, %d seeds\n  objective %v: %s\n  %v model, population %d, %d generations, seed %d\n",
-		c.file, c.Game, c.Player, c.spaceOf.Len(), len(c.seedGenes), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, e.Generations, c.Seed) + c.spendingSummary()
+	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
+		c.file, c.Game, c.Player, english.Count(c.spaceOf.Len(), "gene"), english.Count(len(c.seedGenes), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
+		e.Model, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -129,17 +131,71 @@ func TestResumeMatchesStraightRun(t *testing.T) {
 	}
 }
 
-// stopAt closes stop when generation after ends.
+// stopAt closes stop when generation after ends; with cancel, it
+// cancels the run as the next generation starts instead.
 type stopAt struct {
-	after int
-	stop  chan struct{}
+	after  int
+	stop   chan struct{}
+	cancel func()
 }
 
-func (s *stopAt) StartGeneration(int, int, int) {}
-func (s *stopAt) Games(int)                     {}
+func (s *stopAt) StartGeneration(gen, _, _ int) {
+	if s.cancel != nil && gen == s.after {
+		s.cancel()
+	}
+}
+func (s *stopAt) Games(int) {}
 func (s *stopAt) EndGeneration(gen int, _ GenStats, _ Member) {
-	if gen+1 == s.after {
+	if gen+1 == s.after && s.cancel == nil {
 		close(s.stop)
+	}
+}
+
+// TestResultSaysHowToResume: a run stopped or cancelled with a budget of
+// its own (--generations) returns where it stopped and both budgets, so
+// the advice to resume keeps the budget: a resume without --generations
+// ran on to the config's.
+func TestResultSaysHowToResume(t *testing.T) {
+	cfgDir := t.TempDir()
+	tests := []struct {
+		name                  string
+		generations, stopAt   int
+		cancel                bool
+		wantGen, wantBudget   int
+		wantConfig, wantWords string
+	}{
+		{"stopped, budget given", 3, 1, false, 1, 3, "4", "evotune resume DIR --generations 3"},
+		{"stopped, the config's budget", 0, 2, false, 2, 4, "4", "evotune resume DIR"},
+		{"stopped, the config's budget given", 4, 1, false, 1, 4, "4", "evotune resume DIR"},
+		{"cancelled, budget given", 2, 1, true, 1, 2, "4", "evotune resume DIR --generations 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			stop := make(chan struct{})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			p := &stopAt{after: tc.stopAt, stop: stop}
+			if tc.cancel {
+				p.cancel = cancel
+			}
+			res, err := Start(ctx, loadText(t, cfgDir, smallConfig), Options{Dir: dir, Workers: 1, Generations: tc.generations, Stop: stop, Progress: p})
+			if tc.cancel != errors.Is(err, context.Canceled) || !tc.cancel && !errors.Is(err, ErrStopped) {
+				t.Fatalf("err %v", err)
+			}
+			if res == nil || res.Generation != tc.wantGen || res.Budget != tc.wantBudget || strconv.Itoa(res.ConfigBudget) != tc.wantConfig || res.Dir != dir {
+				t.Fatalf("result %+v, want generation %d of %d, config's %s, in %s", res, tc.wantGen, tc.wantBudget, tc.wantConfig, dir)
+			}
+			if got := ResumeCommand("DIR", res.Budget, res.ConfigBudget); got != tc.wantWords {
+				t.Fatalf("ResumeCommand: %q, want %q", got, tc.wantWords)
+			}
+			// A run started again with its budget is told to resume with it.
+			_, err = Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: dir, Generations: tc.generations})
+			want := "'" + strings.Replace(tc.wantWords, "DIR", dir, 1) + "'"
+			if !errors.Is(err, ErrRunExists) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("run again: %v, want %s", err, want)
+			}
+		})
 	}
 }
 
@@ -263,8 +319,8 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"config hash of another config", edit(func(c *Checkpoint) { c.ConfigHash = "0" + c.ConfigHash[1:] }),
 			"config hash does not match its config"},
 		{"generation 0", edit(func(c *Checkpoint) { c.Generation, c.History = 0, nil }), "generation: 0"},
-		{"a history row missing", edit(func(c *Checkpoint) { c.History = c.History[:0] }), "history: 0 rows for 1 generations"},
-		{"a history row too many", edit(func(c *Checkpoint) { c.History = append(c.History, c.History...) }), "history: 2 rows for 1 generations"},
+		{"a history row missing", edit(func(c *Checkpoint) { c.History = c.History[:0] }), "history: 0 rows for 1 generation"},
+		{"a history row too many", edit(func(c *Checkpoint) { c.History = append(c.History, c.History...) }), "history: 2 rows for 1 generation"},
 		{"empty hall of fame", edit(func(c *Checkpoint) { c.HallOfFame = []Member{} }), "hall_of_fame: empty"},
 		{"a member missing", edit(func(c *Checkpoint) { c.Population = c.Population[1:] }), "7 members, the config breeds 8"},
 		{"a member too many", edit(func(c *Checkpoint) { c.Population = append(c.Population, c.Population[0]) }), "9 members, the config breeds 8"},
@@ -484,5 +540,33 @@ func TestRunDirectoryErrors(t *testing.T) {
 	}
 	if !equalSnap(before, snapshot(t, dir)) {
 		t.Error("a failed resume changed files")
+	}
+}
+
+// TestRunLogErrorsNameIt: a run.log that cannot be appended to was
+// reported as "engine: is a directory", without saying which file.
+func TestRunLogErrorsNameIt(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, ": is a directory"},
+		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }, ": not a regular file"},
+		{"symbolic link", func(p string) error { return os.Symlink(filepath.Join(filepath.Dir(p), "elsewhere"), p) }, " is a symbolic link"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, fileLock, nil) // a run killed before its first checkpoint
+			path := filepath.Join(dir, fileLog)
+			if err := tc.make(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Workers: 1})
+			if err == nil || !strings.Contains(err.Error(), path+tc.want) {
+				t.Fatalf("%v, want it to name %s", err, path)
+			}
+		})
 	}
 }

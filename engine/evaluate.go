@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/english"
 )
 
 // Member is one evaluated genome.
@@ -333,7 +334,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	if r.replayed > 0 {
-		r.logf("generation %d: %d of %d games replayed from the journal", gen+1, r.replayed, played)
+		r.logf("generation %d: %d of %s replayed from the journal", gen+1, r.replayed, english.Count(played, "game"))
 	}
 	r.lastSaved = r.lastGames - played
 	r.lastGames = played
@@ -349,8 +350,8 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		for i := range pools[s] {
 			m := combine(pools[s][i], gen, stats[s][i], weights)
 			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
-				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %d games; the generation is not checkpointed",
-					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], m.Games)
+				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %s; the generation is not checkpointed",
+					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
 			}
 			if r.cfg.Fitness.Objective == Score {
 				// A score lies in [0, 1]; the normal interval of a few

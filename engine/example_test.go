@@ -29,7 +29,7 @@ evolution: {population: 1, model: annealing}
 	fmt.Println(err)
 	// Output:
 	// tune.yaml: valid
-	//   battleship, player tuned, 12 genes to search, 1 seeds
+	//   battleship, player tuned, 12 genes to search, 1 seed
 	//   objective shots: baselines [random] x 100 games (weight 1)
 	//   generational model, population 16, 10 generations, seed 1
 	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search)

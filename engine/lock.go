@@ -168,6 +168,31 @@ var tempName = regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+$`)
 // ownFiles are the files evotune writes atomically into a run directory.
 var ownFiles = []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport, fileJournal}
 
+// StoreDir is the directory of a run directory that holds the embedded
+// NATS server's store (run --serve).
+const StoreDir = "nats"
+
+// IsRunFile reports whether path names one of a run's own files (its
+// checkpoint, config, derived files, log, journal, lock or server store,
+// the rivals' too): path's directory holds a run (a lock file or a
+// checkpoint) and its name is one evotune keeps there, whether or not it
+// exists yet. A command's output flag must never replace one: an export
+// over the checkpoint loses the run, one over the lock file lets a second
+// process run beside the first.
+func IsRunFile(path string) bool {
+	name := strings.TrimPrefix(filepath.Base(path), "rivals-")
+	if !slices.Contains(ownFiles, name) && name != fileLog && name != fileLock && name != StoreDir {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for _, f := range []string{fileLock, fileCheckpoint} {
+		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // removeStaleTemps deletes the temporary files of killed evotune
 // processes: only regular files named like ours, and only under the lock,
 // so no live writer's file is touched.

@@ -23,3 +23,5 @@ func openLockFile(path string) (*os.File, bool, error) {
 func tryLock(*os.File) error { return nil }
 
 func isReadOnly(err error) bool { return errors.Is(err, fs.ErrPermission) }
+
+func heldBy(string) (string, bool) { return "", false }

@@ -62,3 +62,45 @@ func TestRefusedCommandsLeaveNoLockFile(t *testing.T) {
 		t.Fatal("a refused command left a lock file")
 	}
 }
+
+// TestFirstGenerationInUse: while a run plays its first generation there
+// is no checkpoint, and resume and export said the directory was no run
+// yet and to start it again; they name the live holder instead (ErrLocked,
+// the CLI's exit 1), without writing the lock file, and say what they said
+// once it is gone.
+func TestFirstGenerationInUse(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, fileConfig, []byte(smallConfig))
+	lock, err := LockRunDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, _ := os.ReadFile(filepath.Join(dir, fileLock))
+	pid := "(pid " + strconv.Itoa(os.Getpid()) + ")"
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{"resume", func() error { _, err := Resume(context.Background(), Options{Dir: dir}); return err }},
+		{"export", func() error { _, err := Export(dir, 1, YAML, false); return err }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			if !errors.Is(err, ErrLocked) || errors.Is(err, ErrNotRunDir) || !strings.Contains(err.Error(), pid) || !strings.Contains(err.Error(), "first generation") {
+				t.Fatalf("%v, want ErrLocked naming %s", err, pid)
+			}
+			if now, _ := os.ReadFile(filepath.Join(dir, fileLock)); string(now) != string(held) {
+				t.Fatalf("the lock file changed: %q -> %q", held, now)
+			}
+		})
+	}
+	lock.Close()
+	for _, tc := range tests {
+		t.Run(tc.name+" after", func(t *testing.T) {
+			if err := tc.call(); !errors.Is(err, ErrNotRunDir) || !strings.Contains(err.Error(), "start it again") {
+				t.Fatalf("%v, want ErrNotRunDir", err)
+			}
+		})
+	}
+}

@@ -223,7 +223,7 @@ func TestBudgetEdges(t *testing.T) {
 	}
 	sameFiles(t, want, readDir(t, dir), "resumed at its budget")
 	log, err := os.ReadFile(filepath.Join(dir, fileLog))
-	if err != nil || !strings.HasSuffix(string(log), " resume crash at generation 3 of 3, 1 workers\n") ||
+	if err != nil || !strings.HasSuffix(string(log), " resume crash at generation 3 of 3, 1 worker\n") ||
 		strings.Count(string(log), "finished 3 generations") != 1 {
 		t.Fatalf("run.log after a resume at its budget (%v):\n%s", err, log)
 	}
@@ -286,7 +286,7 @@ func TestRunLog(t *testing.T) {
 	final := fmt.Sprintf("%.6g over %d games", ck.HallOfFame[0].Fitness, ck.HallOfFame[0].Games)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	want := []string{
-		at(1) + "start crash: game battleship, player tuned, model generational, population 4, 3 generations, 1 workers",
+		at(1) + "start crash: game battleship, player tuned, model generational, population 4, 3 generations, 1 worker",
 		gen(4, 1, "BEST"),
 		at(5) + "stopped after generation 1 on request",
 		at(6) + "resume crash at generation 1 of 3, 2 workers",

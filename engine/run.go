@@ -10,9 +10,11 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -50,6 +52,18 @@ type Options struct {
 	BatchGames int
 }
 
+// ResumeCommand is the command line that continues the run in dir to
+// budget generations, when the directory's config says configBudget: a
+// resume without --generations runs to the config's budget, so a budget
+// given with run --generations must be given again.
+func ResumeCommand(dir string, budget, configBudget int) string {
+	cmd := "evotune resume " + dir
+	if budget > 0 && budget != configBudget {
+		cmd += " --generations " + strconv.Itoa(budget)
+	}
+	return cmd
+}
+
 // ErrStopped is returned when a run ended early because Stop was closed.
 var ErrStopped = errors.New("engine: stopped on request")
 
@@ -67,12 +81,19 @@ var (
 	ErrNoRivals = errors.New("the run has no co-evolved rivals")
 )
 
-// Result is where a run ended.
+// Result is where a run ended. Start and Resume return one with the
+// error of a run that began and then stopped or failed, Best unset
+// unless it stopped on request, so that the caller can say how to resume
+// it.
 type Result struct {
 	Generation int // generations completed
 	Budget     int
-	Best       Member
-	Dir        string
+	// ConfigBudget is the budget of the run directory's config
+	// (evolution.generations): a resume without --generations runs to it,
+	// not to a Budget given with --generations.
+	ConfigBudget int
+	Best         Member
+	Dir          string
 }
 
 type runner struct {
@@ -150,8 +171,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
 	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
-		return nil, fmt.Errorf("%s %w: resume it with 'evotune resume %s' or choose another --out",
-			opts.Dir, ErrRunExists, opts.Dir)
+		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
+			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
@@ -166,8 +187,8 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	r.logf("start %s: game %s, player %s, model %v, population %d, %d generations, %d workers",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, r.budget, r.workers)
+	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
 	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
 }
 
@@ -234,13 +255,13 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	r := newRunner(cfg, opts)
 	if r.budget < ck.Generation {
-		return nil, fmt.Errorf("%w: a budget of %d generations, %d already run", ErrBudget, r.budget, ck.Generation)
+		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
 	if lock.ReadOnly() {
 		if ck.Generation >= r.budget {
-			return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
-		return nil, fmt.Errorf("%s %w: %d of %d generations run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, r.budget)
+		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
 	}
 	wrote = true
 	if err := lock.removeStaleTemps(); err != nil {
@@ -251,7 +272,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	r.logf("resume %s at generation %d of %d, %d workers", cfg.Name, ck.Generation, r.budget, r.workers)
+	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
 	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
 		if err := r.finishRemeasure(ctx, ck); err != nil {
 			return nil, err
@@ -265,7 +286,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if ck.Generation >= r.budget {
 		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
 		r.journal.remove()
-		return &Result{Generation: ck.Generation, Budget: r.budget, Best: ck.HallOfFame[0], Dir: r.dir}, nil
+		return r.result(ck.Generation, ck.HallOfFame[0]), nil
 	}
 	states := ck.states()
 	pools := make([][][]float64, len(states))
@@ -294,10 +315,21 @@ func joinKeys(keys []string) string {
 	return s
 }
 
+// result is a Result of the run after generation gen.
+func (r *runner) result(gen int, best Member) *Result {
+	return &Result{Generation: gen, Budget: r.budget, ConfigBudget: r.cfg.Evolution.Generations, Best: best, Dir: r.dir}
+}
+
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (*Result, error) {
+func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
 	defer r.closeSearch()
 	defer r.journal.close()
+	checkpointed := gen
+	defer func() {
+		if err != nil && res == nil {
+			res = r.result(checkpointed, Member{})
+		}
+	}()
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -348,6 +380,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		if err := r.writeCheckpoint(ck); err != nil {
 			return nil, err
 		}
+		checkpointed = gen + 1
 		secs := r.now().Sub(began).Seconds()
 		for s, sp := range r.cfg.species {
 			st := states[s]
@@ -361,7 +394,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 		if gen+1 < r.budget && r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
-			return &Result{Generation: gen + 1, Budget: r.budget, Best: main.HallOfFame[0], Dir: r.dir}, ErrStopped
+			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
 		if gen+1 < r.budget {
 			for s, sp := range r.cfg.species {
@@ -372,8 +405,8 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		}
 	}
 	r.journal.remove()
-	r.logf("finished %d generations", r.budget)
-	return &Result{Generation: r.budget, Budget: r.budget, Best: states[0].HallOfFame[0], Dir: r.dir}, nil
+	r.logf("finished %s", english.Count(r.budget, "generation"))
+	return r.result(r.budget, states[0].HallOfFame[0]), nil
 }
 
 func labelled(sp *species) string {
@@ -450,9 +483,14 @@ func (sp *species) file(name string) string {
 }
 
 func (r *runner) openLog() (io.Closer, error) {
-	f, err := fileio.OpenAppend(filepath.Join(r.dir, fileLog))
+	path := filepath.Join(r.dir, fileLog)
+	f, err := fileio.OpenAppend(path)
 	if err != nil {
-		return nil, fmt.Errorf("engine: %w", unwrapPath(err))
+		var pe *os.PathError
+		if errors.As(err, &pe) { // "is a directory" alone does not say what is
+			err = fmt.Errorf("%s: %w", path, pe.Err)
+		}
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	r.log = f
 	r.cfg.logProgram(f)

@@ -38,6 +38,9 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 	if !hasFile {
 		return g.NewPlayer(role, name, info.Schema.Defaults())
 	}
+	if file == "" {
+		return nil, fmt.Errorf("%s: %q names no file after %s:; want %s:FILE, such as %s:best.yaml", g.Name(), spec, name, name, name)
+	}
 	if !info.Tunable() {
 		return nil, fmt.Errorf("%s: %s has no parameters to load from %s", g.Name(), name, file)
 	}

@@ -45,7 +45,8 @@ type Command struct {
 	// DefaultRetries, a negative value means none.
 	Retries int
 	// Stderr receives the program's stderr, line by line, each line
-	// prefixed with the process's pid; nil discards it.
+	// prefixed with the process's pid, within a budget per process and
+	// per game (docs/protocol.md); nil discards it.
 	Stderr io.Writer
 	// Audit is the fraction of games, in [0, 1], replayed to check that
 	// the program is deterministic, on processes that play nothing but

@@ -452,6 +452,32 @@ func TestSetupErrors(t *testing.T) {
 	}
 }
 
+// TestFloodingStderrIsBounded: a program's stderr filled run.log without
+// bound. A process's first lines go to the log, then one line says the
+// rest is dropped and, as it ends, how much was; the error still quotes
+// its last lines.
+func TestFloodingStderrIsBounded(t *testing.T) {
+	var log lockedBuffer
+	script := writeScript(t, "yes 'flood flood flood' | head -n 5000 >&2; echo 'the last words' >&2; exit 3")
+	_, err := external.Describe(context.Background(), external.Command{Argv: []string{script}, Stderr: &log})
+	var se *external.SetupError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v, want a *SetupError", err)
+	}
+	if n := len(se.StderrTail); n == 0 || se.StderrTail[n-1] != "the last words" {
+		t.Fatalf("stderr tail %q, want it to end with the last words", se.StderrTail)
+	}
+	got := log.String()
+	if n := strings.Count(got, "] flood flood flood\n"); n != 1000 {
+		t.Errorf("%d lines of the flood in the log, want the first 1000", n)
+	}
+	for _, want := range []string{"] stderr: more than 1000 lines or 256 KiB from this process; the rest is dropped", "] stderr: 4001 lines (68014 bytes) dropped\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the log does not say %q:\n%.300s...", want, got[max(0, len(got)-300):])
+		}
+	}
+}
+
 func TestInvalidSchema(t *testing.T) {
 	tests := []struct {
 		name, params, err string

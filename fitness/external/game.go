@@ -435,5 +435,6 @@ func (g *Game) Close() error {
 		}()
 	}
 	wg.Wait()
+	g.sink.close()
 	return nil
 }

@@ -51,10 +51,33 @@ type proc struct {
 	served int    // games answered
 }
 
-// syncWriter serialises whole lines from several processes into one sink.
+// The bounds of what a program's stderr may write to the log (run.log):
+// a program that floods its stderr (134 MB in 3 s, before) must not fill
+// the disk. Each process may write maxProcLines lines or maxProcBytes
+// bytes, whichever comes first, and all the processes of one game (a
+// run's, restarts included) maxSinkLines or maxSinkBytes. Past a bound
+// the lines are dropped and counted: one line says so when it is
+// reached, and one more gives the count when the process ends (for a
+// process) or the game is closed (for the game). The last tailLines
+// lines, which errors quote, are kept whatever was dropped. Variables
+// for tests.
+var (
+	maxProcLines = 1000
+	maxProcBytes = 256 << 10
+	maxSinkLines = 20000
+	maxSinkBytes = 4 << 20
+)
+
+// syncWriter serialises whole lines from several processes into one
+// sink, within the game's stderr budget.
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	// What the processes' stderr wrote, and what was dropped.
+	lines, bytes               int
+	droppedLines, droppedBytes int
+	full                       bool // the game's budget is spent
+	closed                     bool
 }
 
 // newSink returns the sink of w; nil (lines dropped) for a nil w.
@@ -65,15 +88,84 @@ func newSink(w io.Writer) *syncWriter {
 	return &syncWriter{w: w}
 }
 
+// writeLine writes one of evotune's own lines, outside the budget.
 func (s *syncWriter) writeLine(prefix, line []byte) {
 	if s == nil || s.w == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.write(prefix, line)
+}
+
+func (s *syncWriter) write(prefix, line []byte) {
 	buf := make([]byte, 0, len(prefix)+len(line)+1)
 	buf = append(append(append(buf, prefix...), line...), '\n')
 	s.w.Write(buf) // a broken log must not stop the games
+}
+
+// stderrLine writes a line of a process's stderr within the game's
+// budget; past it, the line is dropped and counted, and false returned.
+func (s *syncWriter) stderrLine(prefix, line []byte) bool {
+	if s == nil || s.w == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.full && (s.lines >= maxSinkLines || s.bytes+len(line) > maxSinkBytes) {
+		s.full = true
+		s.write([]byte("[evotune] "), fmt.Appendf(nil, "the program's stderr passed %d lines or %s in all; the rest is dropped (an error still quotes a process's last lines)",
+			maxSinkLines, sizeText(maxSinkBytes)))
+	}
+	if s.full {
+		s.droppedLines++
+		s.droppedBytes += len(line)
+		return false
+	}
+	s.lines++
+	s.bytes += len(line)
+	s.write(prefix, line)
+	return true
+}
+
+// dropped counts lines a process dropped past its own budget, and writes
+// the process's note unless the game's budget is spent, which silences
+// the notes too.
+func (s *syncWriter) dropped(prefix []byte, lines, bytes int, note string) {
+	if s == nil || s.w == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.droppedLines += lines
+	s.droppedBytes += bytes
+	if !s.full && note != "" {
+		s.write(prefix, []byte(note))
+	}
+}
+
+// close writes the count of what the game's budget dropped.
+func (s *syncWriter) close() {
+	if s == nil || s.w == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.full && !s.closed {
+		s.closed = true
+		s.write([]byte("[evotune] "), fmt.Appendf(nil, "%d lines (%s) of the program's stderr dropped in all", s.droppedLines, sizeText(s.droppedBytes)))
+	}
+}
+
+// sizeText renders a byte count as the bounds are documented.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
 }
 
 // start starts the program with its stdio on pipes in a process group of
@@ -205,21 +297,40 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
-// forward copies stderr to the sink line by line and keeps the tail.
+// forward copies stderr to the sink line by line, within the process's
+// budget and the game's, and keeps the tail.
 func (p *proc) forward(sink *syncWriter) {
 	defer close(p.stderrDone)
 	r := bufio.NewReaderSize(p.stderr, 16<<10)
 	prefix := []byte("[pid " + strconv.Itoa(p.pid) + "] ")
+	var lines, size, droppedLines, droppedBytes int
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
 			line = bytes.TrimSuffix(line, []byte("\n"))
-			sink.writeLine(prefix, line)
 			p.keep(line)
+			switch {
+			case droppedLines == 0 && lines < maxProcLines && size+len(line) <= maxProcBytes:
+				if sink.stderrLine(prefix, line) {
+					lines++
+					size += len(line)
+				}
+			case droppedLines == 0:
+				sink.dropped(prefix, 1, len(line), fmt.Sprintf("stderr: more than %d lines or %s from this process; the rest is dropped (an error still quotes its last lines)",
+					maxProcLines, sizeText(maxProcBytes)))
+				droppedLines, droppedBytes = 1, len(line)
+			default:
+				sink.dropped(prefix, 1, len(line), "")
+				droppedLines++
+				droppedBytes += len(line)
+			}
 		}
 		if err != nil && err != bufio.ErrBufferFull {
-			return
+			break
 		}
+	}
+	if droppedLines > 0 {
+		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, sizeText(droppedBytes)))
 	}
 }
 

@@ -119,26 +119,6 @@ func Kind(m fs.FileMode) string {
 	return "special file"
 }
 
-// CheckReplaceable says whether an output may be written at path: it must
-// be absent or a regular file, never a link, device, FIFO or directory,
-// which writing by rename would silently replace.
-func CheckReplaceable(path string) error {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s %w", path, ErrLink)
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is a %s: %w; evotune replaces only regular files", path, Kind(fi.Mode()), ErrNotRegular)
-	}
-	return nil
-}
-
 // OpenAppend opens path for appending, creating it if absent, without
 // following a symbolic link and without blocking on a FIFO; anything but
 // a regular file is refused.

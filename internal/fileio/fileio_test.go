@@ -97,26 +97,3 @@ func TestOpenAppendRefusesLinksAndSpecialFiles(t *testing.T) {
 		t.Fatalf("a dangling link's target was created: %v", err)
 	}
 }
-
-func TestCheckReplaceable(t *testing.T) {
-	f := fixtures(t)
-	tests := []struct {
-		name string
-		path string
-		want error
-	}{
-		{"absent", f["absent"], nil},
-		{"regular file", f["small"], nil},
-		{"symbolic link", f["link-to-small"], ErrLink},
-		{"FIFO", f["fifo"], ErrNotRegular},
-		{"directory", f["dir"], ErrNotRegular},
-		{"device", "/dev/null", ErrNotRegular},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if err := CheckReplaceable(tc.path); !errors.Is(err, tc.want) {
-				t.Fatalf("err %v, want %v", err, tc.want)
-			}
-		})
-	}
-}

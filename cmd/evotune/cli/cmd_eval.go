@@ -10,6 +10,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
 )
 
@@ -56,6 +57,9 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if o.game, err = oneGame(args, &o.program); err != nil {
+				return err
+			}
+			if err := o.checkSVG(); err != nil {
 				return err
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
@@ -173,6 +177,19 @@ func (o *evalOptions) run(ctx context.Context) error {
 	return o.report(e, rep, func(w io.Writer) { writeEvalText(w, rep) })
 }
 
+// checkSVG refuses, before any game is played, an --svg path that the
+// final rename would fail on or destroy, and one that a profile flag
+// names too.
+func (o *evalOptions) checkSVG() error {
+	if o.svg == "" {
+		return nil
+	}
+	if err := checkOutput("--svg", o.svg, svgOutput); err != nil {
+		return err
+	}
+	return checkDistinct(outputFlag{"--svg", o.svg}, outputFlag{"--cpuprofile", o.prof.cpu}, outputFlag{"--memprofile", o.prof.mem})
+}
+
 // report prints rep as indented JSON with --json, else as text.
 func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	if o.json {
@@ -208,7 +225,7 @@ func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
 }
 
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {
-	fmt.Fprintf(w, "%s: %d games per player and pairing, seed %d\n", rep.Game, rep.Games, rep.Seed)
+	fmt.Fprintf(w, "%s: %s per player and pairing, seed %d\n", rep.Game, english.Count(rep.Games, "game"), rep.Seed)
 	if len(rep.Players) > 0 {
 		measure := rep.Players[0].Measure
 		width := labelWidth(rep)
@@ -222,8 +239,9 @@ func writeEvalText(w io.Writer, rep fitness.EvalReport) {
 	if len(rep.Matches) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range rep.Matches {
-			fmt.Fprintf(w, "%s vs %s: %d games, %d wins, %d draws, %d losses, score %.4f [%.4f, %.4f]\n",
-				m.A, m.B, m.Games, m.Wins, m.Draws, m.Losses, m.Score, m.CI95[0], m.CI95[1])
+			fmt.Fprintf(w, "%s vs %s: %s, %s, %s, %s, score %.4f [%.4f, %.4f]\n",
+				m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"),
+				m.Score, m.CI95[0], m.CI95[1])
 		}
 	}
 }
@@ -267,8 +285,8 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 }
 
 func writeSeriesText(w io.Writer, rep fitness.SeriesReport) {
-	fmt.Fprintf(w, "%s: %d series of %d games per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
-		rep.Game, rep.Series, rep.Length, rep.Seed, rep.Measure)
+	fmt.Fprintf(w, "%s: %d series of %s per player, seed %d; mean %s by game of the series, 95%% CI\n\n",
+		rep.Game, rep.Series, english.Count(rep.Length, "game"), rep.Seed, rep.Measure)
 	widths := make([]int, len(rep.Players))
 	for i, p := range rep.Players {
 		widths[i] = max(len(p.Name), 25)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/fileio"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +42,7 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 	fs := cmd.Flags()
 	fs.IntVar(&o.top, "top", 1, "how many parameter sets (at most the run's evolution.hall-of-fame)")
 	fs.StringVar(&o.format, "format", "yaml", "yaml or json")
-	fs.StringVarP(&o.out, "output", "o", "", "write to `FILE` (atomically) instead of stdout")
+	fs.StringVarP(&o.out, "output", "o", "", "write to `FILE` (atomically; \"-\": stdout, the default); an existing FILE must be an export")
 	fs.BoolVar(&o.rivals, "rivals", false, "export the co-evolved rival species (e.g. placers) instead")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -57,17 +56,19 @@ func (o *exportOptions) run(context.Context) error {
 	if o.top < 1 {
 		return usagef("--top must be at least 1, got %d", o.top)
 	}
+	toStdout := o.out == "" || o.out == "-"
+	if !toStdout {
+		if err := checkOutput("-o", o.out, exportOutput); err != nil {
+			return err
+		}
+	}
 	data, err := engine.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
 		return err
 	}
-	if o.out == "" {
+	if toStdout {
 		_, err = o.e.stdout.Write(data)
 		return err
-	}
-	// Writing by rename would replace a link, device or FIFO with a file.
-	if err := fileio.CheckReplaceable(o.out); err != nil {
-		return usagef("-o %v", err)
 	}
 	return engine.WriteFile(o.out, data)
 }

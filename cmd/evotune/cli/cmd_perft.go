@@ -42,7 +42,7 @@ works, with a note to write --rule OPTION=VALUE instead.`,
   evotune perft mnk --rule m=3 --rule n=3 --rule k=3 --depth 9
   evotune perft mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true --depth 9   # Connect Four`,
 		Annotations:       map[string]string{legacyRuleFlags: ""},
-		ValidArgsFunction: completeGame,
+		ValidArgsFunction: completePerftGame,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("want exactly one GAME, got %d arguments; usage: evotune perft GAME --depth D [--rule KEY=VALUE ...]", len(args))

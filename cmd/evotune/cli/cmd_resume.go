@@ -24,8 +24,10 @@ func newResumeCmd(e *env) *cobra.Command {
 		Short: "Continue a stopped run exactly where it stopped",
 		Long: `Continue a run from its last checkpoint. The result is identical to a run that
 was never stopped. The run directory's config.yaml may not change results; the
-budget may grow. Without --generations the budget is the config's
-evolution.generations (a 'run --generations N' budget is not remembered).`,
+budget may grow. --generations N is the total budget, not additional
+generations; without it the budget is the config's evolution.generations (a
+'run --generations N' budget is not remembered: the advice printed when a run
+stops repeats it).`,
 		Example: `  evotune resume runs/quickstart
   evotune resume runs/quickstart --generations 200 --workers 8`,
 		ValidArgsFunction: completeDir,

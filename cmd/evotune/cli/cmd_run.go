@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -56,7 +58,9 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 	defer cfg.Close()
 	dir := o.out
 	if dir == "" {
-		dir = filepath.Join("runs", cfg.Name)
+		if dir, err = cfg.DefaultDir(); err != nil {
+			return asUsage(err)
+		}
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
 	pool := o.dist.apply(o.e, o.quiet, &opts)
@@ -93,6 +97,11 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 	return func(cmd *cobra.Command, args []string) error {
 		var err error
 		if *arg, err = exactlyOne(args, what); err != nil {
+			if len(args) > 1 && f.dist.bareServe(cmd.Flags()) {
+				// --serve garbage: an optional value cannot follow a space.
+				return usagef("want exactly one %s, got %d arguments (%s): --serve takes its ADDR attached, as --serve=ADDR; a word after it is taken as the %s",
+					what, len(args), strings.Join(args, " "), what)
+			}
 			return err
 		}
 		if err := f.check(cmd.Flags()); err != nil {
@@ -144,11 +153,16 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 	}
 	switch {
 	case errors.Is(err, engine.ErrStopped):
-		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: evotune resume %s\n", res.Generation, res.Budget, res.Dir)
+		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: %s\n",
+			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
 		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
-			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: evotune resume %s\n", opts.Dir, opts.Dir)
+			resume := engine.ResumeCommand(opts.Dir, 0, 0)
+			if res != nil {
+				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
+			}
+			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: %s\n", opts.Dir, resume)
 		} else {
 			fmt.Fprintf(e.stderr, "evotune: aborted before the first checkpoint: nothing to resume; start again with evotune run\n")
 		}
@@ -157,8 +171,8 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 		return err
 	}
 	b := res.Best
-	fmt.Fprintf(e.stdout, "%s: %d generations; best fitness %.6g [%.6g, %.6g] over %d games (generation %d)\nbest parameters: %s\n",
-		res.Dir, res.Generation, b.Fitness, b.CI95[0], b.CI95[1], b.Games, b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
+	fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
+		res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
 	return nil
 }
 
@@ -216,9 +230,9 @@ func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Memb
 	p.done++
 	eta := eta(p.spent, p.done, p.budget-gen-1)
 	p.best = fmt.Sprintf("%.4g", best.Fitness)
-	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %d games; %d games, %.0f games/s, ETA %v\n",
-		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], best.Games,
-		s.Games, float64(s.Games)/max(took.Seconds(), 1e-9), eta)
+	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %s; %s, %.0f games/s, ETA %v\n",
+		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], english.Count(best.Games, "game"),
+		english.Count(s.Games, "game"), float64(s.Games)/max(took.Seconds(), 1e-9), eta)
 }
 
 func (p *runProgress) close() {

@@ -12,6 +12,7 @@ import (
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
 )
 
@@ -97,11 +98,11 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %d batches at once\n", nc.ConnectedUrlRedacted(), o.workers)
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
 		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
-		fmt.Fprintf(logw, "evotune worker: played %d batches\n", batches.Load())
+		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
 		if err == nil && ctx.Err() != nil {
 			return context.Canceled
 		}

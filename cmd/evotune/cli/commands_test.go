@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestExitCodeTable: the table has one row per code, help lists each with
@@ -244,7 +246,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{"commands", []string{""}, []string{"run", "resume", "export", "validate", "eval", "games", "perft", "completion"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"games", []string{"eval", ""}, []string{"battleship", "hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
-		{"perft games", []string{"perft", ""}, []string{"hadron", "mnk"}, nil, cobra.ShellCompDirectiveNoFileComp},
+		{"perft games", []string{"perft", ""}, []string{"hadron", "mnk"}, []string{"battleship"}, cobra.ShellCompDirectiveNoFileComp},
 		{"shooters", []string{"eval", "battleship", "--player", ""}, []string{"random", "over9000", "tuned"}, []string{"blockhalf"}, cobra.ShellCompDirectiveNoFileComp},
 		{"placers", []string{"eval", "battleship", "--placer", ""}, []string{"random", "blockhalf"}, []string{"over9000"}, cobra.ShellCompDirectiveNoFileComp},
 		{"rules", []string{"perft", "mnk", "--rule", ""}, []string{"m=", "n=", "k=", "gravity="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
@@ -372,5 +374,91 @@ func TestHelpOfUnknownCommand(t *testing.T) {
 	code, out, errs := run(t, "help", "frobnicate")
 	if code != ExitUsage || out != "" || errs != "evotune help: unknown command \"frobnicate\"; run 'evotune help'\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestCountsOfOne: counts of one were printed as "1 workers", "1 seeds",
+// "1 games".
+func TestCountsOfOne(t *testing.T) {
+	cfg := writeConfig(t, strings.Replace(killConfig, "generations: 6", "generations: 1", 1))
+	dir := filepath.Join(t.TempDir(), "run")
+	tests := []struct {
+		name string
+		args []string
+		out  func() string // where to look, after the command: stdout when nil
+		want string
+	}{
+		{"eval", []string{"eval", "battleship", "--player", "random", "--games", "1"}, nil, "battleship: 1 game per player and pairing"},
+		{"eval series", []string{"eval", "battleship", "--player", "learner", "--games", "2", "--series", "1"}, nil, "2 series of 1 game per player"},
+		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
+		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
+		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
+			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+			return string(data)
+		}, "1 generation, 1 worker\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if tc.out != nil {
+				out = tc.out()
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Fatalf("%q does not say %q", out, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadmeSynopsis: the README's synopsis (the block under "##
+// Commands") lists every command once and, on the lines that name it,
+// every flag it has and none it has not; it had missed run's --batch and
+// the worker's --wait among others.
+func TestReadmeSynopsis(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n## Commands\n")
+	if !ok {
+		t.Fatal("README.md has no ## Commands")
+	}
+	_, block, _ := strings.Cut(after, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	// An indented line goes on with the line above it.
+	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
+	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z-]*)`)
+	for _, c := range ourCommands(t) {
+		t.Run(c.Name(), func(t *testing.T) {
+			var lines []string
+			own := 0 // lines of this command alone, beside those it shares (run|resume ...)
+			for _, l := range strings.Split(block, "\n") {
+				f := strings.Fields(l)
+				if len(f) > 1 && f[0] == "evotune" && slices.Contains(strings.Split(f[1], "|"), c.Name()) {
+					lines = append(lines, l)
+					if f[1] == c.Name() {
+						own++
+					}
+				}
+			}
+			if own != 1 {
+				t.Fatalf("%d lines of its own, want 1:\n%s", own, strings.Join(lines, "\n"))
+			}
+			text := strings.Join(lines, "\n")
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if f.Name != "help" && !strings.Contains(text, "--"+f.Name) && (f.Shorthand == "" || !strings.Contains(text, "-"+f.Shorthand+" ")) {
+					t.Errorf("--%s missing", f.Name)
+				}
+			})
+			for _, m := range flagRE.FindAllStringSubmatch(text, -1) {
+				name := strings.TrimLeft(m[2], "-")
+				if c.Flags().Lookup(name) == nil && c.Flags().ShorthandLookup(name) == nil {
+					t.Errorf("%s: %s has no such flag", m[2], c.Name())
+				}
+			}
+		})
 	}
 }

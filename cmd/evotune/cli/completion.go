@@ -43,6 +43,27 @@ func completeGame(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 	return names, cobra.ShellCompDirectiveNoFileComp
 }
 
+// completePerftGame completes perft's GAME with the catalog's games that
+// have a move generator to count (under their default rules): perft
+// refuses the others.
+func completePerftGame(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, info := range catalog.All() {
+		g, err := info.New(nil)
+		if err != nil {
+			continue
+		}
+		if _, ok := g.(fitness.Perfter); ok {
+			names = append(names, info.Name+"\t"+info.Summary)
+		}
+		fitness.Close(g)
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
+}
+
 // completedGame builds the game a command line names as its first
 // argument, under the --rule options given so far; false without one.
 func completedGame(cmd *cobra.Command, args []string) (fitness.GameInfo, fitness.Game, bool) {

@@ -14,6 +14,7 @@ import (
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
 )
@@ -60,7 +61,7 @@ type distFlags struct {
 }
 
 func (d *distFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`\n(--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
 	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
 	fs.StringVar(&d.token, "token", "", "the token workers must give (default $"+tokenEnv+")")
@@ -72,6 +73,12 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&d.batch, "batch", 0, fmt.Sprintf("games per batch, the unit of work (default %d; with --serve or --nats, a generation's games\nin about 64 batches of %d to 1024); results do not depend on it", engine.DefaultBatchGames, engine.DefaultBatchGames))
 	fs.DurationVar(&d.ackWait, "ack-wait", 30*time.Second, "with --serve or --nats: a batch whose worker is silent this long goes to another")
 	fs.IntVar(&d.maxDeliver, "max-deliver", 4, "with --serve or --nats: deliveries of a batch before the run gives up on it")
+}
+
+// bareServe reports whether --serve was given without an address (its
+// default stands).
+func (d *distFlags) bareServe(fs *pflag.FlagSet) bool {
+	return fs.Changed("serve") && d.serve == dist.DefaultAddr
 }
 
 // check refuses contradictory or unsafe flags before anything runs.
@@ -201,7 +208,7 @@ func (p *lazyPool) start() error {
 	var srv *dist.Server
 	url := d.natsURL
 	if d.serve != "" {
-		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, "nats"), Token: d.token}
+		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, engine.StoreDir), Token: d.token}
 		if d.cert != nil {
 			so.TLS = &tls.Config{Certificates: []tls.Certificate{*d.cert}, MinVersion: tls.VersionTLS12}
 		}
@@ -235,7 +242,7 @@ func (p *lazyPool) start() error {
 			if s.Workers == 0 {
 				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
 			} else {
-				fmt.Fprintf(p.e.stderr, "evotune: %d workers connected, %d games at once\n", s.Workers, s.Slots)
+				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "game"))
 			}
 		}
 	}
@@ -273,7 +280,7 @@ func (p *lazyPool) close(finished bool) {
 		p.closers[i]()
 	}
 	if finished {
-		if err := os.RemoveAll(filepath.Join(p.dir, "nats")); err != nil {
+		if err := os.RemoveAll(filepath.Join(p.dir, engine.StoreDir)); err != nil {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}

@@ -21,7 +21,33 @@ func (o kvFlag) Set(v string) error {
 	if !ok || k == "" {
 		return fmt.Errorf("want KEY=VALUE, got %q", v)
 	}
+	// As a config refuses a duplicate key: which one was meant is a guess.
+	if old, dup := o[k]; dup {
+		return fmt.Errorf("%s given twice (%s=%s, then %s=%s): give it once", k, k, old, k, val)
+	}
 	o[k] = val
+	return nil
+}
+
+// nonEmpty is a string flag that refuses an empty or blank value, which
+// would otherwise read as the flag not given at all.
+type nonEmpty struct {
+	s    *string
+	want string // what a value is, for the error
+}
+
+func (v nonEmpty) String() string {
+	if v.s == nil {
+		return ""
+	}
+	return *v.s
+}
+func (v nonEmpty) Type() string { return "string" }
+func (v nonEmpty) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("empty; want %s", v.want)
+	}
+	*v.s = s
 	return nil
 }
 

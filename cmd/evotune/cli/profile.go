@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -45,29 +44,9 @@ func (p *profileFile) Write(b []byte) (int, error) {
 
 func createProfile(flagName, path string) (*profileFile, error) {
 	// The file is renamed into place only once the work is done, so what
-	// the rename would fail on, or silently replace, is refused now: a
-	// directory, a link, a pipe or device (/dev/full) the user meant to
-	// write into, or a file that is not a profile.
-	if fi, err := os.Lstat(path); err == nil {
-		switch {
-		case fi.IsDir():
-			return nil, usagef("--%s %s: is a directory; want a file path", flagName, path)
-		case fi.Mode()&os.ModeSymlink != 0:
-			return nil, usagef("--%s %s: is a symbolic link; give the file it points to", flagName, path)
-		case !fi.Mode().IsRegular():
-			what := "a special file"
-			switch {
-			case fi.Mode()&os.ModeNamedPipe != 0:
-				what = "a named pipe"
-			case fi.Mode()&os.ModeDevice != 0:
-				what = "a device"
-			}
-			return nil, usagef("--%s %s: is %s, not a regular file", flagName, path, what)
-		case fi.Size() > 0 && !isProfile(path):
-			// A slip such as --cpuprofile run/checkpoint.json would replace
-			// the run's checkpoint, or the config, once the work is done.
-			return nil, usagef("--%s %s: exists and is not a pprof profile; will not replace it", flagName, path)
-		}
+	// the rename would fail on, or silently replace, is refused now.
+	if err := checkOutput("--"+flagName, path, profileOutput); err != nil {
+		return nil, err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -78,19 +57,6 @@ func createProfile(flagName, path string) (*profileFile, error) {
 		return nil, usagef("--%s %s: cannot create a file in %s: %w", flagName, path, filepath.Dir(path), cause)
 	}
 	return &profileFile{f: f, path: path}, nil
-}
-
-// isProfile reports whether the file at path starts as a pprof profile
-// does, with gzip's magic number.
-func isProfile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [2]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && magic == [2]byte{0x1f, 0x8b}
 }
 
 func (p *profileFile) commit() error {
@@ -129,8 +95,8 @@ func (p *profileFile) abandon() {
 // done, whether it succeeded or not.
 func (p *profiles) start() (stop func(keep bool) error, err error) {
 	var cpu, mem *profileFile
-	if p.cpu != "" && filepath.Clean(p.cpu) == filepath.Clean(p.mem) {
-		return nil, usagef("--cpuprofile and --memprofile are both %s; want two files", p.cpu)
+	if err := checkDistinct(outputFlag{"--cpuprofile", p.cpu}, outputFlag{"--memprofile", p.mem}); err != nil {
+		return nil, err
 	}
 	if p.cpu != "" {
 		if cpu, err = createProfile("cpuprofile", p.cpu); err != nil {

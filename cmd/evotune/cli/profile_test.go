@@ -162,19 +162,25 @@ func TestProfileBadPath(t *testing.T) {
 	if err := os.WriteFile(checkpoint, []byte(`{"generation": 3}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, flag, path, want string
 		extra                  []string
 	}{
 		{"cpu directory", "--cpuprofile", dir, "is a directory", nil},
 		{"mem directory", "--memprofile", dir, "is a directory", nil},
-		{"cpu fifo", "--cpuprofile", fifo, "is a named pipe, not a regular file", nil},
-		{"mem fifo", "--memprofile", fifo, "is a named pipe, not a regular file", nil},
-		{"cpu device", "--cpuprofile", device, "is a device, not a regular file", nil},
-		{"a checkpoint", "--cpuprofile", checkpoint, "exists and is not a pprof profile", nil},
-		{"a checkpoint, mem", "--memprofile", checkpoint, "exists and is not a pprof profile", nil},
+		{"cpu fifo", "--cpuprofile", fifo, "is a FIFO, not a regular file", nil},
+		{"mem fifo", "--memprofile", fifo, "is a FIFO, not a regular file", nil},
+		{"cpu device", "--cpuprofile", device, "is a character device, not a regular file", nil},
+		{"a checkpoint", "--cpuprofile", checkpoint, "is a file of the run directory", nil},
+		{"a checkpoint, mem", "--memprofile", checkpoint, "is a file of the run directory", nil},
+		{"another file", "--cpuprofile", notes, "exists and is not a pprof profile", nil},
+		{"another file, mem", "--memprofile", notes, "exists and is not a pprof profile", nil},
 		{"dangling symlink", "--cpuprofile", dangling, "is a symbolic link", nil},
-		{"same file", "--cpuprofile", filepath.Join(dir, "p"), "are both", []string{"--memprofile", filepath.Join(dir, ".", "p")}},
+		{"same file", "--cpuprofile", filepath.Join(dir, "p"), "are both one file", []string{"--memprofile", filepath.Join(dir, ".", "p")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

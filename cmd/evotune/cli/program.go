@@ -24,7 +24,7 @@ type programFlags struct {
 func (p *programFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	p.env = kvFlag{}
-	fs.StringVar(&p.command, "command", "", "`PROGRAM` that plays the game through evotune's protocol, with its arguments\nsplit at spaces (\"python3 bots/pig.py\"); GAME may then be left out")
+	fs.Var(nonEmpty{&p.command, `a program and its arguments, such as "python3 bots/pig.py"`}, "command", "`PROGRAM` that plays the game through evotune's protocol, with its arguments\nsplit at spaces (\"python3 bots/pig.py\"); GAME may then be left out")
 	fs.StringVar(&p.dir, "dir", "", "working `DIR` of the --command program (default: the current directory)")
 	fs.Var(p.env, "env", "extra environment variable `KEY=VALUE` of the --command program (repeatable)")
 	fs.DurationVar(&p.timeout, "timeout", 0, "longest wait for a --command program's reply, per game (default 30s)")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -223,6 +224,61 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		if !bytes.Equal(got[f], want[f]) {
 			t.Errorf("%s differs after interrupt and resume", f)
 		}
+	}
+}
+
+// TestInterruptAdviceKeepsTheBudget: the advice after Ctrl-C dropped
+// --generations, so "stopped after generation 2 of 4; continue with:
+// evotune resume DIR" ran on to the config's 6. The advice names the
+// budget when it is not the config's, and following it ends where the
+// budget said.
+func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "kill.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(killConfig, "generations: 6", "generations: 12", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	interrupt := func(args ...string) string {
+		t.Helper()
+		var errb bytes.Buffer
+		cmd := evotune(args...)
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		generation := func() int {
+			var ck struct{ Generation int }
+			data, _ := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+			_ = json.Unmarshal(data, &ck)
+			return ck.Generation
+		}
+		gen := generation()
+		waitFor(t, "a new checkpoint", func() bool { return generation() > gen })
+		_ = cmd.Process.Signal(os.Interrupt)
+		var exitErr *exec.ExitError
+		if err := cmd.Wait(); !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
+			t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
+		}
+		_, advice, ok := strings.Cut(errb.String(), "continue with: ")
+		if !ok {
+			t.Fatalf("no advice:\n%s", errb.String())
+		}
+		advice, _, _ = strings.Cut(advice, "\n")
+		return advice
+	}
+	if got, want := interrupt("run", cfg, "--out", dir, "--quiet", "--workers", "1", "--generations", "5"), "evotune resume "+dir+" --generations 5"; got != want {
+		t.Fatalf("after run --generations 5: %q, want %q", got, want)
+	}
+	advice := interrupt("resume", dir, "--quiet", "--workers", "1", "--generations", "9")
+	if want := "evotune resume " + dir + " --generations 9"; advice != want {
+		t.Fatalf("after resume --generations 9: %q, want %q", advice, want)
+	}
+	args := append(strings.Fields(strings.TrimPrefix(advice, "evotune ")), "--quiet")
+	if out := mustRun(t, args...); !strings.Contains(out, ": 9 generations;") {
+		t.Fatalf("the advice's resume: %s", out)
 	}
 }
 

@@ -77,6 +77,37 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	}
 }
 
+// TestFirstGenerationInUse: while a run plays its first generation,
+// resume and export said the directory was no run yet and to start it
+// again (exit 2); they say another evotune holds it, naming its pid
+// (exit 1), and export, which takes no lock, leaves the lock file alone.
+func TestFirstGenerationInUse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a long generation")
+	}
+	cfg := writeConfig(t, strings.Replace(killConfig, "games: 40", "games: 1000000", 1))
+	dir := filepath.Join(t.TempDir(), "run")
+	a := exec.Command(evotuneBinary(t), "run", cfg, "--out", dir, "--quiet", "--workers", "1")
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = a.Process.Kill(); _ = a.Wait() }()
+	waitFor(t, "run.log", exists(filepath.Join(dir, "run.log"))) // opened under the lock
+	lock, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock"))
+	want := dir + " is in use by another evotune process (pid " + strconv.Itoa(a.Process.Pid) + "), whose run has not finished its first generation"
+	for _, cmd := range []string{"resume", "export"} {
+		t.Run(cmd, func(t *testing.T) {
+			proc(t, nil, cmd, dir).expect(t, 1, want)
+		})
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock")); !bytes.Equal(now, lock) {
+		t.Fatalf("the lock file changed: %q -> %q", lock, now)
+	}
+	if exists(filepath.Join(dir, "checkpoint.json"))() {
+		t.Fatal("the first generation finished during the test; make it longer")
+	}
+}
+
 // TestRunRefusesForeignDirectory: run --out takes over only an empty
 // directory or an evotune one; before, a user's own config.yaml and
 // best.yaml were silently replaced.
@@ -223,5 +254,62 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "run.log")); err == nil {
 		t.Error("run.log was written")
+	}
+}
+
+// TestDefaultRunDirectoryNameIsSafe: the run name taken from the config's
+// file name skipped the rule a name: in the config follows: "..yaml" made
+// runs/ itself the run directory, "...yaml" runs/.. and " .yaml" "runs/ ".
+// Such a name is refused (exit 2, telling to pass --out) and nothing is
+// made; with --out, or a name: in the config, the same file runs.
+func TestDefaultRunDirectoryNameIsSafe(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	anonymous := strings.Replace(strings.Replace(killConfig, "name: kill\n", "", 1), "generations: 6", "generations: 1", 1)
+	named := "name: kill\n" + anonymous
+	tests := []struct {
+		name, file, text string
+		out              bool   // pass --out
+		want             string // "" when the run runs, in wantDir
+		wantDir          string
+	}{
+		{"dot", "..yaml", anonymous, false, "pass --out", ""},
+		{"dot dot", "...yaml", anonymous, false, "pass --out", ""},
+		{"a space", " .yaml", anonymous, false, "pass --out", ""},
+		{"a tab", "\t.yaml", anonymous, false, "pass --out", ""},
+		{"hidden", ".hidden.yaml", anonymous, false, "pass --out", ""},
+		{"empty", ".yaml", anonymous, false, "pass --out", ""},
+		{"dot, with --out", "..yaml", anonymous, true, "", "out"},
+		{"dot, named in the config", "..yaml", named, false, "", filepath.Join("runs", "kill")},
+		{"a plain name", "plain.v2.yaml", anonymous, false, "", filepath.Join("runs", "plain.v2")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Cleanup(func() { os.RemoveAll("runs"); os.RemoveAll("out") })
+			cfg := filepath.Join(t.TempDir(), tc.file)
+			if err := os.WriteFile(cfg, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"run", cfg, "--quiet", "--workers", "1"}
+			if tc.out {
+				args = append(args, "--out", "out")
+			}
+			code, _, errs := run(t, args...)
+			if tc.want != "" {
+				if code != ExitUsage || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+					t.Fatalf("exit %d, stderr %q; want exit 2 and one line with %q", code, errs, tc.want)
+				}
+				if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+					t.Fatalf("made %v", entries)
+				}
+				return
+			}
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if _, err := os.Stat(filepath.Join(tc.wantDir, "checkpoint.json")); err != nil {
+				t.Fatalf("no run in %s: %v", tc.wantDir, err)
+			}
+		})
 	}
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
 )
 
 // Outcome is the result of a two-seat game seen from seat 0.
@@ -355,7 +356,7 @@ func (s *server) decode(w request) (Request, error) {
 		want = min(len(s.roles), 2)
 	}
 	if len(w.Seats) != want {
-		return req, fmt.Errorf("%d seats, want %d", len(w.Seats), want)
+		return req, fmt.Errorf("%s, want %d", english.Count(len(w.Seats), "seat"), want)
 	}
 	for i, raw := range w.Seats {
 		role := s.roles[0]

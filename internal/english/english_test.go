@@ -1,0 +1,32 @@
+package english
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCount(t *testing.T) {
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"one", Count(1, "worker"), "1 worker"},
+		{"none", Count(0, "worker"), "0 workers"},
+		{"many", Count(12, "generation"), "12 generations"},
+		{"minus one", Count(-1, "game"), "-1 game"},
+		{"es after ch", Count(2, "batch"), "2 batches"},
+		{"es after s", Count(3, "loss"), "3 losses"},
+		{"es after x", Count(2, "box"), "2 boxes"},
+		{"one batch", Count(1, "batch"), "1 batch"},
+		{"int64", Count(int64(1), "batch"), "1 batch"},
+		{"largest uint64", Count(uint64(math.MaxUint64), "game"), "18446744073709551615 games"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Fatalf("%q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+}
