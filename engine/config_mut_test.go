@@ -14,6 +14,10 @@ func TestConfigLimits(t *testing.T) {
 	evo := func(extra string) string {
 		return solo + extra
 	}
+	coevolve := func(seeds int) string {
+		return "game: battleship\nplayer: tuned\ncoevolve:\n  player: tuned\n  seeds: [" + strings.Repeat("{}, ", seeds-1) + "{}]\n" +
+			"fitness:\n  population: {opponents: 1, games: 2}\nevolution:\n  population: 4\n  tournament-size: 2\n"
+	}
 	mode := func(section string) string {
 		return score + section + "evolution:\n  population: 4\n  tournament-size: 2\n"
 	}
@@ -41,6 +45,8 @@ func TestConfigLimits(t *testing.T) {
 		{"no members", mode("  hall-of-fame: {members: 0, games: 2}\n"), "fitness.hall-of-fame.members: 0: want at least 1"},
 		{"odd head-to-head games", mode("  population: {opponents: 1, games: 3}\n"), "fitness.population.games: 3: want an even number"},
 		{"every character a name may hold", "name: azAZ09._-\n" + solo, ""},
+		{"as many rival seeds as the population", coevolve(4), ""},
+		{"more rival seeds", coevolve(5), "coevolve.seeds: 5 seeds for a population of 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(tc.text))
