@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -117,15 +118,24 @@ func init() {
 }
 
 // gamesSeen records, per generation, the games a run announced and the
-// last count of finished games it reported.
+// last count of finished games it reported (Games is called
+// concurrently).
 type gamesSeen struct {
+	mu          sync.Mutex
 	gen         int
 	want, last  map[int]int
 	outOfBounds bool
 }
 
-func (p *gamesSeen) StartGeneration(gen, _, games int) { p.gen, p.want[gen] = gen, games }
+func (p *gamesSeen) StartGeneration(gen, _, games int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen, p.want[gen] = gen, games
+}
+
 func (p *gamesSeen) Games(done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if done > p.want[p.gen] {
 		p.outOfBounds = true
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness/rating"
@@ -195,5 +196,29 @@ func TestSortHallOfFameByRating(t *testing.T) {
 	}
 	if hof[0].Rating.Elo != 500 || hof[4].Rating.Elo != -20 {
 		t.Fatalf("new ratings not taken: %v, %v", hof[0].Rating, hof[4].Rating)
+	}
+}
+
+// TestCheckRatingEdges: a checkpoint member's rating is accepted with an
+// interval closed on it and no games, and refused one past either.
+func TestCheckRatingEdges(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *Rating
+		want string
+	}{
+		{"none", nil, ""},
+		{"a closed interval, no games", &Rating{Elo: 5, CI95: [2]float64{5, 5}}, ""},
+		{"an interval above", &Rating{Elo: 5, CI95: [2]float64{5.5, 6}}, "m.rating: 5 [5.5, 6] is not a rating in its interval"},
+		{"an interval below", &Rating{Elo: 5, CI95: [2]float64{4, 4.5}}, "m.rating: 5 [4, 4.5] is not a rating in its interval"},
+		{"not finite", &Rating{Elo: math.Inf(1), CI95: [2]float64{0, math.Inf(1)}}, "m.rating: +Inf"},
+		{"negative games", &Rating{Elo: 5, CI95: [2]float64{4, 6}, Games: -1}, "m.rating.games: -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkRating("m", Member{Rating: tc.r})
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -166,5 +167,25 @@ func TestCheckRemeasuredEdges(t *testing.T) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRemeasureSkipsSpeciesWithoutBaselines: in a co-evolving run whose
+// rivals have no baseline opponents, the remeasure plays the main
+// species' best only.
+func TestRemeasureSkipsSpeciesWithoutBaselines(t *testing.T) {
+	text := "game: battleship\nrules: {size: 6, fleet: '3,2'}\nplayer: tuned\ncoevolve:\n  player: tuned\n  opponents: []\n" +
+		"fitness:\n  baselines: {games: 2}\n  population: {opponents: 1, games: 2}\n" +
+		"evolution:\n  population: 4\n  tournament-size: 2\n  generations: 1\nremeasure: {top: 1, games: 4}\n"
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.Remeasured) != 1 || ck.Remeasured[0].Games != 4 || ck.Rivals == nil || len(ck.Rivals.Remeasured) != 0 {
+		t.Fatalf("remeasured %+v, rivals %+v", ck.Remeasured, ck.Rivals)
 	}
 }
