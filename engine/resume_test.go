@@ -73,7 +73,24 @@ var modeCases = []struct {
 // file (and the export) must equal those of a run that went straight
 // through at one worker.
 func TestEveryModelAndModeResumesExactly(t *testing.T) {
+	type modeCase struct {
+		name, fitness, evolution string
+		// dropsFirst: racing drops someone in the first generation (so a
+		// resume after it replays CMA-ES's record of the dropped); told
+		// below 0: and with score, CMA-ES was told a figure below 0.
+		dropsFirst, toldBelow0 bool
+	}
+	cases := []modeCase{
+		// Racing is a top-level key, after the evolution section.
+		{"cmaes racing baselines shots", "  baselines: {games: 40}\n", "  model: cmaes\n  step-size: 0.5\nracing: {rounds: 3}\n", true, false},
+		{"cmaes racing baselines and hall-of-fame score",
+			"  objective: score\n  baselines: {games: 20, opponents: [bob]}\n  hall-of-fame: {members: 2, games: 4}\n",
+			"  model: cmaes\n  step-size: 0.5\nracing: {rounds: 3}\n", true, true},
+	}
 	for _, tc := range modeCases {
+		cases = append(cases, modeCase{name: tc.name, fitness: tc.fitness, evolution: tc.evolution})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			text := modeConfig(tc.fitness, tc.evolution)
 			cfgDir := t.TempDir()
@@ -82,6 +99,15 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := readDir(t, straight)
+			if tc.dropsFirst {
+				ck, _, err := ReadCheckpoint(straight)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ck.History[0].Saved == 0 || tc.toldBelow0 != (slices.Min(ck.Told[0]) < 0) {
+					t.Fatalf("generation 1 saved %d games, told %v: want a drop (told below 0: %v)", ck.History[0].Saved, ck.Told[0], tc.toldBelow0)
+				}
+			}
 			for _, after := range []int{1} { // a stop after 2 resumes only the last generation: TestResumeMatchesStraightRun has it
 				dir := t.TempDir()
 				stop := make(chan struct{})
