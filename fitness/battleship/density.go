@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -418,6 +419,15 @@ func (k *densityGunner) recycle() {
 		k.home, k.rng, k.post = nil, nil, nil // nothing of this game is kept alive
 		h.Put(k)
 	}
+}
+
+// watch implements watcher: under the posterior model shots take long.
+func (k *densityGunner) watch(ctx context.Context) bool {
+	if k.post == nil {
+		return false
+	}
+	k.post.ctx = ctx
+	return true
 }
 
 // Observe implements Gunner.

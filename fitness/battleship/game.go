@@ -139,25 +139,26 @@ func (g *Game) Solo() fitness.Solo {
 
 // Play implements fitness.Game: a head-to-head game between two shooters,
 // both fleets laid by the rules' placer.
-func (g *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
+func (g *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	sa, okA := a.(Shooter)
 	sb, okB := b.(Shooter)
 	if !okA || !okB {
 		return 0, fmt.Errorf("battleship: head to head needs two shooters, got %s and %s", a.Name(), b.Name())
 	}
-	return g.geo.HeadToHead(sa, sb, g.placer, seed), nil
+	return g.geo.HeadToHeadContext(ctx, sa, sb, g.placer, seed)
 }
 
 // PlaySolo implements fitness.SoloGame: the shots shooter p needs to sink
 // the fleet placer opp lays. The shooter minimises the count, the placer
 // maximises it.
-func (g *Game) PlaySolo(_ context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
+func (g *Game) PlaySolo(ctx context.Context, p, opp fitness.Player, seed uint64) (float64, error) {
 	s, okS := p.(Shooter)
 	pl, okP := opp.(Placer)
 	if !okS || !okP {
 		return 0, fmt.Errorf("battleship: a solo game needs a shooter and a placer, got %s and %v", p.Name(), opp)
 	}
-	return float64(g.geo.Solo(s, pl, seed)), nil
+	shots, err := g.geo.SoloContext(ctx, s, pl, seed)
+	return float64(shots), err
 }
 
 // playerDef is one row of the player table.

@@ -203,12 +203,23 @@ func (m *learnerMemory) Learn(found Bits) {
 // derived from (seed, i), so the fleets of a series are the same for
 // every shooter. The result is a pure function of (s, p, games, seed).
 func (g *Geometry) Series(s Shooter, p Placer, games int, seed uint64) []int {
+	out, _ := g.SeriesContext(context.Background(), s, p, games, seed)
+	return out
+}
+
+// SeriesContext is Series that gives up when ctx is cancelled, returning
+// ctx.Err() and no shots: it looks at ctx before each game, and within
+// the shots of a shooter whose shots take long, as SoloContext does.
+func (g *Geometry) SeriesContext(ctx context.Context, s Shooter, p Placer, games int, seed uint64) ([]int, error) {
 	var mem Memory
 	if l, ok := s.(Learner); ok {
 		mem = l.NewMemory(g)
 	}
 	out := make([]int, games)
 	for i := range out {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		gameSeed := fitness.Derive(seed, uint64(i))
 		target := g.place(p, gameSeed, 0)
 		rng := fitness.NewRand(fitness.Derive(gameSeed, streamShooter, 0))
@@ -218,9 +229,16 @@ func (g *Geometry) Series(s Shooter, p Placer, games int, seed uint64) []int {
 		} else {
 			gun = s.Start(g, rng)
 		}
+		watched := watch(gun, ctx)
 		var hits Bits
 		for target.afloat > 0 {
-			shot := target.shoot(s.Name(), gun.Fire())
+			c := gun.Fire()
+			if watched {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			shot := target.shoot(s.Name(), c)
 			gun.Observe(shot)
 			if shot.Hit {
 				hits = hits.Set(shot.Cell)
@@ -231,17 +249,20 @@ func (g *Geometry) Series(s Shooter, p Placer, games int, seed uint64) []int {
 			mem.Learn(hits)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // PlaySeries implements fitness.SeriesGame: a series of solo games of a
 // shooter against the rules' placer.
-func (g *Game) PlaySeries(_ context.Context, p fitness.Player, games int, seed uint64) ([]float64, error) {
+func (g *Game) PlaySeries(ctx context.Context, p fitness.Player, games int, seed uint64) ([]float64, error) {
 	s, ok := p.(Shooter)
 	if !ok {
 		return nil, fmt.Errorf("battleship: a series needs a shooter, got %s", p.Name())
 	}
-	shots := g.geo.Series(s, g.placer, games, seed)
+	shots, err := g.geo.SeriesContext(ctx, s, g.placer, games, seed)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]float64, len(shots))
 	for i, n := range shots {
 		out[i] = float64(n)

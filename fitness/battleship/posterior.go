@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -136,6 +137,12 @@ func (s *posteriorShooter) Start(g *Geometry, rng *rand.Rand) Gunner {
 type posteriorGunner struct {
 	post  *fleetPosterior
 	fired Bits
+}
+
+// watch implements watcher: the posterior's shots take long.
+func (k *posteriorGunner) watch(ctx context.Context) bool {
+	k.post.ctx = ctx
+	return true
 }
 
 func (k *posteriorGunner) Observe(s Shot) {
@@ -311,6 +318,15 @@ type fleetPosterior struct {
 	dirty bool // evidence changed since prob was computed
 	prob  [MaxCells]float64
 	cand  [][]int32 // per ship, its candidate placements (exact enumeration, guided and seeded draws)
+
+	// A shot can take a second on large fleets, so the sampler and the
+	// enumeration look at the game's context (watch; nil: none) every
+	// lookEvery steps; err is its error once seen, and from then on every
+	// estimate is void.
+	ctx  context.Context
+	err  error
+	look int // the enumeration's budget at which it looks next
+
 	// Scratch.
 	acc     []pset   // by length: the placements meeting the ships laid so far
 	accs    [][]pset // acc by depth of the enumeration
@@ -509,15 +525,30 @@ func (f *fleetPosterior) probs() *[MaxCells]float64 {
 		f.n = 0
 	}
 	if f.exact {
-		if f.enumerate() {
+		if f.enumerate() || f.err != nil {
 			return &f.prob
 		}
 		f.exact = false // over the node budget: cannot happen, see fewLeft
 	}
-	f.refill()
+	if f.refill(); f.err != nil {
+		return &f.prob
+	}
 	f.estimate()
 	return &f.prob
 }
+
+// cancelled looks at the game's context, if it has one.
+func (f *fleetPosterior) cancelled() bool {
+	if f.err == nil && f.ctx != nil {
+		f.err = f.ctx.Err()
+	}
+	return f.err != nil
+}
+
+// lookEvery is how many steps (draws of a layout, nodes of the
+// enumeration) the posterior takes between looks at the context: at most
+// a few milliseconds of work, against which a look costs nothing.
+const lookEvery = 256
 
 // estimate sets f.prob from the pool.
 func (f *fleetPosterior) estimate() {
@@ -632,6 +663,7 @@ func (f *fleetPosterior) enumerate() bool {
 	clear(f.accs[0])
 	total := 0.0
 	budget := (f.k + 1) * max(f.p.Exact, 1) * 4
+	f.look = max(budget-lookEvery, 0)
 	if !f.dfs(0, Bits{}, 1, &budget, &total) {
 		return false
 	}
@@ -653,8 +685,13 @@ func (f *fleetPosterior) enumerate() bool {
 // it are added once for all of them. It returns false when the node
 // budget runs out.
 func (f *fleetPosterior) dfs(j int, occ Bits, w float64, budget *int, total *float64) bool {
-	if *budget--; *budget < 0 {
-		return false
+	// One comparison serves the budget and the looks at the context: look
+	// stays at 0 once the budget is nearly spent.
+	if *budget--; *budget < f.look {
+		if *budget < 0 || f.cancelled() {
+			return false
+		}
+		f.look = max(*budget-lookEvery, 0)
 	}
 	u := f.hits.AndNot(occ)
 	if u.Count() > f.rest[j] {
@@ -719,6 +756,9 @@ func (f *fleetPosterior) refill() {
 	if f.prior {
 		tries, kept := 0, 0
 		for f.n < size {
+			if tries%lookEvery == lookEvery-1 && f.cancelled() {
+				return
+			}
 			ships := f.ships[f.n*k : (f.n+1)*k]
 			occ, ok := f.drawPrior(ships, true)
 			tries++
@@ -743,6 +783,9 @@ func (f *fleetPosterior) refill() {
 	// A guided draw fails only when an early choice leaves no room for a
 	// later ship; the bound guards against evidence no layout fits.
 	for tries := 0; f.n < size && tries < 16*size; tries++ {
+		if tries%lookEvery == lookEvery-1 && f.cancelled() {
+			return
+		}
 		ships := f.ships[f.n*k : (f.n+1)*k]
 		if occ, w := f.drawGuided(ships); w > 0 {
 			f.occ[f.n], f.w[f.n], f.gen[f.n] = occ, w, f.refills

@@ -1,6 +1,7 @@
 package hadron
 
 import (
+	"context"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -33,12 +34,17 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	t := getTable()
 	defer putTable(t)
+	// A context that can be cancelled, as games get: the search looks at it.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var nodes int64
 	i := 0
 	for b.Loop() {
 		clear(*t)
 		s := searcher{b: positions[i%len(positions)], w: Aenigma, salt: uint64(i), tt: *t, depth: 4}
-		s.choose()
+		if _, err := s.choose(ctx); err != nil {
+			b.Fatal(err)
+		}
 		nodes += s.total
 		i++
 	}

@@ -168,9 +168,11 @@ func (r Record) String() string {
 
 // Play plays one game, a as White (moving first), b as Black, and returns
 // a's outcome. Hadron has no draws. Both players must come from this
-// package's NewPlayer; anything else is an error.
-func (g *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
-	r, err := g.PlayRecord(a, b, seed)
+// package's NewPlayer; anything else is an error. A game cancelled
+// through ctx stops within a few thousand search nodes and returns
+// ctx.Err(), never an outcome.
+func (g *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
+	r, err := g.PlayRecordContext(ctx, a, b, seed)
 	if err != nil {
 		return 0, err
 	}
@@ -184,6 +186,12 @@ func (g *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitnes
 // random choices come from its own stream of seed, so the game is a pure
 // function of (a, b, seed).
 func (g *Game) PlayRecord(a, b fitness.Player, seed uint64) (Record, error) {
+	return g.PlayRecordContext(context.Background(), a, b, seed)
+}
+
+// PlayRecordContext is PlayRecord that gives up when ctx is cancelled, as
+// Play does; the moves of a game cut short are not returned.
+func (g *Game) PlayRecordContext(ctx context.Context, a, b fitness.Player, seed uint64) (Record, error) {
 	var seats [2]mover
 	for k, p := range []fitness.Player{a, b} {
 		hp, ok := p.(*Player)
@@ -196,7 +204,10 @@ func (g *Game) PlayRecord(a, b fitness.Player, seed uint64) (Record, error) {
 	board := newBoard(g.geom)
 	r := Record{Size: g.opts.Size}
 	for !board.Over() {
-		i := seats[board.toMove.side()].move(&board)
+		i, err := seats[board.toMove.side()].next(ctx, &board)
+		if err != nil {
+			return Record{}, err
+		}
 		r.Moves = append(r.Moves, board.cell(i))
 		board.place(i)
 	}

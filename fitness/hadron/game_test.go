@@ -227,7 +227,7 @@ func TestSearchPlaysPerfectlyInEndgames(t *testing.T) {
 		tested++
 		for _, w := range []Weights{Aenigma, {W1Early: -1, W2Late: -1, T: 5, Jitter: 100}} {
 			s := searcher{b: *b, w: w, salt: uint64(game), tt: make(table, 1<<ttBits), depth: 16}
-			m := s.choose()
+			m := s.move(b)
 			after := *b
 			after.place(m)
 			if naiveOf(&after).wins() {

@@ -1,6 +1,7 @@
 package hadron
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -122,7 +123,10 @@ func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (
 
 // mover is a player's state for one game.
 type mover interface {
-	move(b *Board) int
+	// next returns the cell to play on b, which is not over, or ctx's
+	// error once ctx is cancelled. Only a search takes long enough to
+	// look at ctx; a cancelled search has no cell to give.
+	next(ctx context.Context, b *Board) (int, error)
 	release()
 }
 
@@ -145,14 +149,16 @@ func (g *Game) newMover(p *Player, seed uint64) mover {
 
 type randomMover struct{ rng *rand.Rand }
 
-func (m randomMover) move(b *Board) int { return b.legal.Nth(m.rng.IntN(b.legal.Count())) }
-func (randomMover) release()            {}
+func (m randomMover) next(_ context.Context, b *Board) (int, error) {
+	return b.legal.Nth(m.rng.IntN(b.legal.Count())), nil
+}
+func (randomMover) release() {}
 
 type greedyMover struct{ rng *rand.Rand }
 
-// move picks uniformly among the cells that leave the opponent fewest
+// next picks uniformly among the cells that leave the opponent fewest
 // legal cells, by reservoir sampling over ties in cell order.
-func (m greedyMover) move(b *Board) int {
+func (m greedyMover) next(_ context.Context, b *Board) (int, error) {
 	var buf [maxCells]int8
 	best, pick, ties := maxCells+1, -1, 0
 	for _, i := range bits128.AppendCells(buf[:0], b.legal) {
@@ -167,14 +173,14 @@ func (m greedyMover) move(b *Board) int {
 			}
 		}
 	}
-	return pick
+	return pick, nil
 }
 
 func (greedyMover) release() {}
 
-func (s *searcher) move(b *Board) int {
+func (s *searcher) next(ctx context.Context, b *Board) (int, error) {
 	s.b = *b
-	return s.choose()
+	return s.choose(ctx)
 }
 
 func (s *searcher) release() {

@@ -1,6 +1,7 @@
 package hadron
 
 import (
+	"context"
 	"math/bits"
 
 	"github.com/evotune/evotune/fitness"
@@ -79,8 +80,10 @@ func unitNoise(h uint64) float64 {
 // choose returns the cell to play: iterative deepening to s.depth over
 // the legal cells in order, each iteration searching the previous best
 // move first. When the node budget runs out mid-iteration the last
-// finished iteration decides; the first iteration always finishes.
-func (s *searcher) choose() int {
+// finished iteration decides; the first iteration always finishes. When
+// ctx is cancelled the search stops within search.PollNodes nodes and
+// choose returns ctx's error.
+func (s *searcher) choose(ctx context.Context) (int, error) {
 	s.eng.Pos = s
 	s.eng.Options = search.Options{Depth: s.depth, Nodes: s.budget, Decided: winScore, Narrow: true}
 	s.eng.Table = s.tt
@@ -91,10 +94,13 @@ func (s *searcher) choose() int {
 		root = append(root, search.Move(c))
 	}
 	s.saved[0], s.played = s.b.derived(), 0
-	best := s.eng.Choose(root)
+	best, err := s.eng.ChooseContext(ctx, root)
 	s.nodes = s.eng.Nodes
 	s.total += s.nodes
-	return int(best)
+	if err != nil {
+		return 0, err
+	}
+	return int(best), nil
 }
 
 // Settle ends the search at a lost position (no legal cell: the side to

@@ -45,7 +45,7 @@ func TestSearchDelaysLosses(t *testing.T) {
 			}
 		}
 		s := searcher{b: *b, w: Aenigma, salt: uint64(game), tt: make(table, 1<<ttBits), depth: 16}
-		if m := s.choose(); lengths[m] != longest {
+		if m := s.move(b); lengths[m] != longest {
 			t.Fatalf("%v loses in %d plies; the slowest loss takes %d\n%v", b.cell(m), lengths[m], longest, b)
 		}
 	}

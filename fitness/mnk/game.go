@@ -143,15 +143,16 @@ func (gm *Game) NewPlayer(role fitness.Role, name string, params genome.Values) 
 // Play plays one game: a is X and moves first. The outcome is seen from a.
 // Each player draws its random choices from its own stream derived from
 // seed, so one player's choices never shift the other's. Players built by
-// another game are an error.
-func (gm *Game) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
+// another game are an error. A game cancelled through ctx stops within a
+// few thousand search nodes and returns ctx.Err(), never an outcome.
+func (gm *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	for _, p := range []fitness.Player{a, b} {
 		if err := gm.check(p); err != nil {
 			return 0, err
 		}
 	}
-	out, _ := gm.play(a, b, seed, false)
-	return out, nil
+	out, _, err := gm.playContext(ctx, a, b, seed, false)
+	return out, err
 }
 
 // check reports whether p is a player built by a game with these rules.
@@ -166,8 +167,9 @@ func (gm *Game) check(p fitness.Player) error {
 	return nil
 }
 
-// play is Play that can also return the moves, as bits.
-func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Outcome, []int) {
+// playContext is Play that can also return the moves, as bits. A
+// cancelled game returns ctx's error and nothing else.
+func (gm *Game) playContext(ctx context.Context, a, b fitness.Player, seed uint64, record bool) (fitness.Outcome, []int, error) {
 	movers := [2]mover{
 		gm.start(gm.own(a), fitness.Derive(seed, uint64(X))),
 		gm.start(gm.own(b), fitness.Derive(seed, uint64(O))),
@@ -182,7 +184,10 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 	for {
 		me := p.toMove()
 		view := p // movers get a copy: they cannot corrupt the game
-		c := movers[me].move(&view)
+		c, err := movers[me].next(ctx, &view)
+		if err != nil {
+			return 0, nil, err
+		}
 		if c < 0 || c >= len(gm.g.centre) || !gm.g.moves(&p).Has(c) {
 			panic(fmt.Sprintf("mnk: %s played bit %d, not a legal cell", [2]fitness.Player{a, b}[me].Name(), c))
 		}
@@ -192,11 +197,11 @@ func (gm *Game) play(a, b fitness.Player, seed uint64, record bool) (fitness.Out
 		switch {
 		case gm.g.play(&p, c):
 			if me == X {
-				return fitness.Win, moves
+				return fitness.Win, moves, nil
 			}
-			return fitness.Loss, moves
+			return fitness.Loss, moves, nil
 		case p.ply == gm.g.cells:
-			return fitness.Draw, moves
+			return fitness.Draw, moves, nil
 		}
 	}
 }

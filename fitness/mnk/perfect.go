@@ -1,9 +1,11 @@
 package mnk
 
 import (
+	"context"
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/evotune/evotune/fitness/search"
 	"github.com/evotune/evotune/internal/bits128"
 )
 
@@ -34,6 +36,13 @@ type solver struct {
 	rng   *rand.Rand
 	nodes int64 // positions searched, for benchmarks
 	best  []int
+
+	// A move can take minutes on the largest boards, so the solver looks
+	// at ctx every search.PollNodes positions (when nodes passes poll);
+	// err is ctx's error once it has seen it.
+	ctx  context.Context
+	poll int64
+	err  error
 }
 
 // solverTableBits sizes the table: about a slot per reachable position
@@ -61,9 +70,15 @@ func (s *solver) release() {
 	s.gm.solvers.Put(s)
 }
 
-// move computes the exact value of every move and picks at random among
-// the best.
-func (s *solver) move(p *position) int {
+// next computes the exact value of every move and picks at random among
+// the best. When ctx is cancelled it stops within search.PollNodes
+// positions and returns ctx's error.
+func (s *solver) next(ctx context.Context, p *position) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.ctx, s.poll, s.err = ctx, s.nodes+search.PollNodes-1, nil
+	defer func() { s.ctx = nil }() // a pooled solver must not keep a finished run's context alive
 	s.best = s.best[:0]
 	top := int8(-2)
 	legal := s.g.moves(p)
@@ -72,6 +87,9 @@ func (s *solver) move(p *position) int {
 			continue
 		}
 		v := s.moveValue(p, b)
+		if s.err != nil {
+			return 0, s.err
+		}
 		if v > top {
 			top, s.best = v, s.best[:0]
 		}
@@ -79,7 +97,21 @@ func (s *solver) move(p *position) int {
 			s.best = append(s.best, b)
 		}
 	}
-	return s.best[s.rng.IntN(len(s.best))]
+	return s.best[s.rng.IntN(len(s.best))], nil
+}
+
+// halt looks at ctx: it reports whether the search must stop, and
+// otherwise sets the next look. Tests and benchmarks that call moveValue
+// alone have no ctx.
+func (s *solver) halt() bool {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			s.err = err
+			return true
+		}
+	}
+	s.poll = s.nodes + search.PollNodes - 1
+	return false
 }
 
 // moveValue is the exact value, for the mover, of marking bit b in p.
@@ -111,6 +143,9 @@ func (s *solver) hash(p *position) uint64 {
 // exact in between; with the full window (-1, 1) it is always exact.
 func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 	s.nodes++
+	if s.nodes > s.poll && s.halt() {
+		return 0
+	}
 	g := s.g
 	me, you := p.toMove(), p.toMove().other()
 	legal := g.moves(p)
@@ -155,6 +190,9 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 		v := -s.solve(p, key^g.zob[me][c], -b, -a)
 		p.ply--
 		p.marks[me] = p.marks[me].AndNot(bits128.Cell(c))
+		if s.err != nil {
+			return true
+		}
 		if v > best {
 			best = v
 			a = max(a, v)
@@ -169,6 +207,11 @@ func (s *solver) solve(p *position, key uint64, alpha, beta int8) int8 {
 				break
 			}
 		}
+	}
+	if s.err != nil {
+		// A cancelled subtree's value bounds nothing, and the table
+		// outlives the game: keep it out.
+		return 0
 	}
 	switch {
 	case best <= a0:

@@ -1,6 +1,7 @@
 package mnk
 
 import (
+	"context"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -68,8 +69,11 @@ func (p *player) Name() string { return p.strategy.String() }
 
 // mover is one player's state during one game.
 type mover interface {
-	// move returns the bit of a legal cell to mark in p, which is not over.
-	move(p *position) int
+	// next returns the bit of a legal cell to mark in p, which is not
+	// over, or ctx's error once ctx is cancelled. Only the searches
+	// (classic, tuned, perfect) take long enough to look at ctx; a
+	// cancelled search has no cell to give.
+	next(ctx context.Context, p *position) (int, error)
 	// release hands scratch space back to the game's pools.
 	release()
 }
@@ -96,8 +100,10 @@ type randomMover struct {
 	rng *rand.Rand
 }
 
-func (m *randomMover) move(p *position) int { return pick(m.rng, m.g.moves(p)) }
-func (m *randomMover) release()             {}
+func (m *randomMover) next(_ context.Context, p *position) (int, error) {
+	return pick(m.rng, m.g.moves(p)), nil
+}
+func (m *randomMover) release() {}
 
 // greedy looks one move ahead for both sides.
 type greedy struct {
@@ -105,15 +111,15 @@ type greedy struct {
 	rng *rand.Rand
 }
 
-func (m *greedy) move(p *position) int {
+func (m *greedy) next(_ context.Context, p *position) (int, error) {
 	legal, me := m.g.moves(p), p.toMove()
 	if w := m.g.wins(p.marks[me], legal); !w.Empty() {
-		return pick(m.rng, w)
+		return pick(m.rng, w), nil
 	}
 	if t := m.g.wins(p.marks[me.other()], legal); !t.Empty() {
-		return pick(m.rng, t)
+		return pick(m.rng, t), nil
 	}
-	return pick(m.rng, legal)
+	return pick(m.rng, legal), nil
 }
 
 func (m *greedy) release() {}

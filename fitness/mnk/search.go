@@ -2,6 +2,7 @@ package mnk
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 
@@ -90,23 +91,25 @@ func (s *searcher) release() {
 	s.gm.searchers.Put(s)
 }
 
-// move searches p and returns the best move of the deepest iteration it
+// next searches p and returns the best move of the deepest iteration it
 // completed. Immediate wins and forced blocks are played without search.
+// When ctx is cancelled the search stops within search.PollNodes nodes
+// and next returns ctx's error.
 //
 // Ties: the candidates are shuffled with the player's seed before they are
 // sorted (stably) by their static score, and a later move must score
 // strictly better to replace the best, so equally valued moves are chosen
 // among at random without ever trading value for variety. That is the
 // classic player's only randomness.
-func (s *searcher) move(p *position) int {
+func (s *searcher) next(ctx context.Context, p *position) (int, error) {
 	s.load(p)
 	g := s.g
 	me, legal := p.toMove(), g.moves(p)
 	if w := g.wins(p.marks[me], legal); !w.Empty() {
-		return pick(s.rng, w)
+		return pick(s.rng, w), nil
 	}
 	if t := g.wins(p.marks[me.other()], legal); !t.Empty() {
-		return pick(s.rng, t) // with two or more the game is lost anyway
+		return pick(s.rng, t), nil // with two or more the game is lost anyway
 	}
 	root := s.candidates(legal, 0)
 	s.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
@@ -121,9 +124,12 @@ func (s *searcher) move(p *position) int {
 		Decided: winScore - mateBand, MateDistance: true,
 	}
 	s.eng.Table = s.tt
-	best := s.eng.Choose(s.root)
+	best, err := s.eng.ChooseContext(ctx, s.root)
 	s.nodes = s.eng.Nodes
-	return int(best)
+	if err != nil {
+		return 0, err
+	}
+	return int(best), nil
 }
 
 // Settle ends the search at a full board (a draw), at the horizon and at

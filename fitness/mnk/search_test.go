@@ -81,7 +81,7 @@ func TestSearchFindsTactics(t *testing.T) {
 				pl := gm.own(mustPlayer(t, gm, name))
 				for seed := range uint64(5) {
 					m := gm.start(pl, seed)
-					got := m.move(&p)
+					got := mustNext(m, &p)
 					m.release()
 					ok := slices.ContainsFunc(tc.want, func(rc [2]int) bool { return gm.g.bit(rc[0], rc[1]) == got })
 					if !ok {

@@ -8,12 +8,23 @@
 // A search is deterministic: the same position, options and table contents
 // give the same move and node count, which is what keeps evolved games
 // reproducible. It is single-threaded; a player owns one Searcher per game.
+//
+// A search can be cancelled (ChooseContext) but never timed: it stops
+// only at a node count, so a cancelled search has no move to give, only
+// the context's error.
 package search
 
 import (
+	"context"
 	"math"
 	"strconv"
 )
+
+// PollNodes is how many nodes a search visits between two looks at its
+// context: from a tenth of a millisecond of work (Hadron) to about a
+// millisecond (m,n,k on 9x9), so a cancelled game stops at once, while
+// the look costs nothing against the nodes between.
+const PollNodes = 1024
 
 // Move is a move as the search stores it: a cell index of up to 128
 // cells. NoMove marks none.
@@ -108,9 +119,15 @@ type Searcher[P Position] struct {
 	// Nodes counts the nodes of the last Choose.
 	Nodes int64
 
-	budgeted bool // the running iteration may be stopped by the budget
-	stop     bool // the budget ran out mid-iteration
-	moves    [][]Move
+	// check is the node count past which the node loop leaves its fast
+	// path (halt): the budget's end or the next look at ctx (poll),
+	// whichever comes first. One comparison per node serves both.
+	check, poll int64
+	budgeted    bool            // the running iteration may be stopped by the budget
+	stop        bool            // the budget ran out or ctx was cancelled mid-iteration
+	ctx         context.Context // of the running ChooseContext
+	err         error           // ctx's error, once the search saw it
+	moves       [][]Move
 }
 
 // Choose returns the best of root, the moves of the position to search in
@@ -118,10 +135,28 @@ type Searcher[P Position] struct {
 // searches the last one's best move first. root must not be empty; Choose
 // reorders it.
 func (s *Searcher[P]) Choose(root []Move) Move {
-	s.Nodes, s.stop = 0, false
+	m, _ := s.ChooseContext(context.Background(), root)
+	return m
+}
+
+// ChooseContext is Choose that gives up when ctx is cancelled: it looks at
+// ctx before the first node and every PollNodes nodes, and then returns
+// NoMove and ctx.Err(). What a search finds does not depend on ctx: until
+// it is cancelled, the move, Nodes and the table are Choose's. A cancelled
+// search leaves the table holding only values of subtrees it finished, as
+// a budget's stop does, and the position as it was.
+func (s *Searcher[P]) ChooseContext(ctx context.Context, root []Move) (Move, error) {
+	s.Nodes, s.stop, s.ctx, s.err = 0, false, ctx, nil
+	s.poll = PollNodes - 1 // halt runs once Nodes passes poll: at node PollNodes
+	// A pooled searcher must not keep a finished run's context alive.
+	defer func() { s.ctx = nil }()
+	if err := ctx.Err(); err != nil {
+		return NoMove, err
+	}
 	best := root[0]
 	for d := 1; d <= s.Options.Depth; d++ {
 		s.budgeted = s.Options.Nodes > 0 && d > 1
+		s.setCheck()
 		alpha, top := math.Inf(-1), 0
 		for i, m := range root {
 			s.Pos.Play(m)
@@ -135,6 +170,9 @@ func (s *Searcher[P]) Choose(root []Move) Move {
 			}
 		}
 		if s.stop {
+			if s.err != nil {
+				return NoMove, s.err
+			}
 			break
 		}
 		best = root[top]
@@ -146,15 +184,44 @@ func (s *Searcher[P]) Choose(root []Move) Move {
 			break // the result is proven; deeper search cannot change it
 		}
 	}
-	return best
+	return best, nil
+}
+
+// setCheck sets the node count past which halt runs next.
+func (s *Searcher[P]) setCheck() {
+	s.check = s.poll
+	if s.budgeted {
+		s.check = min(s.check, s.Options.Nodes)
+	}
+}
+
+// halt is the slow path of a node, taken once Nodes passes check: it
+// stops the search past the node budget or when ctx is cancelled, and
+// otherwise sets the next check. Kept out of line so that the node loop
+// stays small.
+//
+//go:noinline
+func (s *Searcher[P]) halt() bool {
+	if s.budgeted && s.Nodes > s.Options.Nodes {
+		s.stop = true
+		return true
+	}
+	if s.Nodes > s.poll {
+		if err := s.ctx.Err(); err != nil {
+			s.stop, s.err = true, err
+			return true
+		}
+		s.poll = s.Nodes + PollNodes - 1
+	}
+	s.setCheck()
+	return false
 }
 
 // negamax returns the value of the position for the side to move, exact
 // when it lies strictly between alpha and beta and a bound otherwise.
 func (s *Searcher[P]) negamax(depth, ply int, alpha, beta float64) float64 {
 	s.Nodes++
-	if s.budgeted && s.Nodes > s.Options.Nodes {
-		s.stop = true
+	if s.Nodes > s.check && s.halt() {
 		return 0
 	}
 	v, forced, n := s.Pos.Settle(depth, ply)
@@ -217,8 +284,7 @@ func (s *Searcher[P]) negamax(depth, ply int, alpha, beta float64) float64 {
 		if depth == 1 {
 			// The child is a leaf: what negamax would do, in one call.
 			s.Nodes++
-			if s.budgeted && s.Nodes > s.Options.Nodes {
-				s.stop = true
+			if s.Nodes > s.check && s.halt() {
 				return 0
 			}
 			v = -s.Pos.Leaf(m, ply+1)

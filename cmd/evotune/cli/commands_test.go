@@ -327,44 +327,82 @@ func init() {
 // TestEveryLongCommandStopsOnSignals: eval and perft stop at once on
 // Ctrl-C and on SIGTERM, with exit 130 and one line (run and resume, which
 // stop after a checkpoint, are TestInterruptStopsAfterCheckpoint and
-// TestProgramSignals).
+// TestProgramSignals), and so does an eval of a real game whose games take
+// minutes (Hadron at depth 8): its searches must see the signal.
 func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
 	}
-	for _, command := range [][]string{
-		{"eval", "stall", "--player", "p", "--vs", "p", "--games", "2", "--workers", "1"},
-		{"perft", "stall", "--depth", "3"},
+	// Each command names the file whose appearance says it is at work:
+	// MARK is a stall game's mark, DIR a directory of the test's own.
+	marked := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "mark"))
+		return err == nil
+	}
+	profiling := func(dir string) bool {
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")) // the profile being written
+		return len(tmp) > 0
+	}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		atWork  func(dir string) bool
+		settles time.Duration // after atWork, until the games are surely under way
+	}{
+		{"eval", []string{"eval", "stall", "--player", "p", "--vs", "p", "--games", "2", "--workers", "1", "--rule", "mark=DIR/mark"}, marked, 0},
+		{"perft", []string{"perft", "stall", "--depth", "3", "--rule", "mark=DIR/mark"}, marked, 0},
+		{"eval hadron depth 8", []string{"eval", "hadron", "--player", "aenigma", "--vs", "aenigma", "--games", "2000",
+			"--rule", "depth=8", "--cpuprofile", "DIR/cpu.prof"}, profiling, 500 * time.Millisecond},
 	} {
 		for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-			t.Run(command[0]+" "+sig.String(), func(t *testing.T) {
-				mark := filepath.Join(t.TempDir(), "mark")
+			t.Run(tc.name+" "+sig.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				args := slices.Clone(tc.args)
+				for i := range args {
+					args[i] = strings.ReplaceAll(args[i], "DIR", dir)
+				}
 				var errb strings.Builder
-				cmd := evotune(append(command, "--rule", "mark="+mark)...)
+				cmd := evotune(args...)
 				cmd.Stderr = &errb
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
 				defer cmd.Process.Kill()
 				deadline := time.Now().Add(time.Minute)
-				for {
-					if _, err := os.Stat(mark); err == nil {
-						break
-					}
+				for !tc.atWork(dir) {
 					if time.Now().After(deadline) {
 						t.Fatal("no work under way within a minute")
 					}
 					time.Sleep(5 * time.Millisecond)
 				}
+				time.Sleep(tc.settles)
 				_ = cmd.Process.Signal(sig)
-				err := cmd.Wait()
+				err := waitOrKill(t, cmd, time.Minute)
 				var exitErr *exec.ExitError
-				if want := "evotune " + command[0] + ": interrupted\n"; !errors.As(err, &exitErr) ||
+				if want := "evotune " + args[0] + ": interrupted\n"; !errors.As(err, &exitErr) ||
 					exitErr.ExitCode() != int(ExitInterrupted) || errb.String() != want {
 					t.Fatalf("exit %v, stderr %q; want %d and %q", err, errb.String(), ExitInterrupted, want)
 				}
 			})
 		}
+	}
+}
+
+// waitOrKill waits for cmd, signalled to stop, to exit. Stopping takes
+// milliseconds; a process still running after limit ignored the signal,
+// and is killed so that the test fails instead of hanging.
+func waitOrKill(t *testing.T, cmd *exec.Cmd, limit time.Duration) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running %v after the signal", limit)
+		return nil
 	}
 }
 

@@ -282,6 +282,70 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 	}
 }
 
+// deepConfig is a run whose every game takes minutes: Hadron at depth 8.
+const deepConfig = `name: deep
+seed: 1
+game: hadron
+rules:
+  depth: 8
+player: tuned
+fitness:
+  objective: score
+  baselines:
+    opponents: [aenigma]
+    games: 2
+evolution:
+  population: 4
+  generations: 2
+  tournament-size: 2
+`
+
+// TestSecondSignalAbortsDeepGames: the second Ctrl-C aborts a generation
+// whose games take minutes, at once: their searches see it. The first
+// asks to stop after the generation, which is minutes away.
+func TestSecondSignalAbortsDeepGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a process")
+	}
+	cfg := filepath.Join(t.TempDir(), "deep.yaml")
+	if err := os.WriteFile(cfg, []byte(deepConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	var errb bytes.Buffer
+	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// The journal is written as the generation's games start.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "games.journal")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no generation under way within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // into the searches
+	for range 2 {
+		_ = cmd.Process.Signal(os.Interrupt)
+		time.Sleep(50 * time.Millisecond)
+	}
+	err := waitOrKill(t, cmd, time.Minute)
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) ||
+		!strings.Contains(errb.String(), "Ctrl-C again to abort") || !strings.Contains(errb.String(), "aborted before the first checkpoint") {
+		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
+	}
+	if log, err := os.ReadFile(filepath.Join(dir, "run.log")); err != nil || !bytes.Contains(log, []byte("generation 1 abandoned")) {
+		t.Fatalf("run.log does not say the generation was abandoned: %v\n%s", err, log)
+	}
+}
+
 // TestBrokenRunDirectoriesExitOne: a corrupt checkpoint or one from
 // another config is a clear error, exit 1, and no file changes.
 func TestBrokenRunDirectoriesExitOne(t *testing.T) {
