@@ -96,8 +96,11 @@ type job struct {
 
 // jobChunk is how many of a generation's games are listed at once: the
 // games are produced and played in chunks, so memory does not grow with
-// the games a generation plays.
-var jobChunk = 1 << 14 // a variable only so tests can vary it
+// the games a generation plays (a chunk's jobs take some 6 MB). Each
+// chunk is a wave, whose end waits for its last batch: on workers, a
+// generation cut into two waves paid that tail twice, so a chunk holds
+// the games of most generations whole.
+var jobChunk = 1 << 16 // a variable only so tests can vary it
 
 // schedule lists the generation's games, all at once: for tests, since a
 // generation's list can be too long to hold (evaluate streams it).
