@@ -6,6 +6,7 @@ package distpool
 
 import (
 	"context"
+	"runtime"
 	"strings"
 
 	"github.com/evotune/evotune/dist"
@@ -13,7 +14,15 @@ import (
 )
 
 // Pool plays batches through a dist.Coordinator.
-type Pool struct{ C *dist.Coordinator }
+type Pool struct {
+	C *dist.Coordinator
+	// OneCore runs the process on one core (GOMAXPROCS 1) while a wave
+	// is played, for a coordinator that plays no games itself: it only
+	// waits on the network then, and with every core its idle threads
+	// spin looking for work (a fifth of its CPU) on cores that workers
+	// beside it need. The process gets its cores back between waves.
+	OneCore bool
+}
 
 var _ engine.Pool = Pool{}
 
@@ -22,6 +31,9 @@ var _ engine.Pool = Pool{}
 func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	if len(w.Batches) == 0 {
 		return ctx.Err()
+	}
+	if p.OneCore {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 	// What every batch of the run shares (the config) is stored once
 	// per wave and fetched by each worker once per run; a batch names it

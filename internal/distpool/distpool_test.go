@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -286,5 +288,45 @@ func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 			t.Fatalf("run %d: %v", k+1, err)
 		}
 		sameFiles(t, want, readFiles(t, dir), "the same batches again")
+	}
+}
+
+// coreCounter is a pool that notes the process's GOMAXPROCS while the
+// pool it wraps plays a wave.
+type coreCounter struct {
+	Pool
+	during []int
+}
+
+func (c *coreCounter) Play(ctx context.Context, w engine.Wave) error {
+	done := w.Done
+	w.Done = func(b *engine.Batch, res []float64) {
+		c.during = append(c.during, runtime.GOMAXPROCS(0))
+		done(b, res)
+	}
+	return c.Pool.Play(ctx, w)
+}
+
+// TestOneCoreLendsTheCores: a coordinator that plays no games runs on
+// one core while a wave is played and has its cores back after, and its
+// run is the local run, byte for byte.
+func TestOneCoreLendsTheCores(t *testing.T) {
+	want := localRun(t)
+	before := runtime.GOMAXPROCS(0)
+	if before < 2 {
+		t.Skip("one core: nothing to lend")
+	}
+	cl := startCluster(t, dist.Settings{}, newWorker(t), newWorker(t))
+	pool := &coreCounter{Pool: Pool{C: cl.c, OneCore: true}}
+	dir := t.TempDir()
+	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, want, readFiles(t, dir), "a coordinator on one core")
+	if len(pool.during) == 0 || slices.ContainsFunc(pool.during, func(n int) bool { return n != 1 }) {
+		t.Errorf("GOMAXPROCS while waves were played: %v, want 1", pool.during)
+	}
+	if after := runtime.GOMAXPROCS(0); after != before {
+		t.Errorf("GOMAXPROCS after the run: %d, want %d back", after, before)
 	}
 }

@@ -246,7 +246,7 @@ func (p *lazyPool) start() error {
 			}
 		}
 	}
-	p.pool = distpool.Pool{C: c}
+	p.pool = distpool.Pool{C: c, OneCore: d.play == 0}
 	if d.play > 0 {
 		var wnc *nats.Conn
 		if srv != nil {

@@ -190,5 +190,5 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 			b.Fatalf("heard from %d of %d workers in a minute", c.Workers().Workers, n)
 		}
 	}
-	return distpool.Pool{C: c}, stop
+	return distpool.Pool{C: c, OneCore: true}, stop // as run --serve without --play
 }
