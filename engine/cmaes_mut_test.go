@@ -70,4 +70,3 @@ func TestCMAESCloseEndsItsGoroutine(t *testing.T) {
 		})
 	}
 }
-
