@@ -231,12 +231,12 @@ func TestRaceBetterWeighsItsParts(t *testing.T) {
 
 // TestRacePlaysAndRecords: a race plays the population games in its
 // first round alone and each raced game in its round (rounds of two
-// here, games 0-1 then 2-3 of four) while the individual is in the race;
-// it records the raced games in slots laid out baselines first (by
-// opponent, then game), then the hall of fame, and records no
-// population game.
+// here, games 0-1 then 2-3 of four against each opponent) while the
+// individual is in the race; it records the raced games in slots laid
+// out baselines first (by opponent, then game), then the hall of fame
+// (likewise), and records no population game.
 func TestRacePlaysAndRecords(t *testing.T) {
-	rc := &race{rounds: 2, nb: 2, gb: 4, nh: 1, gh: 4, res: [][]float64{make([]float64, 12), make([]float64, 12)}, alive: []bool{true, false}}
+	rc := &race{rounds: 2, nb: 2, gb: 4, nh: 2, gh: 4, res: [][]float64{make([]float64, 16), make([]float64, 16)}, alive: []bool{true, false}}
 	for _, tc := range []struct {
 		name  string
 		j     job
@@ -250,6 +250,8 @@ func TestRacePlaysAndRecords(t *testing.T) {
 		{"baseline 1, game 3", job{a: 0, opi: 1, mode: modeBaselines, game: 3}, 7, []bool{false, true}},
 		{"hall of fame 0, game 1", job{a: 0, opi: 0, mode: modeHallOfFame, game: 1}, 9, []bool{true, false}},
 		{"hall of fame 0, game 2", job{a: 0, opi: 0, mode: modeHallOfFame, game: 2}, 10, []bool{false, true}},
+		{"hall of fame 1, game 0", job{a: 0, opi: 1, mode: modeHallOfFame, game: 0}, 12, []bool{true, false}},
+		{"hall of fame 1, game 3", job{a: 0, opi: 1, mode: modeHallOfFame, game: 3}, 15, []bool{false, true}},
 		{"dropped, population game", job{a: 1, b: 0, mode: modePopulation}, -1, []bool{true, false}},
 		{"dropped, baseline game", job{a: 1, opi: 1, mode: modeBaselines, game: 0}, 4, []bool{false, false}},
 		{"dropped, hall-of-fame game", job{a: 1, opi: 0, mode: modeHallOfFame, game: 3}, 11, []bool{false, false}},
