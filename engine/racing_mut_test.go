@@ -398,6 +398,19 @@ func TestRacingPanelGeometry(t *testing.T) {
 <text x="50" y="438" fill="#3182bd">played</text><text x="110" y="438" fill="#41ab5d">saved</text>
 </svg>
 `},
+		{"more saved than played", narrow, []GenStats{{Games: 10, Saved: 30}}, `<svg xmlns="http://www.w3.org/2000/svg" width="560" height="420" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<svg x="0" y="0" width="300" height="200">
+</svg>
+<text x="50" y="220" font-size="14">racing: games played and saved per generation (10 played, 30 saved, 75.0%)</text>
+<line x1="50" y1="390" x2="510" y2="390" stroke="black"/>
+<text x="46" y="244.0" text-anchor="end">40</text><text x="46" y="394.0" text-anchor="end">0</text>
+<rect x="96.0" y="352.5" width="368.0" height="37.5" fill="#3182bd"/>
+<rect x="96.0" y="240.0" width="368.0" height="112.5" fill="#c7e9c0"/>
+<text x="50" y="406">generation 1</text><text x="510" y="406" text-anchor="end">1</text>
+<text x="50" y="238" fill="#3182bd">played</text><text x="110" y="238" fill="#41ab5d">saved</text>
+</svg>
+`},
 		{"no games", narrow, []GenStats{{}}, narrowPanel},
 		{"no generations", narrow, nil, narrowPanel},
 		{"one line", `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"></svg>`, []GenStats{{Games: 1}}, `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"></svg>`},
