@@ -148,7 +148,7 @@ func TestRacingErrsAtMostAtItsConfidence(t *testing.T) {
 			for ex := range races {
 				rng := rand.New(rand.NewPCG(uint64(ex), 99))
 				rc := &race{rounds: 5, keep: tc.keep, minimise: true, weights: [nModes]float64{modeBaselines: 1}, nb: 1, gb: games}
-				rc.alpha = 0.05 / float64(tc.n*(tc.n-1)*4) // MUTANT
+				rc.alpha = raceLevel(0.95, tc.n, tc.keep, rc.rounds)
 				for i := range tc.n {
 					mean := 1e-6 // trailing by a hair
 					switch {
