@@ -836,3 +836,35 @@ func TestPlayMatchesBatches(t *testing.T) {
 		})
 	}
 }
+
+// rolesGame is coinGame declaring the roles it is given.
+type rolesGame struct {
+	coinGame
+	roles []fitness.Role
+}
+
+func (g rolesGame) Roles() []fitness.Role { return g.roles }
+
+func TestOtherRole(t *testing.T) {
+	a, b, c := fitness.Role("a"), fitness.Role("b"), fitness.Role("c")
+	for _, tc := range []struct {
+		name  string
+		roles []fitness.Role
+		role  fitness.Role
+		other fitness.Role
+		ok    bool
+	}{
+		{"first of two", []fitness.Role{a, b}, a, b, true},
+		{"second of two", []fitness.Role{a, b}, b, a, true},
+		{"not declared", []fitness.Role{a, b}, c, "", false},
+		{"one role", []fitness.Role{a}, a, "", false},
+		{"three roles", []fitness.Role{a, b, c}, a, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other, ok := fitness.OtherRole(rolesGame{roles: tc.roles}, tc.role)
+			if other != tc.other || ok != tc.ok {
+				t.Fatalf("OtherRole(%v, %v) = %q, %v; want %q, %v", tc.roles, tc.role, other, ok, tc.other, tc.ok)
+			}
+		})
+	}
+}

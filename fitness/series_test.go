@@ -69,3 +69,25 @@ func TestEvaluateSeries(t *testing.T) {
 		t.Fatal("no series: want an error")
 	}
 }
+
+// TestEvaluateSeriesProgress: progress counts games over all players, in
+// whole series: at one worker, player k's series finish at k*S*L + L,
+// + 2L, ..., up to (k+1)*S*L.
+func TestEvaluateSeriesProgress(t *testing.T) {
+	g := countdownGame{}
+	fair, _ := g.NewPlayer(fitness.Mover, "fair", genome.Values{})
+	const series, length = 3, 5
+	var got []int
+	req := fitness.SeriesRequest{Game: g, Players: []fitness.Contender{{Label: "a", Player: fair}, {Label: "b", Player: fair}},
+		Series: series, Length: length, Seed: 3, Workers: 1, Progress: func(done int) { got = append(got, done) }}
+	if _, err := fitness.EvaluateSeries(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	for done := length; done <= 2*series*length; done += length {
+		want = append(want, done)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("progress %v, want %v", got, want)
+	}
+}

@@ -84,7 +84,10 @@ func TestCancelStopsThePosterior(t *testing.T) {
 			return err
 		}},
 		{"posterior series", posterior, func(ctx context.Context, s Shooter) error {
-			_, err := g.geo.SeriesContext(ctx, s, g.placer, 3, 1)
+			shots, err := g.PlaySeries(ctx, s, 3, 1)
+			if shots != nil {
+				t.Errorf("a cancelled series returned shots %v", shots)
+			}
 			return err
 		}},
 	} {
@@ -119,7 +122,8 @@ func TestCancelStopsThePosterior(t *testing.T) {
 }
 
 // TestLiveContextFiresTheSameShots: games of the posterior under a context
-// that could be cancelled but is not are the games played without one.
+// that could be cancelled but is not are the games played without one,
+// solo, head to head and in a series (the game's PlaySeries).
 func TestLiveContextFiresTheSameShots(t *testing.T) {
 	g, err := New(map[string]string{"reveal": "hits-only"})
 	if err != nil {
@@ -144,6 +148,16 @@ func TestLiveContextFiresTheSameShots(t *testing.T) {
 			o, err := g.Play(never, s, s, seed)
 			if want := g.geo.HeadToHead(s, s, g.placer, seed); err != nil || o != want {
 				t.Errorf("%s seed %d: %v (err %v) under a live context, %v without", name, seed, o, err, want)
+			}
+		}
+		series, err := g.PlaySeries(never, s, 3, 7)
+		want := g.geo.Series(s, g.placer, 3, 7)
+		if err != nil || len(series) != len(want) {
+			t.Fatalf("%s series: %v (err %v) under a live context, %v without", name, series, err, want)
+		}
+		for i := range want {
+			if series[i] != float64(want[i]) {
+				t.Errorf("%s series: %v under a live context, %v without", name, series, want)
 			}
 		}
 	}

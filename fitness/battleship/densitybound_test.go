@@ -238,6 +238,38 @@ func boundVectors(t testing.TB, schema genome.Schema, n int) []genome.Values {
 	return out
 }
 
+// TestRootBoundsWholeDomain holds rootBounds to its contract, lo <= x^(1/e)
+// <= hi, within 1e-3 where the root is above 2^-999 (exp2Bounds's range),
+// over all of x >= 2^-900 at the schema's extreme exponents: past a root
+// of 2^1000 (exponents below 1, x above 2^125 at 1/8) it takes
+// math.Pow's root, a branch no shooter's score reaches.
+func TestRootBoundsWholeDomain(t *testing.T) {
+	rng := fitness.NewRand(5)
+	for _, e := range []float64{0.125, 0.3, 0.9, 1.1, 7, 64} {
+		rt := newDensityRoots(&densityParams{Exponent: e, Avoid: 1, Preferred: 1, Critical: 1, Parity: 1})
+		xs := []float64{0x1p-900, 1, 0x1p125, 0x1p126, 0x1p127, math.MaxFloat64}
+		for range 2000 {
+			xs = append(xs, math.Ldexp(1+rng.Float64(), rng.IntN(1923)-900))
+		}
+		past := 0
+		for _, x := range xs {
+			root := math.Pow(x, 1/e)
+			if math.IsInf(root, 0) {
+				continue
+			}
+			if root > 0x1p1000 {
+				past++
+			}
+			if lo, hi := rt.rootBounds(x); !(lo <= root && root <= hi) || root > 0x1p-999 && hi > lo*(1+1e-3) {
+				t.Fatalf("e %v: rootBounds(%v) = [%v, %v], root %v", e, x, lo, hi, root)
+			}
+		}
+		if e < 1 && past == 0 {
+			t.Fatalf("e %v: no root above 2^1000 drawn", e)
+		}
+	}
+}
+
 // TestScoreBounds checks the bounds chooseBounded relies on against
 // math.Log2, math.Exp2 and the exact score, over random draws and edge
 // values: log2Upper and exp2Bounds must contain the true

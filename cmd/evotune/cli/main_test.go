@@ -12,6 +12,6 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	removeBinary()
+	removeBuilds()
 	os.Exit(code)
 }

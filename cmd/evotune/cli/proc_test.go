@@ -48,9 +48,13 @@ func evotuneBinary(t testing.TB) string {
 	return built.path
 }
 
-func removeBinary() {
+// removeBuilds removes the binaries the tests built (evotune, coinbot).
+func removeBuilds() {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
+	}
+	if coinbotDir != "" {
+		os.RemoveAll(coinbotDir)
 	}
 }
 

@@ -16,6 +16,10 @@ import (
 	"time"
 )
 
+// coinbotDir holds coinbot's build, removed by TestMain when the tests
+// end (a test's TempDir would go with the first test that built it).
+var coinbotDir string
+
 // coinbot builds testdata/coinbot, the outside program of these tests,
 // once per test binary.
 var coinbot = sync.OnceValues(func() (string, error) {
@@ -23,6 +27,7 @@ var coinbot = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	coinbotDir = dir
 	bin := filepath.Join(dir, "coinbot")
 	out, err := exec.Command("go", "build", "-o", bin, "./testdata/coinbot").CombinedOutput()
 	if err != nil {
