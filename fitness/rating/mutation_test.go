@@ -277,3 +277,37 @@ func TestTablePairs(t *testing.T) {
 		t.Fatalf("pairs %s, want %s", got, want)
 	}
 }
+
+// TestFitSolvesNearSeparableResults: a chain of players each of whom won
+// all 9,730 games against the next. The sweeps crawl here and stop at
+// their cap with the top player 0.07 short of the optimum; the fit must
+// still return the maximum-likelihood ratings, where every player's
+// expected score equals its real one (the likelihood's gradient is 0).
+func TestFitSolvesNearSeparableResults(t *testing.T) {
+	const g = 9730
+	pairs := []Pair{{0, 1, g, g}, {1, 2, g, g}, {2, 3, g, g}, {3, 4, g, g}, {4, 5, g, g - 1}, {5, 6, 3, 2}}
+	n := 7
+	for _, maxIter := range []int{0, 1000} {
+		rs, err := Fit(n, pairs, Options{MaxIterations: maxIter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Expected and real scores, the prior's draw against 0 included.
+		expected, real := make([]float64, n), make([]float64, n)
+		for i, r := range rs {
+			expected[i], real[i] = Expected(r.Theta, 0), 0.5
+		}
+		for _, p := range pairs {
+			e := p.Games * Expected(rs[p.A].Theta, rs[p.B].Theta)
+			expected[p.A] += e
+			expected[p.B] += p.Games - e
+			real[p.A] += p.Score
+			real[p.B] += p.Games - p.Score
+		}
+		for i := range n {
+			if d := math.Abs(expected[i] - real[i]); d > 1e-6 {
+				t.Errorf("cap %d: player %d (theta %.6f) expects %.9f, scored %.9f", maxIter, i, rs[i].Theta, expected[i], real[i])
+			}
+		}
+	}
+}

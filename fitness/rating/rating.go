@@ -49,7 +49,9 @@ type Options struct {
 	// Tolerance ends the iterations when no strength moves by more than
 	// this fraction; 0 means 1e-10.
 	Tolerance float64
-	// MaxIterations bounds the minorisation-maximisation steps; 0 means 100,000.
+	// MaxIterations bounds the minorisation-maximisation steps; 0 means
+	// 100,000. A fit of at most 1,500 players that reaches it is
+	// finished by Newton's method.
 	MaxIterations int
 }
 
@@ -104,6 +106,7 @@ func Fit(n int, pairs []Pair, opt Options) ([]Rating, error) {
 	for i := range gamma {
 		gamma[i] = 1
 	}
+	converged := false
 	for range maxIter {
 		moved := 0.0
 		for i := range n {
@@ -121,6 +124,7 @@ func Fit(n int, pairs []Pair, opt Options) ([]Rating, error) {
 		// Newton's method on the one shift.
 		moved = max(moved, shiftToOptimum(gamma, prior))
 		if moved < tol {
+			converged = true
 			break
 		}
 	}
@@ -128,7 +132,15 @@ func Fit(n int, pairs []Pair, opt Options) ([]Rating, error) {
 	for i := range theta {
 		theta[i] = math.Log(gamma[i])
 	}
-	se := relativeSE(theta, adj2pairs(adj), prior, fullCovarianceMax)
+	links := adj2pairs(adj)
+	if !converged && n <= fullCovarianceMax {
+		// Near-separable results (a player who won almost every game of
+		// thousands) slow the sweeps to a crawl: they stop at the cap,
+		// short of the optimum by up to tenths. Newton's method finishes
+		// from there in a few steps.
+		newton(theta, links, wins, prior)
+	}
+	se := relativeSE(theta, links, prior, fullCovarianceMax)
 	out := make([]Rating, n)
 	for i := range n {
 		out[i] = Rating{Theta: theta[i], SE: se[i], Games: games[i]}
@@ -162,6 +174,133 @@ func shiftToOptimum(gamma []float64, prior float64) float64 {
 		gamma[i] *= f
 	}
 	return math.Abs(f - 1)
+}
+
+// newton moves theta to the maximum of the log-likelihood by Newton's
+// method with a backtracking line search: the likelihood is strictly
+// concave (the prior's terms are), so each step that does not lower it is
+// taken, and near the optimum every full step is. It stops when a step
+// moves no rating by more than 1e-12 or the likelihood stops rising.
+func newton(theta []float64, links []link, wins []float64, prior float64) {
+	n := len(theta)
+	logLik := func(th []float64) float64 {
+		l := 0.0
+		for i, t := range th {
+			l += wins[i]*t - prior*logAddExp(t, 0)
+		}
+		for _, k := range links {
+			l -= k.games * logAddExp(th[k.i], th[k.j])
+		}
+		return l
+	}
+	grad := make([]float64, n)
+	try := make([]float64, n)
+	for range 100 {
+		for i, t := range theta {
+			grad[i] = wins[i] - prior*Expected(t, 0)
+		}
+		for _, k := range links {
+			p := Expected(theta[k.i], theta[k.j])
+			grad[k.i] -= k.games * p
+			grad[k.j] -= k.games * (1 - p)
+		}
+		l, ok := choleskyOfFisher(theta, links, prior)
+		if !ok {
+			return
+		}
+		step := choleskySolve(l, grad)
+		base := logLik(theta)
+		moved := false
+		for scale := 1.0; scale >= 0x1p-30; scale /= 2 {
+			for i := range try {
+				try[i] = theta[i] + scale*step[i]
+			}
+			if logLik(try) >= base {
+				size := 0.0
+				for i := range theta {
+					size = max(size, math.Abs(try[i]-theta[i]))
+				}
+				copy(theta, try)
+				moved = size > 1e-12
+				break
+			}
+		}
+		if !moved {
+			return
+		}
+	}
+}
+
+// logAddExp is log(e^a + e^b), without overflow.
+func logAddExp(a, b float64) float64 {
+	hi, lo := max(a, b), min(a, b)
+	return hi + math.Log1p(math.Exp(lo-hi))
+}
+
+// choleskyOfFisher returns the lower-triangular L with L L^T the Fisher
+// information of the ratings (the negated Hessian of the log-likelihood),
+// or false when it is numerically singular.
+func choleskyOfFisher(theta []float64, links []link, prior float64) ([][]float64, bool) {
+	n := len(theta)
+	a := make([][]float64, n)
+	for i, t := range theta {
+		a[i] = make([]float64, n)
+		p := Expected(t, 0)
+		a[i][i] = prior * p * (1 - p)
+	}
+	for _, k := range links {
+		p := Expected(theta[k.i], theta[k.j])
+		w := k.games * p * (1 - p)
+		a[k.i][k.i] += w
+		a[k.j][k.j] += w
+		a[k.j][k.i] -= w // links have i < j: the lower triangle
+	}
+	return a, cholesky(a)
+}
+
+// cholesky factorises the symmetric matrix whose lower triangle a holds,
+// in place: a = L L^T, L in the lower triangle. It reports false when the
+// matrix is not numerically positive definite.
+func cholesky(a [][]float64) bool {
+	for j := range a {
+		s := a[j][j]
+		for k := range j {
+			s -= a[j][k] * a[j][k]
+		}
+		if !(s > 0) {
+			return false
+		}
+		a[j][j] = math.Sqrt(s)
+		for i := j + 1; i < len(a); i++ {
+			s := a[i][j]
+			for k := range j {
+				s -= a[i][k] * a[j][k]
+			}
+			a[i][j] = s / a[j][j]
+		}
+	}
+	return true
+}
+
+// choleskySolve solves L L^T x = b.
+func choleskySolve(l [][]float64, b []float64) []float64 {
+	n := len(b)
+	y := make([]float64, n)
+	for i := range n {
+		s := b[i]
+		for k := range i {
+			s -= l[i][k] * y[k]
+		}
+		y[i] = s / l[i][i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := y[i]
+		for k := i + 1; k < n; k++ {
+			s -= l[k][i] * y[k]
+		}
+		y[i] = s / l[i][i]
+	}
+	return y
 }
 
 type link struct {
@@ -211,43 +350,20 @@ func relativeSE(theta []float64, links []link, prior float64, fullMax int) []flo
 		diag[l.j] += l.games * p * (1 - p)
 	}
 	se := make([]float64, n)
-	if n > fullMax {
+	conditional := func() []float64 {
 		for i := range se {
 			se[i] = 1 / math.Sqrt(diag[i])
 		}
 		return se
 	}
-	// The Fisher information, positive definite thanks to the prior: its
-	// lower triangle, all the factorisation reads (links have i < j).
-	a := make([][]float64, n)
-	for i := range a {
-		a[i] = make([]float64, n)
-		a[i][i] = diag[i]
+	if n > fullMax {
+		return conditional()
 	}
-	for _, l := range links {
-		p := Expected(theta[l.i], theta[l.j])
-		a[l.j][l.i] -= l.games * p * (1 - p)
-	}
-	// Cholesky: a = L L^T, L in the lower triangle.
-	for j := range n {
-		s := a[j][j]
-		for k := range j {
-			s -= a[j][k] * a[j][k]
-		}
-		if !(s > 0) {
-			for i := range se { // numerically singular: the conditional intervals
-				se[i] = 1 / math.Sqrt(diag[i])
-			}
-			return se
-		}
-		a[j][j] = math.Sqrt(s)
-		for i := j + 1; i < n; i++ {
-			s := a[i][j]
-			for k := range j {
-				s -= a[i][k] * a[j][k]
-			}
-			a[i][j] = s / a[j][j]
-		}
+	// The Fisher information is positive definite thanks to the prior;
+	// numerically singular, the conditional intervals.
+	a, ok := choleskyOfFisher(theta, links, prior)
+	if !ok {
+		return conditional()
 	}
 	// M = L^-1 (lower triangular); the covariance is M^T M.
 	m := make([][]float64, n)
