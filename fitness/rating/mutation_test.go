@@ -287,7 +287,9 @@ func TestFitSolvesNearSeparableResults(t *testing.T) {
 	const g = 9730
 	pairs := []Pair{{0, 1, g, g}, {1, 2, g, g}, {2, 3, g, g}, {3, 4, g, g}, {4, 5, g, g - 1}, {5, 6, 3, 2}}
 	n := 7
-	for _, maxIter := range []int{0, 1000} {
+	// One sweep leaves Newton's method far from the optimum, where its
+	// full steps overshoot and the line search must shorten them.
+	for _, maxIter := range []int{0, 1000, 1} {
 		rs, err := Fit(n, pairs, Options{MaxIterations: maxIter})
 		if err != nil {
 			t.Fatal(err)
@@ -309,5 +311,36 @@ func TestFitSolvesNearSeparableResults(t *testing.T) {
 				t.Errorf("cap %d: player %d (theta %.6f) expects %.9f, scored %.9f", maxIter, i, rs[i].Theta, expected[i], real[i])
 			}
 		}
+	}
+}
+
+// TestCholeskySolve: the factorisation and the two triangular solves on
+// a 3x3 system with a known answer, every row and column in play.
+func TestCholeskySolve(t *testing.T) {
+	// A = L L^T with L = [[2,0,0],[1,3,0],[-1,2,4]]; x = (1, -2, 3).
+	a := [][]float64{{4}, {2, 10}, {-2, 5, 21}}
+	for i := range a {
+		a[i] = append(a[i], make([]float64, 3-len(a[i]))...)
+	}
+	if !cholesky(a) {
+		t.Fatal("a positive definite matrix reported singular")
+	}
+	want := [][]float64{{2, 0, 0}, {1, 3, 0}, {-1, 2, 4}}
+	for i := range want {
+		for j := 0; j <= i; j++ {
+			if math.Abs(a[i][j]-want[i][j]) > 1e-12 {
+				t.Fatalf("L[%d][%d] = %v, want %v", i, j, a[i][j], want[i][j])
+			}
+		}
+	}
+	// b = A x for x = (1, -2, 3).
+	x := choleskySolve(a, []float64{4*1 + 2*-2 + -2*3, 2*1 + 10*-2 + 5*3, -2*1 + 5*-2 + 21*3})
+	for i, w := range []float64{1, -2, 3} {
+		if math.Abs(x[i]-w) > 1e-12 {
+			t.Fatalf("x = %v, want (1, -2, 3)", x)
+		}
+	}
+	if cholesky([][]float64{{1, 0}, {2, 1}}) {
+		t.Fatal("an indefinite matrix factorised")
 	}
 }
