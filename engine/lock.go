@@ -39,6 +39,11 @@ type RunLock struct {
 	created  bool // this lock made the lock file
 }
 
+// lockTakenHook, when set (by tests), runs each time LockRunDir has
+// locked the file it opened, before it checks that the path still names
+// that file: where a releasing holder's removal can land.
+var lockTakenHook func(path string)
+
 // LockRunDir takes the lock of the run directory dir, which must exist,
 // without waiting. It fails with ErrLocked, naming the holder's process
 // id, when another process holds it. In a directory this process cannot
@@ -65,6 +70,9 @@ func LockRunDir(dir string) (*RunLock, error) {
 				return nil, fmt.Errorf("%s %w%s: wait for it to finish, or stop it", dir, ErrLocked, holder)
 			}
 			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+		}
+		if lockTakenHook != nil {
+			lockTakenHook(path)
 		}
 		// A holder that made the file and wrote nothing removes it on
 		// release (see closeUnused); a lock taken on the removed file
