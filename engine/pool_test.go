@@ -209,8 +209,15 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			}
 			tc.damage(t, path)
 			resumed := &killPool{inner: LocalPool(2), gen: killGen}
-			if _, err := Resume(context.Background(), Options{Dir: dir, Pool: resumed, BatchGames: batchGames}); err != nil {
+			seen := &gamesSeen{want: map[int]int{}, last: map[int]int{}}
+			if _, err := Resume(context.Background(), Options{Dir: dir, Pool: resumed, BatchGames: batchGames, Progress: seen}); err != nil {
 				t.Fatal(err)
+			}
+			// The progress counts the games read back with those played.
+			for gen, want := range seen.want {
+				if seen.last[gen] != want || seen.outOfBounds {
+					t.Errorf("generation %d: progress reached %d of %d games (past the end: %v)", gen, seen.last[gen], want, seen.outOfBounds)
+				}
 			}
 			sameRun(t, want, readRun(t, dir), "killed at 80% of a generation, resumed")
 			wantReplayed := tc.replayed(held)
