@@ -72,7 +72,24 @@ type journal struct {
 	wake    chan struct{} // a line is pending, or the journal closes
 	closing bool
 	done    chan struct{} // closed when the writer has written and synced all
-	f       *os.File
+	f       journalFile
+}
+
+// journalFile is what the journal appends to: an *os.File, or in tests
+// one that records its writes and syncs.
+type journalFile interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// openJournalAppend opens the journal at path for appending.
+var openJournalAppend = func(path string) (journalFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // begin opens the journal for generation gen: it keeps the batches of a
@@ -104,7 +121,7 @@ func (j *journal) begin(r *runner, gen int, pools [][][]float64, hof [][]Member,
 	if err := writeAtomicOn(osFS{}, j.path, b.Bytes()); err != nil {
 		return fmt.Errorf("engine: journal: %w", err)
 	}
-	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openJournalAppend(j.path)
 	if err != nil {
 		return fmt.Errorf("engine: journal: %w", unwrapPath(err))
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -299,5 +300,55 @@ func TestBatchIDs(t *testing.T) {
 	last := re.FindStringSubmatch(a[len(a)-1])
 	if last[1] != m[1] || last[2] == "0" {
 		t.Fatalf("last batch ID %q: want the run's part and a later generation", a[len(a)-1])
+	}
+}
+
+// syncRecorder is a journal file that records, in order, its writes ("w")
+// and syncs ("s").
+type syncRecorder struct {
+	journalFile
+	mu     *sync.Mutex
+	events *[]string
+}
+
+func (r syncRecorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	*r.events = append(*r.events, "w")
+	r.mu.Unlock()
+	return r.journalFile.Write(p)
+}
+
+func (r syncRecorder) Sync() error {
+	r.mu.Lock()
+	*r.events = append(*r.events, "s")
+	r.mu.Unlock()
+	return r.journalFile.Sync()
+}
+
+// TestJournalSyncsEveryWrite: every write of finished batches to the
+// journal is followed by an fsync before the next write or the close,
+// so a kill -9 (or a power cut) after a batch is journalled cannot lose
+// it.
+func TestJournalSyncsEveryWrite(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	open := openJournalAppend
+	t.Cleanup(func() { openJournalAppend = open })
+	openJournalAppend = func(path string) (journalFile, error) {
+		f, err := open(path)
+		if err != nil {
+			return nil, err
+		}
+		return syncRecorder{f, &mu, &events}, nil
+	}
+	text := strings.Replace(smallConfig, "generations: 4", "generations: 2", 1)
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: t.TempDir(), Workers: 2, BatchGames: 4}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	seq := strings.Join(events, "")
+	if !strings.Contains(seq, "w") || strings.Contains(seq, "ww") || strings.HasSuffix(seq, "w") || strings.Contains(seq, "ss") {
+		t.Fatalf("journal writes and syncs %q: want each write followed by one sync", seq)
 	}
 }
