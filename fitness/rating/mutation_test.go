@@ -282,33 +282,36 @@ func TestTablePairs(t *testing.T) {
 // all 9,730 games against the next. The sweeps crawl here and stop at
 // their cap with the top player 0.07 short of the optimum; the fit must
 // still return the maximum-likelihood ratings, where every player's
-// expected score equals its real one (the likelihood's gradient is 0).
+// expected score equals its real one (the likelihood's gradient is 0),
+// the prior's draws against the reference included. Caps of a few sweeps
+// leave Newton's method far from the optimum, where full steps overshoot;
+// a prior of 0.01 puts the optimum hundreds apart, where the likelihood
+// is flat to rounding; 10^6 makes the prior outweigh the games.
 func TestFitSolvesNearSeparableResults(t *testing.T) {
 	const g = 9730
 	pairs := []Pair{{0, 1, g, g}, {1, 2, g, g}, {2, 3, g, g}, {3, 4, g, g}, {4, 5, g, g - 1}, {5, 6, 3, 2}}
 	n := 7
-	// One sweep leaves Newton's method far from the optimum, where its
-	// full steps overshoot and the line search must shorten them.
-	for _, maxIter := range []int{0, 1000, 1} {
-		rs, err := Fit(n, pairs, Options{MaxIterations: maxIter})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Expected and real scores, the prior's draw against 0 included.
-		expected, real := make([]float64, n), make([]float64, n)
-		for i, r := range rs {
-			expected[i], real[i] = Expected(r.Theta, 0), 0.5
-		}
-		for _, p := range pairs {
-			e := p.Games * Expected(rs[p.A].Theta, rs[p.B].Theta)
-			expected[p.A] += e
-			expected[p.B] += p.Games - e
-			real[p.A] += p.Score
-			real[p.B] += p.Games - p.Score
-		}
-		for i := range n {
-			if d := math.Abs(expected[i] - real[i]); d > 1e-6 {
-				t.Errorf("cap %d: player %d (theta %.6f) expects %.9f, scored %.9f", maxIter, i, rs[i].Theta, expected[i], real[i])
+	for _, prior := range []float64{0.01, 1, 100, 1e6} {
+		for _, maxIter := range []int{0, 1000, 30, 5, 2, 1} {
+			rs, err := Fit(n, pairs, Options{MaxIterations: maxIter, Prior: prior})
+			if err != nil {
+				t.Fatal(err)
+			}
+			expected, real := make([]float64, n), make([]float64, n)
+			for i, r := range rs {
+				expected[i], real[i] = prior*Expected(r.Theta, 0), prior/2
+			}
+			for _, p := range pairs {
+				e := p.Games * Expected(rs[p.A].Theta, rs[p.B].Theta)
+				expected[p.A] += e
+				expected[p.B] += p.Games - e
+				real[p.A] += p.Score
+				real[p.B] += p.Games - p.Score
+			}
+			for i := range n {
+				if d := math.Abs(expected[i]-real[i]) / (real[i] + 1); d > 1e-9 {
+					t.Errorf("prior %v, cap %d: player %d (theta %.6f) expects %.9f, scored %.9f", prior, maxIter, i, rs[i].Theta, expected[i], real[i])
+				}
 			}
 		}
 	}

@@ -176,11 +176,16 @@ func shiftToOptimum(gamma []float64, prior float64) float64 {
 	return math.Abs(f - 1)
 }
 
+// newtonStep is the longest step newton takes, in natural-log rating
+// (odds of e^4 to 1).
+const newtonStep = 4
+
 // newton moves theta to the maximum of the log-likelihood by Newton's
 // method with a backtracking line search: the likelihood is strictly
-// concave (the prior's terms are), so each step that does not lower it is
-// taken, and near the optimum every full step is. It stops when a step
-// moves no rating by more than 1e-12 or the likelihood stops rising.
+// concave (the prior's terms are), so a short enough step along Newton's
+// direction raises it; within 1e-3 of the optimum it takes full steps.
+// It stops when a step would move no rating by more than 1e-12, or when
+// no step raises the likelihood.
 func newton(theta []float64, links []link, wins []float64, prior float64) {
 	n := len(theta)
 	logLik := func(th []float64) float64 {
@@ -209,19 +214,35 @@ func newton(theta []float64, links []link, wins []float64, prior float64) {
 			return
 		}
 		step := choleskySolve(l, grad)
+		longest := 0.0
+		for _, d := range step {
+			longest = max(longest, math.Abs(d))
+		}
+		if longest <= 1e-12 {
+			return
+		}
+		if longest <= 1e-3 {
+			// Close to the optimum the full step is safe (the
+			// information barely changes over it) and converges
+			// quadratically, where the likelihood's gain would be lost in
+			// its rounding.
+			for i := range theta {
+				theta[i] += step[i]
+			}
+			continue
+		}
+		// Steps of at most newtonStep, and only those that raise the
+		// likelihood: where the likelihood is flat to rounding (ratings
+		// far apart, a small prior) a full step could land anywhere.
 		base := logLik(theta)
 		moved := false
-		for scale := 1.0; scale >= 0x1p-30; scale /= 2 {
+		for scale := min(1, newtonStep/longest); scale*longest > 1e-12; scale /= 2 {
 			for i := range try {
 				try[i] = theta[i] + scale*step[i]
 			}
-			if logLik(try) >= base {
-				size := 0.0
-				for i := range theta {
-					size = max(size, math.Abs(try[i]-theta[i]))
-				}
+			if logLik(try) > base {
 				copy(theta, try)
-				moved = size > 1e-12
+				moved = true
 				break
 			}
 		}
