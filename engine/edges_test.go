@@ -213,14 +213,8 @@ func TestProgramTimeout(t *testing.T) {
 		t.Run(tc.timeout, func(t *testing.T) {
 			text := fmt.Sprintf("command: [%s, mnk]\nplayer: tuned\ntimeout: %s\nfitness: {baselines: {opponents: [greedy], games: 2}}\n", bin, tc.timeout)
 			cfg, err := Parse("program.yaml", []byte(text))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err %v, want %q", err, tc.err)
-				}
+			if !wantError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer cfg.Close()
 			if cfg.ProgramConfig.Timeout != tc.want {
@@ -228,4 +222,21 @@ func TestProgramTimeout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wantError fails t unless err is nil where want is "" and otherwise
+// holds want; it reports whether the call succeeded, so a test goes on
+// to check the result only then.
+func wantError(t *testing.T, err error, want string) bool {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return true
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want %q", err, want)
+	}
+	return false
 }

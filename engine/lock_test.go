@@ -141,14 +141,8 @@ func TestLockFollowsAReplacedFile(t *testing.T) {
 			if tries != tc.tries {
 				t.Errorf("%d tries, want %d", tries, tc.tries)
 			}
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err %v, want %q", err, tc.err)
-				}
+			if !wantError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer l.Close()
 			// The lock holds the file the path names: a second taker is

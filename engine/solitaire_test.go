@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -35,14 +34,8 @@ func TestSoloOnlyGameObjectives(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := Parse("solitaire.yaml", []byte("game: solitaire\nplayer: tuned\n"+tc.fitness))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err %v, want %q", err, tc.err)
-				}
+			if !wantError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if cfg.Fitness.Objective != Solo {
 				t.Fatalf("objective %v, want solo", cfg.Fitness.Objective)
