@@ -219,12 +219,7 @@ evolution:
 				}
 			}))
 			_, _, err := ReadCheckpoint(dir)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("err %v, want the checkpoint read", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Fatalf("err %v, want %q", err, tc.want)
-			}
+			wantError(t, err, tc.want)
 		})
 	}
 }

@@ -223,20 +223,3 @@ func TestProgramTimeout(t *testing.T) {
 		})
 	}
 }
-
-// wantError fails t unless err is nil where want is "" and otherwise
-// holds want; it reports whether the call succeeded, so a test goes on
-// to check the result only then.
-func wantError(t *testing.T, err error, want string) bool {
-	t.Helper()
-	if want == "" {
-		if err != nil {
-			t.Fatal(err)
-		}
-		return true
-	}
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("err %v, want %q", err, want)
-	}
-	return false
-}

@@ -41,12 +41,7 @@ func TestRacingLimitsEdges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(tc.text))
-			switch {
-			case tc.want == "" && err != nil:
-				t.Fatalf("err %v, want none", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Fatalf("err %v, want %q", err, tc.want)
-			}
+			wantError(t, err, tc.want)
 		})
 	}
 }
