@@ -613,11 +613,7 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		}
 	}
 	for i, spec := range co.Opponents {
-		path, err := c.resolvePath(spec)
-		var pl fitness.Player
-		if err == nil {
-			pl, err = fitness.ParseSpec(c.game, c.role, path)
-		}
+		pl, err := c.parseOpponent(c.role, spec)
 		if err != nil {
 			bad(fmt.Sprintf("coevolve.opponents[%d]", i), "%s", oneLine(err))
 			continue
@@ -698,11 +694,7 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
 		}
 		for i, spec := range opps {
-			path, err := c.resolvePath(spec)
-			var pl fitness.Player
-			if err == nil {
-				pl, err = fitness.ParseSpec(c.game, role, path)
-			}
+			pl, err := c.parseOpponent(role, spec)
 			if err != nil {
 				key := fmt.Sprintf("fitness.baselines.opponents[%d]", i)
 				if !c.has("fitness.baselines.opponents") {
@@ -802,6 +794,16 @@ func (c *Config) resolvePath(spec string) (string, error) {
 		}
 	}
 	return name + ":" + file, nil
+}
+
+// parseOpponent reads an opponent's spec of role, its file found beside
+// the config (resolvePath).
+func (c *Config) parseOpponent(role fitness.Role, spec string) (fitness.Player, error) {
+	path, err := c.resolvePath(spec)
+	if err != nil {
+		return nil, err
+	}
+	return fitness.ParseSpec(c.game, role, path)
 }
 
 // checkpointDir is where a checkpoint must remember relative specs to be

@@ -181,13 +181,13 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	replayed := 0
 	for i, b := range wave {
 		if res, ok := r.journal.lookup(b); ok {
-			if err := r.checkResults(b, res); err == nil {
+			err := r.checkResults(b, res)
+			if err == nil {
 				results[i] = res
 				replayed += len(res)
 				continue
-			} else {
-				r.logf("generation %d: the journal's line for batch %s is not played again from: %v", st.gen+1, b.ID, err)
 			}
+			r.logf("generation %d: the journal's line for batch %s is not played again from: %v", st.gen+1, b.ID, err)
 		}
 		todo = append(todo, b)
 	}
