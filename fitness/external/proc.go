@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // tailLines is how many of a program's last stderr lines an error quotes.
@@ -115,7 +116,7 @@ func (s *syncWriter) stderrLine(prefix, line []byte) bool {
 	if !s.full && (s.lines >= maxSinkLines || s.bytes+len(line) > maxSinkBytes) {
 		s.full = true
 		s.write([]byte("[evotune] "), fmt.Appendf(nil, "the program's stderr passed %d lines or %s in all; the rest is dropped (an error still quotes a process's last lines)",
-			maxSinkLines, sizeText(maxSinkBytes)))
+			maxSinkLines, fileio.Size(int64(maxSinkBytes))))
 	}
 	if s.full {
 		s.droppedLines++
@@ -153,19 +154,8 @@ func (s *syncWriter) close() {
 	defer s.mu.Unlock()
 	if s.full && !s.closed {
 		s.closed = true
-		s.write([]byte("[evotune] "), fmt.Appendf(nil, "%d lines (%s) of the program's stderr dropped in all", s.droppedLines, sizeText(s.droppedBytes)))
+		s.write([]byte("[evotune] "), fmt.Appendf(nil, "%d lines (%s) of the program's stderr dropped in all", s.droppedLines, fileio.Size(int64(s.droppedBytes))))
 	}
-}
-
-// sizeText renders a byte count as the bounds are documented.
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.Itoa(n>>20) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.Itoa(n>>10) + " KiB"
-	}
-	return strconv.Itoa(n) + " bytes"
 }
 
 // start starts the program with its stdio on pipes in a process group of
@@ -317,7 +307,7 @@ func (p *proc) forward(sink *syncWriter) {
 				}
 			case droppedLines == 0:
 				sink.dropped(prefix, 1, len(line), fmt.Sprintf("stderr: more than %d lines or %s from this process; the rest is dropped (an error still quotes its last lines)",
-					maxProcLines, sizeText(maxProcBytes)))
+					maxProcLines, fileio.Size(int64(maxProcBytes))))
 				droppedLines, droppedBytes = 1, len(line)
 			default:
 				sink.dropped(prefix, 1, len(line), "")
@@ -330,7 +320,7 @@ func (p *proc) forward(sink *syncWriter) {
 		}
 	}
 	if droppedLines > 0 {
-		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, sizeText(droppedBytes)))
+		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, fileio.Size(int64(droppedBytes))))
 	}
 }
 
