@@ -33,6 +33,18 @@ type rolloutShooter struct {
 	// rolled and departed count the decisions made by rollout and those
 	// where it did not choose the kernel's cell.
 	rolled, departed atomic.Int64
+	// distinct sums the distinct layouts among each decision's draws, and
+	// ess1000 a thousand times the pool's effective sample size.
+	distinct, ess1000 atomic.Int64
+}
+
+// distinct returns the distinct values of x.
+func distinct(x []int) map[int]bool {
+	m := make(map[int]bool, len(x))
+	for _, v := range x {
+		m[v] = true
+	}
+	return m
 }
 
 func (s *rolloutShooter) Name() string { return "rollout" }
@@ -91,6 +103,13 @@ func (k *rolloutGunner) Fire() int {
 		i, _ := slices.BinarySearch(cum, x)
 		lay[r] = min(i, f.n-1)
 	}
+	k.s.distinct.Add(int64(len(distinct(lay))))
+	sq := 0.0
+	for i := range f.n {
+		w := f.w[i] * f.sw[f.gen[i]]
+		sq += w * w
+	}
+	k.s.ess1000.Add(int64(1000 * sum * sum / sq))
 	// The kernel's own choice is the first candidate, as rollout needs
 	// for its guarantee: with exact evaluation it never does worse than
 	// the kernel. The likeliest cells of the posterior follow.
@@ -214,6 +233,8 @@ func BenchmarkRollout(b *testing.B) {
 	b.ReportMetric(sd, "sd")
 	if n := s.rolled.Load(); n > 0 {
 		b.ReportMetric(float64(s.departed.Load())/float64(n), "departed")
+		b.ReportMetric(float64(s.distinct.Load())/float64(n), "distinct")
+		b.ReportMetric(float64(s.ess1000.Load())/1000/float64(n), "ess")
 	}
 }
 
