@@ -9,17 +9,8 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/ctxtest"
 )
-
-// hookContext is a context whose Err is the hook's: a test decides at
-// which look the context is found cancelled, so where a game stops does
-// not depend on timing.
-type hookContext struct {
-	context.Context
-	err func() error
-}
-
-func (c hookContext) Err() error { return c.err() }
 
 // slowRules are rules under which a game of the posterior at its largest
 // budget takes some 20 s of CPU, and a shot up to a second: 32 ships of
@@ -95,13 +86,7 @@ func TestCancelStopsThePosterior(t *testing.T) {
 			const trip = 40
 			shots := 0
 			var at []int // shots fired at each look
-			ctx := hookContext{context.Background(), func() error {
-				at = append(at, shots)
-				if len(at) > trip {
-					return context.Canceled
-				}
-				return nil
-			}}
+			ctx := ctxtest.TripRecording(trip, func() int { return shots }, &at)
 			err := tc.play(ctx, countingShooter{tc.shooter.(Shooter), &shots})
 			// The look that finds the context cancelled cuts a shot short
 			// or ends the game; after a cut shot the game looks once more
@@ -129,7 +114,7 @@ func TestLiveContextFiresTheSameShots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	never := hookContext{context.Background(), func() error { return nil }}
+	never := ctxtest.Never()
 	for _, name := range []string{"posterior", "tuned"} {
 		var v genome.Values
 		if name == "tuned" {
@@ -191,15 +176,10 @@ func TestCancelStopsTheEnumeration(t *testing.T) {
 	geo := mustGeometry(t, Rules{W: 5, H: 5, Fleet: []int{2, 2, 2}, Reveal: RevealSunk})
 	f := newFleetPosterior(geo, nil, posteriorParams{Samples: 8, Exact: 1 << 20}, fitness.NewRand(1))
 	const trip = 20
-	looks := 0
-	f.ctx = hookContext{context.Background(), func() error {
-		if looks++; looks > trip {
-			return context.Canceled
-		}
-		return nil
-	}}
+	var looks *int
+	f.ctx, looks = ctxtest.Trip(trip)
 	f.probs()
-	if !f.exact || !errors.Is(f.err, context.Canceled) || looks != trip+1 {
-		t.Fatalf("exact %v, err %v after %d looks: want the enumeration cancelled at look %d", f.exact, f.err, looks, trip+1)
+	if !f.exact || !errors.Is(f.err, context.Canceled) || *looks != trip+1 {
+		t.Fatalf("exact %v, err %v after %d looks: want the enumeration cancelled at look %d", f.exact, f.err, *looks, trip+1)
 	}
 }

@@ -7,17 +7,8 @@ import (
 
 	"github.com/evotune/evotune/fitness/search"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/ctxtest"
 )
-
-// hookContext is a context whose Err is the hook's: a test decides at
-// which look the context is found cancelled, so where a game stops does
-// not depend on timing.
-type hookContext struct {
-	context.Context
-	err func() error
-}
-
-func (c hookContext) Err() error { return c.err() }
 
 // TestCancelStopsTheSearch cancels a depth-16 search from the empty board
 // (hours of work without its node budget, which keeps a search that does
@@ -31,25 +22,9 @@ func TestCancelStopsTheSearch(t *testing.T) {
 	defer s.release()
 	const trip = 200
 	var looks []int64 // the node count at each look
-	ctx := hookContext{context.Background(), func() error {
-		looks = append(looks, s.eng.Nodes)
-		if len(looks) > trip {
-			return context.Canceled
-		}
-		return nil
-	}}
-	cell, err := s.next(ctx, mustBoard(t, 9))
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("cell %d, err %v after %d nodes and %d looks: want context.Canceled at look %d", cell, err, s.nodes, len(looks), trip+1)
-	}
-	if len(looks) != trip+1 || s.nodes != looks[trip] {
-		t.Fatalf("stopped at node %d after %d looks (the last at node %d): want at look %d", s.nodes, len(looks), looks[len(looks)-1], trip+1)
-	}
-	for i := 1; i < len(looks); i++ {
-		if gap := looks[i] - looks[i-1]; gap > search.PollNodes {
-			t.Fatalf("looks %d and %d are %d nodes apart: want at most %d", i-1, i, gap, search.PollNodes)
-		}
-	}
+	ctx := ctxtest.TripRecording(trip, func() int64 { return s.eng.Nodes }, &looks)
+	_, err := s.next(ctx, mustBoard(t, 9))
+	ctxtest.CheckSearchLooks(t, err, trip, looks, s.nodes, search.PollNodes)
 }
 
 // TestCancelStopsTheGame cancels a game of deep searches in its fourth
@@ -61,21 +36,15 @@ func TestCancelStopsTheGame(t *testing.T) {
 	a := newPlayer(t, g, "aenigma", genome.Values{})
 	b := newPlayer(t, g, "tuned", Schema(7).Defaults())
 	const trip = 300 // looks: about 300,000 nodes
-	looks := 0
-	ctx := hookContext{context.Background(), func() error {
-		if looks++; looks > trip {
-			return context.Canceled
-		}
-		return nil
-	}}
+	ctx, looks := ctxtest.Trip(trip)
 	o, err := g.Play(ctx, a, b, 7)
-	if !errors.Is(err, context.Canceled) || looks != trip+1 {
-		t.Fatalf("outcome %v, err %v after %d looks: want context.Canceled at look %d", o, err, looks, trip+1)
+	if !errors.Is(err, context.Canceled) || *looks != trip+1 {
+		t.Fatalf("outcome %v, err %v after %d looks: want context.Canceled at look %d", o, err, *looks, trip+1)
 	}
 	if testing.Short() {
 		return
 	}
-	never := hookContext{context.Background(), func() error { return nil }}
+	never := ctxtest.Never()
 	got, err := g.PlayRecordContext(never, a, b, 7)
 	if err != nil {
 		t.Fatal(err)

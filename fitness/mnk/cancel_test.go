@@ -8,47 +8,8 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/search"
+	"github.com/evotune/evotune/internal/ctxtest"
 )
-
-// hookContext is a context whose Err is the hook's: a test decides at
-// which look the context is found cancelled, so where a game stops does
-// not depend on timing.
-type hookContext struct {
-	context.Context
-	err func() error
-}
-
-func (c hookContext) Err() error { return c.err() }
-
-// tripAt returns a hook that records count() at every look and finds the
-// context cancelled from look trip+1 on.
-func tripAt(trip int, count func() int64, looks *[]int64) func() error {
-	return func() error {
-		*looks = append(*looks, count())
-		if len(*looks) > trip {
-			return context.Canceled
-		}
-		return nil
-	}
-}
-
-// checkLooks fails t unless the search stopped with context.Canceled at
-// look trip+1, at the node count of that look (stopped), having looked
-// every search.PollNodes nodes or sooner.
-func checkLooks(t *testing.T, err error, trip int, looks []int64, stopped int64) {
-	t.Helper()
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v after %d nodes and %d looks: want context.Canceled at look %d", err, stopped, len(looks), trip+1)
-	}
-	if len(looks) != trip+1 || stopped != looks[trip] {
-		t.Fatalf("stopped at node %d after %d looks (the last at node %d): want at look %d", stopped, len(looks), looks[len(looks)-1], trip+1)
-	}
-	for i := 1; i < len(looks); i++ {
-		if gap := looks[i] - looks[i-1]; gap > search.PollNodes {
-			t.Fatalf("looks %d and %d are %d nodes apart: want at most %d", i-1, i, gap, search.PollNodes)
-		}
-	}
-}
 
 // TestCancelStopsTheSearch cancels tuned's depth-12 search of the empty
 // 9,9,5 board (hours of work without its node budget, which keeps a
@@ -61,10 +22,10 @@ func TestCancelStopsTheSearch(t *testing.T) {
 	defer s.release()
 	const trip = 200
 	var looks []int64
-	ctx := hookContext{context.Background(), tripAt(trip, func() int64 { return s.eng.Nodes }, &looks)}
+	ctx := ctxtest.TripRecording(trip, func() int64 { return s.eng.Nodes }, &looks)
 	var p position
 	_, err := s.next(ctx, &p)
-	checkLooks(t, err, trip, looks, s.nodes)
+	ctxtest.CheckSearchLooks(t, err, trip, looks, s.nodes, search.PollNodes)
 }
 
 // TestCancelStopsThePerfectSolver cancels perfect's first move on 4,4,4
@@ -77,10 +38,10 @@ func TestCancelStopsThePerfectSolver(t *testing.T) {
 	defer s.release()
 	const trip = 50
 	var looks []int64
-	ctx := hookContext{context.Background(), tripAt(trip, func() int64 { return s.nodes }, &looks)}
+	ctx := ctxtest.TripRecording(trip, func() int64 { return s.nodes }, &looks)
 	var p position
 	_, err := s.next(ctx, &p)
-	checkLooks(t, err, trip, looks, s.nodes)
+	ctxtest.CheckSearchLooks(t, err, trip, looks, s.nodes, search.PollNodes)
 	if p != (position{}) {
 		t.Fatalf("the position was not given back: %+v", p)
 	}
@@ -105,16 +66,10 @@ func TestCancelStopsTheGame(t *testing.T) {
 	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 8, Nodes: 50_000})
 	a, b := mustPlayer(t, gm, "tuned"), mustPlayer(t, gm, "classic")
 	const trip = 150 // looks: about 150,000 nodes
-	looks := 0
-	ctx := hookContext{context.Background(), func() error {
-		if looks++; looks > trip {
-			return context.Canceled
-		}
-		return nil
-	}}
+	ctx, looks := ctxtest.Trip(trip)
 	o, err := gm.Play(ctx, a, b, 7)
-	if !errors.Is(err, context.Canceled) || looks != trip+1 {
-		t.Fatalf("outcome %v, err %v after %d looks: want context.Canceled at look %d", o, err, looks, trip+1)
+	if !errors.Is(err, context.Canceled) || *looks != trip+1 {
+		t.Fatalf("outcome %v, err %v after %d looks: want context.Canceled at look %d", o, err, *looks, trip+1)
 	}
 }
 
@@ -123,7 +78,7 @@ func TestCancelStopsTheGame(t *testing.T) {
 func TestLiveContextPlaysTheSameGames(t *testing.T) {
 	gm := mustGame(t, Rules{M: 9, N: 9, K: 5}, Limits{Depth: 3, Opening: 2})
 	a, b := mustPlayer(t, gm, "tuned"), mustPlayer(t, gm, "classic")
-	never := hookContext{context.Background(), func() error { return nil }}
+	never := ctxtest.Never()
 	games := uint64(4)
 	if raceEnabled {
 		games = 1
