@@ -134,7 +134,7 @@ func (k *rolloutGunner) Fire() int {
 		for r, i := range lay {
 			diff[r] = baseShots[r] - float64(k.playOut(c, f.ships[i*f.k:(i+1)*f.k]))
 		}
-		gain, sd := meanSD(diff)
+		gain, sd := fitness.MeanSD(diff)
 		if gain > bestGain && gain > k.s.z*sd/math.Sqrt(float64(len(lay))) {
 			best, bestGain = c, gain
 		}
@@ -228,7 +228,7 @@ func BenchmarkRollout(b *testing.B) {
 		})
 	}
 	wg.Wait()
-	mean, sd := meanSD(shots)
+	mean, sd := fitness.MeanSD(shots)
 	b.ReportMetric(mean, "shots/game")
 	b.ReportMetric(sd, "sd")
 	if n := s.rolled.Load(); n > 0 {
@@ -236,20 +236,4 @@ func BenchmarkRollout(b *testing.B) {
 		b.ReportMetric(float64(s.distinct.Load())/float64(n), "distinct")
 		b.ReportMetric(float64(s.ess1000.Load())/1000/float64(n), "ess")
 	}
-}
-
-func meanSD(x []float64) (float64, float64) {
-	m := 0.0
-	for _, v := range x {
-		m += v
-	}
-	m /= float64(len(x))
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	if len(x) < 2 {
-		return m, 0
-	}
-	return m, math.Sqrt(ss / float64(len(x)-1))
 }
