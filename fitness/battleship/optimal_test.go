@@ -626,15 +626,16 @@ func (s *solver) walked() float64 {
 // policies with one choice a state to a walk of every layout through
 // them. Breaking ties by the lowest cell does not commute with mirroring
 // the board, so for these policies mirror images must not share a memo
-// entry: on 4x4 with ships 2 2 2 merging them moves greedy's figure in
-// the fourth decimal.
+// entry: merging them moves greedy's figure on the first board below
+// from 8.4322 to 8.4411 shots, and finishing's on the second from 9.3528
+// to 9.3410.
 func TestOptimalSolverMergesOnlyWhatItMay(t *testing.T) {
 	for _, tc := range []struct {
 		r   Rules
 		pol policy
 	}{
-		{Rules{W: 4, H: 4, Fleet: []int{2, 2, 2}, Reveal: RevealSunk}, greedyLowest},
-		{Rules{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: RevealSunk}, finishPolicy},
+		{Rules{W: 5, H: 3, Fleet: []int{3, 2}, Reveal: RevealShip}, greedyLowest},
+		{Rules{W: 4, H: 4, Fleet: []int{3, 2}, Reveal: RevealHitsOnly}, finishPolicy},
 	} {
 		g := mustGeometry(t, tc.r)
 		s := newSolver(g, tc.pol)
