@@ -302,15 +302,7 @@ func (s *solver) choices(fired Bits, set []uint64) (cands []int, hitW *[MaxCells
 			cands = cands[:1]
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b int) int {
-		switch {
-		case hitW[a] > hitW[b]:
-			return -1
-		case hitW[a] < hitW[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(hitW[b], hitW[a]) })
 	return cands, hitW, total, rest
 }
 
@@ -513,12 +505,7 @@ func TestFinishChoiceIsTheFewestMisses(t *testing.T) {
 				}
 				cands, _, _, _ := s.choices(fired, set)
 				parts, _ := s.split(fired, set, cands[0])
-				fired, set = fired.Set(cands[0]), nil
-				for _, p := range parts {
-					if p[i>>6]&(1<<uint(i&63)) != 0 {
-						set = p
-					}
-				}
+				fired, set = fired.Set(cands[0]), partOf(parts, i)
 			}
 		}
 		if checked == 0 {
@@ -769,6 +756,17 @@ func (s *solver) walked() float64 {
 	return mean
 }
 
+// partOf returns the part that holds layout i, or nil when its game is
+// over.
+func partOf(parts [][]uint64, i int) []uint64 {
+	for _, p := range parts {
+		if p[i>>6]&(1<<uint(i&63)) != 0 {
+			return p
+		}
+	}
+	return nil
+}
+
 // walk returns the shots a policy with one choice a state needs against
 // layout i.
 func (s *solver) walk(i int) int {
@@ -776,12 +774,7 @@ func (s *solver) walk(i int) int {
 	for set != nil {
 		cands, _, _, _ := s.choices(fired, set)
 		parts, _ := s.split(fired, set, cands[0])
-		fired, shots, set = fired.Set(cands[0]), shots+1, nil
-		for _, p := range parts {
-			if p[i>>6]&(1<<uint(i&63)) != 0 {
-				set = p
-			}
-		}
+		fired, shots, set = fired.Set(cands[0]), shots+1, partOf(parts, i)
 	}
 	return shots
 }

@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -76,15 +77,7 @@ func (k *rolloutGunner) Fire() int {
 		open = append(open, w.First())
 	}
 	// Likeliest first; ties by cell, as the posterior shooter breaks them.
-	slices.SortStableFunc(open, func(a, b int) int {
-		switch {
-		case prob[a] > prob[b]:
-			return -1
-		case prob[a] < prob[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(open, func(a, b int) int { return cmp.Compare(prob[b], prob[a]) })
 	f := k.post
 	if f.exact || f.n == 0 || k.s.cands == 1 {
 		return k.baseChoice()
