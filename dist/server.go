@@ -31,16 +31,12 @@ type ServerOptions struct {
 	Addr string
 	// StoreDir holds the server's streams (the run directory's nats/).
 	StoreDir string
-	// Token, when set, is required of every client. Listening on an
-	// address other than the loopback requires it.
+	// Token is required of every client; a server that listens must
+	// have one (see token.go).
 	Token string
 	// TLS, when set, serves TLS only.
 	TLS *tls.Config
 }
-
-// ErrInsecure is returned for an embedded server that would listen
-// beyond this machine without a token.
-var ErrInsecure = errors.New("dist: listening on another address than localhost requires a token (--token or EVOTUNE_NATS_TOKEN)")
 
 // Server is an embedded NATS server with JetStream.
 type Server struct {
@@ -91,18 +87,26 @@ func Serve(o ServerOptions) (*Server, error) {
 	return &Server{ns: ns, token: o.Token}, nil
 }
 
-// CheckListen refuses a listen address that is not HOST:PORT, and one
-// beyond this machine without a token.
+// CheckListen refuses a listen address that is not HOST:PORT, and a
+// server that would listen without a token.
 func CheckListen(addr, token string) error {
-	host, port, err := net.SplitHostPort(addr)
+	if err := CheckAddr(addr); err != nil {
+		return err
+	}
+	if token == "" {
+		return ErrNoToken
+	}
+	return nil
+}
+
+// CheckAddr refuses a listen address that is not HOST:PORT.
+func CheckAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("dist: listen address %q: want HOST:PORT", addr)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 		return fmt.Errorf("dist: listen address %q: bad port", addr)
-	}
-	if !loopback(host) && token == "" {
-		return ErrInsecure
 	}
 	return nil
 }
@@ -118,8 +122,13 @@ func CanListen(addr string) error {
 	return l.Close()
 }
 
-// loopback reports whether host only reaches this machine.
-func loopback(host string) bool {
+// Loopback reports whether the host of addr (HOST:PORT) only reaches
+// this machine.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
 	if host == "localhost" {
 		return true
 	}
@@ -164,6 +173,9 @@ type ConnectOptions struct {
 	// Waiting, when not nil, is called once if the first try finds no
 	// server.
 	Waiting func()
+	// TokenFrom says where Token came from, for the refusal's message
+	// ("" for a token the user gave).
+	TokenFrom string
 }
 
 // MaxSecretFile bounds a certificate, key, authority or credentials
@@ -259,12 +271,83 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		nc, err = nats.Connect(addr, opts...)
 	}
 	switch {
+	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.Token == "" && !URLHasSecret(addr):
+		return nil, fmt.Errorf("dist: %s asks for a token: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
+	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.TokenFrom != "":
+		return nil, fmt.Errorf("dist: %s refused the token in %s: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr), o.TokenFrom)
 	case errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err)):
-		return nil, fmt.Errorf("dist: %s refused this worker's token: give the coordinator's (--token or EVOTUNE_NATS_TOKEN)", Redact(addr))
+		return nil, fmt.Errorf("dist: %s refused the token given: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
 	case err != nil:
 		return nil, fmt.Errorf("dist: connect to %s: %w", Redact(addr), err)
 	}
 	return nc, nil
+}
+
+// ErrOpenServer is returned by Authenticates for a server that takes
+// clients without its token.
+var ErrOpenServer = errors.New("takes clients without its token or credentials")
+
+// Authenticates checks that the server at addr refuses a client that
+// gives neither its token nor credentials, by trying to connect as one:
+// with a random token, o's authority, and nothing else. A worker that
+// runs programs takes work only from such a server. It returns
+// ErrOpenServer for a server that takes the client.
+func Authenticates(addr string, o ConnectOptions) error {
+	probe, err := NewToken()
+	if err != nil {
+		return err
+	}
+	opts := []nats.Option{nats.Name(o.Name + " (checking the server asks for a token)"), nats.Token(probe), nats.MaxReconnects(0)}
+	if o.CAFile != "" {
+		files, err := ConnectOptions{CAFile: o.CAFile}.fileOptions()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, files...)
+	}
+	nc, err := nats.Connect(withoutSecrets(addr), opts...)
+	switch {
+	case err == nil:
+		nc.Close()
+		return fmt.Errorf("dist: the server at %s %w", Redact(addr), ErrOpenServer)
+	case errors.Is(err, nats.ErrAuthorization) || isAuthError(err):
+		return nil
+	default:
+		return fmt.Errorf("dist: check that %s asks for a token: %w", Redact(addr), err)
+	}
+}
+
+// withoutSecrets is a server URL (or a comma-separated list) without the
+// tokens or passwords written in it.
+func withoutSecrets(raw string) string {
+	parts := strings.Split(raw, ",")
+	for i, part := range parts {
+		part = strings.TrimSpace(part)
+		if !strings.Contains(part, "://") {
+			part = "nats://" + part
+		}
+		if u, err := url.Parse(part); err == nil {
+			u.User = nil
+			part = u.String()
+		}
+		parts[i] = part
+	}
+	return strings.Join(parts, ",")
+}
+
+// URLHasSecret reports whether a server URL (or a comma-separated list)
+// carries a token or a user and password of its own.
+func URLHasSecret(raw string) bool {
+	for _, part := range strings.Split(raw, ",") {
+		part = strings.TrimSpace(part)
+		if !strings.Contains(part, "://") {
+			part = "nats://" + part
+		}
+		if u, err := url.Parse(part); err == nil && u.User != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func isAuthError(err error) bool {

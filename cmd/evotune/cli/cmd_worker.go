@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -23,7 +23,7 @@ type workerOptions struct {
 	e       *env
 	url     string
 	workers int
-	token   string
+	tok     tokenFlags
 	ca      string
 	creds   string
 	allow   bool
@@ -40,10 +40,13 @@ func newWorkerCmd(e *env) *cobra.Command {
 		Long: `Play batches of games for a coordinator ('evotune run CONFIG --serve' or
 '--nats URL') until stopped: pull a batch, play it, send its results. Workers
 may join and leave at any time; a batch held by a worker that dies goes to
-another. A worker plays evotune's own games only, unless --allow-programs lets
-it run the outside program a config names (from this machine).`,
+another. A worker gives the coordinator's token: --token-file, $EVOTUNE_NATS_TOKEN,
+--token or the URL, else the user's token file, which a coordinator on localhost
+uses. A worker plays evotune's own games only, unless --allow-programs lets it
+run the outside program a config names (from this machine); it then refuses to
+start without a token or --creds.`,
 		Example: `  evotune worker nats://127.0.0.1:4222
-  EVOTUNE_NATS_TOKEN=... evotune worker nats://coord:4222 --workers 8`,
+  evotune worker nats://coord:4222 --token-file coord.token --workers 8`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
@@ -54,7 +57,7 @@ it run the outside program a config names (from this machine).`,
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&o.workers, "workers", 0, "batches played at once (default: all cores)")
-	fs.StringVar(&o.token, "token", "", "the coordinator's token (default $"+tokenEnv+"; or in the URL: nats://TOKEN@HOST:PORT)")
+	o.tok.addFlags(fs, "the coordinator's token (or in the URL: nats://TOKEN@HOST:PORT)")
 	fs.StringVar(&o.ca, "tls-ca", "", "the certificate authority `FILE` of the coordinator's TLS certificate")
 	fs.StringVar(&o.creds, "creds", "", "a NATS credentials `FILE`")
 	fs.BoolVar(&o.allow, "allow-programs", false, "play configs whose games are played by an outside program (the config names the command)")
@@ -74,11 +77,12 @@ func (o *workerOptions) run(ctx context.Context) error {
 	if err := dist.CheckURL(o.url); err != nil {
 		return usageError{err}
 	}
-	if o.token == "" {
-		o.token = os.Getenv(tokenEnv)
-	}
 	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
+	}
+	token, tokenFrom, err := o.token()
+	if err != nil {
+		return err
 	}
 	var logw io.Writer = o.e.stderr
 	if o.quiet {
@@ -87,7 +91,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
 	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: o.token, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
 			Waiting: func() {
 				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
 			}})
@@ -95,6 +99,16 @@ func (o *workerOptions) run(ctx context.Context) error {
 			return err
 		}
 		defer nc.Close()
+		if o.allow {
+			// A server that takes anyone's jobs would make this worker
+			// run anyone's programs.
+			if err := dist.Authenticates(o.url, dist.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
+				if errors.Is(err, dist.ErrOpenServer) {
+					return fmt.Errorf("%w: --allow-programs takes work only from a server that authenticates its clients", err)
+				}
+				return err
+			}
+		}
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
@@ -108,4 +122,30 @@ func (o *workerOptions) run(ctx context.Context) error {
 		}
 		return err
 	})
+}
+
+// token is the token the worker gives and where it comes from: the one
+// given (flags, the environment, the URL), else the user's token file's,
+// made if there is none yet, so that a worker started before its
+// coordinator agrees with it. A worker that runs programs needs one (or
+// credentials).
+func (o *workerOptions) token() (tok, from string, err error) {
+	tok, _, err = o.tok.given()
+	if err != nil || tok != "" || dist.URLHasSecret(o.url) {
+		return tok, "", err
+	}
+	tok, path, made, err := userToken(true)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return "", "", err // a token file that is there but unfit: say so
+	case err != nil && o.allow && o.creds == "":
+		return "", "", noTokenForPrograms(err)
+	case err != nil:
+		return "", "", nil // no place for one: a server that asks says so
+	}
+	if made && !o.quiet {
+		fmt.Fprintf(o.e.stderr, "evotune worker: made a token for this user's coordinators and workers in %s (mode 600)\n", path)
+	}
+	return tok, path, nil
 }

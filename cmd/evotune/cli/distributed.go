@@ -19,10 +19,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// tokenEnv names the environment variable a token may come from, so it
-// need not show in the process list.
-const tokenEnv = "EVOTUNE_NATS_TOKEN"
-
 // addrLike is an argument after --serve that is its address, not the
 // command's CONFIG or RUN_DIR.
 var addrLike = regexp.MustCompile(`^[A-Za-z0-9.\-\[\]:]*:[0-9]+$`)
@@ -48,7 +44,10 @@ func joinServeAddr(args []string) []string {
 type distFlags struct {
 	serve      string // the address; "" without --serve
 	natsURL    string
-	token      string
+	tok        tokenFlags
+	token      string // the token, set by check: given, or the user's
+	tokenPath  string // the user's token file, when the token is its
+	tokenMade  bool   // whether check made that file
 	tlsCert    string
 	tlsKey     string
 	tlsCA      string
@@ -61,10 +60,10 @@ type distFlags struct {
 }
 
 func (d *distFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"; another address than localhost needs --token);\nworkers join with 'evotune worker nats://ADDR'")
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"); workers join with 'evotune worker nats://ADDR'\nand the token: the one given, else, on localhost, the user's token file (another address needs one given)")
 	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
-	fs.StringVar(&d.token, "token", "", "the token workers must give (default $"+tokenEnv+")")
+	d.tok.addFlags(fs, "the token workers must give")
 	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --serve: serve TLS with this certificate `FILE` (PEM)")
 	fs.StringVar(&d.tlsKey, "tls-key", "", "with --serve: the TLS certificate's key `FILE` (PEM)")
 	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --nats: the certificate authority `FILE` of the server's TLS certificate")
@@ -83,9 +82,6 @@ func (d *distFlags) bareServe(fs *pflag.FlagSet) bool {
 
 // check refuses contradictory or unsafe flags before anything runs.
 func (d *distFlags) check() error {
-	if d.token == "" {
-		d.token = os.Getenv(tokenEnv)
-	}
 	switch {
 	case (d.serve != "") && d.natsURL != "":
 		return usagef("--serve and --nats: choose one")
@@ -105,11 +101,8 @@ func (d *distFlags) check() error {
 		return usagef("--tls-ca and --creds need --nats")
 	}
 	if d.serve != "" {
-		if err := dist.CheckListen(d.serve, d.token); err != nil {
+		if err := dist.CheckAddr(d.serve); err != nil {
 			return usageError{err}
-		}
-		if err := dist.CanListen(d.serve); err != nil {
-			return err // before the run directory is made
 		}
 	}
 	if d.natsURL != "" {
@@ -129,6 +122,39 @@ func (d *distFlags) check() error {
 	if err := (dist.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
 		return usageError{err}
 	}
+	if err := d.resolveToken(); err != nil {
+		return err
+	}
+	if d.serve != "" {
+		if err := dist.CheckListen(d.serve, d.token); err != nil {
+			return usageError{err}
+		}
+		if err := dist.CanListen(d.serve); err != nil {
+			return err // before the run directory is made
+		}
+	}
+	return nil
+}
+
+// resolveToken sets the token: the one given, else, for a server on the
+// loopback, the user's (made if need be). Every server evotune serves
+// asks for one, and a run on another server must give one.
+func (d *distFlags) resolveToken() error {
+	tok, _, err := d.tok.given()
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.serve != "" && tok == "" && !dist.Loopback(d.serve):
+		return usagef("--serve %s: listening on another address than localhost requires a token given to it (--token-file FILE, $%s or --token): workers on other machines need the same", d.serve, tokenEnv)
+	case d.serve != "" && tok == "":
+		if tok, d.tokenPath, d.tokenMade, err = userToken(true); err != nil {
+			return usagef("--serve: no token given, and the user's token cannot serve: %v (or give one: --token-file FILE, $%s or --token)", err, tokenEnv)
+		}
+	case d.natsURL != "" && tok == "" && d.creds == "" && !dist.URLHasSecret(d.natsURL):
+		return usagef("--nats %s: give the server's token (--token-file FILE, $%s or --token) or --creds: a server any client may join lets anyone queue, forge or stop batches", dist.Redact(d.natsURL), tokenEnv)
+	}
+	d.token = tok
 	return nil
 }
 
@@ -223,6 +249,11 @@ func (p *lazyPool) start() error {
 		url = srv.URL()
 		if !p.quiet {
 			fmt.Fprintf(p.e.stderr, "evotune: serving batches on %s; start workers with: evotune worker %s\n", srv.Addr(), url)
+			if d.tokenPath != "" {
+				fmt.Fprintln(p.e.stderr, tokenHint(d.tokenPath, d.tokenMade))
+			} else {
+				fmt.Fprintf(p.e.stderr, "evotune: workers need this run's token: --token-file FILE or $%s\n", tokenEnv)
+			}
 		}
 	} else {
 		var err error

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -147,7 +148,8 @@ func median(xs []float64) float64 {
 // of them. stop ends them all.
 func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	b.Helper()
-	srv, err := dist.Serve(dist.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir()})
+	const token = "bench-token"
+	srv, err := dist.Serve(dist.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir(), Token: token})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -173,6 +175,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	url := "nats://" + srv.Addr().String()
 	for range n {
 		cmd := exec.Command(bin, "worker", url, "--workers", "1", "--quiet")
+		cmd.Env = append(os.Environ(), tokenEnv+"="+token)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {

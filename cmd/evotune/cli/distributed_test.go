@@ -238,7 +238,7 @@ func TestWorkerSecurity(t *testing.T) {
 	}
 	out, err := evotune("worker", "nats://wrong@"+addr, "--quiet").CombinedOutput()
 	exitErr, ok := err.(*exec.ExitError)
-	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused this worker's token") ||
+	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused the token given") ||
 		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
 		t.Fatalf("worker with a wrong token: %v: %q", err, out)
 	}
