@@ -20,6 +20,11 @@ import (
 // and 0.3 twice as badly.
 const DefaultStepSize = 0.15
 
+// MinStepSize is the smallest step size a config may give: a step of a
+// billionth of a gene's range moves no gene, and below about 1.5e-154
+// the covariance sigma^2 underflows to zero.
+const MinStepSize = 1e-9
+
 // cmaes drives gonum's CmaEsChol ask/tell style. CmaEsChol is an
 // optimize.Method: its Run, on a goroutine of its own, sends the samples
 // of a generation as tasks and waits for their values; every exchange is
@@ -71,7 +76,7 @@ func (c *cmaes) start(mean []float64) {
 	}
 	var chol mat.Cholesky
 	if !chol.Factorize(diag) {
-		panic("engine: cmaes: sigma^2 I is not positive definite") // sigma > 0 is checked with the config
+		panic("engine: cmaes: sigma^2 I is not positive definite") // sigma >= MinStepSize is checked with the config
 	}
 	c.method = &optimize.CmaEsChol{InitStepSize: 1, Population: c.pop, InitCholesky: &chol, ForgetBest: true, Src: c.src}
 	n := c.method.Init(dim, c.pop)

@@ -875,8 +875,8 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 		if !c.has("evolution.step-size") {
 			e.StepSize = DefaultStepSize
 		}
-		if !(e.StepSize > 0 && e.StepSize <= 10) {
-			bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", e.StepSize, DefaultStepSize)
+		if !(e.StepSize >= MinStepSize && e.StepSize <= 10) {
+			bad("evolution.step-size", "%v: want a number from 1e-9 (a fraction of each gene's range, default %v) to 10", e.StepSize, DefaultStepSize)
 		}
 	case DownToSize:
 		if e.Offspring < 2 {
