@@ -187,6 +187,20 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			lines[2] = forged.Bytes()
 			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 		}, func(held int) int { return (held - 1) * batchGames }},
+		{"a line of a finite but huge cost with a good checksum", func(t *testing.T, path string) {
+			data, _ := os.ReadFile(path)
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			var e journalEntry
+			if err := json.Unmarshal(lines[2], &e); err != nil {
+				t.Fatal(err)
+			}
+			e.Results[0] = 1e300 // finite, but its square is not
+			e.Sum = entrySum(e.Batch, e.Results)
+			var forged bytes.Buffer
+			writeLine(&forged, e)
+			lines[2] = forged.Bytes()
+			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
+		}, func(held int) int { return (held - 1) * batchGames }},
 		{"another generation's journal", func(t *testing.T, path string) {
 			data, _ := os.ReadFile(path)
 			os.WriteFile(path, bytes.Replace(data, []byte(`"generation":1,`), []byte(`"generation":0,`), 1), 0o644)

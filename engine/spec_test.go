@@ -79,7 +79,7 @@ func TestMalformedSpecs(t *testing.T) {
 }
 
 // TestDecodeResults: a worker's answer is taken only whole, for its own
-// batch, one result per game that a game can give: a finite cost >= 0 in
+// batch, one result per game that a game can give: a cost from 0 to 2^53 in
 // a solo run, a score of 0, 1/2 or 1 in a score run.
 func TestDecodeResults(t *testing.T) {
 	solo := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}
@@ -102,7 +102,9 @@ func TestDecodeResults(t *testing.T) {
 		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), solo, nil, "2 results for the 3 games"},
 		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), solo, nil, "game 1 (seed 0): NaN is not a result a game gives"},
 		{"infinite", encodeResults("r1.0.4", []float64{0.25, 1, math.Inf(1)}), solo, nil, "game 2 (seed 0): +Inf is not"},
-		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a finite cost >= 0)"},
+		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a cost from 0 to 2^53)"},
+		{"a cost of 1e300", encodeResults("r1.0.4", []float64{0.25, 1e300, 3}), solo, nil, "game 1 (seed 0): 1e+300 is not a result a game gives"},
+		{"the largest cost", encodeResults("r1.0.4", []float64{0.25, 1 << 53, 3}), solo, []float64{0.25, 1 << 53, 3}, ""},
 		{"a score of 1/4", encodeResults("r1.0.4", []float64{0.25, 1, 0}), score, nil, "game 0 (seed 0): 0.25 is not a result a game gives (want a score of 0, 1/2 or 1)"},
 		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
 		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileCase is one hostile input given to a whole evotune process: the
+// command line (made in a fresh directory), the exit code and what its
+// standard error must and must not say.
+type hostileCase struct {
+	name    string
+	args    func(t *testing.T, dir string) []string
+	code    ExitCode
+	want    []string // regular expressions stderr must match
+	wantNot []string // substrings stderr must not hold
+}
+
+// TestHostileInputs: each defect found by trying to break evotune as a
+// hostile user would, as one line of a table: the whole process, its
+// exit code and its message.
+func TestHostileInputs(t *testing.T) {
+	for _, tc := range []hostileCase{
+		{
+			name: "a program's cost of 1.4e154, finite but its square is not",
+			args: func(t *testing.T, dir string) []string {
+				return []string{"run", rawbotConfig(t, dir, map[string]string{"RAWBOT_COST": "1.4e154"}, ""), "--out", filepath.Join(dir, "run"), "--quiet"}
+			},
+			code:    ExitFailure,
+			want:    []string{`game \d+ \(seed \d+\): 1\.4e\+154 is not a result a game gives`},
+			wantNot: []string{"not a finite number"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			cmd := evotune(tc.args(t, dir)...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != int(tc.code) {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for _, w := range tc.want {
+				if !regexp.MustCompile(w).Match(out) {
+					t.Errorf("stderr does not say %q", w)
+				}
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(string(out), w) {
+					t.Errorf("stderr says %q", w)
+				}
+			}
+			if t.Failed() {
+				t.Logf("evotune %s:\n%s", strings.Join(tc.args(t, t.TempDir()), " "), out)
+			}
+		})
+	}
+}
