@@ -3,6 +3,8 @@ package external
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // SetupError says the program could not be started or described: a
@@ -81,7 +83,11 @@ func tailText(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	return "\n  last stderr lines:\n    " + strings.Join(lines, "\n    ")
+	escaped := make([]string, len(lines))
+	for i, l := range lines {
+		escaped[i] = printable.Escape(l) // the program's text
+	}
+	return "\n  last stderr lines:\n    " + strings.Join(escaped, "\n    ")
 }
 
 func plural(n int) string {

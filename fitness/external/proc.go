@@ -15,6 +15,7 @@ import (
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // tailLines is how many of a program's last stderr lines an error quotes.
@@ -100,6 +101,7 @@ func (s *syncWriter) writeLine(prefix, line []byte) {
 }
 
 func (s *syncWriter) write(prefix, line []byte) {
+	line = []byte(printable.Escape(string(line))) // the program's text
 	buf := make([]byte, 0, len(prefix)+len(line)+1)
 	buf = append(append(append(buf, prefix...), line...), '\n')
 	s.w.Write(buf) // a broken log must not stop the games

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external/internal/wire"
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // result is one game's result: an outcome (two-seat) or a cost (solo).
@@ -135,7 +136,7 @@ func parseReply(line []byte, solo bool) (id uint64, r result, refused string, er
 	}
 	if rep.ID == nil {
 		if rep.Type == wire.TypeError {
-			return 0, r, "", fmt.Errorf("the program gave up: %s", rep.Error)
+			return 0, r, "", fmt.Errorf("the program gave up: %s", printable.Escape(rep.Error))
 		}
 		return 0, r, "", fmt.Errorf("reply without an id: %s", clip(line))
 	}
@@ -243,7 +244,7 @@ func firstError(calls []*call, failed *call, fatal error) error {
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, Err: c.lastErr}
 		case c.refused != "":
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
-				StderrTail: c.tail, Err: fmt.Errorf("the program answered: %s", c.refused)}
+				StderrTail: c.tail, Err: fmt.Errorf("the program answered: %s", printable.Escape(c.refused))}
 		default:
 			continue
 		}

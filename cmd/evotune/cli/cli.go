@@ -10,6 +10,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/spf13/cobra"
 )
 
@@ -185,11 +186,17 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
 	case errors.As(err, &ce) && len(ce) == 1:
-		fmt.Fprintf(e.stderr, "%s: %s\n", name, ce.Error())
+		fmt.Fprintf(e.stderr, "%s: %s\n", name, printable.Escape(ce.Error()))
 	case errors.As(err, &ce):
-		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
+		lines := strings.Split(ce.Error(), "\n")
+		for i, l := range lines {
+			lines[i] = printable.Escape(l)
+		}
+		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), strings.Join(lines, "\n"))
 	default:
-		line := oneLine(err)
+		// An error may quote a program or the network (a failure report,
+		// a program's answer or stderr): it is escaped (printable).
+		line := printable.Escape(oneLine(err))
 		if note != "" {
 			line += " (" + note + ")"
 		}

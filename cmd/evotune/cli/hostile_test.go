@@ -1,12 +1,28 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
+
+// escapes is text a hostile program or peer writes to drive the
+// terminal: retitle the window, clear the screen, reverse the text.
+const escapes = "\x1b]0;pwned\x07\x1b[2J\u202eevil"
+
+// rawbotFlags are the flags that make eval or games play rawbot, with
+// extra environment variables env (KEY=VALUE).
+func rawbotFlags(env ...string) []string {
+	exe, _ := os.Executable()
+	flags := []string{"--command", exe, "--env", "EVOTUNE_AS_RAWBOT=1"}
+	for _, kv := range env {
+		flags = append(flags, "--env", kv)
+	}
+	return flags
+}
 
 // hostileCase is one hostile input given to a whole evotune process: the
 // command line (made in a fresh directory), the exit code and what its
@@ -32,6 +48,24 @@ func TestHostileInputs(t *testing.T) {
 			code:    ExitFailure,
 			want:    []string{`game \d+ \(seed \d+\): 1\.4e\+154 is not a result a game gives`},
 			wantNot: []string{"not a finite number"},
+		},
+		{
+			name: "a program's summary with escape sequences",
+			args: func(t *testing.T, dir string) []string {
+				return append([]string{"games"}, rawbotFlags("RAWBOT_SUMMARY="+escapes)...)
+			},
+			code:    ExitOK,
+			want:    []string{regexp.QuoteMeta(`walk: \x1b]0;pwned\x07\x1b[2J\u202eevil`)},
+			wantNot: []string{"\x1b", "\u202e"},
+		},
+		{
+			name: "a program's stderr lines with escape sequences",
+			args: func(t *testing.T, dir string) []string {
+				return append([]string{"eval", "walk", "--player", "tuned", "--games", "3"}, rawbotFlags("RAWBOT_STDERR="+escapes)...)
+			},
+			code:    ExitOK,
+			want:    []string{regexp.QuoteMeta(`\x1b]0;pwned\x07\x1b[2J\u202eevil`)},
+			wantNot: []string{"\x1b", "\u202e"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
