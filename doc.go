@@ -31,6 +31,8 @@
 //	internal/bits128     the 128-bit cell set the games' bitboards share
 //	internal/yamlcheck   the one YAML checker: configs, parameter spaces and
 //	                     player files, every problem as file:line: key: message
+//	internal/printable   the one escaping of text from programs and the
+//	                     network before it is printed
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo

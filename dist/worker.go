@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -99,10 +100,10 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 		case <-time.After(time.Second):
 		}
 	}
-	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o,
-		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	host, _ := os.Hostname()
 	me := hello{ID: fmt.Sprintf("%s-%d-%p", host, os.Getpid(), nc), Slots: slots}
+	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o, id: me.ID, refused: map[string]bool{},
+		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	go announce(ctx, nc, me)
 	var wg sync.WaitGroup
 	errs := make(chan error, slots)
@@ -139,6 +140,72 @@ type worker struct {
 	ackWait    time.Duration
 	maxDeliver int
 	pending    sync.WaitGroup // results not yet acknowledged by the server
+	id         string         // as the worker's hellos name it
+
+	mu      sync.Mutex
+	refused map[string]bool // runs this worker refused, whose jobs it does not take
+}
+
+// sitOutEvery is how often a worker that refused a run looks whether
+// that run's jobs are still queued.
+const sitOutEvery = time.Second
+
+// runOf is the run a job ID is of: its first token.
+func runOf(id string) string {
+	run, _, _ := strings.Cut(id, ".")
+	return run
+}
+
+// sitOut reports whether a slot should take no job for now, having
+// waited a while: the worker refused a run (ErrRefused) of which jobs
+// are still queued, and taking one would only hand it back. A run none
+// of whose jobs are queued is forgotten, so its next wave is tried
+// again: the refusal costs a job handed back per slot and wave.
+func (w *worker) sitOut() bool {
+	w.mu.Lock()
+	runs := make([]string, 0, len(w.refused))
+	for run := range w.refused {
+		runs = append(runs, run)
+	}
+	w.mu.Unlock()
+	queued := false
+	for _, run := range runs {
+		if w.queued(run) {
+			queued = true
+			continue
+		}
+		w.mu.Lock()
+		delete(w.refused, run)
+		w.mu.Unlock()
+	}
+	if queued {
+		select {
+		case <-w.ctx.Done():
+		case <-time.After(sitOutEvery):
+		}
+	}
+	return queued
+}
+
+// queued reports whether the work queue holds jobs of run.
+func (w *worker) queued(run string) bool {
+	st, err := w.js.Stream(w.ctx, jobsStream)
+	if err != nil {
+		return false
+	}
+	info, err := st.Info(w.ctx, jetstream.WithSubjectFilter(jobsPrefix+run+".>"))
+	return err == nil && len(info.State.Subjects) > 0
+}
+
+// refuse notes that the worker refuses run, saying why the first time.
+func (w *worker) refuse(run string, err error) {
+	w.mu.Lock()
+	first := !w.refused[run]
+	w.refused[run] = true
+	w.mu.Unlock()
+	if first && w.o.Log != nil {
+		w.o.Log("refusing the batches of run %s, handed back to other workers while any are queued: %s", run, printable.Escape(oneLine(err.Error())))
+	}
 }
 
 // held is a job in a worker's hands: the server is told it is in
@@ -196,6 +263,8 @@ func (w *worker) slot() error {
 			ahead = nil
 		case w.ctx.Err() != nil:
 			return nil
+		case w.sitOut():
+			continue
 		default:
 			f.h, f.err = w.next()
 		}
@@ -238,9 +307,22 @@ func (w *worker) playOne(h *held) time.Duration {
 	if md, err := m.Metadata(); err == nil {
 		delivery, seq = int(md.NumDelivered), md.Sequence.Stream
 	}
-	began := time.Now()
-	result, err := w.play(w.ctx, m.Data(), w.fetch)
-	took := time.Since(began)
+	run := runOf(id)
+	w.mu.Lock()
+	refused := w.refused[run]
+	w.mu.Unlock()
+	var (
+		result []byte
+		err    error
+		took   time.Duration
+	)
+	if refused {
+		err = Refuse(errors.New("this worker refused the run before"))
+	} else {
+		began := time.Now()
+		result, err = w.play(w.ctx, m.Data(), w.fetch)
+		took = time.Since(began)
+	}
 	if w.ctx.Err() != nil {
 		h.stop()
 		_ = m.Nak() // stopped: let another worker have it now
@@ -248,11 +330,23 @@ func (w *worker) playOne(h *held) time.Duration {
 	}
 	msg := &nats.Msg{Subject: resultsPrefix + id, Data: result, Header: nats.Header{}}
 	// One result per delivery: the server drops a retried publish of it,
-	// and the coordinator ignores all but the first result of a job.
+	// and the coordinator ignores all but the first result of a job. The
+	// ID names the copy (its stream sequence), which is what the
+	// coordinator counts.
 	msgID := fmt.Sprintf("%s.s%d.d%d", id, seq, delivery)
-	if err != nil {
+	refusal := errors.Is(err, ErrRefused)
+	switch {
+	case refusal:
+		if !refused {
+			w.refuse(run, err)
+		}
+		msg.Data = nil
+		msg.Header.Set(headerRefused, oneLine(err.Error()))
+		msg.Header.Set(headerWorker, w.id)
+		msgID += ".refused"
+	case err != nil:
 		if w.o.Log != nil {
-			w.o.Log("job %s failed (delivery %d of %d): %v", id, delivery, w.maxDeliver, err)
+			w.o.Log("job %s failed (delivery %d of %d): %s", id, delivery, w.maxDeliver, printable.Escape(oneLine(err.Error())))
 		}
 		msg.Data = nil
 		msg.Header.Set(headerError, oneLine(err.Error()))
@@ -281,9 +375,13 @@ func (w *worker) playOne(h *held) time.Duration {
 			if w.o.Played != nil {
 				w.o.Played(id, took)
 			}
-		case delivery >= w.maxDeliver:
+		case refusal:
+			// The coordinator queues a fresh copy for other workers: this
+			// one's deliveries must not run out on a worker's failing.
 			_ = m.Term()
 		default:
+			// Handed back, its last delivery too: the server counts the
+			// deliveries and, at the last, tells the coordinator.
 			_ = m.NakWithDelay(time.Second)
 		}
 	}()

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -124,6 +126,51 @@ func TestWorkerRefusesForeignPlayers(t *testing.T) {
 			_, err := w.PlaySpec(context.Background(), s.append(nil), 1, fetch)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestWorkerRefusalsAreTheWorkers: what no batch of the run could avoid
+// on this worker (a batch format of another version, a run description
+// it cannot fetch, read or load, an outside program it may not run)
+// wraps ErrRefused, so the coordinator does not count it against the
+// batch; what is the batch's own (a malformed description, a player the
+// run does not have) does not.
+func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	defer cfg.Close()
+	run, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetchOf := func(data []byte, err error) Fetch {
+		return func(context.Context, string) ([]byte, error) { return data, err }
+	}
+	good := (&batchSpec{Batch: "r.0.0", Run: "k"}).append(nil)
+	other := append([]byte(nil), good...)
+	other[3] = SpecFormat + 1
+	program, _ := json.Marshal(runSpec{Format: SpecFormat, Config: "command: [sh, -c, 'exit 1']\nplayer: tuned\n"})
+	for _, tc := range []struct {
+		name    string
+		batch   []byte
+		fetch   Fetch
+		refusal bool
+	}{
+		{"another batch format", other, fetchOf(run, nil), true},
+		{"a run description not to be had", good, fetchOf(nil, errors.New("unreachable")), true},
+		{"a run description of another format", good, fetchOf([]byte(`{"format":3}`), nil), true},
+		{"another meaning of the config", good, fetchOf(bytes.Replace(run, []byte(cfg.Hash()), []byte("x"), 1), nil), true},
+		{"a program, not allowed", good, fetchOf(program, nil), true},
+		{"a malformed batch", good[:len(good)-1], fetchOf(run, nil), false},
+		{"a player the run does not have", (&batchSpec{Batch: "r.0.0", Run: "k", Players: []specPlayer{{Species: 5}}}).append(nil), fetchOf(run, nil), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Worker{}
+			defer w.Close()
+			_, err := w.PlaySpec(context.Background(), tc.batch, 1, tc.fetch)
+			if err == nil || errors.Is(err, ErrRefused) != tc.refusal {
+				t.Fatalf("got %v, want an error, a refusal: %v", err, tc.refusal)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ package distpool
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 
@@ -57,7 +58,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	id := w.Batches[0].ID
 	group := id[:strings.LastIndexByte(id, '.')] // run.generation
 	games := 0
-	return p.C.Play(ctx, dist.Wave{Group: group, Jobs: jobs,
+	return p.C.Play(ctx, dist.Wave{Group: group, Jobs: jobs, Log: w.Log,
 		Accept: func(i int, data []byte) error {
 			b := w.Batches[i]
 			res, err := engine.DecodeResults(b, data)
@@ -77,6 +78,10 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 // one after another (a worker plays several jobs at once instead).
 func Play(w *engine.Worker) dist.PlayFunc {
 	return func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
-		return w.PlaySpec(ctx, payload, 1, engine.Fetch(fetch))
+		res, err := w.PlaySpec(ctx, payload, 1, engine.Fetch(fetch))
+		if errors.Is(err, engine.ErrRefused) {
+			return nil, dist.Refuse(err) // the worker's failing, not the batch's
+		}
+		return res, err
 	}
 }

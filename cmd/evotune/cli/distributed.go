@@ -269,13 +269,27 @@ func (p *lazyPool) start() error {
 	p.closers = append(p.closers, c.Close)
 	p.workers.Store(-1)
 	c.OnStatus = func(s dist.Status) {
-		if old := p.workers.Swap(int64(s.Workers)); old != int64(s.Workers) && !p.quiet {
-			if s.Workers == 0 {
-				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
-			} else {
-				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "game"))
+		state := int64(s.Workers)
+		if s.Disconnected {
+			state = -2
+		}
+		if old := p.workers.Swap(state); old != state && !p.quiet {
+			switch {
+			case s.Disconnected:
+				fmt.Fprintf(p.e.stderr, "evotune: lost the connection to the NATS server at %s; reconnecting (the batches played are kept)\n", dist.Redact(url))
+			case s.Workers == 0 && s.Refusing > 0:
+				fmt.Fprintf(p.e.stderr, "evotune: no worker plays this run (%s refusing it); waiting (start one with: evotune worker %s)\n", english.Count(s.Refusing, "worker"), dist.Redact(url))
+			case s.Workers == 0:
+				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", dist.Redact(url))
+			default:
+				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "batch"))
 			}
 		}
+	}
+	// A worker's refusal is said whatever --quiet: the run may wait for
+	// ever on workers that all refuse it.
+	c.OnRefusal = func(worker, reason string) {
+		fmt.Fprintf(p.e.stderr, "evotune: worker %s refuses this run's batches: %s\n", worker, reason)
 	}
 	p.pool = distpool.Pool{C: c, OneCore: d.play == 0}
 	if d.play > 0 {
