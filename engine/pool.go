@@ -208,7 +208,9 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 			r.journal.append(b, res)
 		}
 	}}
-	w.Log = func(format string, args ...any) { r.logf("generation %d: "+format, append([]any{st.gen + 1}, args...)...) }
+	w.Log = func(format string, args ...any) {
+		r.logf("generation %d: "+format, append([]any{st.gen + 1}, args...)...)
+	}
 	if r.progress != nil {
 		base := played + replayed
 		r.progress.Games(base)
