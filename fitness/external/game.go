@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external/internal/wire"
@@ -77,6 +78,10 @@ type Game struct {
 	sink    *syncWriter
 	roles   []fitness.Role
 	players []fitness.PlayerInfo
+
+	// failures counts process failures, and asked the games asked of
+	// the game, for maxFailures.
+	failures, asked atomic.Int64
 
 	mu     sync.Mutex
 	games  pool // the processes that play the games

@@ -357,3 +357,4 @@ func TestGoBotReportsItsErrors(t *testing.T) {
 		})
 	}
 }
+

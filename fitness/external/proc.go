@@ -50,6 +50,10 @@ type proc struct {
 	waitErr  error // the exit status, valid after kill
 
 	nextID uint64 // request ids, unique within the process
+	// The calls of the last batch played, ids from lastBase: a second
+	// reply to one of them is charged to it.
+	last     []*call
+	lastBase uint64
 	served int    // games answered
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,13 @@ func (c *call) text() string {
 type failure struct {
 	err    error
 	exited bool // the program closed its stdout: it probably died
+	// charged is the game a second reply was to, when it is of this
+	// batch: the failure is its own, its result is not trusted, and the
+	// games in flight are replayed without blame.
+	charged *call
+	// innocent says the games in flight are not to blame (a second
+	// reply, to this batch's game or an earlier one's).
+	innocent bool
 }
 
 func (f *failure) Error() string { return f.err.Error() }
@@ -65,6 +73,7 @@ func (f *failure) Error() string { return f.err.Error() }
 func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.Duration) (inFlight, unsent []*call, err error) {
 	base := p.nextID
 	p.nextID += uint64(len(calls))
+	defer func() { p.last, p.lastBase = calls, base }()
 	next, answered := 0, 0
 	live := make([]bool, len(calls))
 	outstanding := 0
@@ -107,7 +116,27 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 				return fail(err)
 			}
 			k := id - base
-			if id < base || k >= uint64(next) || !live[k] {
+			switch {
+			case id < base:
+				// A request of an earlier batch, answered then: its game is
+				// done with (it is charged, for the record); the process
+				// is not to be trusted.
+				in, un, err := fail(fmt.Errorf("a second reply to request %d, answered before: %s", id, clip(line)))
+				f := err.(*failure)
+				f.innocent = true
+				if k := id - p.lastBase; id >= p.lastBase && k < uint64(len(p.last)) {
+					f.charged = p.last[k]
+					f.charged.fails++
+				}
+				return in, un, err
+			case id >= base && k < uint64(next) && calls[k].done:
+				c := calls[k]
+				c.done = false
+				c.fails++
+				in, un, err := fail(fmt.Errorf("a second reply to request %d: %s", id, clip(line)))
+				err.(*failure).innocent, err.(*failure).charged = true, c
+				return in, un, err
+			case id < base || k >= uint64(next) || !live[k]:
 				return fail(fmt.Errorf("reply to unknown request id %d: %s", id, clip(line)))
 			}
 			live[k] = false
@@ -189,6 +218,7 @@ type source interface {
 // timing. Games are sent in order, so when one runs out of retries every
 // earlier one has an answer.
 func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
+	g.asked.Add(int64(len(calls)))
 	pending := calls
 	for len(pending) > 0 {
 		p, err := src.get(ctx)
@@ -215,12 +245,19 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 		}
 		tail := p.stderrTail()
 		cause := describeFailure(err, p)
-		g.note(p, cause, len(suspects))
+		var f *failure
+		errors.As(err, &f)
+		if f.charged != nil && !f.charged.done && slices.Contains(calls, f.charged) {
+			suspects = append([]*call{f.charged}, suspects...) // its result is not trusted
+		}
 		for _, c := range suspects {
-			if len(suspects) == 1 {
+			if len(suspects) == 1 && !f.innocent {
 				c.fails++ // the only game in flight: the failure is its own
 			}
 			c.lastErr, c.tail = cause, tail
+		}
+		if err := g.note(p, cause, len(suspects)); err != nil {
+			return tooManyFailures(f, suspects, err)
 		}
 		if failed, err := g.isolate(ctx, src, suspects); failed != nil || err != nil {
 			return firstError(calls, failed, err)
@@ -228,6 +265,17 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 		pending = unsent
 	}
 	return firstError(calls, nil, nil)
+}
+
+// tooManyFailures is the error that stops a game whose program failed
+// too often (err, from note), naming the game the last failure is
+// charged to, else the first suspect.
+func tooManyFailures(f *failure, suspects []*call, err error) error {
+	c := f.charged
+	if c == nil {
+		c = suspects[0]
+	}
+	return &fitness.GameError{Seed: c.seed, Err: fmt.Errorf("external: %w", err)}
 }
 
 // firstError returns the error of the first call in batch order that the
@@ -279,9 +327,14 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, e
 				if err := fatal(ctx, err); err != nil {
 					return nil, err
 				}
-				c.fails++
+				var f *failure
+				if errors.As(err, &f); !f.innocent {
+					c.fails++ // the only game in flight: the failure is its own
+				}
 				c.lastErr, c.tail = describeFailure(err, p), p.stderrTail()
-				g.note(p, c.lastErr, 1)
+				if err := g.note(p, c.lastErr, 1); err != nil {
+					return nil, tooManyFailures(f, []*call{c}, err)
+				}
 				continue
 			}
 			src.put(p)
@@ -290,11 +343,30 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, e
 	return nil, nil
 }
 
+// errTooManyFailures marks the error of a game whose program failed more
+// often than maxFailures allows.
+var errTooManyFailures = errors.New("evotune stops it")
+
+// maxFailures is how many process failures (each a restart) a game
+// allows once games have been asked of it: a program that fails in more
+// than one game in twenty (after ten failures, which any count of games
+// allows) is broken, not unlucky, and restarting it for ever would only
+// slow the run down. (TestFlakyProgramGivesTheSameResults's program
+// fails in one game in a hundred and must not be stopped.)
+func maxFailures(games int64) int64 { return 10 + games/20 }
+
 // note tells the log (Command.Stderr) that a process failed, so that a
-// run slowed by restarts and replays says why.
-func (g *Game) note(p *proc, cause error, replays int) {
+// run slowed by restarts and replays says why, and counts the failure
+// against the game's bound: past it, it returns an error wrapping
+// errTooManyFailures.
+func (g *Game) note(p *proc, cause error, replays int) error {
 	msg := fmt.Sprintf("process failed: %v; %d game%s to replay", cause, replays, plural(replays))
 	g.sink.writeLine([]byte("[evotune] pid "+strconv.Itoa(p.pid)+": "), []byte(strings.ReplaceAll(msg, "\n", " ")))
+	failures, asked := g.failures.Add(1), g.asked.Load()
+	if failures > maxFailures(asked) {
+		return fmt.Errorf("the program failed %d times in %d games (the last: %v); %w", failures, asked, cause, errTooManyFailures)
+	}
+	return nil
 }
 
 // fatal returns the error that ends a batch at once, rather than count

@@ -67,6 +67,16 @@ func TestHostileInputs(t *testing.T) {
 			want:    []string{regexp.QuoteMeta(`\x1b]0;pwned\x07\x1b[2J\u202eevil`)},
 			wantNot: []string{"\x1b", "\u202e"},
 		},
+		{
+			// Before, every game restarted the program (479 restarts at
+			// about 2 games a second in one run) and the run went on.
+			name: "a program that answers every request twice",
+			args: func(t *testing.T, dir string) []string {
+				return []string{"run", rawbotConfig(t, dir, map[string]string{"RAWBOT_TWICE": "1"}, ""), "--out", filepath.Join(dir, "run"), "--quiet"}
+			},
+			code: ExitFailure,
+			want: []string{`seed \d+: .*the program failed \d+ times in \d+ games \(the last: a second reply to request \d+`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
