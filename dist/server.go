@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -377,12 +378,24 @@ func CheckURL(raw string) error {
 	return nil
 }
 
-// Redact hides a token or password written in a URL.
+// Redact hides a token or password written in a URL, or in each URL of
+// a comma-separated list, parsed or not.
 func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
+	parts := strings.Split(raw, ",")
+	for i, part := range parts {
+		u, err := url.Parse(strings.TrimSpace(part))
+		switch {
+		case err == nil && u.User == nil && !strings.Contains(part, "@"):
+		case err == nil && u.User != nil:
+			u.User = url.User("REDACTED")
+			parts[i] = strings.Replace(part, strings.TrimSpace(part), u.String(), 1)
+		default:
+			// Not a URL Go parses: hide whatever stands before an @.
+			parts[i] = userinfo.ReplaceAllString(part, "${1}REDACTED@")
+		}
 	}
-	u.User = url.User("REDACTED")
-	return u.String()
+	return strings.Join(parts, ",")
 }
+
+// userinfo is what may stand for a user, password or token in a URL.
+var userinfo = regexp.MustCompile(`^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*://)?)[^/]*@`)

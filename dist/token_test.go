@@ -195,3 +195,21 @@ func TestAuthenticates(t *testing.T) {
 		t.Fatalf("no server: %v, want an error other than ErrOpenServer", err)
 	}
 }
+
+// TestRedact: a token or password in a URL, in each URL of a list, or in
+// something Go's parser refuses, never survives Redact.
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"nats://127.0.0.1:4222", "nats://127.0.0.1:4222"},
+		{"nats://s3cret@127.0.0.1:4222", "nats://REDACTED@127.0.0.1:4222"},
+		{"nats://u:s3cret@host:4222", "nats://REDACTED@host:4222"},
+		{"nats://a:1, nats://s3cret@b:2", "nats://a:1, nats://REDACTED@b:2"},
+		{"nats://s3cret@[::1:4222", "nats://REDACTED@[::1:4222"},
+		{"s3cret@host:4222", "REDACTED@host:4222"},
+		{"nats://s3c%zzret@host:4222", "nats://REDACTED@host:4222"},
+	} {
+		if got := Redact(tc.in); got != tc.want || strings.Contains(got, "s3c") {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -112,7 +112,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", dist.Redact(nc.ConnectedUrl()), english.Count(o.workers, "batch"))
 		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})

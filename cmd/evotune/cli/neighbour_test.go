@@ -284,3 +284,20 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkerHidesItsToken: a worker given the token in the URL connects
+// and says where without printing it. Before, "connected to
+// nats://TOKEN@HOST:PORT" showed it.
+func TestWorkerHidesItsToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	addr := freeAddr(t)
+	cfg := writeConfig(t, strings.Replace(distConfig, "generations: 2", "generations: 1000", 1))
+	neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve="+addr, "--token", "s3cretTOKEN", "--quiet")
+	_, said := neighbourProc(t, t.TempDir(), "worker", "nats://s3cretTOKEN@"+addr, "--workers", "1")
+	waitFor(t, "the worker's connection", saysAny(said, "connected to"))
+	if strings.Contains(said.String(), "s3cret") {
+		t.Fatalf("the worker printed its token:\n%s", said)
+	}
+}
