@@ -6,8 +6,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -76,6 +78,9 @@ func Serve(o ServerOptions) (*Server, error) {
 			return nil, err
 		}
 	}
+	if err := makeStore(o.StoreDir); err != nil {
+		return nil, err
+	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("dist: start the embedded server: %w", err)
@@ -86,6 +91,33 @@ func Serve(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("dist: the embedded server did not start on %s (is the port taken?)", o.Addr)
 	}
 	return &Server{ns: ns, token: o.Token}, nil
+}
+
+// makeStore makes the server's store directory, or checks the one there
+// is a directory: never a symbolic link, which would have the server
+// write its store wherever the link points, nor a file, which it could
+// not start on (and would be blamed on the port).
+func makeStore(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	err := os.Mkdir(dir, 0o700)
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return fmt.Errorf("dist: make the server's store: %w", err)
+		}
+		return nil
+	}
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("dist: the server's store: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("dist: the server's store %s is a symbolic link; evotune writes its store only in a directory of its own (remove the link)", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("dist: the server's store %s is not a directory (remove it)", dir)
+	}
+	return nil
 }
 
 // CheckListen refuses a listen address that is not HOST:PORT, and a

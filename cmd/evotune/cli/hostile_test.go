@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // escapes is text a hostile program or peer writes to drive the
@@ -33,6 +35,37 @@ type hostileCase struct {
 	code    ExitCode
 	want    []string // regular expressions stderr must match
 	wantNot []string // substrings stderr must not hold
+	check   func(t *testing.T, dir string) // what else must hold after
+}
+
+// tinyConfig is a run of a few hundred games.
+const tinyConfig = `name: tiny
+seed: 4
+game: battleship
+rules: {size: 6, fleet: '3 2'}
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 20
+evolution:
+  population: 4
+  generations: 1
+  tournament-size: 2
+`
+
+// finishedRun makes a finished run of tinyConfig in dir/run and returns
+// its directory.
+func finishedRun(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "tiny.yaml")
+	if err := os.WriteFile(cfg, []byte(tinyConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	mustRun(t, "run", cfg, "--out", run, "--quiet")
+	return run
 }
 
 // TestHostileInputs: each defect found by trying to break evotune as a
@@ -77,11 +110,52 @@ func TestHostileInputs(t *testing.T) {
 			code: ExitFailure,
 			want: []string{`seed \d+: .*the program failed \d+ times in \d+ games \(the last: a second reply to request \d+`},
 		},
+		{
+			name: "a run directory whose nats/ is a symbolic link",
+			args: func(t *testing.T, dir string) []string {
+				run := finishedRun(t, dir)
+				if err := os.Mkdir(filepath.Join(dir, "elsewhere"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(run, "nats")); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"resume", run, "--generations", "2", "--serve=" + freeAddr(t), "--quiet"}
+			},
+			code: ExitFailure,
+			want: []string{`the server's store .*/nats is a symbolic link`},
+			check: func(t *testing.T, dir string) {
+				if entries, _ := os.ReadDir(filepath.Join(dir, "elsewhere")); len(entries) > 0 {
+					t.Errorf("the server wrote its store through the link: %d entries", len(entries))
+				}
+			},
+		},
+		{
+			name: "a run directory whose nats/ is a file",
+			args: func(t *testing.T, dir string) []string {
+				run := finishedRun(t, dir)
+				if err := os.WriteFile(filepath.Join(run, "nats"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"resume", run, "--generations", "2", "--serve=" + freeAddr(t), "--quiet"}
+			},
+			code:    ExitFailure,
+			want:    []string{`the server's store .*/nats is not a directory`},
+			wantNot: []string{"port"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			cmd := evotune(tc.args(t, dir)...)
+			args := tc.args(t, dir)
+			// Every case ends in about a second; one that hangs (a
+			// defect: a coordinator waiting for workers that never come)
+			// is killed after two minutes, far from any busy machine's
+			// slowness.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, os.Args[0], args...)
+			cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
 			cmd.Dir = dir
 			out, err := cmd.CombinedOutput()
 			code := 0
@@ -103,8 +177,11 @@ func TestHostileInputs(t *testing.T) {
 					t.Errorf("stderr says %q", w)
 				}
 			}
+			if tc.check != nil {
+				tc.check(t, dir)
+			}
 			if t.Failed() {
-				t.Logf("evotune %s:\n%s", strings.Join(tc.args(t, t.TempDir()), " "), out)
+				t.Logf("evotune %s:\n%s", strings.Join(args, " "), out)
 			}
 		})
 	}
