@@ -114,7 +114,7 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 		switch {
 		case row.Generation != i+1:
 			return fmt.Errorf("%s.generation: %d, want %d", field, row.Generation, i+1)
-		case row.Games < 0:
+		case row.Games < 0 || row.Games > MaxMemberGames:
 			return fmt.Errorf("%s.games: %d", field, row.Games)
 		case row.Saved < 0:
 			return fmt.Errorf("%s.saved: %d", field, row.Saved)

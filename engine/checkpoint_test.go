@@ -94,6 +94,12 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"negative member games", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "population", 0)["games"] = -3 })
 		}, "member with games -3"},
+		{"member games that adding a generation would overflow", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { member(m, "hall_of_fame", 0)["games"] = 1 << 62 })
+		}, "member with games 4611686018427387904"},
+		{"history games past any run", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { member(m, "history", 0)["games"] = 1 << 62 })
+		}, "history[0].games: 4611686018427387904"},
 		{"files the config does not name", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { m["files"] = map[string]any{"tuned:/etc/passwd": "00"} })
 		}, `files: "tuned:/etc/passwd" is not a player file the config names`},

@@ -46,7 +46,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("member without %s", f.name)
 		}
 	}
-	if *raw.Games < 1 {
+	if *raw.Games < 1 || *raw.Games > MaxMemberGames {
 		return fmt.Errorf("member with games %d", *raw.Games)
 	}
 	if *raw.Generation < 0 {

@@ -18,6 +18,11 @@ const (
 	MaxHallOfFame  = 1_000     // evolution.hall-of-fame, fitness.hall-of-fame.members
 	MaxOpponents   = 100       // listed opponents: fitness.baselines.opponents, coevolve.opponents
 	MaxWorkers     = 1_024     // run.workers and --workers
+	// MaxMemberGames bounds the games a checkpoint may say a member
+	// pooled: far above what any run plays (a generation's games per
+	// individual over every generation), so adding a generation's games
+	// can never overflow into negative games.
+	MaxMemberGames = 1 << 53
 )
 
 // Bytes a checkpoint spends, at most, per gene of a stored genome, per

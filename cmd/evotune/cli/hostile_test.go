@@ -143,6 +143,27 @@ func TestHostileInputs(t *testing.T) {
 			want:    []string{`the server's store .*/nats is not a directory`},
 			wantNot: []string{"port"},
 		},
+		{
+			// Before, the resume ran, pooling its games into negative
+			// games (and a negative fitness) that the next resume refused.
+			name: "a checkpoint whose games are near 2^63",
+			args: func(t *testing.T, dir string) []string {
+				run := finishedRun(t, dir)
+				ck := filepath.Join(run, "checkpoint.json")
+				data, err := os.ReadFile(ck)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data = regexp.MustCompile(`"games": \d+,`).ReplaceAll(data, []byte(`"games": 9223372036854775800,`))
+				if err := os.WriteFile(ck, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"resume", run, "--generations", "3", "--quiet"}
+			},
+			code:    ExitFailure,
+			want:    []string{`checkpoint.json: corrupt checkpoint: .*games 9223372036854775800`},
+			wantNot: []string{"generations; best"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
