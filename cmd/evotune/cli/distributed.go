@@ -324,9 +324,13 @@ func (p *lazyPool) close(finished bool) {
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
 	}
-	if finished {
-		if err := os.RemoveAll(filepath.Join(p.dir, engine.StoreDir)); err != nil {
-			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+	if store := filepath.Join(p.dir, engine.StoreDir); finished {
+		// Only a store that is there is removed: on a read-only file
+		// system removing one that is not fails too (EROFS).
+		if _, err := os.Lstat(store); err == nil {
+			if err := os.RemoveAll(store); err != nil {
+				fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+			}
 		}
 	}
 }

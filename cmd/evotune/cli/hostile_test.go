@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -205,5 +206,35 @@ func TestHostileInputs(t *testing.T) {
 				t.Logf("evotune %s:\n%s", strings.Join(args, " "), out)
 			}
 		})
+	}
+}
+
+// TestFinishedRunOnAReadOnlyFileSystem: resuming a finished run whose
+// directory is on a read-only file system says it is finished, exit 0,
+// and nothing else. Before, removing the server's store, which was not
+// there, printed "unlinkat RUN/nats: read-only file system". It runs
+// evotune in a mount namespace of its own (unshare), where the run
+// directory is bind-mounted read-only; it is skipped where that cannot
+// be done (not root, no unshare).
+func TestFinishedRunOnAReadOnlyFileSystem(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root for a read-only bind mount")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare")
+	}
+	run := finishedRun(t, t.TempDir())
+	script := `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 99; touch "$1/x" 2>/dev/null && exit 98; exec "$2" resume "$1"`
+	cmd := exec.Command(unshare, "-m", "sh", "-c", script, "sh", run, os.Args[0])
+	cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 99 || ee.ExitCode() == 98) {
+		t.Skipf("no read-only bind mount here: %s", stderr.String())
+	}
+	if err != nil || stderr.Len() > 0 || !strings.Contains(stdout.String(), "1 generation") {
+		t.Fatalf("resume of a finished run on a read-only file system: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 }
