@@ -34,8 +34,8 @@ type hostileCase struct {
 	name    string
 	args    func(t *testing.T, dir string) []string
 	code    ExitCode
-	want    []string // regular expressions stderr must match
-	wantNot []string // substrings stderr must not hold
+	want    []string                       // regular expressions stderr must match
+	wantNot []string                       // substrings stderr must not hold
 	check   func(t *testing.T, dir string) // what else must hold after
 }
 
