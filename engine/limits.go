@@ -26,12 +26,14 @@ const (
 )
 
 // Bytes a checkpoint spends, at most, per gene of a stored genome, per
-// member beyond its genes, and per history row: float64s in JSON take at
-// most 24 characters, plus separators and indentation.
+// member beyond its genes, per history row beyond its best's genes, and
+// per figure CMA-ES was told: float64s in JSON take at most 24
+// characters, plus separators and indentation.
 const (
 	checkpointBytesPerGene   = 32
 	checkpointBytesPerMember = 160
 	checkpointBytesPerRow    = 192
+	checkpointBytesPerTold   = 32
 )
 
 // checkLimits refuses sizes above the limits, and configs whose
@@ -85,7 +87,12 @@ func (c *Config) checkpointBound() int64 {
 		if s == 1 && len(c.species) > 1 {
 			g = int64(c.species[len(c.species)-1].space.Len())
 		}
-		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*checkpointBytesPerRow
+		// A history row keeps the generation's best genes; with CMA-ES,
+		// each generation's told figures, one per member of the pool.
+		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*(checkpointBytesPerRow+g*checkpointBytesPerGene)
+		if e.Model == CMAES {
+			size += rows * int64(min(e.Population, MaxPopulation)) * checkpointBytesPerTold
+		}
 	}
 	return size + int64(len(c.text)) + 1<<16
 }
