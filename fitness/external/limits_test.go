@@ -357,4 +357,3 @@ func TestGoBotReportsItsErrors(t *testing.T) {
 		})
 	}
 }
-

@@ -54,7 +54,7 @@ type proc struct {
 	// reply to one of them is charged to it.
 	last     []*call
 	lastBase uint64
-	served int    // games answered
+	served   int // games answered
 }
 
 // The bounds of what a program's stderr may write to the log (run.log):
