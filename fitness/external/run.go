@@ -24,8 +24,9 @@ type result struct {
 // call is one game to play: its request without the id, and what came of
 // it.
 type call struct {
-	seed uint64
-	body []byte // the request line after the id: `,"seed":...}`
+	seed  uint64
+	rules []byte   // the rules' JSON, the game's
+	seats [][]byte // each seat's JSON, its player's: shared, not copied
 
 	res     result
 	done    bool
@@ -35,19 +36,56 @@ type call struct {
 	tail    []string
 }
 
+// body calls write with the pieces of the request after its id:
+// `,"seed":...}`. A call keeps the pieces, not the body: a seat may hold a
+// grid of 65,536 cells (1.3 MB of JSON), shared by every game its player
+// plays, and a copy per game made a batch of them take 80 MB.
+func (c *call) body(write func([]byte)) {
+	write([]byte(`,"seed":"`))
+	write(strconv.AppendUint(nil, c.seed, 10))
+	write([]byte(`","rules":`))
+	write(c.rules)
+	write([]byte(`,"seats":[`))
+	for i, s := range c.seats {
+		if i > 0 {
+			write([]byte{','})
+		}
+		write(s)
+	}
+	write([]byte("]}"))
+}
+
+// size is the length of the request line, newline included, give or
+// take the digits of its id.
+func (c *call) size() int {
+	n := 64 + len(c.rules)
+	for _, s := range c.seats {
+		n += len(s) + 1
+	}
+	return n
+}
+
 // line is the request line for id, with its newline.
 func (c *call) line(id uint64) []byte {
-	b := make([]byte, 0, len(c.body)+40)
+	b := make([]byte, 0, c.size())
 	b = append(b, `{"type":"play","id":`...)
 	b = strconv.AppendUint(b, id, 10)
-	b = append(b, c.body...)
+	c.body(func(p []byte) { b = append(b, p...) })
 	return append(b, '\n')
 }
 
-// text is the request as an error quotes it.
+// maxQuoted bounds the request an error quotes.
+const maxQuoted = 2000
+
+// text is the request as an error quotes it, cut short past maxQuoted
+// bytes.
 func (c *call) text() string {
 	l := c.line(0)
-	return string(l[:len(l)-1])
+	l = l[:len(l)-1]
+	if len(l) > maxQuoted {
+		return fmt.Sprintf("%s... (%d bytes)", l[:maxQuoted], len(l))
+	}
+	return string(l)
 }
 
 // failure is a process failure during run: the process must be killed,
@@ -66,7 +104,14 @@ type failure struct {
 
 func (f *failure) Error() string { return f.err.Error() }
 
-// run plays calls on p, pipelined, at most wire.MaxInFlight at a time. It
+// maxInFlightBytes bounds the bytes of the requests in flight on one
+// process (one request may go alone whatever its size): requests that
+// carry big grids (1.3 MB for 65,536 cells) would otherwise queue
+// wire.MaxInFlight of them in memory, per process.
+const maxInFlightBytes = 4 << 20
+
+// run plays calls on p, pipelined, at most wire.MaxInFlight at a time and
+// maxInFlightBytes of requests. It
 // returns nil when every call is answered. On a process failure it
 // returns a *failure with the calls that were in flight (suspects) and
 // those not sent yet; on cancellation, ctx.Err().
@@ -77,6 +122,8 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 	next, answered := 0, 0
 	live := make([]bool, len(calls))
 	outstanding := 0
+	sent := make([]int, len(calls)) // bytes of each request in flight
+	sentBytes := 0                  // their sum
 	var pending []byte
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -94,10 +141,14 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 			if pending == nil {
 				pending = calls[next].line(base + uint64(next))
 			}
-			in = p.in
+			if outstanding == 0 || sentBytes+len(pending) <= maxInFlightBytes {
+				in = p.in
+			}
 		}
 		select {
 		case in <- pending:
+			sent[next] = len(pending)
+			sentBytes += len(pending)
 			pending = nil
 			live[next] = true
 			next++
@@ -140,6 +191,7 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 				return fail(fmt.Errorf("reply to unknown request id %d: %s", id, clip(line)))
 			}
 			live[k] = false
+			sentBytes -= sent[k]
 			outstanding--
 			answered++
 			p.served++

@@ -17,7 +17,8 @@ import (
 // the seed and the knob. It misbehaves on request:
 // RAWBOT_COST=X answers cost X for every game whose seed is odd;
 // RAWBOT_TWICE=1 answers every request twice; RAWBOT_STDERR=TEXT writes
-// TEXT to stderr on every game; RAWBOT_SUMMARY=TEXT is its summary.
+// TEXT to stderr on every game; RAWBOT_SUMMARY=TEXT is its summary;
+// RAWBOT_GRID=N gives its player an NxN grid too (which it ignores).
 func rawbot() {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
@@ -26,12 +27,18 @@ func rawbot() {
 	if summary == "" {
 		summary = "a seeded walk"
 	}
+	params := []any{map[string]any{"name": "pace", "type": "float", "min": 0, "max": 1, "default": 0.5}}
+	if side, _ := strconv.Atoi(os.Getenv("RAWBOT_GRID")); side > 0 {
+		cells := make([]float64, side*side)
+		for i := range cells {
+			cells[i] = 0.5
+		}
+		params = append(params, map[string]any{"name": "grid", "type": "grid", "rows": side, "cols": side, "min": 0, "max": 1, "default": cells})
+	}
 	offer, _ := json.Marshal(map[string]any{
 		"type": "hello", "protocol": 1, "game": "walk", "summary": summary, "mode": "solo", "measure": "steps",
 		"options": []any{}, "roles": []string{"walker"},
-		"players": []any{map[string]any{"name": "tuned", "role": "walker", "params": []any{
-			map[string]any{"name": "pace", "type": "float", "min": 0, "max": 1, "default": 0.5},
-		}}},
+		"players": []any{map[string]any{"name": "tuned", "role": "walker", "params": params}},
 	})
 	badCost, _ := strconv.ParseFloat(os.Getenv("RAWBOT_COST"), 64)
 	twice := os.Getenv("RAWBOT_TWICE") == "1"
@@ -42,7 +49,9 @@ func rawbot() {
 			ID    uint64 `json:"id"`
 			Seed  string `json:"seed"`
 			Seats []struct {
-				Params map[string]float64 `json:"params"`
+				Params struct {
+					Pace float64 `json:"pace"`
+				} `json:"params"`
 			} `json:"seats"`
 		}
 		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
@@ -56,7 +65,7 @@ func rawbot() {
 			continue
 		}
 		seed, _ := strconv.ParseUint(req.Seed, 10, 64)
-		cost := float64(seed%17) + 10*math.Abs(req.Seats[0].Params["pace"]-0.3)
+		cost := float64(seed%17) + 10*math.Abs(req.Seats[0].Params.Pace-0.3)
 		if badCost != 0 && seed%2 == 1 {
 			cost = badCost
 		}
