@@ -315,10 +315,10 @@ evolution:
 		coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--quiet", "--max-deliver", "1")
 		startWorker(t, "nats://"+addr, "--workers", "1")
 		waitFor(t, "refusal", saysAny(said, "refuses this run's batches"))
-		if err := coord.Process.Signal(os.Interrupt); err != nil {
+		if err := coord.cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
-		err := coord.Wait()
+		err := coord.wait()
 		exitErr, ok := err.(*exec.ExitError)
 		if !ok || exitErr.ExitCode() != int(ExitInterrupted) || strings.Count(said.String(), "refuses this run's batches") != 1 ||
 			!strings.Contains(said.String(), "--allow-programs") {

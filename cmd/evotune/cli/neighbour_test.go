@@ -12,17 +12,46 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/printable"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
 
-// neighbourProc is an evotune process of these tests, started in dir
-// (a worker finds a config's player files there), killed at the end.
-func neighbourProc(t *testing.T, dir string, args ...string) (*exec.Cmd, *syncBuffer) {
+// bgProc is an evotune process of these tests running in the
+// background: Wait is called once, by its own goroutine.
+type bgProc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error // once done
+}
+
+// exited reports whether the process has exited.
+func (p *bgProc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait waits for the process to exit and returns what Wait returned.
+func (p *bgProc) wait() error {
+	<-p.done
+	return p.err
+}
+
+// code is the exit code of an exited process.
+func (p *bgProc) code() int { <-p.done; return p.cmd.ProcessState.ExitCode() }
+
+// neighbourProc starts an evotune process of these tests in dir (a
+// worker finds a config's player files there), killed at the end.
+func neighbourProc(t *testing.T, dir string, args ...string) (*bgProc, *syncBuffer) {
 	t.Helper()
 	cmd := evotune(args...)
 	cmd.Dir = dir
@@ -31,29 +60,16 @@ func neighbourProc(t *testing.T, dir string, args ...string) (*exec.Cmd, *syncBu
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	p := &bgProc{cmd: cmd, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-p.done
 		if t.Failed() {
 			t.Logf("evotune %s:\n%s", strings.Join(args, " "), printable.Escape(said.String()))
 		}
 	})
-	return cmd, said
-}
-
-// exited reports whether cmd has exited, waiting for it in the
-// background the first time it is asked.
-func exited(cmd *exec.Cmd) func() bool {
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	return func() bool {
-		select {
-		case <-done:
-			return true
-		default:
-			return false
-		}
-	}
+	return p, said
 }
 
 // TestRefusingWorkersDoNotStopTheRun: a worker that cannot play a run
@@ -109,14 +125,15 @@ func TestRefusingWorkersDoNotStopTheRun(t *testing.T) {
 			url := "nats://" + addr
 			runDir := filepath.Join(dir, "run")
 			coord, coordSaid := neighbourProc(t, dir, "run", cfg, "--out", runDir, "--serve="+addr, "--max-deliver", "1", "--ack-wait", "10s", "--quiet")
-			coordDone := exited(coord)
 			_, badSaid := neighbourProc(t, badDir, append([]string{"worker", url, "--workers", "2"}, tc.bad...)...)
 			// The refusing worker meets the run first; the good one joins
 			// once it has refused (or the run has stopped).
-			waitFor(t, "refusal", func() bool { return coordDone() || strings.Contains(badSaid.String(), "refusing the batches of run") })
+			waitFor(t, "refusal", func() bool {
+				return coord.exited() || strings.Contains(badSaid.String(), "refusing the batches of run")
+			})
 			neighbourProc(t, goodDir, append([]string{"worker", url, "--workers", "1"}, tc.good...)...)
-			waitFor(t, "end of the run", coordDone)
-			if code := coord.ProcessState.ExitCode(); code != 0 {
+			waitFor(t, "end of the run", coord.exited)
+			if code := coord.code(); code != 0 {
 				t.Fatalf("the run with a refusing worker beside a good one: exit %d:\n%s", code, coordSaid)
 			}
 			sameAsStraight(t, want, runDir, "a refusing worker beside a good one")
@@ -222,10 +239,9 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 			url := "nats://" + addr
 			runDir := filepath.Join(t.TempDir(), "run")
 			coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", runDir, "--serve="+addr, "--batch", "500", "--quiet")
-			done := exited(coord)
 			var nc *nats.Conn
 			waitFor(t, "the coordinator's server", func() bool {
-				if done() {
+				if coord.exited() {
 					return true
 				}
 				c, err := nats.Connect(url, nats.Token("x"), nats.NoReconnect())
@@ -234,7 +250,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 				}
 				return err == nil || errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization")
 			})
-			if done() {
+			if coord.exited() {
 				t.Fatalf("the coordinator stopped:\n%s", said)
 			}
 			nc = userNATS(t, url)
@@ -266,11 +282,11 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 					}, dist.WorkerOptions{Slots: 1})
 				}()
 				defer func() { cancel(); <-wdone }()
-				waitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || done() })
+				waitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.exited() })
 			}
 			neighbourProc(t, t.TempDir(), "worker", url, "--workers", "1")
-			waitFor(t, "end of the run", done)
-			if code := coord.ProcessState.ExitCode(); code != 0 {
+			waitFor(t, "end of the run", coord.exited)
+			if code := coord.code(); code != 0 {
 				t.Fatalf("the run with a forger: exit %d:\n%q", code, said)
 			}
 			sameAsStraight(t, want, runDir, f.name)
@@ -299,5 +315,38 @@ func TestWorkerHidesItsToken(t *testing.T) {
 	waitFor(t, "the worker's connection", saysAny(said, "connected to"))
 	if strings.Contains(said.String(), "s3cret") {
 		t.Fatalf("the worker printed its token:\n%s", said)
+	}
+}
+
+// TestCoordinatorSaysItLostItsServer: a coordinator on a NATS server of
+// its own (--nats) that loses the server says so, not that no workers
+// are connected, which sent users looking at healthy workers.
+func TestCoordinatorSaysItLostItsServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoSigs: true, NoLog: true,
+		JetStream: true, StoreDir: t.TempDir(), Authorization: "s3cretTOKEN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(time.Minute) {
+		t.Fatal("the NATS server did not start")
+	}
+	defer ns.Shutdown()
+	// Generations of 100,000 games: seconds each, so the coordinator
+	// reports its workers (every 2 s while a wave is played).
+	cfg := writeConfig(t, strings.NewReplacer("generations: 2", "generations: 1000", "games: 1000", "games: 10000").Replace(distConfig))
+	url := ns.ClientURL()
+	coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--nats", url, "--token", "s3cretTOKEN")
+	neighbourProc(t, t.TempDir(), "worker", url, "--token", "s3cretTOKEN", "--workers", "1")
+	waitFor(t, "the worker's hello", saysAny(said, "1 worker connected"))
+	ns.Shutdown()
+	waitFor(t, "word of the lost server", func() bool {
+		return coord.exited() || strings.Contains(said.String(), "lost the connection to the NATS server")
+	})
+	if after := said.String()[strings.Index(said.String(), "1 worker connected"):]; strings.Contains(after, "no workers connected") {
+		t.Fatalf("the coordinator blamed the workers for the lost server:\n%s", said)
 	}
 }
