@@ -52,7 +52,7 @@ func TestConfigLimits(t *testing.T) {
 			"evolution.tournament-size: 2: want from 1 to population-1 (1)"},
 		{"elitism 0", evo("  elitism: 0\n"), ""},
 		{"step size 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10", 1), ""},
-		{"step size above 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10.5", 1), "evolution.step-size: 10.5: want a number above 0"},
+		{"step size above 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10.5", 1), "evolution.step-size: 10.5: want a number from 1e-9"},
 		{"two offspring", evo("  model: down-to-size\n  offspring: 2\n"), ""},
 		{"one offspring", evo("  model: down-to-size\n  offspring: 1\n"), "evolution.offspring: 1: want at least 2"},
 		{"opponents: all the others", mode("  population: {opponents: 3, games: 2}\n"), ""},
