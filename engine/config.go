@@ -272,7 +272,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 		"game":    d.String(&c.Game),
 		"command": d.Names(&c.Command),
 		"dir":     d.String(&c.Dir),
-		"env":     d.Options(&c.Env),
+		"env":     d.Scalars(&c.Env),
 		"timeout": d.String(&c.ProgramConfig.timeout),
 		"audit":   d.Number(&c.Audit),
 		"rules":   d.Options(&c.Rules),

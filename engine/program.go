@@ -17,6 +17,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
 // program is the outside program a config's game is played by (the
@@ -110,6 +111,16 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 	}
 	if pc.Audit < 0 || pc.Audit > 1 {
 		bad("audit", "%v: want a fraction of games in [0, 1]", pc.Audit)
+		return fitness.GameInfo{}, false
+	}
+	envOK := true
+	for _, k := range slices.Sorted(maps.Keys(pc.Env)) {
+		if err := external.CheckEnv(k, pc.Env[k]); err != nil {
+			bad(yamlcheck.Join("env", k), "%v", err)
+			envOK = false
+		}
+	}
+	if !envOK {
 		return fitness.GameInfo{}, false
 	}
 	// The program and its files travel with the config: they are found

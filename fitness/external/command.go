@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -81,14 +82,37 @@ func (c Command) retries() int {
 	return c.Retries
 }
 
+// envName is what an environment variable's name may be: a name every
+// shell and exec takes, so none holds '=' (which would make NAME=VALUE
+// mean another variable) or a space.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckEnv reports what is wrong with an environment variable of a
+// program: a name other than letters, digits and '_' (not starting
+// with a digit), or a value holding a NUL byte, which no environment
+// can hold.
+func CheckEnv(name, value string) error {
+	if !envName.MatchString(name) {
+		return fmt.Errorf("environment variable %q: want a name of letters, digits and _, not starting with a digit", name)
+	}
+	if strings.ContainsRune(value, 0) {
+		return fmt.Errorf("environment variable %s: its value holds a NUL byte", name)
+	}
+	return nil
+}
+
 // check reports what is wrong with the command itself.
 func (c Command) check() error {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return errors.New("no program to run (empty command)")
 	}
 	for _, kv := range c.Env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
 			return fmt.Errorf("env entry %q is not KEY=VALUE", kv)
+		}
+		if err := CheckEnv(k, v); err != nil {
+			return err
 		}
 	}
 	if c.Audit < 0 || c.Audit > 1 || c.Audit != c.Audit {

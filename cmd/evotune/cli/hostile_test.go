@@ -165,6 +165,28 @@ func TestHostileInputs(t *testing.T) {
 			want:    []string{`checkpoint.json: corrupt checkpoint: .*games 9223372036854775800`},
 			wantNot: []string{"generations; best"},
 		},
+		{
+			name: "env: a name holding '='",
+			args: func(t *testing.T, dir string) []string {
+				return []string{"validate", rawbotConfig(t, dir, map[string]string{"A=B": "x"}, "")}
+			},
+			code: ExitUsage,
+			want: []string{`walk\.yaml:\d+: env\.A=B: environment variable "A=B": want a name of letters`},
+		},
+		{
+			name: "env: a list for a value",
+			args: func(t *testing.T, dir string) []string {
+				cfg := rawbotConfig(t, dir, nil, "")
+				text, _ := os.ReadFile(cfg)
+				text = []byte(strings.Replace(string(text), "env:\n", "env:\n  PATH: [/usr/bin, /bin]\n", 1))
+				if err := os.WriteFile(cfg, text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"validate", cfg}
+			},
+			code: ExitUsage,
+			want: []string{`walk\.yaml:\d+: env\.PATH: want a value, got a list`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
