@@ -42,6 +42,10 @@ type Checkpoint struct {
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
+	// Budget is the generation budget given to the run or its last
+	// resume (--generations), when it is not the config's: a resume
+	// without one keeps it, unless the config's budget was edited since.
+	Budget int `json:"budget,omitempty"`
 	SpeciesState
 	// Rivals is the co-evolving species, when the config has one.
 	Rivals *SpeciesState `json:"rivals,omitempty"`

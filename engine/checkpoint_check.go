@@ -27,6 +27,8 @@ func (ck *Checkpoint) checkHeader() error {
 		return fmt.Errorf("config: %d bytes, more than the limit of %s", len(ck.Config), fileio.Size(fileio.MaxConfig))
 	case ck.Generation < 1 || ck.Generation > MaxGenerations:
 		return fmt.Errorf("generation: %d, want 1 to %d", ck.Generation, MaxGenerations)
+	case ck.Budget < 0 || ck.Budget > MaxGenerations:
+		return fmt.Errorf("budget: %d, want 1 to %d (or none)", ck.Budget, MaxGenerations)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,9 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"negative member games", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "population", 0)["games"] = -3 })
 		}, "member with games -3"},
+		{"a budget past the limit", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["budget"] = MaxGenerations + 1 })
+		}, fmt.Sprintf("budget: %d, want 1 to %d (or none)", MaxGenerations+1, MaxGenerations)},
 		{"member games that adding a generation would overflow", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "hall_of_fame", 0)["games"] = 1 << 62 })
 		}, "member with games 4611686018427387904"},

@@ -187,6 +187,22 @@ func TestHostileInputs(t *testing.T) {
 			code: ExitUsage,
 			want: []string{`walk\.yaml:\d+: env\.PATH: want a value, got a list`},
 		},
+		{
+			// Before, the resume took the config's budget (1) and refused
+			// the run as past it (exit 2); a stopped run ran on to it.
+			name: "a resume of a run started with --generations",
+			args: func(t *testing.T, dir string) []string {
+				cfg := filepath.Join(dir, "tiny.yaml")
+				if err := os.WriteFile(cfg, []byte(tinyConfig), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				run := filepath.Join(dir, "run")
+				mustRun(t, "run", cfg, "--out", run, "--quiet", "--generations", "3")
+				return []string{"resume", run}
+			},
+			code: ExitOK,
+			want: []string{`: 3 generations; best`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
