@@ -493,6 +493,8 @@ func TestInvalidSchema(t *testing.T) {
 		{"grid symmetry", `{"name":"x","type":"grid","rows":2,"cols":2,"min":0,"max":1,"symmetry":"star","default":[0,1,0,1]}`, `unknown symmetry "star"`},
 		{"duplicate", `{"name":"x","type":"bool","default":true},{"name":"x","type":"bool","default":false}`, "listed twice"},
 		{"bad name", `{"name":"a b","type":"bool","default":true}`, `bad name "a b"`},
+		{"a grid default breaking its symmetry", `{"name":"x","type":"grid","rows":2,"cols":2,"min":0,"max":1,"symmetry":"ring","default":[[0,1],[1,0.5]]}`,
+			`parameter "x": default: x: cells 0 and 1 hold 0 and 1, which its ring symmetry ties together`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -505,11 +507,11 @@ func TestInvalidSchema(t *testing.T) {
 	}
 	t.Run("valid", func(t *testing.T) {
 		d, err := external.Describe(context.Background(), external.Command{Argv: []string{helloScript(t,
-			hello(`{"name":"x","type":"grid","rows":2,"cols":2,"min":0,"max":1,"symmetry":"ring","default":[[0,1],[1,0.5]]}`))}})
+			hello(`{"name":"x","type":"grid","rows":3,"cols":3,"min":0,"max":1,"symmetry":"ring","default":[[1,1,1],[1,0.5,1],[1,1,1]]}`))}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := d.Players[0].Schema[0].Default.Cells; !slices.Equal(c, []float64{0, 1, 1, 0.5}) {
+		if c := d.Players[0].Schema[0].Default.Cells; !slices.Equal(c, []float64{1, 1, 1, 1, 0.5, 1, 1, 1, 1}) {
 			t.Fatalf("grid default %v", c)
 		}
 	})
