@@ -256,9 +256,17 @@ func (c *Config) Close() error {
 	return fitness.Close(c.game)
 }
 
-// logProgram sends the program's stderr to w (run.log).
+// logProgram sends the program's stderr to w (run.log); nil drops it.
 func (c *Config) logProgram(w io.Writer) {
 	if c.program != nil {
 		c.program.log.set(w)
+	}
+}
+
+// closeProgram ends the outside program's processes, if the config has
+// one, before its log closes; the game plays no more after.
+func (c *Config) closeProgram() {
+	if c.program != nil {
+		c.Close()
 	}
 }

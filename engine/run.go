@@ -503,8 +503,20 @@ func (r *runner) openLog() (io.Closer, error) {
 	}
 	r.log = f
 	r.cfg.logProgram(f)
-	return f, nil
+	return closerFunc(func() error {
+		// An outside program's last words (each process's count of the
+		// stderr lines dropped, written as it ends) belong in run.log:
+		// its processes end before the log closes, not after.
+		r.cfg.closeProgram()
+		r.cfg.logProgram(nil)
+		return f.Close()
+	}), nil
 }
+
+// closerFunc is a function as an io.Closer.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
 
 // logf appends a timestamped line to run.log: the only place clock values
 // go, so every other file of two identical runs compares byte for byte.

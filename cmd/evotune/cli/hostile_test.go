@@ -203,6 +203,22 @@ func TestHostileInputs(t *testing.T) {
 			code: ExitOK,
 			want: []string{`: 3 generations; best`},
 		},
+		{
+			// Before, the count was written as the processes ended, once
+			// run.log was closed, and lost.
+			name: "a program flooding its stderr",
+			args: func(t *testing.T, dir string) []string {
+				cfg := rawbotConfig(t, dir, map[string]string{"RAWBOT_STDERR": "chatter", "RAWBOT_STDERR_LINES": "20"}, "")
+				return []string{"run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "1"}
+			},
+			code: ExitOK,
+			check: func(t *testing.T, dir string) {
+				log, _ := os.ReadFile(filepath.Join(dir, "run", "run.log"))
+				if !regexp.MustCompile(`\[pid \d+\] stderr: \d+ lines \(.*\) dropped`).Match(log) {
+					t.Errorf("run.log does not count the lines dropped:\n%.2000s", log)
+				}
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

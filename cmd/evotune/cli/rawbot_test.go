@@ -17,7 +17,8 @@ import (
 // the seed and the knob. It misbehaves on request:
 // RAWBOT_COST=X answers cost X for every game whose seed is odd;
 // RAWBOT_TWICE=1 answers every request twice; RAWBOT_STDERR=TEXT writes
-// TEXT to stderr on every game; RAWBOT_SUMMARY=TEXT is its summary;
+// TEXT to stderr on every game (RAWBOT_STDERR_LINES=N times); RAWBOT_SUMMARY=TEXT
+// is its summary;
 // RAWBOT_GRID=N gives its player an NxN grid too (which it ignores).
 func rawbot() {
 	in := bufio.NewScanner(os.Stdin)
@@ -43,6 +44,7 @@ func rawbot() {
 	badCost, _ := strconv.ParseFloat(os.Getenv("RAWBOT_COST"), 64)
 	twice := os.Getenv("RAWBOT_TWICE") == "1"
 	stderr := os.Getenv("RAWBOT_STDERR")
+	stderrLines, _ := strconv.Atoi(os.Getenv("RAWBOT_STDERR_LINES"))
 	for in.Scan() {
 		var req struct {
 			Type  string `json:"type"`
@@ -70,7 +72,9 @@ func rawbot() {
 			cost = badCost
 		}
 		if stderr != "" {
-			fmt.Fprintln(os.Stderr, stderr)
+			for range max(1, stderrLines) {
+				fmt.Fprintln(os.Stderr, stderr)
+			}
 		}
 		reply, _ := json.Marshal(map[string]any{"type": "result", "id": req.ID, "cost": cost})
 		for range 1 + btoi(twice) {
