@@ -219,6 +219,22 @@ func TestHostileInputs(t *testing.T) {
 				}
 			},
 		},
+		{
+			// Before, exit 1, where engine's ErrConfigChanged and the
+			// contract say a config error is 2.
+			name: "a resume of a run whose config was edited",
+			args: func(t *testing.T, dir string) []string {
+				run := finishedRun(t, dir)
+				path := filepath.Join(run, "config.yaml")
+				text, _ := os.ReadFile(path)
+				if err := os.WriteFile(path, []byte(strings.Replace(string(text), "seed: 4", "seed: 5", 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"resume", run, "--generations", "2"}
+			},
+			code: ExitUsage,
+			want: []string{`config\.yaml was edited in ways that change results \(seed\)`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

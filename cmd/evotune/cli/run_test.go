@@ -346,9 +346,10 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 	}
 }
 
-// TestBrokenRunDirectoriesExitOne: a corrupt checkpoint or one from
-// another config is a clear error, exit 1, and no file changes.
-func TestBrokenRunDirectoriesExitOne(t *testing.T) {
+// TestBrokenRunDirectoriesExitClearly: a corrupt checkpoint is a clear
+// error, exit 1, and a config edited since the checkpoint one too, exit
+// 2 (a config error); no file changes.
+func TestBrokenRunDirectoriesExitClearly(t *testing.T) {
 	copyRun := func(t *testing.T) string {
 		dir := t.TempDir()
 		for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
@@ -369,18 +370,19 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 	tests := []struct {
 		name   string
 		damage func(dir string)
+		code   ExitCode
 		want   string
 	}{
 		{"truncated checkpoint", func(dir string) {
 			p := filepath.Join(dir, "checkpoint.json")
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/3], 0o644)
-		}, "corrupt checkpoint"},
+		}, ExitFailure, "corrupt checkpoint"},
 		{"checkpoint of another config", func(dir string) {
 			p := filepath.Join(dir, "config.yaml")
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
-		}, "evolution.population"},
+		}, ExitUsage, "evolution.population"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -388,8 +390,8 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 			tc.damage(dir)
 			before := allFiles(t, dir)
 			code, _, errs := run(t, "resume", dir, "--generations", "2")
-			if code != ExitFailure || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-				t.Fatalf("exit %d, stderr %q; want exit 1 and one line about %q", code, errs, tc.want)
+			if code != tc.code || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want exit %d and one line about %q", code, errs, tc.code, tc.want)
 			}
 			sameFiles(t, before, allFiles(t, dir))
 		})
