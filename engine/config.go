@@ -267,18 +267,19 @@ func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) 
 func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 	var model, selection, crossover, ratingModel string
 	d.Map(root, "", yamlcheck.Fields{
-		"name":    d.String(&c.Name),
-		"seed":    d.Uint64(&c.Seed),
-		"game":    d.String(&c.Game),
-		"command": d.Names(&c.Command),
-		"dir":     d.String(&c.Dir),
-		"env":     d.Scalars(&c.Env),
-		"timeout": d.String(&c.ProgramConfig.timeout),
-		"audit":   d.Number(&c.Audit),
-		"rules":   d.Options(&c.Rules),
-		"player":  d.String(&c.Player),
-		"space":   d.Node(&c.space),
-		"seeds":   d.Node(&c.seeds),
+		"name":          d.String(&c.Name),
+		"seed":          d.Uint64(&c.Seed),
+		"game":          d.String(&c.Game),
+		"command":       d.Names(&c.Command),
+		"dir":           d.String(&c.Dir),
+		"env":           d.Scalars(&c.Env),
+		"timeout":       d.String(&c.ProgramConfig.timeout),
+		"audit":         d.Number(&c.Audit),
+		"program-files": d.Names(&c.ProgramFiles),
+		"rules":         d.Options(&c.Rules),
+		"player":        d.String(&c.Player),
+		"space":         d.Node(&c.space),
+		"seeds":         d.Node(&c.seeds),
 		"fitness": func(n *yaml.Node, path string) {
 			f := &c.Fitness
 			d.Map(n, path, yamlcheck.Fields{
@@ -418,7 +419,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 			return
 		}
 	} else {
-		for _, key := range []string{"dir", "env", "timeout", "audit"} {
+		for _, key := range []string{"dir", "env", "timeout", "audit", "program-files"} {
 			if c.has(key) {
 				bad(key, "belongs to a command: (an outside program), and there is none")
 			}

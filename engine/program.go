@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -48,6 +49,11 @@ type ProgramConfig struct {
 	// resumed run may wait longer or audit more.
 	Timeout time.Duration `json:"-"`
 	Audit   float64       `json:"-"`
+	// ProgramFiles lists more files and directories of the program (the
+	// modules a script imports), relative to Dir, whose content the
+	// checkpoint records beside the files the command names. They are
+	// watched, not results: not in the hash.
+	ProgramFiles []string `json:"-"`
 
 	timeout string // as written
 }
@@ -128,6 +134,7 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 	c.relative = true
 	log := &switchWriter{}
 	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, pc.Timeout, pc.Audit, log)
+	cmd.Files = pc.ProgramFiles
 	desc, err := external.Describe(context.Background(), cmd)
 	if err != nil {
 		bad("command", "%s", oneLine(err))
@@ -135,7 +142,12 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 	}
 	files, err := cmd.FileHashes()
 	if err != nil {
-		bad("command", "%s", oneLine(err))
+		key := "command"
+		var fe *external.FileError
+		if errors.As(err, &fe) {
+			key = fmt.Sprintf("program-files[%d]", fe.Index)
+		}
+		bad(key, "%s", oneLine(err))
 		return fitness.GameInfo{}, false
 	}
 	if c.Game != "" && c.Game != desc.Game {

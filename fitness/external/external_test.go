@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -677,6 +678,43 @@ func TestFileHashes(t *testing.T) {
 	h2, _ := c.FileHashes()
 	if h2["bot.py"] == h1["bot.py"] || h2["sh"] != h1["sh"] {
 		t.Fatalf("hashes before %v, after editing the script %v", h1, h2)
+	}
+
+	// Files lists more: a directory's hash covers every regular file
+	// under it, by path and content, and no link.
+	lib := filepath.Join(dir, "lib")
+	os.MkdirAll(filepath.Join(lib, "deep"), 0o755)
+	os.WriteFile(filepath.Join(lib, "deep", "m.py"), []byte("A = 1\n"), 0o644)
+	c.Files = []string{"lib"}
+	hashes := func() string {
+		t.Helper()
+		h, err := c.FileHashes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h["lib"]
+	}
+	before := hashes()
+	os.Symlink("/etc/passwd", filepath.Join(lib, "link"))
+	if hashes() != before {
+		t.Fatal("a link changed the directory's hash")
+	}
+	for _, change := range []func(){
+		func() { os.WriteFile(filepath.Join(lib, "deep", "m.py"), []byte("A = 2\n"), 0o644) },
+		func() { os.Rename(filepath.Join(lib, "deep", "m.py"), filepath.Join(lib, "deep", "n.py")) },
+		func() { os.WriteFile(filepath.Join(lib, "new.py"), nil, 0o644) },
+	} {
+		change()
+		if after := hashes(); after == before {
+			t.Fatal("an edit under the directory left its hash as it was")
+		} else {
+			before = after
+		}
+	}
+	syscall.Mkfifo(filepath.Join(lib, "fifo"), 0o644)
+	var fe *external.FileError
+	if _, err := c.FileHashes(); !errors.As(err, &fe) || fe.Index != 0 || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a FIFO under the directory: %v", err)
 	}
 }
 

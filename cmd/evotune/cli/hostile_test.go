@@ -235,6 +235,38 @@ func TestHostileInputs(t *testing.T) {
 			code: ExitUsage,
 			want: []string{`config\.yaml was edited in ways that change results \(seed\)`},
 		},
+		{
+			// Before, only the files the command names were hashed: an
+			// edited module the program imports resumed silently.
+			name: "a resume after a module the program imports was edited",
+			args: func(t *testing.T, dir string) []string {
+				lib := filepath.Join(dir, "lib")
+				if err := os.MkdirAll(filepath.Join(lib, "sub"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				mod := filepath.Join(lib, "sub", "rules.py")
+				if err := os.WriteFile(mod, []byte("STEP = 1\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cfg := rawbotConfig(t, dir, nil, "program-files: [lib/]\n")
+				run := filepath.Join(dir, "run")
+				mustRun(t, "run", cfg, "--out", run, "--quiet", "--generations", "1")
+				if err := os.WriteFile(mod, []byte("STEP = 2\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"resume", run, "--generations", "2"}
+			},
+			code: ExitFailure,
+			want: []string{`the program changed since the checkpoint: file lib/ was edited`},
+		},
+		{
+			name: "program-files naming nothing",
+			args: func(t *testing.T, dir string) []string {
+				return []string{"validate", rawbotConfig(t, dir, nil, "program-files: [lib/, missing.py]\n")}
+			},
+			code: ExitUsage,
+			want: []string{`walk\.yaml:\d+: program-files\[0\]: external: .*lib: no such file`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
