@@ -144,28 +144,35 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
+	if err := ck.checkWith(cfg, dir, path, acceptProgramChange); err != nil {
+		cfg.Close() // the caller closes only the config it is given
+		return nil, nil, err
+	}
+	return &ck, cfg, nil
+}
+
+// checkWith checks the checkpoint against the config it holds, cfg.
+func (ck *Checkpoint) checkWith(cfg *Config, dir, path string, acceptProgramChange bool) error {
 	if cfg.Hash() != ck.ConfigHash {
-		cfg.Close()
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+		return fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
 	}
 	if now := cfg.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !acceptProgramChange {
-		cfg.Close()
-		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
+		return fmt.Errorf("%s: %w since the checkpoint: the announced %s",
 			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
 	states := ck.states()
 	if len(states) != len(cfg.species) {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
+		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
 	if err := ck.checkFiles(cfg); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+		return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
 	for s, st := range states {
 		if err := ck.checkSpecies(cfg, s, st); err != nil {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+			return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
-	return &ck, cfg, nil
+	return nil
 }
 
 // baseDirOf is where a checkpoint's relative specs are found.
