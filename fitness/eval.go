@@ -103,6 +103,15 @@ const (
 	evalMatch
 )
 
+// SoloSeed is the seed of solo deal i of an evaluation seeded seed: every
+// player of the evaluation meets it, and so does `evotune sprt` with the
+// same seed.
+func SoloSeed(seed uint64, i int) uint64 { return Derive(seed, evalSolo, uint64(i)) }
+
+// MatchSeed is the seed from which PlayPairs derives the deals of an
+// evaluation's head-to-head pairs.
+func MatchSeed(seed uint64) uint64 { return Derive(seed, evalMatch) }
+
 // Evaluate plays the requested games and summarises them. Every player
 // meets the same deals: solo game i of every player uses the same seed,
 // and head-to-head games are played in pairs on one seed with seats
@@ -134,7 +143,7 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 		for k, c := range all {
 			ms := make([]Match, req.Games)
 			for i := range ms {
-				ms[i] = Match{A: c.Player, B: opp, Seed: Derive(req.Seed, evalSolo, uint64(i))}
+				ms[i] = Match{A: c.Player, B: opp, Seed: SoloSeed(req.Seed, i)}
 			}
 			var err error
 			if costs[k], err = PlaySoloMatches(ctx, sg, ms, req.Workers, progress(done)); err != nil {
@@ -152,7 +161,7 @@ func Evaluate(ctx context.Context, req EvalRequest) (EvalReport, error) {
 	}
 	for _, a := range req.Players {
 		for _, b := range req.Opponents {
-			t, err := PlayPairs(ctx, req.Game, a.Player, b.Player, req.Games, Derive(req.Seed, evalMatch), req.Workers, progress(done))
+			t, err := PlayPairs(ctx, req.Game, a.Player, b.Player, req.Games, MatchSeed(req.Seed), req.Workers, progress(done))
 			if err != nil {
 				return rep, err
 			}

@@ -75,16 +75,25 @@ func moments(pdf [5]float64) (mean, variance, skew, exkurt float64) {
 }
 
 // Score is the mean score per game with its 95% normal interval from the
-// variance of the pairs' mean scores (fishtest's get_elo): mean +-
-// z * sqrt(var_pair / pairs), clipped to [0, 1].
+// variance of the pairs' mean scores, as fishtest's get_elo computes it:
+// mean +- z * sqrt(var_pair / pairs), the variance that of the
+// regularised counts, clipped to [0, 1]. The mean is the counts' own, not
+// the regularised one (which moves it by less than 1e-3 of a pair), so it
+// is the score the games made.
 func (p Pentanomial) Score() Estimate {
-	if p.Pairs() == 0 {
+	pairs := p.Pairs()
+	if pairs == 0 {
 		return Estimate{Value: math.NaN(), CI95: [2]float64{0, 1}}
 	}
 	n, pdf := p.pdf()
-	mean, variance, _, _ := moments(pdf)
+	_, variance, _, _ := moments(pdf)
+	var sum float64
+	for i, k := range p {
+		sum += float64(k) * pairValues[i]
+	}
+	mean := sum / float64(pairs)
 	half := Z95 * math.Sqrt(variance/n)
-	return Estimate{Value: mean, CI95: [2]float64{max(0, mean-half), min(1, mean+half)}, N: p.Pairs()}
+	return Estimate{Value: mean, CI95: [2]float64{max(0, mean-half), min(1, mean+half)}, N: pairs}
 }
 
 // Elo is the logistic Elo difference of the score, -400 log10(1/s - 1),

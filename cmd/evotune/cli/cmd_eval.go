@@ -118,32 +118,13 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if o.svg != "" && o.series == 0 {
 		return usagef("--svg draws series: give --series N")
 	}
-	info, err := o.program.lookup(ctx, e, o.game)
+	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
 	if err != nil {
 		return err
 	}
-	o.game = info.Name
-	g, err := info.New(o.rules)
-	if err != nil {
-		return asUsage(err)
-	}
-	defer fitness.Close(g)
-	solo, hasSolo := fitness.SoloOf(g)
-	opponent, err := o.soloOpponent(solo)
-	if err != nil {
-		return err
-	}
-	if opponent != "" && solo.OpponentRule != "" {
-		// The game reads its opponent from a rule, so the whole game (its
-		// head-to-head deals too) uses the one named.
-		fitness.Close(g)
-		o.rules[solo.OpponentRule] = opponent
-		if g, err = info.New(o.rules); err != nil {
-			return asUsage(err)
-		}
-		defer fitness.Close(g)
-		opponent = ""
-	}
+	defer closeGame()
+	o.game = g.Name()
+	_, hasSolo := fitness.SoloOf(g)
 	if o.series > 0 {
 		return o.runSeries(ctx, g)
 	}
@@ -153,12 +134,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
 		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
 	}
-	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
-	if opponent != "" {
-		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
-			return asUsage(err)
-		}
-	}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers, SoloOpponent: opponent}
 	for _, list := range []struct {
 		specs []string
 		into  *[]fitness.Contender
@@ -203,29 +179,6 @@ func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	}
 	text(e.stdout)
 	return nil
-}
-
-// placerRole is the role --placer names: the flag predates --opponent and
-// stays for the games whose solo opponents are placers.
-const placerRole fitness.Role = "placer"
-
-// soloOpponent returns the SPEC of --opponent (or --placer, its name for
-// games whose solo opponents are placers), "" when neither is given.
-func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
-	spec, flag := o.opponent, "--opponent"
-	switch {
-	case o.placer != "" && o.opponent != "":
-		return "", usagef("--placer and --opponent name the same player: give one")
-	case o.placer != "":
-		spec, flag = o.placer, "--placer"
-		if solo.Opponent != placerRole {
-			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
-		}
-	}
-	if spec != "" && solo.Opponent == "" {
-		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
-	}
-	return spec, nil
 }
 
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {
