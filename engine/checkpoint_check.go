@@ -109,6 +109,9 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	if err := checkRemeasured(prefix, st, score); err != nil {
 		return err
 	}
+	if err := checkVerdict(prefix, st, sp.space, score); err != nil {
+		return err
+	}
 	for i, row := range st.History {
 		field := fmt.Sprintf("%shistory[%d]", prefix, i)
 		switch {
