@@ -27,6 +27,18 @@ type Progress interface {
 	EndGeneration(gen int, s GenStats, best Member)
 }
 
+// RunInfo is what a Progress that also has a Begin(RunInfo) method is
+// told once, before the first generation a process plays.
+type RunInfo struct {
+	Objective     string
+	LowerIsBetter bool
+	Budget        int // the generation budget
+	From          int // the first generation this process plays, from 0
+	// EndGames is the games a finished run plays after its last
+	// generation: the remeasure of its best.
+	EndGames int
+}
+
 // Options control a run without changing its results.
 type Options struct {
 	Dir     string // the run directory
@@ -94,6 +106,9 @@ type Result struct {
 	ConfigBudget int
 	Best         Member
 	Dir          string
+	// Summary is set when the run has finished: what it recommends and
+	// how that compares with where it started.
+	Summary *Summary
 }
 
 type runner struct {
@@ -286,7 +301,9 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if ck.Generation >= r.budget {
 		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
 		r.journal.remove()
-		return r.result(ck.Generation, ck.HallOfFame[0]), nil
+		res := r.result(ck.Generation, ck.HallOfFame[0])
+		res.Summary = r.summary(ck.SpeciesState)
+		return res, nil
 	}
 	states := ck.states()
 	pools := make([][][]float64, len(states))
@@ -330,6 +347,10 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			res = r.result(checkpointed, Member{})
 		}
 	}()
+	if b, ok := r.progress.(interface{ Begin(RunInfo) }); ok {
+		b.Begin(RunInfo{Objective: r.cfg.ObjectiveName(), LowerIsBetter: r.cfg.species[0].minimise,
+			Budget: r.budget, From: gen, EndGames: r.remeasureGames()})
+	}
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -406,7 +427,9 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 	}
 	r.journal.remove()
 	r.logf("finished %s", english.Count(r.budget, "generation"))
-	return r.result(r.budget, states[0].HallOfFame[0]), nil
+	res = r.result(r.budget, states[0].HallOfFame[0])
+	res.Summary = r.summary(states[0])
+	return res, nil
 }
 
 func labelled(sp *species) string {

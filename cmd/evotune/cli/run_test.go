@@ -159,7 +159,7 @@ func TestRunExportEval(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	code, out, errs := run(t, "run", cfg, "--out", dir, "--quiet")
-	if code != ExitOK || !strings.Contains(out, "best fitness") {
+	if code != ExitOK || !strings.Contains(out, "recommended (hall of fame #") {
 		t.Fatalf("run: exit %d: %s%s", code, out, errs)
 	}
 	best := filepath.Join(t.TempDir(), "best.yaml")
