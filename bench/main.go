@@ -151,7 +151,17 @@ func main() {
 	racing := flag.Bool("racing", false, "also run every method with racing: on")
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
+	stopBench := flag.Bool("stop", false, "the stop-rule benchmark instead: quickstart, pig and connect4, full budget against stop: {} (-methods picks problems)")
 	flag.Parse()
+	if *stopBench {
+		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer cancel()
+		if err := runStopBench(ctx, *out, *only, *seeds, *workers, *reportOnly); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*game, *seeds, *maxGames, *out, *only, *racing, *workers, *reportOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

@@ -41,6 +41,9 @@ type Summary struct {
 	Elo   *stats.Estimate    `json:"elo,omitempty"`
 	// Next is the command that tests the result on deals of its own.
 	Next string `json:"next"`
+	// Stopped says why the run ended before its budget (stop:).
+	Stopped *StopReason `json:"stopped,omitempty"`
+	Budget  int         `json:"budget"`
 }
 
 // SummaryPlayer is the recommended player's figures: selection's (biased
@@ -93,6 +96,10 @@ func (r *runner) summary(st SpeciesState) *Summary {
 		}
 	}
 	s.Next = r.nextCommand(s)
+	s.Budget = r.budget
+	if why := r.cfg.stopRule(st.History); why != nil && why.Generation < r.budget {
+		s.Stopped = why
+	}
 	return s
 }
 

@@ -33,6 +33,9 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 	}
 	fmt.Fprintf(w, "%s: %s, %s%s, in %s\n", s.Dir, english.Count(s.Generations, "generation"),
 		english.Count(s.Games, "game"), extra, wall.Round(100*time.Millisecond))
+	if s.Stopped != nil {
+		fmt.Fprintf(w, "%s (of a budget of %d)\n", s.Stopped, s.Budget)
+	}
 	b := s.Best
 	sel := fmt.Sprintf("%.4g over %s", b.Selection.Fitness, english.Count(b.Selection.Games, "game"))
 	if b.Fresh == nil {
