@@ -39,7 +39,7 @@ type Config struct {
 	Remeasure *RemeasureConfig `json:"remeasure,omitempty"`
 	// Stop, likewise absent unless set, ends a run before its budget.
 	Stop *StopConfig `json:"stop,omitempty"`
-	Run       RunConfig        `json:"-"`
+	Run  RunConfig   `json:"-"`
 	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
 	// game with an outside program instead of a built-in game.
 	ProgramConfig
