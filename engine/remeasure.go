@@ -201,13 +201,9 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 // remeasureOnBaselines plays the top members against every baseline
 // opponent on the remeasure's fresh deals.
 func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
-	players := make([][]fitness.Player, len(r.cfg.species))
-	for _, m := range top {
-		p, err := r.player(sp, m.Genes)
-		if err != nil {
-			return nil, err
-		}
-		players[s] = append(players[s], p)
+	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
+	if err != nil {
+		return nil, err
 	}
 	stats := make([][][nModes]modeStats, len(r.cfg.species))
 	stats[s] = make([][nModes]modeStats, len(top))
@@ -258,6 +254,29 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 	return out, nil
 }
 
+// speciesPlayers builds the players of genomes of species s, placed as
+// r.play and r.playChunk want them: players[s][i] plays genes[i].
+func (r *runner) speciesPlayers(s int, sp *species, genes ...[]float64) ([][]fitness.Player, error) {
+	players := make([][]fitness.Player, len(r.cfg.species))
+	for _, g := range genes {
+		p, err := r.player(sp, g)
+		if err != nil {
+			return nil, err
+		}
+		players[s] = append(players[s], p)
+	}
+	return players, nil
+}
+
+// genesOf lists the members' genomes.
+func genesOf(ms []Member) [][]float64 {
+	out := make([][]float64, len(ms))
+	for i, m := range ms {
+		out[i] = m.Genes
+	}
+	return out
+}
+
 // figure is a member's fitness from its games in one mode, checked
 // finite, a score's interval clipped to [0, 1].
 func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, error) {
@@ -281,13 +300,9 @@ func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, 
 // games seat-swapped games each, on fresh deals: a member's figure is its
 // mean score against the others (head to head without baselines).
 func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
-	players := make([][]fitness.Player, len(r.cfg.species))
-	for _, m := range top {
-		p, err := r.player(sp, m.Genes)
-		if err != nil {
-			return nil, err
-		}
-		players[s] = append(players[s], p)
+	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
+	if err != nil {
+		return nil, err
 	}
 	var jobs []job
 	for i := range top {
@@ -368,16 +383,13 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 	case other == nil:
 		return v, nil // one member, no start: nothing to measure against
 	}
-	players := make([][]fitness.Player, len(r.cfg.species))
-	for _, genes := range [][]float64{w.Genes, other} {
-		if genes == nil {
-			continue
-		}
-		p, err := r.player(sp, genes)
-		if err != nil {
-			return nil, err
-		}
-		players[s] = append(players[s], p)
+	genes := [][]float64{w.Genes}
+	if other != nil {
+		genes = append(genes, other)
+	}
+	players, err := r.speciesPlayers(s, sp, genes...)
+	if err != nil {
+		return nil, err
 	}
 	solo := r.cfg.Fitness.Objective == Solo
 	var jobs []job
