@@ -339,7 +339,8 @@ remeasure:
   games: 2000
 `
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+	res, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2})
+	if err != nil {
 		t.Fatal(err)
 	}
 	ck, _, err := ReadCheckpoint(dir)
@@ -348,6 +349,10 @@ remeasure:
 	}
 	if len(ck.Remeasured) != 3 {
 		t.Fatalf("remeasured %+v", ck.Remeasured)
+	}
+	// Three pairs of 2,000 games, then 2,000 against the start.
+	if n := res.Summary.RemeasureGames; n != 8000 {
+		t.Errorf("the summary counts %d games at the end, want 8000", n)
 	}
 	// Each meets the other two: scores against each other sum to 3/2
 	// over the three (each pair of them splits one point per game).

@@ -303,7 +303,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
 		r.journal.remove()
 		res := r.result(ck.Generation, ck.HallOfFame[0])
-		res.Summary = r.summary(ck.SpeciesState)
+		res.Summary = r.summary(ck.states())
 		return res, nil
 	}
 	states := ck.states()
@@ -428,7 +428,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 			r.logf("finished %s", english.Count(gen+1, "generation"))
 			res = r.result(gen+1, states[0].HallOfFame[0])
-			res.Summary = r.summary(states[0])
+			res.Summary = r.summary(states)
 			return res, nil
 		}
 		if r.stopRequested() {
@@ -445,7 +445,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 	// loop ends by its last generation.
 	r.journal.remove()
 	res = r.result(gen, states[0].HallOfFame[0])
-	res.Summary = r.summary(states[0])
+	res.Summary = r.summary(states)
 	return res, nil
 }
 

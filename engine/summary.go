@@ -63,15 +63,19 @@ type SummaryStart struct {
 	Fresh  *fitness.Figure `json:"fresh,omitempty"`
 }
 
-// summary describes the finished run of the main species' state st.
-func (r *runner) summary(st SpeciesState) *Summary {
+// summary describes the finished run whose species stand at states
+// (main species first).
+func (r *runner) summary(states []SpeciesState) *Summary {
+	st := states[0]
 	sp := r.cfg.species[0]
 	s := &Summary{Dir: r.dir, Objective: r.cfg.ObjectiveName(), LowerIsBetter: sp.minimise,
 		Generations: len(st.History), BestFile: filepath.Join(r.dir, sp.file(fileBest))}
 	for _, h := range st.History {
 		s.Games += h.Games
 	}
-	s.RemeasureGames = r.remeasureGames()
+	for _, st := range states {
+		s.RemeasureGames += playedAtEnd(st)
+	}
 	order := exportOrder(sp, st)
 	best := st.HallOfFame[order[0]]
 	s.Best = SummaryPlayer{HallOfFameRank: order[0] + 1, Generation: best.Generation + 1,
@@ -103,8 +107,28 @@ func (r *runner) summary(st SpeciesState) *Summary {
 	return s
 }
 
-// remeasureGames counts the games of the end-of-run remeasure and
-// verdict of every species.
+// playedAtEnd counts the games a species' remeasure and verdict played:
+// a round among the best counts each game for both its players.
+func playedAtEnd(st SpeciesState) int {
+	n := 0
+	for _, rm := range st.Remeasured {
+		n += rm.Games
+	}
+	v := st.Verdict
+	if v != nil && v.Against != againstBaselines {
+		n /= 2
+	}
+	if v != nil {
+		n += v.Games
+		if v.Start != nil {
+			n += v.Start.Games
+		}
+	}
+	return n
+}
+
+// remeasureGames is what the end-of-run remeasure and verdict of every
+// species are expected to play, before they do (for the ETA).
 func (r *runner) remeasureGames() int {
 	rc, on := r.cfg.remeasure()
 	if !on {
