@@ -85,6 +85,12 @@ type Verdict struct {
 
 func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
 
+// defaultRemeasureGames, when positive, replaces the default's games in
+// what a run plays (not in what validate says): a variable only so the
+// package's tests, which finish many small runs, can keep the default on
+// and cheap.
+var defaultRemeasureGames = 0
+
 func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		rc := defaultRemeasure()
@@ -108,7 +114,11 @@ func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
 func (c *Config) remeasure() (rc RemeasureConfig, ok bool) {
 	switch {
 	case c.Remeasure == nil:
-		return defaultRemeasure(), true
+		rc := defaultRemeasure()
+		if defaultRemeasureGames > 0 {
+			rc.Games = defaultRemeasureGames
+		}
+		return rc, true
 	case c.Remeasure.Off:
 		return RemeasureConfig{}, false
 	}
@@ -555,7 +565,11 @@ func (c *Config) spendingSummary() string {
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
 	}
-	if rc, on := c.remeasure(); on && len(c.species) > 0 {
+	rc, on := c.remeasure()
+	if c.Remeasure == nil {
+		rc = defaultRemeasure() // what a run plays outside the tests
+	}
+	if on && len(c.species) > 0 {
 		switch sp := c.species[0]; {
 		case len(sp.baselines) > 0:
 			s += fmt.Sprintf("  remeasure: the best %d on %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", rc.Top, rc.Games)
