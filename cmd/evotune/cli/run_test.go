@@ -28,6 +28,7 @@ evolution:
   generations: 6
   tournament-size: 2
   elitism: 2
+remeasure: {top: 2, games: 40} # on, as by default, but cheap
 `
 
 // evotune starts this test binary as the evotune command.
