@@ -278,7 +278,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 		t.Fatalf("after resume --generations 9: %q, want %q", advice, want)
 	}
 	args := append(strings.Fields(strings.TrimPrefix(advice, "evotune ")), "--quiet")
-	if out := mustRun(t, args...); !strings.Contains(out, ": 9 generations;") {
+	if out := mustRun(t, args...); !strings.Contains(out, ": 9 generations, ") {
 		t.Fatalf("the advice's resume: %s", out)
 	}
 }
