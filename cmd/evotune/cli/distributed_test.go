@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -101,7 +102,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
+	timer := time.AfterFunc(time.Until(patience(t)), func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd, &errb
 }
@@ -120,17 +121,10 @@ func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 // batches of generation gen (from 0).
 func waitJournal(t *testing.T, dir string, gen, n int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	waitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
 		g, k := journalState(filepath.Join(dir, "games.journal"))
-		if g > gen || (g == gen && k >= n) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("generation %d never reached %d batches (at generation %d, %d batches)", gen+1, n, g+1, k)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return g > gen || (g == gen && k >= n)
+	})
 }
 
 // TestWorkerProcessesMatchLocal: a coordinator (run --serve on a random
@@ -224,35 +218,23 @@ func TestWorkerSecurity(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
-	// Wait for the server to listen.
-	deadline := time.Now().Add(time.Minute)
-	for {
+	waitFor(t, "listening coordinator", func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the coordinator never listened")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil
+	})
 	out, err := evotune("worker", "nats://wrong@"+addr, "--quiet").CombinedOutput()
 	exitErr, ok := err.(*exec.ExitError)
 	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused the token given") ||
 		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
 		t.Fatalf("worker with a wrong token: %v: %q", err, out)
 	}
-	for {
+	waitFor(t, "word that no workers are connected", func() bool {
 		said, _ := os.ReadFile(stderrPath)
-		if strings.Contains(string(said), "no workers connected") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the coordinator never said it has no workers:\n%s", said)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return strings.Contains(string(said), "no workers connected")
+	})
 }
 
 // TestCoordinatorPlaysItself: with --play and no worker, the coordinator

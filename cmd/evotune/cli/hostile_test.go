@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // escapes is text a hostile program or peer writes to drive the
@@ -274,9 +273,8 @@ func TestHostileInputs(t *testing.T) {
 			args := tc.args(t, dir)
 			// Every case ends in about a second; one that hangs (a
 			// defect: a coordinator waiting for workers that never come)
-			// is killed after two minutes, far from any busy machine's
-			// slowness.
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			// is killed at the end of the test's patience.
+			ctx, cancel := context.WithDeadline(context.Background(), patience(t))
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")

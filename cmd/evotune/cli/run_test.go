@@ -200,16 +200,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no checkpoint within a minute")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "checkpoint", exists(filepath.Join(dir, "checkpoint.json")))
 	_ = cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	var exitErr *exec.ExitError
@@ -313,30 +304,24 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	var errb bytes.Buffer
+	errb := &syncBuffer{}
 	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
-	cmd.Stderr = &errb
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
 	// The journal is written as the generation's games start.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "games.journal")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no generation under way within a minute")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "generation under way", exists(filepath.Join(dir, "games.journal")))
 	time.Sleep(500 * time.Millisecond) // into the searches
-	for range 2 {
-		_ = cmd.Process.Signal(os.Interrupt)
-		time.Sleep(50 * time.Millisecond)
-	}
-	err := waitOrKill(t, cmd, time.Minute)
+	// The second signal goes once the first is acknowledged: two sent
+	// 50 ms apart to a process the busy machine had not run meanwhile
+	// merged into one (a signal pending is not queued twice), and the
+	// run only stopped after its minutes-long generation.
+	_ = cmd.Process.Signal(os.Interrupt)
+	waitFor(t, "acknowledgement of the first Ctrl-C", func() bool { return strings.Contains(errb.String(), "Ctrl-C again to abort") })
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := waitOrKill(t, cmd)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) ||
 		!strings.Contains(errb.String(), "Ctrl-C again to abort") || !strings.Contains(errb.String(), "aborted before the first checkpoint") {

@@ -171,10 +171,10 @@ evolution:
 	if err := os.Chmod(emptyConfig, 0o777); err != nil { // past the umask
 		t.Fatal(err)
 	}
-	// An attacker that gets in may play for ever: a minute is far more
-	// than a refusal takes.
+	// An attacker that gets in may play for ever: the test's patience
+	// ends it.
 	attacker := func(env []string, args ...string) (*exec.Cmd, bool) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithDeadline(context.Background(), patience(t))
 		t.Cleanup(cancel)
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = open
