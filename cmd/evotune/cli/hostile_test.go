@@ -200,7 +200,7 @@ func TestHostileInputs(t *testing.T) {
 				return []string{"resume", run}
 			},
 			code: ExitOK,
-			want: []string{`: 3 generations; best`},
+			want: []string{`run: 3 generations, `},
 		},
 		{
 			// Before, the count was written as the processes ended, once
