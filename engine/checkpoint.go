@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/evotune/evotune/internal/fileio"
 )
@@ -131,6 +132,11 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ck); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// Dropped unread, it would be lost at the next checkpoint:
+			// likely written by a newer evotune, which must resume it.
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint, or a newer evotune's: it holds field %s, which this evotune does not know", path, field)
+		}
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {

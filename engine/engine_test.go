@@ -388,7 +388,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"member without games", memberEdit(`"games": \d+`, `"games": 0`), "member with games 0"},
 		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "member with generation -1"},
 		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without ci95"},
-		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
+		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), `holds field "luck", which this evotune does not know`},
 		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {

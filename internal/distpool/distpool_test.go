@@ -396,3 +396,78 @@ func patience(t *testing.T) time.Time {
 	}
 	return time.Now().Add(time.Hour)
 }
+
+// TestEmptyWaveTouchesNothing: a wave whose batches the journal all held
+// (a distributed resume of a generation killed after its last batch)
+// reaches the pool empty: it returns at once, sharing and publishing
+// nothing, and says so only if ctx is done.
+func TestEmptyWaveTouchesNothing(t *testing.T) {
+	p := Pool{} // no coordinator: touching it would panic
+	if err := p.Play(context.Background(), engine.Wave{}); err != nil {
+		t.Fatalf("an empty wave: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := p.Play(ctx, engine.Wave{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("an empty wave, cancelled: %v, want the context's error", err)
+	}
+}
+
+// TestLongJobsAreNotRedelivered: a worker playing a job longer than the
+// ack wait tells the server it is alive often enough (a third of the
+// wait) that the job is not delivered to another worker meanwhile: every
+// job is played once.
+func TestLongJobsAreNotRedelivered(t *testing.T) {
+	w := &engine.Worker{}
+	t.Cleanup(w.Close)
+	var mu sync.Mutex
+	plays := map[string]int{}
+	slow := func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+		mu.Lock()
+		plays[string(payload)]++
+		mu.Unlock()
+		time.Sleep(2500 * time.Millisecond) // two and a half ack waits
+		return Play(w)(ctx, payload, fetch)
+	}
+	cl := startCluster(t, dist.Settings{AckWait: time.Second}, slow)
+	cfg := load(t)
+	if _, err := engine.Start(context.Background(), cfg, engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}, Generations: 1, BatchGames: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range plays {
+		if n != 1 {
+			t.Fatalf("plays per job: %v, want each once", plays)
+		}
+	}
+	if len(plays) == 0 {
+		t.Fatal("no job played")
+	}
+}
+
+// TestBadResultsArePlayedAgain: a worker's result the engine refuses (a
+// cost no game gives) counts once against its copy, which is queued
+// again and played by a good worker: the run is the local run.
+func TestBadResultsArePlayedAgain(t *testing.T) {
+	want := localRun(t)
+	w := &engine.Worker{}
+	t.Cleanup(w.Close)
+	var bad atomic.Int64
+	liar := func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+		res, err := Play(w)(ctx, payload, fetch)
+		if err == nil && bad.Add(1) <= 3 {
+			res = append(bytes.Clone(res[:len(res)-8]), 0, 0, 0, 0, 0, 0, 0xf0, 0x7f) // the last result +Inf
+		}
+		return res, err
+	}
+	cl := startCluster(t, dist.Settings{}, liar, newWorker(t))
+	dir := t.TempDir()
+	ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+	defer cancel()
+	if _, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if bad.Load() < 3 {
+		t.Fatal("the lying worker told no lie; the test proves nothing")
+	}
+	sameFiles(t, want, readFiles(t, dir), "with a worker that lied three times")
+}
