@@ -174,32 +174,10 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"a line of impossible results with a good checksum", func(t *testing.T, path string) {
-			data, _ := os.ReadFile(path)
-			lines := bytes.SplitAfter(data, []byte("\n"))
-			var e journalEntry
-			if err := json.Unmarshal(lines[2], &e); err != nil {
-				t.Fatal(err)
-			}
-			e.Results[0] = -1000 // shots: a cost no game gives
-			e.Sum = entrySum(e.Batch, e.Results)
-			var forged bytes.Buffer
-			writeLine(&forged, e)
-			lines[2] = forged.Bytes()
-			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
+			forgeFirstResult(t, path, -1000) // shots: a cost no game gives
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"a line of a finite but huge cost with a good checksum", func(t *testing.T, path string) {
-			data, _ := os.ReadFile(path)
-			lines := bytes.SplitAfter(data, []byte("\n"))
-			var e journalEntry
-			if err := json.Unmarshal(lines[2], &e); err != nil {
-				t.Fatal(err)
-			}
-			e.Results[0] = 1e300 // finite, but its square is not
-			e.Sum = entrySum(e.Batch, e.Results)
-			var forged bytes.Buffer
-			writeLine(&forged, e)
-			lines[2] = forged.Bytes()
-			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
+			forgeFirstResult(t, path, 1e300) // finite, but its square is not
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"another generation's journal", func(t *testing.T, path string) {
 			data, _ := os.ReadFile(path)
@@ -246,6 +224,24 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forgeFirstResult makes the first result of the journal's second batch
+// line x, with the checksum that line then needs.
+func forgeFirstResult(t *testing.T, path string, x float64) {
+	t.Helper()
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var e journalEntry
+	if err := json.Unmarshal(lines[2], &e); err != nil {
+		t.Fatal(err)
+	}
+	e.Results[0] = x
+	e.Sum = entrySum(e.Batch, e.Results)
+	var forged bytes.Buffer
+	writeLine(&forged, e)
+	lines[2] = forged.Bytes()
+	os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 }
 
 func appendTo(t *testing.T, path, text string) {

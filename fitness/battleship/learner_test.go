@@ -11,7 +11,13 @@ import (
 
 func mustLearner(t testing.TB, g *Geometry, strength float64) *learnerShooter {
 	t.Helper()
-	v, err := learnerSchema(g.Rules).Defaults().With(learnerStrength, genome.Value{Num: strength})
+	return learnerWith(t, g, learnerStrength, strength)
+}
+
+// learnerWith is the learner with one of its knobs set.
+func learnerWith(t testing.TB, g *Geometry, knob string, x float64) *learnerShooter {
+	t.Helper()
+	v, err := learnerSchema(g.Rules).Defaults().With(knob, genome.Value{Num: x})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,15 +135,7 @@ func TestLearnerPriorSetsHowFastItLearns(t *testing.T) {
 	g := mustGeometry(t, Classic())
 	moved := func(prior float64, games int) float64 {
 		t.Helper()
-		v, err := learnerSchema(g.Rules).Defaults().With(learnerPrior, genome.Value{Num: prior})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := newLearner(g, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := p.(*learnerShooter).NewMemory(g).(*learnerMemory)
+		m := learnerWith(t, g, learnerPrior, prior).NewMemory(g).(*learnerMemory)
 		for i := range games {
 			l := blockHalfPlacer{}.Place(g, fitness.NewRand(fitness.Derive(5, uint64(i))))
 			var found Bits
