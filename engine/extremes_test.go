@@ -81,15 +81,13 @@ func TestWhateverValidateAcceptsRuns(t *testing.T) {
 	// Whole-number keys at their edges: below, at and past each bound a
 	// key has (within a population of 4), and the largest int.
 	ints := []string{"-1", "0", "1", "2", "3", "4", "2147483648", "9223372036854775807"}
-	for _, k := range []keyOf{{"generational", solo, "evolution.tournament-size"}, {"generational", solo, "evolution.elitism"},
+	keys = append(keys, []keyOf{{"generational", solo, "evolution.tournament-size"}, {"generational", solo, "evolution.elitism"},
 		{"generational", solo, "evolution.hall-of-fame"}, {"generational", solo, "evolution.population"},
 		{"generational", solo, "evolution.generations"}, {"generational", solo, "fitness.baselines.games"},
 		{"natural-selection", solo, "evolution.keep"}, {"down-to-size", solo, "evolution.offspring"},
 		{"generational", score, "fitness.population.opponents"}, {"generational", score, "fitness.population.games"},
 		{"generational", score, "fitness.hall-of-fame.members"}, {"generational", score, "fitness.hall-of-fame.games"},
-		{"random-search", solo, "seed"}} {
-		keys = append(keys, k)
-	}
+		{"random-search", solo, "seed"}}...)
 	isInt := func(k keyOf) bool {
 		return !strings.Contains(k.key, "rate") && !strings.Contains(k.key, "weight") && !strings.Contains(k.key, "sigma") && !strings.Contains(k.key, "alpha") && !strings.Contains(k.key, "step") && k.key != "audit"
 	}

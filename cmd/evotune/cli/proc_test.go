@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -150,10 +149,4 @@ func patience(t testing.TB) time.Time {
 		}
 	}
 	return time.Now().Add(time.Hour)
-}
-
-// waitSaid waits until s holds want, or the process behind it exits.
-func waitSaid(t *testing.T, s interface{ String() string }, want string, exited func() bool) {
-	t.Helper()
-	waitFor(t, fmt.Sprintf("%q", want), func() bool { return strings.Contains(s.String(), want) || exited() })
 }
