@@ -136,16 +136,18 @@ func (r procResult) expect(t testing.TB, code int, want string) {
 
 // patience is until when a process test waits for what a correct evotune
 // does in seconds (a checkpoint, a line on stderr, an exit after a
-// signal): as long as the test binary may run (-timeout), less a minute
-// to say what it was waiting for. So no verdict depends on how busy the
-// machine is (under a load of 20 on 2 cores a fixed 30 s was not enough
-// for a refusal that takes a second when idle), and a defect that never
-// makes the event happen still fails with its name rather than with the
-// binary's goroutine dump.
+// signal): as long as the test binary may run (-timeout), less a few
+// seconds to say what it was waiting for. So no verdict depends on how
+// busy the machine is (under a load of 20 on 2 cores a fixed 30 s was
+// not enough for a refusal that takes a second when idle), and a defect
+// that never makes the event happen still fails with its name rather
+// than with the binary's goroutine dump. (A minute less was too much:
+// the package's tests take minutes, and the last of them found their
+// patience spent before they began.)
 func patience(t testing.TB) time.Time {
 	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		if deadline, ok := d.Deadline(); ok {
-			return deadline.Add(-time.Minute)
+			return deadline.Add(-5 * time.Second)
 		}
 	}
 	return time.Now().Add(time.Hour)
