@@ -520,23 +520,15 @@ func (s *server) fatal(err error) error {
 	return err
 }
 
+// readLine reads one of evotune's lines (wire.ReadLine), its errors
+// worded for the program's messages.
 func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		if len(line)+len(frag) > wire.MaxRequestLine {
-			return nil, fmt.Errorf("program: a line from evotune is longer than %d bytes", wire.MaxRequestLine)
-		}
-		switch err {
-		case nil:
-			return append(line, frag[:len(frag)-1]...), nil
-		case bufio.ErrBufferFull:
-			line = append(line, frag...)
-		default:
-			if err == io.EOF && len(line)+len(frag) > 0 {
-				return nil, errors.New("program: stdin ended in the middle of a line")
-			}
-			return nil, err
-		}
+	line, err := wire.ReadLine(r, wire.MaxRequestLine)
+	switch {
+	case errors.Is(err, wire.ErrLineTooLong):
+		return nil, fmt.Errorf("program: a line from evotune is longer than %d bytes", wire.MaxRequestLine)
+	case errors.Is(err, wire.ErrPartialLine):
+		return nil, errors.New("program: stdin ended in the middle of a line")
 	}
+	return line, err
 }
