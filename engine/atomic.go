@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // fileSystem is every disk operation writeAtomic performs. The run goes
@@ -50,7 +51,7 @@ func writeAtomicOn(disk fileSystem, path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := disk.CreateTemp(dir, tempPattern(path))
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", path, fileio.Cause(err))
 	}
 	tmp := f.Name()
 	defer func() {
@@ -71,17 +72,9 @@ func writeAtomicOn(disk fileSystem, path string, data []byte) (err error) {
 		err = disk.Rename(tmp, path)
 	}
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", path, fileio.Cause(err))
 	}
 	return disk.SyncDir(dir)
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func syncDir(dir string) error {

@@ -123,7 +123,7 @@ func (j *journal) begin(r *runner, gen int, pools [][][]float64, hof [][]Member,
 	}
 	f, err := openJournalAppend(j.path)
 	if err != nil {
-		return fmt.Errorf("engine: journal: %w", unwrapPath(err))
+		return fmt.Errorf("engine: journal: %w", fileio.Cause(err))
 	}
 	j.f, j.wake, j.done = f, make(chan struct{}, 1), make(chan struct{})
 	go j.writer()
@@ -174,7 +174,7 @@ func (j *journal) read() (ignored int, err error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("engine: journal: %w", unwrapPath(err))
+		return 0, fmt.Errorf("engine: journal: %w", fileio.Cause(err))
 	}
 	defer f.Close()
 	rd := bufio.NewReaderSize(f, 1<<16)
@@ -272,7 +272,7 @@ func (j *journal) failure() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.err != nil {
-		return fmt.Errorf("engine: journal %s: %w", j.path, unwrapPath(j.err))
+		return fmt.Errorf("engine: journal %s: %w", j.path, fileio.Cause(j.err))
 	}
 	return nil
 }

@@ -154,7 +154,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
+		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, fileio.Cause(err))
 	}
 	if err := checkOwnership(opts.Dir); err != nil {
 		return nil, err
