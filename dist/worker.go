@@ -12,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -255,7 +257,7 @@ func (w *worker) playOne(h *held) time.Duration {
 			w.o.Log("job %s failed (delivery %d of %d): %v", id, delivery, w.maxDeliver, err)
 		}
 		msg.Data = nil
-		msg.Header.Set(headerError, oneLine(err.Error()))
+		msg.Header.Set(headerError, headerValue(err.Error()))
 		msg.Header.Set(headerDelivery, strconv.Itoa(delivery))
 		msgID += ".failed"
 	}
@@ -325,17 +327,11 @@ func stored(ctx context.Context, fut jetstream.PubAckFuture) bool {
 	}
 }
 
-// oneLine keeps a header value on one line and short.
-func oneLine(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			r = ' '
-		}
-		out = append(out, r)
-		if len(out) == 1000 {
-			break
-		}
+// headerValue keeps a header value on one line and short.
+func headerValue(s string) string {
+	s = english.OneLine(s)
+	if n := utf8.RuneCountInString(s); n > 1000 {
+		s = string([]rune(s)[:1000])
 	}
-	return string(out)
+	return s
 }

@@ -581,7 +581,7 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 	role, ok := fitness.OtherRole(c.game, c.role)
 	if !ok {
 		bad("coevolve", "%s has %d role(s) (%s): co-evolution breeds a second role against the first", c.Game,
-			len(c.game.Roles()), joinRoles(c.game.Roles()))
+			len(c.game.Roles()), fitness.JoinRoles(c.game.Roles()))
 		return
 	}
 	if !c.hasSolo || c.solo.Opponent != role {
@@ -726,14 +726,6 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
 		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
 	}
-}
-
-func joinRoles(rs []fitness.Role) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = r.String()
-	}
-	return strings.Join(names, ", ")
 }
 
 // nameRule is what validName accepts, for messages.
@@ -892,7 +884,8 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	}
 }
 
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+// oneLine folds a joined error onto one line.
+func oneLine(err error) string { return english.OneLine(err.Error()) }
 
 // Space is the searched parameter space.
 func (c *Config) Space() *genome.Space { return c.spaceOf }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/evotune/evotune/genome"
 )
@@ -57,6 +58,15 @@ type Role string
 const Mover Role = "mover"
 
 func (r Role) String() string { return string(r) }
+
+// JoinRoles lists roles for a message: "shooter, placer".
+func JoinRoles(rs []Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.String()
+	}
+	return strings.Join(names, ", ")
+}
 
 // PlayerInfo describes one registered player of a game.
 type PlayerInfo struct {
