@@ -3,7 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"strings"
+
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Model is the breeding scheme.
@@ -52,38 +54,20 @@ const (
 )
 
 var (
-	modelNames = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection",
+	modelNames = [...]string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection",
 		CMAES: "cmaes", RandomSearch: "random-search"}
-	selectionNames = []string{Tournament: "tournament", Roulette: "roulette"}
-	objectiveNames = []string{Solo: "solo", Score: "score"}
+	selectionNames = [...]string{Tournament: "tournament", Roulette: "roulette"}
+	objectiveNames = [...]string{Solo: "solo", Score: "score"}
 )
 
-func name(names []string, i int, kind string) string {
-	if i > 0 && i < len(names) {
-		return names[i]
-	}
-	return kind + "(" + strconv.Itoa(i) + ")"
-}
+func (m Model) String() string     { return enum.Name(modelNames[:], m, "Model") }
+func (s Selection) String() string { return enum.Name(selectionNames[:], s, "Selection") }
+func (o Objective) String() string { return enum.Name(objectiveNames[:], o, "Objective") }
 
-func parse[T ~uint8](names []string, s, kind string) (T, error) {
-	for i, n := range names {
-		if n != "" && n == s {
-			return T(i), nil
-		}
-	}
-	var want string
-	for _, n := range names[1:] {
-		if want != "" {
-			want += ", "
-		}
-		want += n
-	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", kind, s, want)
+// unknown refuses a name that a config gave for one of names.
+func unknown(kind, s string, names []string) error {
+	return fmt.Errorf("unknown %s %q (want %s)", kind, s, strings.Join(enum.List(names), ", "))
 }
-
-func (m Model) String() string     { return name(modelNames, int(m), "Model") }
-func (s Selection) String() string { return name(selectionNames, int(s), "Selection") }
-func (o Objective) String() string { return name(objectiveNames, int(o), "Objective") }
 
 // MarshalJSON writes the name, so checkpoints and hashes read well.
 func (m Model) MarshalJSON() ([]byte, error)     { return json.Marshal(m.String()) }
@@ -91,11 +75,19 @@ func (s Selection) MarshalJSON() ([]byte, error) { return json.Marshal(s.String(
 func (o Objective) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
 
 // ParseModel reads a model name.
-func ParseModel(s string) (Model, error) { return parse[Model](modelNames, s, "model") }
+func ParseModel(s string) (Model, error) {
+	if m, ok := enum.Parse[Model](modelNames[:], s); ok {
+		return m, nil
+	}
+	return 0, unknown("model", s, modelNames[:])
+}
 
 // ParseSelection reads a selection name.
 func ParseSelection(s string) (Selection, error) {
-	return parse[Selection](selectionNames, s, "selection")
+	if x, ok := enum.Parse[Selection](selectionNames[:], s); ok {
+		return x, nil
+	}
+	return 0, unknown("selection", s, selectionNames[:])
 }
 
 // ParseObjective reads an objective name: "score", or the name of the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/rating"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // RatingModel is how the population mode turns games among individuals
@@ -27,14 +28,9 @@ const (
 	BradleyTerry
 )
 
-var ratingNames = []string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
+var ratingNames = [...]string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
 
-func (m RatingModel) String() string {
-	if int(m) < len(ratingNames) {
-		return ratingNames[m]
-	}
-	return fmt.Sprintf("RatingModel(%d)", m)
-}
+func (m RatingModel) String() string { return enum.Name(ratingNames[:], m, "RatingModel") }
 
 // MarshalJSON writes the name; the default is left out of configs' JSON
 // (omitempty), so their hash is that of a config without the key.
@@ -42,12 +38,10 @@ func (m RatingModel) MarshalJSON() ([]byte, error) { return json.Marshal(m.Strin
 
 // ParseRatingModel reads "mean" or "bradley-terry".
 func ParseRatingModel(s string) (RatingModel, error) {
-	for i, n := range ratingNames {
-		if n == s {
-			return RatingModel(i), nil
-		}
+	if m, ok := enum.Parse[RatingModel](ratingNames[:], s); ok {
+		return m, nil
 	}
-	return 0, fmt.Errorf("unknown rating %q (want mean, bradley-terry)", s)
+	return 0, unknown("rating", s, ratingNames[:])
 }
 
 // Rating is a member's Bradley-Terry rating: the type of the exported

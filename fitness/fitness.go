@@ -12,10 +12,10 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Outcome is the result of one game seen from the first player passed to
@@ -35,17 +35,9 @@ func (o Outcome) Score() float64 { return float64(o) / 2 }
 // Flip returns the same outcome seen from the other player.
 func (o Outcome) Flip() Outcome { return Win - o }
 
-func (o Outcome) String() string {
-	switch o {
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	case Win:
-		return "win"
-	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
-}
+var outcomeNames = [...]string{Loss: "loss", Draw: "draw", Win: "win"}
+
+func (o Outcome) String() string { return enum.Name(outcomeNames[:], o, "Outcome") }
 
 // Role names what a player does in its game, as the game declares it
 // (Game.Roles): Mover for both sides of a symmetric game, Battleship's

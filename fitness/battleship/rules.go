@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Reveal is what the shooter is told about a hit.
@@ -27,19 +28,12 @@ const (
 
 var revealNames = [...]string{RevealSunk: "sunk", RevealHitsOnly: "hits-only", RevealShip: "ship"}
 
-func (r Reveal) String() string {
-	if int(r) < len(revealNames) && revealNames[r] != "" {
-		return revealNames[r]
-	}
-	return "Reveal(" + strconv.Itoa(int(r)) + ")"
-}
+func (r Reveal) String() string { return enum.Name(revealNames[:], r, "Reveal") }
 
 // ParseReveal turns "sunk", "hits-only" or "ship" into a Reveal.
 func ParseReveal(s string) (Reveal, error) {
-	for r, name := range revealNames {
-		if name != "" && name == s {
-			return Reveal(r), nil
-		}
+	if r, ok := enum.Parse[Reveal](revealNames[:], s); ok {
+		return r, nil
 	}
 	return 0, fmt.Errorf("battleship: reveal %q: want sunk, hits-only or ship", s)
 }

@@ -26,13 +26,13 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Outcome is the result of a two-seat game seen from seat 0.
@@ -45,17 +45,9 @@ const (
 	Win
 )
 
-func (o Outcome) String() string {
-	switch o {
-	case Loss:
-		return wire.Loss
-	case Draw:
-		return wire.Draw
-	case Win:
-		return wire.Win
-	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
-}
+var outcomeNames = [...]string{Loss: wire.Loss, Draw: wire.Draw, Win: wire.Win}
+
+func (o Outcome) String() string { return enum.Name(outcomeNames[:], o, "Outcome") }
 
 // Game is what the program offers. Set Play for a two-seat game or
 // PlaySolo for a solo game, not both.
