@@ -36,7 +36,7 @@ func TestParseOptions(t *testing.T) {
 		{name: "depth 10^8", opts: map[string]string{"depth": "100000000"}, err: "hadron: depth 100000000: must be from 1 to 16"},
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "hadron: nodes 1000000001: must be 0 (no budget) to 1000000000"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "hadron: nodes -1: must be 0 (no budget) to 1000000000"},
-		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not an integer`},
+		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not a whole number`},
 		{name: "unknown", opts: map[string]string{"sise": "9"}, err: `hadron: unknown option "sise" (want size, depth or nodes)`},
 		{name: "several, in name order", opts: map[string]string{"size": "1", "depth": "-2", "colour": "x"},
 			err: `hadron: unknown option "colour" (want size, depth or nodes)|hadron: depth -2: must be from 1 to 16|hadron: size 1: must be at least 3`},

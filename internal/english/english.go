@@ -35,3 +35,14 @@ func Plural(noun string) string {
 func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
 }
+
+// Or lists words for a message: "a", "a or b", "a, b or c".
+func Or(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
