@@ -718,24 +718,15 @@ func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float
 // near or above near are the cells chooseGeneral's cand would hold, and
 // any other, scored or not, scores strictly less than the largest root's.
 func (k *densityGunner) topScoreOpen(open Bits, near float64, m *scoreMasks) float64 {
-	top := math.Inf(-1)
+	var cand [MaxCells]int8
+	n := 0
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
-			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
-			u := k.bound.root[c]
-			if u < near {
-				continue
-			}
-			v := k.score[c]
-			if u == u {
-				v = k.value(c, v, m)
-			}
-			if v > top { // as in the plain loop: a NaN score never counts
-				top = v
-			}
+			cand[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
+			n++
 		}
 	}
-	return top
+	return k.topScore(cand[:n], near, m)
 }
 
 // productRoots is product fused with the roots: folding in the last ship
