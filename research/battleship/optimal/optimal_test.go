@@ -1,4 +1,6 @@
-package battleship
+//go:build research
+
+package optimal
 
 import (
 	"cmp"
@@ -9,25 +11,22 @@ import (
 	"maps"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// This file is an experiment on issue 13's 43.0 target, not a player:
-// how much can any shooter gain over greedy firing on the exact
-// posterior? On boards small enough, the optimal policy against the
-// random placer can be computed exactly (dynamic programming over what
-// the shooter has seen, as Audinot, Bonnet and Viennot did for
-// Battleship in 2014), and set beside the greedy one.
+	"github.com/evotune/evotune/fitness/battleship"
+	"github.com/evotune/evotune/genome"
+)
 
 // weighted is one layout of the fleet with its probability under the
 // random placer.
 type weighted struct {
-	ships []Bits
-	occ   Bits
+	ships []battleship.Bits
+	occ   battleship.Bits
 	w     float64
 }
 
@@ -36,16 +35,16 @@ type weighted struct {
 // uniformly over the spots left, and starts again at a dead end, so a
 // layout's probability is the product of 1/n over its ships, renormalised
 // over the layouts that complete.
-func randomLayouts(g *Geometry) []weighted {
+func randomLayouts(g *battleship.Geometry) []weighted {
 	var out []weighted
-	ships := make([]Bits, len(g.Fleet))
-	var lay func(i int, occ Bits, w float64)
-	lay = func(i int, occ Bits, w float64) {
+	ships := make([]battleship.Bits, len(g.Fleet))
+	var lay func(i int, occ battleship.Bits, w float64)
+	lay = func(i int, occ battleship.Bits, w float64) {
 		if i == len(g.Fleet) {
 			out = append(out, weighted{ships: slices.Clone(ships), occ: occ, w: w})
 			return
 		}
-		var legal []Bits
+		var legal []battleship.Bits
 		for _, p := range g.Placements[g.Fleet[i]] {
 			if !p.Meets(occ) {
 				legal = append(legal, p)
@@ -56,7 +55,7 @@ func randomLayouts(g *Geometry) []weighted {
 			lay(i+1, occ.Or(p), w/float64(len(legal)))
 		}
 	}
-	lay(0, Bits{}, 1)
+	lay(0, battleship.Bits{}, 1)
 	total := 0.0
 	for _, l := range out {
 		total += l.w
@@ -85,7 +84,7 @@ func (p policy) String() string {
 // state: the cells fired so far and the set of layouts consistent with
 // what they showed.
 type solver struct {
-	g       *Geometry
+	g       *battleship.Geometry
 	layouts []weighted
 	words   int
 	pol     policy
@@ -106,12 +105,12 @@ type solver struct {
 // hash's seeds are random, but only a collision could make a result
 // depend on them.
 type stateKey struct {
-	fired  Bits
+	fired  battleship.Bits
 	h1, h2 uint64
 }
 
 type state struct {
-	fired Bits
+	fired battleship.Bits
 	set   []uint64
 }
 
@@ -126,7 +125,7 @@ type symmetry struct {
 // ls they map onto each other. A symmetry keeps each ship's place in the
 // fleet and the random placer's probabilities (it maps the spots left
 // for a ship onto the spots left for it in the image).
-func boardSymmetries(g *Geometry, ls []weighted) []symmetry {
+func boardSymmetries(g *battleship.Geometry, ls []weighted) []symmetry {
 	W, H := g.W, g.H
 	maps := []func(r, c int) (int, int){
 		func(r, c int) (int, int) { return r, c },
@@ -142,7 +141,7 @@ func boardSymmetries(g *Geometry, ls []weighted) []symmetry {
 			func(r, c int) (int, int) { return W - 1 - c, r })
 	}
 	index := map[string]int32{}
-	name := func(ships []Bits) string { return fmt.Sprint(ships) }
+	name := func(ships []battleship.Bits) string { return fmt.Sprint(ships) }
 	for i, l := range ls {
 		index[name(l.ships)] = int32(i)
 	}
@@ -155,7 +154,7 @@ func boardSymmetries(g *Geometry, ls []weighted) []symmetry {
 				sym.cell[r*W+c] = r2*W + c2
 			}
 		}
-		img := make([]Bits, len(g.Fleet))
+		img := make([]battleship.Bits, len(g.Fleet))
 		for i, l := range ls {
 			for j, ship := range l.ships {
 				img[j] = sym.apply(ship)
@@ -171,8 +170,8 @@ func boardSymmetries(g *Geometry, ls []weighted) []symmetry {
 	return out
 }
 
-func (m symmetry) apply(b Bits) Bits {
-	var out Bits
+func (m symmetry) apply(b battleship.Bits) battleship.Bits {
+	var out battleship.Bits
 	for _, c := range b.Cells(nil) {
 		out = out.Set(m.cell[c])
 	}
@@ -181,7 +180,7 @@ func (m symmetry) apply(b Bits) Bits {
 
 // canonical returns the least image of a state under the board's
 // symmetries (fired cells first, then the layouts as words).
-func (s *solver) canonical(fired Bits, set []uint64) (Bits, []uint64) {
+func (s *solver) canonical(fired battleship.Bits, set []uint64) (battleship.Bits, []uint64) {
 	bestF, bestS := fired, set
 	img := make([]uint64, s.words)
 	for _, m := range s.syms[1:] {
@@ -204,9 +203,9 @@ func (s *solver) canonical(fired Bits, set []uint64) (Bits, []uint64) {
 	return bestF, bestS
 }
 
-func less(a, b Bits) bool { return a.Hi < b.Hi || a.Hi == b.Hi && a.Lo < b.Lo }
+func less(a, b battleship.Bits) bool { return a.Hi < b.Hi || a.Hi == b.Hi && a.Lo < b.Lo }
 
-func (s *solver) key(fired Bits, set []uint64) stateKey {
+func (s *solver) key(fired battleship.Bits, set []uint64) stateKey {
 	fired, set = s.canonical(fired, set)
 	s.buf = s.buf[:0]
 	for _, w := range set {
@@ -226,7 +225,7 @@ type bound struct {
 	exact bool
 }
 
-func newSolver(g *Geometry, pol policy) *solver {
+func newSolver(g *battleship.Geometry, pol policy) *solver {
 	ls := randomLayouts(g)
 	syms := boardSymmetries(g, ls)
 	if pol == greedyLowest || pol == finishPolicy {
@@ -252,15 +251,15 @@ func (s *solver) everyLayout() []uint64 {
 // solver's policy, from the first shot.
 func (s *solver) expected() float64 {
 	all := s.everyLayout()
-	v, _ := s.cost(Bits{}, all, math.Inf(1))
+	v, _ := s.cost(battleship.Bits{}, all, math.Inf(1))
 	return v
 }
 
 // choices returns the cells the policy may fire at in a state, best
 // first, with each cell's summed weight of layouts holding a ship there,
 // the summed weight of the layouts and their summed unhit ship cells.
-func (s *solver) choices(fired Bits, set []uint64) (cands []int, hitW *[MaxCells]float64, total, rest float64) {
-	hitW = new([MaxCells]float64)
+func (s *solver) choices(fired battleship.Bits, set []uint64) (cands []int, hitW *[battleship.MaxCells]float64, total, rest float64) {
+	hitW = new([battleship.MaxCells]float64)
 	for i := range members(set) {
 		l := &s.layouts[i]
 		total += l.w
@@ -315,7 +314,7 @@ func (s *solver) choices(fired Bits, set []uint64) (cands []int, hitW *[MaxCells
 // and says so (branch and bound: a caller that cannot use a cost of limit
 // or more need not know it). Exactness is returned, not inferred from the
 // value, as limit minus sums plus sums need not give back limit.
-func (s *solver) cost(fired Bits, set []uint64, limit float64) (float64, bool) {
+func (s *solver) cost(fired battleship.Bits, set []uint64, limit float64) (float64, bool) {
 	key := s.key(fired, set)
 	if b, ok := s.memo[key]; ok && (b.exact || b.v >= limit) {
 		return b.v, b.exact
@@ -376,31 +375,31 @@ func members(set []uint64) iter.Seq[int] {
 // split partitions set by what a shot at c tells the shooter, dropping
 // the layouts the shot sinks entirely (their games are over), and gives
 // each part's lower bound: the ship cells its layouts still need hit.
-func (s *solver) split(fired Bits, set []uint64, c int) (parts [][]uint64, rests []float64) {
+func (s *solver) split(fired battleship.Bits, set []uint64, c int) (parts [][]uint64, rests []float64) {
 	after := fired.Set(c)
 	type part struct {
 		set  []uint64
 		rest float64
 	}
-	// A part is what the shooter is told: the Shot the game would
+	// A part is what the shooter is told: the battleship.Shot the game would
 	// return for this layout.
-	groups := map[Shot]*part{}
+	groups := map[battleship.Shot]*part{}
 	for i := range members(set) {
 		l := &s.layouts[i]
 		left := l.occ.AndNot(after)
 		if left.Empty() {
 			continue // the last ship sank: this game is over
 		}
-		heard := Shot{Cell: c, Ship: -1, Sunk: -1}
+		heard := battleship.Shot{Cell: c, Ship: -1, Sunk: -1}
 		for j, ship := range l.ships {
 			if !ship.Has(c) {
 				continue
 			}
 			heard.Hit = true
-			if s.g.Reveal == RevealShip {
+			if s.g.Reveal == battleship.RevealShip {
 				heard.Ship = j
 			}
-			if ship.AndNot(after).Empty() && s.g.Reveal != RevealHitsOnly {
+			if ship.AndNot(after).Empty() && s.g.Reveal != battleship.RevealHitsOnly {
 				heard.Sunk = j
 			}
 		}
@@ -412,7 +411,7 @@ func (s *solver) split(fired Bits, set []uint64, c int) (parts [][]uint64, rests
 		g.set[i>>6] |= 1 << uint(i&63)
 		g.rest += l.w * float64(left.Count())
 	}
-	keys := slices.SortedFunc(maps.Keys(groups), func(a, b Shot) int {
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b battleship.Shot) int {
 		return cmp.Or(cmp.Compare(a.Ship, b.Ship), cmp.Compare(a.Sunk, b.Sunk), boolCompare(a.Hit, b.Hit))
 	})
 	for _, k := range keys {
@@ -425,7 +424,7 @@ func (s *solver) split(fired Bits, set []uint64, c int) (parts [][]uint64, rests
 // exhaustive is the optimal cost from a state by plain recursion over
 // every unfired cell (with ties, over the likeliest cells only), with none
 // of the solver's pruning: the reference the solver is held to.
-func (s *solver) exhaustive(fired Bits, set []uint64, ties bool, memo map[string]float64) float64 {
+func (s *solver) exhaustive(fired battleship.Bits, set []uint64, ties bool, memo map[string]float64) float64 {
 	var key []byte
 	key = binary.LittleEndian.AppendUint64(key, fired.Lo)
 	key = binary.LittleEndian.AppendUint64(key, fired.Hi)
@@ -436,7 +435,7 @@ func (s *solver) exhaustive(fired Bits, set []uint64, ties bool, memo map[string
 		return v
 	}
 	total := 0.0
-	var ships [MaxCells]float64
+	var ships [battleship.MaxCells]float64
 	for i := range members(set) {
 		total += s.layouts[i].w
 		for _, c := range s.layouts[i].occ.AndNot(fired).Cells(nil) {
@@ -465,20 +464,20 @@ func (s *solver) exhaustive(fired Bits, set []uint64, ties bool, memo map[string
 // ship is hit and afloat, the cell it picks has the fewest expected misses
 // until the ships hit then have sunk; while hunting it has no choice.
 func TestFinishChoiceIsTheFewestMisses(t *testing.T) {
-	for _, r := range []Rules{
-		{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: RevealSunk},
-		{W: 4, H: 3, Fleet: []int{2, 2}, Reveal: RevealHitsOnly},
+	for _, r := range []battleship.Rules{
+		{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: battleship.RevealSunk},
+		{W: 4, H: 3, Fleet: []int{2, 2}, Reveal: battleship.RevealHitsOnly},
 	} {
 		g := mustGeometry(t, r)
 		s := newSolver(g, greedyLowest)
 		checked := 0
 		for i := range s.layouts {
-			set, fired := s.everyLayout(), Bits{}
+			set, fired := s.everyLayout(), battleship.Bits{}
 			for set != nil {
-				var target []Bits
+				var target []battleship.Bits
 				hunting := false
 				for j := range s.layouts {
-					var hit Bits
+					var hit battleship.Bits
 					for _, ship := range s.layouts[j].ships {
 						if ship.Meets(fired) && !ship.AndNot(fired).Empty() {
 							hit = hit.Or(ship)
@@ -516,8 +515,8 @@ func TestFinishChoiceIsTheFewestMisses(t *testing.T) {
 
 // targetCells are the cells of the ships in target not yet sunk, over the
 // layouts in set, and not fired at.
-func targetCells(s *solver, target []Bits, fired Bits, set []uint64) Bits {
-	var cells Bits
+func targetCells(s *solver, target []battleship.Bits, fired battleship.Bits, set []uint64) battleship.Bits {
+	var cells battleship.Bits
 	for i := range members(set) {
 		if !target[i].AndNot(fired).Empty() {
 			cells = cells.Or(target[i])
@@ -528,7 +527,7 @@ func targetCells(s *solver, target []Bits, fired Bits, set []uint64) Bits {
 
 // fewestMisses is the expected misses of firing at c, then as well as
 // possible, until the ships in target have sunk: plain recursion.
-func fewestMisses(s *solver, target []Bits, fired Bits, set []uint64, c int) float64 {
+func fewestMisses(s *solver, target []battleship.Bits, fired battleship.Bits, set []uint64, c int) float64 {
 	v := 0.0
 	for i := range members(set) {
 		if !s.layouts[i].occ.Has(c) {
@@ -551,11 +550,11 @@ func fewestMisses(s *solver, target []Bits, fired Bits, set []uint64, c int) flo
 
 // smallRules are boards the solver's tests search whole in seconds, with
 // each reveal rule.
-var smallRules = []Rules{
-	{W: 3, H: 3, Fleet: []int{2, 2}, Reveal: RevealSunk},
-	{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: RevealSunk},
-	{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: RevealShip},
-	{W: 4, H: 3, Fleet: []int{2, 2}, Reveal: RevealHitsOnly},
+var smallRules = []battleship.Rules{
+	{W: 3, H: 3, Fleet: []int{2, 2}, Reveal: battleship.RevealSunk},
+	{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: battleship.RevealSunk},
+	{W: 4, H: 3, Fleet: []int{3, 2}, Reveal: battleship.RevealShip},
+	{W: 4, H: 3, Fleet: []int{2, 2}, Reveal: battleship.RevealHitsOnly},
 }
 
 // TestOptimalSolverMatchesExhaustiveSearch holds the solver's pruning to
@@ -571,7 +570,7 @@ func TestOptimalSolverMatchesExhaustiveSearch(t *testing.T) {
 		got := s.expected()
 		memo := map[string]float64{}
 		all := s.everyLayout()
-		if want := s.exhaustive(Bits{}, all, false, memo); math.Abs(got-want) > 1e-9 {
+		if want := s.exhaustive(battleship.Bits{}, all, false, memo); math.Abs(got-want) > 1e-9 {
 			t.Errorf("%dx%d %v reveal %v: solver %.6f shots, exhaustive search %.6f", r.W, r.H, r.Fleet, r.Reveal, got, want)
 		}
 		bad := 0
@@ -586,7 +585,7 @@ func TestOptimalSolverMatchesExhaustiveSearch(t *testing.T) {
 			t.Errorf("%dx%d %v reveal %v: %d of %d stored states disagree with exhaustive search", r.W, r.H, r.Fleet, r.Reveal, bad, len(s.memo))
 		}
 		ties := newSolver(g, greedyBestOfTies)
-		if got, want := ties.expected(), ties.exhaustive(Bits{}, all, true, map[string]float64{}); math.Abs(got-want) > 1e-9 {
+		if got, want := ties.expected(), ties.exhaustive(battleship.Bits{}, all, true, map[string]float64{}); math.Abs(got-want) > 1e-9 {
 			t.Errorf("%dx%d %v reveal %v: greedy with the best of ties %.6f shots, exhaustive search over the ties %.6f", r.W, r.H, r.Fleet, r.Reveal, got, want)
 		}
 	}
@@ -598,10 +597,10 @@ func TestOptimalSolverMatchesExhaustiveSearch(t *testing.T) {
 // cells are their own mirror image while their layouts are not: a hit on
 // b2 and a miss on c1 beside a miss on b2 and a hit on c1.)
 func TestOptimalSolverMergesMirrorImages(t *testing.T) {
-	g := mustGeometry(t, Rules{W: 4, H: 4, Fleet: []int{3, 2}, Reveal: RevealSunk})
+	g := mustGeometry(t, battleship.Rules{W: 4, H: 4, Fleet: []int{3, 2}, Reveal: battleship.RevealSunk})
 	s := newSolver(g, optimalPolicy)
 	keys, kinds := map[stateKey]bool{}, map[string]stateKey{}
-	look := func(fired Bits, set []uint64) {
+	look := func(fired battleship.Bits, set []uint64) {
 		key := s.key(fired, set)
 		keys[key] = true
 		// The state's kind: the least of its images, written out.
@@ -622,12 +621,12 @@ func TestOptimalSolverMergesMirrorImages(t *testing.T) {
 		kinds[kind] = key
 	}
 	for c := range g.Cells {
-		first, _ := s.split(Bits{}, s.everyLayout(), c)
+		first, _ := s.split(battleship.Bits{}, s.everyLayout(), c)
 		for _, p := range first {
 			for d := c + 1; d < g.Cells; d++ {
-				second, _ := s.split(Cell(c), p, d)
+				second, _ := s.split(battleship.Cell(c), p, d)
 				for _, q := range second {
-					look(Cell(c).Set(d), q)
+					look(battleship.Cell(c).Set(d), q)
 				}
 			}
 		}
@@ -643,9 +642,9 @@ func TestOptimalSolverMergesMirrorImages(t *testing.T) {
 // by exact search over the layouts left. Misses, not shots: every hit
 // was needed anyway. It asks whether greedy firing loses its shots by
 // finishing ships clumsily.
-func (s *solver) finishChoice(fired Bits, set []uint64) (int, bool) {
-	f := finisher{s: s, target: make([]Bits, len(s.layouts)), memo: map[stateKey]float64{}}
-	var cells Bits
+func (s *solver) finishChoice(fired battleship.Bits, set []uint64) (int, bool) {
+	f := finisher{s: s, target: make([]battleship.Bits, len(s.layouts)), memo: map[stateKey]float64{}}
+	var cells battleship.Bits
 	for i := range members(set) {
 		for _, ship := range s.layouts[i].ships {
 			if ship.Meets(fired) && !ship.AndNot(fired).Empty() {
@@ -670,14 +669,14 @@ func (s *solver) finishChoice(fired Bits, set []uint64) (int, bool) {
 // was asked about: target[i] holds the cells of layout i's hit ships.
 type finisher struct {
 	s      *solver
-	target []Bits
+	target []battleship.Bits
 	memo   map[stateKey]float64
 	buf    []byte
 }
 
 // after is the probability-weighted misses of firing at c, then on as
 // well as possible, until the hit ships sink.
-func (f *finisher) after(fired Bits, set []uint64, c int) float64 {
+func (f *finisher) after(fired battleship.Bits, set []uint64, c int) float64 {
 	v := 0.0
 	parts, _ := f.s.split(fired, set, c)
 	for _, p := range parts {
@@ -693,9 +692,9 @@ func (f *finisher) after(fired Bits, set []uint64, c int) float64 {
 	return v
 }
 
-func (f *finisher) cost(fired Bits, set []uint64) float64 {
+func (f *finisher) cost(fired battleship.Bits, set []uint64) float64 {
 	f.buf = f.buf[:0]
-	var cells Bits
+	var cells battleship.Bits
 	for wi, w := range set {
 		f.buf = binary.LittleEndian.AppendUint64(f.buf, w)
 		for ; w != 0; w &= w - 1 {
@@ -723,7 +722,7 @@ func (f *finisher) cost(fired Bits, set []uint64) float64 {
 // by hand.
 func TestOptimalSolverSmallCases(t *testing.T) {
 	for _, tc := range []struct {
-		rules Rules
+		rules battleship.Rules
 		want  map[policy]float64
 	}{
 		// A 2x2 board with one ship of 2: four placements, equally
@@ -733,7 +732,7 @@ func TestOptimalSolverSmallCases(t *testing.T) {
 		// leaves the two placements through the opposite cell, which
 		// both hold: 1.5 after it, 2.5 in all. Expected: 1 + 1.5/2 +
 		// 2.5/2 = 3.
-		{Rules{W: 2, H: 2, Fleet: []int{2}, Reveal: RevealSunk},
+		{battleship.Rules{W: 2, H: 2, Fleet: []int{2}, Reveal: battleship.RevealSunk},
 			map[policy]float64{optimalPolicy: 3, greedyLowest: 3, greedyBestOfTies: 3}},
 	} {
 		g := mustGeometry(t, tc.rules)
@@ -770,7 +769,7 @@ func partOf(parts [][]uint64, i int) []uint64 {
 // walk returns the shots a policy with one choice a state needs against
 // layout i.
 func (s *solver) walk(i int) int {
-	set, fired, shots := s.everyLayout(), Bits{}, 0
+	set, fired, shots := s.everyLayout(), battleship.Bits{}, 0
 	for set != nil {
 		cands, _, _, _ := s.choices(fired, set)
 		parts, _ := s.split(fired, set, cands[0])
@@ -788,11 +787,11 @@ func (s *solver) walk(i int) int {
 // to 9.3410.
 func TestOptimalSolverMergesOnlyWhatItMay(t *testing.T) {
 	for _, tc := range []struct {
-		r   Rules
+		r   battleship.Rules
 		pol policy
 	}{
-		{Rules{W: 5, H: 3, Fleet: []int{3, 2}, Reveal: RevealShip}, greedyLowest},
-		{Rules{W: 4, H: 4, Fleet: []int{3, 2}, Reveal: RevealHitsOnly}, finishPolicy},
+		{battleship.Rules{W: 5, H: 3, Fleet: []int{3, 2}, Reveal: battleship.RevealShip}, greedyLowest},
+		{battleship.Rules{W: 4, H: 4, Fleet: []int{3, 2}, Reveal: battleship.RevealHitsOnly}, finishPolicy},
 	} {
 		g := mustGeometry(t, tc.r)
 		s := newSolver(g, tc.pol)
@@ -825,10 +824,12 @@ func TestOptimalSolverPlaysThePosterior(t *testing.T) {
 		g := mustGeometry(t, r)
 		s := newSolver(g, greedyLowest)
 		want := s.expected()
-		shooter := &posteriorShooter{p: posteriorParams{Samples: posteriorSamples, Exact: 1 << 20}, t: newDensityTables(g)}
+		// Exact from the first shot on these boards: the shots do not
+		// depend on the seed.
+		shooter := newShooter(t, r, "posterior", map[string]genome.Value{"exact": {Num: 1 << 20}})
 		got, apart := 0.0, 0
 		for i, l := range s.layouts {
-			shots := playChecked(t, g, shooter, Layout{Ships: l.ships}, uint64(i))
+			shots := play(g, shooter, battleship.Layout{Ships: l.ships}, uint64(i))
 			got += l.w * float64(shots)
 			if distinctLengths(r.Fleet) && shots != s.walk(i) {
 				apart++
@@ -859,7 +860,7 @@ func TestOptimalBeatsGreedy(t *testing.T) {
 		boards = b
 	}
 	for _, spec := range strings.Split(boards, ";") {
-		var r Rules
+		var r battleship.Rules
 		var fleet string
 		if _, err := fmt.Sscanf(spec, "%dx%d:%s", &r.W, &r.H, &fleet); err != nil {
 			t.Fatalf("OPTIMAL_BOARDS %q: %v", spec, err)
@@ -871,7 +872,7 @@ func TestOptimalBeatsGreedy(t *testing.T) {
 			}
 			r.Fleet = append(r.Fleet, n)
 		}
-		r.Reveal = RevealSunk
+		r.Reveal = battleship.RevealSunk
 		g := mustGeometry(t, r)
 		v := map[policy]float64{}
 		var states int
@@ -882,15 +883,11 @@ func TestOptimalBeatsGreedy(t *testing.T) {
 				states = len(s.memo)
 			}
 		}
-		kernel, err := newDensityShooter("kernel", g, densityParams{UseReveal: true, HitWeight: 20, Exponent: 1,
-			Avoid: 1, Preferred: 1, Critical: 1, Parity: 1, Samples: posteriorSamples})
-		if err != nil {
-			t.Fatal(err)
-		}
+		kernel := newShooter(t, r, "tuned", kernelValues(g))
 		k := 0.0
 		layouts := randomLayouts(g)
 		for i, l := range layouts {
-			k += l.w * float64(playChecked(t, g, kernel, Layout{Ships: l.ships}, uint64(i)))
+			k += l.w * float64(play(g, kernel, battleship.Layout{Ships: l.ships}, uint64(i)))
 		}
 		opt := v[optimalPolicy]
 		more := func(x float64) string { return fmt.Sprintf("%.4f (+%.2f%%)", x, 100*(x/opt-1)) }
@@ -901,4 +898,68 @@ func TestOptimalBeatsGreedy(t *testing.T) {
 				spec, opt, v[greedyBestOfTies], v[greedyLowest], v[finishPolicy], k)
 		}
 	}
+}
+
+// mustGeometry is the geometry of rules r.
+func mustGeometry(t testing.TB, r battleship.Rules) *battleship.Geometry {
+	t.Helper()
+	g, err := battleship.NewGeometry(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// newShooter is the game's shooter name under rules r, at its defaults
+// but for set.
+func newShooter(t testing.TB, r battleship.Rules, name string, set map[string]genome.Value) battleship.Shooter {
+	t.Helper()
+	fleet := make([]string, len(r.Fleet))
+	for i, n := range r.Fleet {
+		fleet[i] = strconv.Itoa(n)
+	}
+	game, err := battleship.New(map[string]string{"width": strconv.Itoa(r.W), "height": strconv.Itoa(r.H),
+		"fleet": strings.Join(fleet, " "), "reveal": r.Reveal.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values genome.Values
+	for _, p := range game.Players() {
+		if p.Role == battleship.ShooterRole && p.Name == name {
+			values = p.Schema.Defaults()
+		}
+	}
+	for k, v := range set {
+		if values, err = values.With(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := game.NewPlayer(battleship.ShooterRole, name, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.(battleship.Shooter)
+}
+
+// kernelValues are the tuned shooter's values that make it the bare
+// density kernel: over9000 without its grid (all ones) and jitter.
+func kernelValues(g *battleship.Geometry) map[string]genome.Value {
+	ones := make([]float64, g.Cells)
+	for i := range ones {
+		ones[i] = 1
+	}
+	return map[string]genome.Value{"exponent": {Num: 1}, "hit_weight": {Num: 20}, "weights": {Cells: ones},
+		"tier_avoid": {Num: 1}, "tier_preferred": {Num: 1}, "tier_critical": {Num: 1}, "parity": {Num: 1}, "jitter": {Num: 0}}
+}
+
+// fixed lays one layout.
+type fixed struct{ l battleship.Layout }
+
+func (fixed) Name() string                                               { return "fixed" }
+func (f fixed) Place(*battleship.Geometry, *rand.Rand) battleship.Layout { return f.l }
+
+// play is the shots s needs against layout l: the game as it is played,
+// which refuses a shot off the board or fired before.
+func play(g *battleship.Geometry, s battleship.Shooter, l battleship.Layout, seed uint64) int {
+	return g.Solo(s, fixed{l}, seed)
 }

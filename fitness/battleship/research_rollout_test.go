@@ -1,3 +1,5 @@
+//go:build research
+
 package battleship
 
 import (
@@ -14,8 +16,9 @@ import (
 	"github.com/evotune/evotune/fitness"
 )
 
-// rolloutShooter is an experiment on issue 13's 43.0 target, not a
-// player: is one-shot greedy firing the floor, or can a shooter that looks
+// rolloutShooter is an experiment, not a player (research/README.md;
+// it stays beside the posterior sampler whose pool it draws from, and
+// builds with -tags research only): is one-shot greedy firing the floor, or can a shooter that looks
 // past the next shot do better? It is one step of rollout (policy
 // improvement) over the bare density kernel (over9000 without grid and
 // jitter, so deterministic): while the posterior is sampled, it takes the
@@ -178,7 +181,7 @@ func (k *rolloutGunner) playOut(c int, ships []Bits) int {
 // kernel alone, the policy the rollout improves on, and ROLLOUT_POSTERIOR=1
 // the greedy posterior shooter. Run it with -benchtime Nx:
 //
-//	go test ./fitness/battleship -run '^$' -bench Rollout -benchtime 2000x
+//	go test -tags research ./fitness/battleship -run '^$' -bench Rollout -benchtime 2000x
 func BenchmarkRollout(b *testing.B) {
 	g := mustGeometry(b, Classic())
 	env := func(name string, def int) int {
