@@ -8,6 +8,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/playtest"
 )
 
 func TestTunedSchemaValidates(t *testing.T) {
@@ -222,7 +223,7 @@ func Example_densityShooters() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %v shots\n", name, mustSolo(game, p, game.Placer(), 42))
+		fmt.Printf("%s: %v shots\n", name, playtest.MustSolo(game, p, game.Placer(), 42))
 	}
 	// Output:
 	// bob: 56 shots

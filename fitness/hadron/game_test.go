@@ -10,6 +10,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/bits128"
+	"github.com/evotune/evotune/internal/playtest"
 )
 
 // scale returns n, or under the race detector the smaller count.
@@ -149,7 +150,7 @@ func TestGamesAreLegalAndReproducible(t *testing.T) {
 					if again := record(t, g, pa, pb, seed); again.String() != r.String() {
 						t.Fatalf("seed %d: %v then %v", seed, r, again)
 					}
-					if out := mustPlay(g, pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
+					if out := playtest.MustPlay(g, pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
 						t.Fatalf("seed %d: Play says %v, record %v", seed, out, r)
 					}
 					seen[r.String()] = true
