@@ -256,7 +256,7 @@ func TestCompletion(t *testing.T) {
 		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"params files", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/"}, []string{"tuned:testdata/no-rivals/best.yaml", "tuned:testdata/no-rivals/config.yaml", "tuned:testdata/no-rivals/checkpoint.json"}, []string{"tuned:testdata/no-rivals/report.svg", "tuned:testdata/no-rivals/generations.csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"params files by prefix", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, []string{"tuned:testdata/no-rivals/config.yaml"}, cobra.ShellCompDirectiveNoFileComp},
-		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/pre-issue13/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/before-optin-knobs/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"placer files", []string{"eval", "battleship", "--placer", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"no files for an untunable player", []string{"eval", "battleship", "--player", "over9000:testdata/"}, nil, []string{"over9000:testdata/no-rivals/"}, cobra.ShellCompDirectiveNoFileComp},
 	}

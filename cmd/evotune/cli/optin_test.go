@@ -29,19 +29,19 @@ func copyDir(t *testing.T, from string) string {
 	return dir
 }
 
-// TestPreIssue13RunResumes resumes a run that the evotune of commit
-// bafc248 (the last before issue 13 gave the tuned shooter its model and
-// samples knobs) left after generation 2 of configs/quickstart.yaml, and
-// compares it with that evotune's uninterrupted 4-generation run (see
-// testdata/pre-issue13/README.md). The checkpoint holds 12 genes a member;
+// TestRunFromBeforeOptInKnobsResumes resumes a run that an evotune from
+// before the tuned shooter had its model and samples knobs left after
+// generation 2 of configs/quickstart.yaml, and compares it with that
+// evotune's uninterrupted 4-generation run (see
+// testdata/before-optin-knobs/README.md). The checkpoint holds 12 genes a member;
 // with model and samples searched by default it was refused as corrupt.
 // Every file is byte-identical but best.yaml, which now also names the two
 // knobs at their defaults.
-func TestPreIssue13RunResumes(t *testing.T) {
+func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	dir := copyDir(t, filepath.Join("testdata", "pre-issue13", "run"))
+	dir := copyDir(t, filepath.Join("testdata", "before-optin-knobs", "run"))
 	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
 	}
@@ -50,7 +50,7 @@ func TestPreIssue13RunResumes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue13", "want", f))
+		want, err := os.ReadFile(filepath.Join("testdata", "before-optin-knobs", "want", f))
 		if err != nil {
 			t.Fatal(err)
 		}
