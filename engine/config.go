@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/genome"
@@ -31,7 +32,7 @@ type Config struct {
 	Rules     map[string]string `json:"rules"`
 	Player    string            `json:"player"`
 	Fitness   FitnessConfig     `json:"fitness"`
-	Evolution EvolutionConfig   `json:"evolution"`
+	Evolution model.Evolution   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
 	// Racing and Remeasure are absent from the JSON (and so the hash) of a
 	// config that does not set them, so older runs keep their hash.
@@ -137,28 +138,6 @@ type HallOfFameMode struct {
 	Games   int     `json:"games"`
 }
 
-// EvolutionConfig chooses the model and its operators.
-type EvolutionConfig struct {
-	Model          Model            `json:"model"`
-	Population     int              `json:"population"`
-	Generations    int              `json:"-"` // a budget: raising it on resume is allowed
-	Selection      Selection        `json:"selection"`
-	TournamentSize int              `json:"tournament_size"`
-	Crossover      genome.Crossover `json:"crossover"`
-	CrossoverRate  float64          `json:"crossover_rate"`
-	BlendAlpha     float64          `json:"blend_alpha"`
-	MutationRate   float64          `json:"mutation_rate"`
-	Mutation       genome.Mutation  `json:"mutation"`
-	Elitism        int              `json:"elitism"`
-	Keep           int              `json:"keep"`
-	Offspring      int              `json:"offspring"`
-	HallOfFame     int              `json:"hall_of_fame"`
-	// StepSize is CMA-ES's initial standard deviation in normalised
-	// coordinates; set (and hashed) only with model cmaes, so the hash of
-	// configs of other models is what it was before the key existed.
-	StepSize float64 `json:"step_size,omitempty"`
-}
-
 // RunConfig holds settings that do not change results.
 type RunConfig struct {
 	Workers int
@@ -177,21 +156,7 @@ func defaults() Config {
 			Population: PopulationMode{Weight: 1, Opponents: 4, Games: 10},
 			HallOfFame: HallOfFameMode{Weight: 1, Members: 5, Games: 10},
 		},
-		Evolution: EvolutionConfig{
-			Model:          Generational,
-			Population:     24,
-			Generations:    20,
-			Selection:      Tournament,
-			TournamentSize: 3,
-			Crossover:      genome.Blend,
-			CrossoverRate:  0.7,
-			BlendAlpha:     0.3,
-			MutationRate:   0.8,
-			Mutation:       genome.Mutation{Sigma: 0.1},
-			Elitism:        2,
-			Keep:           2,
-			HallOfFame:     10,
-		},
+		Evolution: model.Defaults(),
 	}
 }
 
@@ -265,7 +230,7 @@ func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) 
 }
 
 func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
-	var model, selection, crossover, ratingModel string
+	var ratingModel string
 	d.Map(root, "", yamlcheck.Fields{
 		"name":    d.String(&c.Name),
 		"seed":    d.Uint64(&c.Seed),
@@ -307,32 +272,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 				},
 			})
 		},
-		"evolution": func(n *yaml.Node, path string) {
-			e := &c.Evolution
-			d.Map(n, path, yamlcheck.Fields{
-				"model":           d.String(&model),
-				"population":      d.Int(&e.Population),
-				"generations":     d.Int(&e.Generations),
-				"selection":       d.String(&selection),
-				"tournament-size": d.Int(&e.TournamentSize),
-				"crossover":       d.String(&crossover),
-				"crossover-rate":  d.Number(&e.CrossoverRate),
-				"blend-alpha":     d.Number(&e.BlendAlpha),
-				"mutation-rate":   d.Number(&e.MutationRate),
-				"mutation": func(n *yaml.Node, path string) {
-					d.Map(n, path, yamlcheck.Fields{
-						"sigma":       d.Number(&e.Mutation.Sigma),
-						"gene-rate":   d.Number(&e.Mutation.Rate),
-						"choice-rate": d.Number(&e.Mutation.ChoiceRate),
-					})
-				},
-				"elitism":      d.Int(&e.Elitism),
-				"keep":         d.Int(&e.Keep),
-				"offspring":    d.Int(&e.Offspring),
-				"hall-of-fame": d.Int(&e.HallOfFame),
-				"step-size":    d.Number(&e.StepSize),
-			})
-		},
+		"evolution": c.Evolution.Decode(d),
 		"run": func(n *yaml.Node, path string) {
 			d.Map(n, path, yamlcheck.Fields{"workers": d.Int(&c.Run.Workers)})
 		},
@@ -349,9 +289,6 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
 	})
-	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
-	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
-	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
 	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
 
@@ -383,7 +320,8 @@ func (c *Config) has(key string) bool { return c.at.Has(key) }
 // settle fills in the defaults that depend on what the file wrote: a
 // fitness mode counts when its section is written (baselines also by
 // default when nothing else is, so the smallest config works), and the
-// down-to-size model breeds a population's worth of offspring.
+// model's own (the down-to-size model breeds a population's worth of
+// offspring).
 func (c *Config) settle() {
 	f := &c.Fitness
 	if !c.has("fitness.baselines") && (c.has("fitness.population") || c.has("fitness.hall-of-fame")) {
@@ -395,9 +333,7 @@ func (c *Config) settle() {
 	if !c.has("fitness.hall-of-fame") {
 		f.HallOfFame.Weight = 0
 	}
-	if c.Evolution.Model == DownToSize && !c.has("evolution.offspring") {
-		c.Evolution.Offspring = c.Evolution.Population
-	}
+	c.Evolution.Settle(c.has)
 }
 
 // check validates the decoded config, builds the game, the space and the
@@ -814,66 +750,12 @@ func (c *Config) checkpointDir() string {
 
 func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	e := &c.Evolution
-	if e.Population < 2 {
-		bad("evolution.population", "%d: want at least 2", e.Population)
-	}
-	if e.Generations < 1 {
-		bad("evolution.generations", "%d: want at least 1", e.Generations)
-	}
-	rate := func(key string, x float64) {
-		if x < 0 || x > 1 {
-			bad(key, "%v: want a probability in [0, 1]", x)
-		}
-	}
-	rate("evolution.crossover-rate", e.CrossoverRate)
-	rate("evolution.mutation-rate", e.MutationRate)
-	rate("evolution.mutation.gene-rate", e.Mutation.Rate)
-	rate("evolution.mutation.choice-rate", e.Mutation.ChoiceRate)
-	if e.Mutation.Sigma < 0 {
-		bad("evolution.mutation.sigma", "%v: want 0 (default 0.1) or more", e.Mutation.Sigma)
-	} else if err := e.Mutation.Validate(); err != nil {
-		bad("evolution.mutation", "%s", oneLine(err)) // genome's own checks, should they grow
-	}
-	if e.BlendAlpha < 0 {
-		bad("evolution.blend-alpha", "%v: want 0 or more", e.BlendAlpha)
-	}
-	if e.HallOfFame < 1 {
-		bad("evolution.hall-of-fame", "%d: want at least 1", e.HallOfFame)
-	}
+	e.Check(c.has, bad)
 	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
 		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)
 	}
 	if e.Population < 2 {
 		return
-	}
-	if e.Selection == Tournament && e.Model.selects() && (e.TournamentSize < 1 || e.TournamentSize+1 > e.Population) {
-		// eaopt's tournament draws both parents' contestants without
-		// replacement: it needs size+1 individuals.
-		bad("evolution.tournament-size", "%d: want from 1 to population-1 (%d)", e.TournamentSize, e.Population-1)
-	}
-	if e.Model != CMAES && c.has("evolution.step-size") {
-		bad("evolution.step-size", "belongs to model cmaes, and the model is %v", e.Model)
-	}
-	switch e.Model {
-	case Generational:
-		if e.Elitism < 0 || e.Elitism >= e.Population {
-			bad("evolution.elitism", "%d: want from 0 to population-1 (%d)", e.Elitism, e.Population-1)
-		}
-	case NaturalSelection:
-		if e.Keep < 1 || e.Keep >= e.Population {
-			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
-		}
-	case CMAES:
-		if !c.has("evolution.step-size") {
-			e.StepSize = DefaultStepSize
-		}
-		if !(e.StepSize > 0 && e.StepSize <= 10) {
-			bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", e.StepSize, DefaultStepSize)
-		}
-	case DownToSize:
-		if e.Offspring < 2 {
-			bad("evolution.offspring", "%d: want at least 2", e.Offspring)
-		}
 	}
 	if c.Fitness.Population.Weight > 0 && c.Fitness.Population.Opponents > e.Population-1 {
 		bad("fitness.population.opponents", "%d: more than the %d others in a population of %d",
@@ -985,5 +867,5 @@ func (c *Config) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
 		c.file, c.Game, c.Player, english.Count(c.spaceOf.Len(), "gene"), english.Count(len(c.seedGenes), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
+		e.Model.Name, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

@@ -160,8 +160,8 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 			t.Errorf("%s searched over %s, want [%v, %v] linear", p.Name, p.Range(), want[0], want[1])
 		}
 	}
-	e := c.Evolution
-	if e.Model != NaturalSelection || e.Keep != 2 || len(c.seedGenes) != 0 {
-		t.Errorf("model %v keep %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model, e.Keep, len(c.seedGenes))
+	e := &c.Evolution
+	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.seedGenes) != 0 {
+		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.seedGenes))
 	}
 }

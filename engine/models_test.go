@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/MaxHalford/eaopt"
 )
 
 // TestModels runs every model and selection a few generations and checks
@@ -29,9 +27,9 @@ func TestModels(t *testing.T) {
 			text = strings.Replace(text, "generations: 4", "generations: 3", 1)
 			text = strings.Replace(text, "games: 24", "games: 6", 1) // the models' promises hold at any noise
 			cfg := loadText(t, t.TempDir(), text)
-			r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
+			r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
 			sp := cfg.species[0]
-			pools := r.initial()
+			pools := firstGeneration(t, r)
 			for gen := range 3 {
 				if len(pools[0]) != tc.pool {
 					t.Fatalf("generation %d evaluates %d genomes, want %d", gen, len(pools[0]), tc.pool)
@@ -42,10 +40,7 @@ func TestModels(t *testing.T) {
 				}
 				sorted := slices.Clone(members[0])
 				sp.sortBest(sorted)
-				next, err := r.breed(sp, gen, sorted)
-				if err != nil {
-					t.Fatal(err)
-				}
+				next := breedNext(t, r, gen, members[0])
 				for k := range tc.kept {
 					if !slices.ContainsFunc(next, func(g []float64) bool { return slices.Equal(g, sorted[k].Genes) }) {
 						t.Fatalf("generation %d: the %d-th best did not survive", gen, k+1)
@@ -59,29 +54,5 @@ func TestModels(t *testing.T) {
 				pools = [][][]float64{next}
 			}
 		})
-	}
-}
-
-func TestTournamentReportsTheWinnersIndex(t *testing.T) {
-	// Costs 10, 9, ..., 5: with everyone in the tournament the last one
-	// (lowest cost) must win, whoever is drawn first. eaopt v0.4.2's
-	// SelTournament reports index 0 when its first contestant wins.
-	var indis eaopt.Individuals
-	for i := range 6 {
-		indis = append(indis, eaopt.Individual{Genome: &eaGenome{genes: []float64{float64(i)}}, Fitness: float64(10 - i), Evaluated: true})
-	}
-	for seed := range uint64(20) {
-		won, idx, err := tournament{size: 6}.Apply(1, indis, newEaoptRand(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if idx[0] != 5 || won[0].Fitness != 5 {
-			t.Fatalf("seed %d: index %d, fitness %v; want index 5, fitness 5", seed, idx[0], won[0].Fitness)
-		}
-	}
-	// Two winners are distinct individuals.
-	won, idx, err := tournament{size: 2}.Apply(2, indis, newEaoptRand(1))
-	if err != nil || idx[0] == idx[1] || won[0].Fitness != indis[idx[0]].Fitness || won[1].Fitness != indis[idx[1]].Fitness {
-		t.Fatalf("two winners: %v %v %v", idx, won, err)
 	}
 }

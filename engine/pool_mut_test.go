@@ -29,8 +29,8 @@ func TestPopulationScoresSumToOne(t *testing.T) {
 	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
 	text = strings.Replace(text, "{hit_weight: 1, jitter: 0.25}", "{jitter: 0.2}", 1)
 	cfg := loadText(t, t.TempDir(), text)
-	r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
-	members, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, firstGeneration(t, r), [][]Member{nil})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -346,7 +346,10 @@ func TestSortGenerationPutsTheRaceFirst(t *testing.T) {
 				r.race = &race{alive: tc.alive}
 			}
 			in := slices.Clone(members)
-			got := r.sortGeneration(&species{minimise: tc.minimise}, in)
+			var got []Member
+			for _, i := range r.rankGeneration(&species{minimise: tc.minimise}, in) {
+				got = append(got, in[i])
+			}
 			if fits(got) != tc.want {
 				t.Fatalf("sorted %s, want %s", fits(got), tc.want)
 			}

@@ -284,8 +284,8 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 			t.Fatalf("population[%d], of the kept %d, played %d games, want the full 60", i, kept, m.Games)
 		}
 	}
-	if len(ck.Told) > 0 {
-		if checkToldRanksDroppedLast(t, ck.Told[len(ck.Told)-1], ck.Population, 60, true) == 0 {
+	if told := toldOf(t, ck.SpeciesState); len(told) > 0 {
+		if checkToldRanksDroppedLast(t, told[len(told)-1], ck.Population, 60, true) == 0 {
 			t.Fatal("nobody dropped in the last generation: the told figures of the dropped are not checked")
 		}
 	}
@@ -400,8 +400,8 @@ evolution:
 			if tc.saves && saved == 0 {
 				t.Fatal("racing saved no games")
 			}
-			if len(ck.Told) > 0 {
-				checkToldRanksDroppedLast(t, ck.Told[len(ck.Told)-1], ck.Population, full, false)
+			if told := toldOf(t, ck.SpeciesState); len(told) > 0 {
+				checkToldRanksDroppedLast(t, told[len(told)-1], ck.Population, full, false)
 			}
 			dir := t.TempDir()
 			stop := make(chan struct{})

@@ -209,7 +209,7 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 func (c *Config) spendingSummary() string {
 	var s string
 	if rc := c.Racing; rc != nil {
-		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.keptSize())
+		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.Evolution.Kept())
 	}
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"

@@ -104,8 +104,8 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ck.History[0].Saved == 0 || tc.toldBelow0 != (slices.Min(ck.Told[0]) < 0) {
-					t.Fatalf("generation 1 saved %d games, told %v: want a drop (told below 0: %v)", ck.History[0].Saved, ck.Told[0], tc.toldBelow0)
+				if told := toldOf(t, ck.SpeciesState); ck.History[0].Saved == 0 || tc.toldBelow0 != (slices.Min(told[0]) < 0) {
+					t.Fatalf("generation 1 saved %d games, told %v: want a drop (told below 0: %v)", ck.History[0].Saved, told[0], tc.toldBelow0)
 				}
 			}
 			for _, after := range []int{1} { // a stop after 2 resumes only the last generation: TestResumeMatchesStraightRun has it
@@ -146,7 +146,7 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Two generations of breeding made new genomes.
-			initial := newRunner(cfg, Options{}).initial()[0]
+			initial := firstGeneration(t, startRunner(t, cfg, Options{}))[0]
 			bred := 0
 			for _, m := range ck.Population {
 				if !slices.ContainsFunc(initial, func(g []float64) bool { return slices.Equal(g, m.Genes) }) {
@@ -210,8 +210,8 @@ func TestPopulationGamesScoreBothSeats(t *testing.T) {
 		"population: 6", "population: 2", 1)
 	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
 	cfg := loadText(t, t.TempDir(), text)
-	r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
-	members, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, firstGeneration(t, r), [][]Member{nil})
 	if err != nil {
 		t.Fatal(err)
 	}

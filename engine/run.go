@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 )
@@ -112,10 +113,10 @@ type runner struct {
 	journal    *journal
 	id         string // runID, once computed
 
-	lastGames int // games of the last evaluated generation
-	cma       map[*species]*cmaes
-	replayed  int // games of the generation in flight read back from the journal
-	lastSaved int // games racing saved in it
+	lastGames int           // games of the last evaluated generation
+	models    []model.Model // each species' model
+	replayed  int           // games of the generation in flight read back from the journal
+	lastSaved int           // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
@@ -188,8 +189,16 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
-	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model.Name, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
+	pools, err := r.ask(0)
+	if err != nil {
+		r.closeModels()
+		return nil, err
+	}
+	return r.loop(ctx, 0, pools, make([]SpeciesState, len(cfg.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
@@ -289,17 +298,25 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return r.result(ck.Generation, ck.HallOfFame[0]), nil
 	}
 	states := ck.states()
-	pools := make([][][]float64, len(states))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
 	for s, sp := range cfg.species {
-		if cfg.Evolution.Model == CMAES {
-			if err := r.replayCMAES(sp, states[s]); err != nil {
-				r.closeSearch()
-				return nil, err
-			}
+		// The checkpoint keeps the last generation best first.
+		last := model.Generation{Results: make([]model.Result, len(states[s].Population))}
+		for i, m := range states[s].Population {
+			last.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m)}
+			last.Ranked = append(last.Ranked, i)
 		}
-		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
+		if err := r.models[s].Resume(ck.Generation-1, states[s].Model, last); err != nil {
+			r.closeModels()
 			return nil, err
 		}
+	}
+	pools, err := r.ask(ck.Generation)
+	if err != nil {
+		r.closeModels()
+		return nil, err
 	}
 	return r.loop(ctx, ck.Generation, pools, states)
 }
@@ -322,7 +339,7 @@ func (r *runner) result(gen int, best Member) *Result {
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
 func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
-	defer r.closeSearch()
+	defer r.closeModels()
 	defer r.journal.close()
 	checkpointed := gen
 	defer func() {
@@ -342,16 +359,9 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := r.sortGeneration(sp, members[s])
-			told := states[s].Told
-			if r.cfg.Evolution.Model == CMAES {
-				var finished []bool
-				if r.race != nil {
-					finished = r.race.alive
-				}
-				if told, err = r.tellCMAES(sp, members[s], told, finished); err != nil {
-					return nil, err
-				}
+			sorted, err := r.tell(s, gen, members[s])
+			if err != nil {
+				return nil, err
 			}
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
@@ -361,7 +371,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				Population: sorted,
 				HallOfFame: hof,
 				History:    append(states[s].History, row),
-				Told:       told,
+				Model:      r.models[s].State(),
 			}
 		}
 		if gen+1 == r.budget {
@@ -397,16 +407,69 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
 		if gen+1 < r.budget {
-			for s, sp := range r.cfg.species {
-				if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
-					return nil, err
-				}
+			if pools, err = r.ask(gen + 1); err != nil {
+				return nil, err
 			}
 		}
 	}
 	r.journal.remove()
 	r.logf("finished %s", english.Count(r.budget, "generation"))
 	return r.result(r.budget, states[0].HallOfFame[0]), nil
+}
+
+// startModels starts every species' model.
+func (r *runner) startModels() error {
+	for _, sp := range r.cfg.species {
+		m, err := r.cfg.Evolution.New(model.Problem{Space: sp.space, Seeds: sp.seeds, Minimise: sp.minimise,
+			Streams: r.modelStreams(sp), Logf: r.logf, Label: labelled(sp)})
+		if err != nil {
+			r.closeModels()
+			return err
+		}
+		r.models = append(r.models, m)
+	}
+	return nil
+}
+
+// ask returns every species' genomes of generation gen.
+func (r *runner) ask(gen int) ([][][]float64, error) {
+	pools := make([][][]float64, len(r.models))
+	for s, m := range r.models {
+		var err error
+		if pools[s], err = m.Ask(gen); err != nil {
+			return nil, err
+		}
+	}
+	return pools, nil
+}
+
+// tell tells species s's model the results of generation gen (members,
+// in the order it asked for them) and returns them best first.
+func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
+	sp := r.cfg.species[s]
+	ranked := r.rankGeneration(sp, members)
+	g := model.Generation{Results: make([]model.Result, len(members)), Ranked: ranked}
+	// Only the main species races (racing refuses co-evolution).
+	raced := s == 0 && r.race != nil && len(r.race.alive) == len(members)
+	for i, m := range members {
+		g.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m), Dropped: raced && !r.race.alive[i]}
+	}
+	if err := r.models[s].Tell(gen, g); err != nil {
+		return nil, err
+	}
+	sorted := make([]Member, len(ranked))
+	for k, i := range ranked {
+		sorted[k] = members[i]
+	}
+	return sorted, nil
+}
+
+// closeModels releases the models (CMA-ES's goroutines).
+func (r *runner) closeModels() {
+	for _, m := range r.models {
+		m.Close()
+	}
+	r.models = nil
 }
 
 func labelled(sp *species) string {

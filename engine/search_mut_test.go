@@ -1,13 +1,11 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evotune/evotune/genome"
 )
@@ -67,45 +65,6 @@ func TestRemeasureLimits(t *testing.T) {
 	}
 }
 
-// TestCMAESRestartIsLogged: run.log says when CMA-ES's distribution
-// collapses and restarts, once per restart, naming the generation (from
-// 1) after which it happened; generations without one say nothing.
-func TestCMAESRestartIsLogged(t *testing.T) {
-	cfg := loadText(t, t.TempDir(), "game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  model: cmaes\n  population: 6\n  step-size: 0.3\n")
-	defer cfg.Close()
-	var log bytes.Buffer
-	r := newRunner(cfg, Options{Dir: t.TempDir()})
-	r.log, r.now = &log, func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-	defer r.closeSearch()
-	sp := cfg.species[0]
-	var told [][]float64
-	restartAt := -1
-	for g := 0; g < 3000 && restartAt < 0; g++ {
-		pool := r.cmaesOf(sp).ask()
-		members := make([]Member, len(pool))
-		for i, x := range pool {
-			members[i] = Member{Genes: x, Fitness: (x[0] - 0.37) * (x[0] - 0.37)} // a cost: lower is better
-		}
-		var err error
-		if told, err = r.tellCMAES(sp, members, told, nil); err != nil {
-			t.Fatal(err)
-		}
-		if r.cmaesOf(sp).Restarts > 0 {
-			restartAt = g
-		}
-		if restartAt < 0 && log.Len() > 0 {
-			t.Fatalf("generation %d logged without a restart: %q", g+1, log.String())
-		}
-	}
-	if restartAt < 0 {
-		t.Fatal("no restart in 3000 generations")
-	}
-	want := fmt.Sprintf("2026-01-02T03:04:05Z cmaes: the distribution collapsed after generation %d; restarting around its best with step size 0.3\n", restartAt+1)
-	if log.String() != want {
-		t.Fatalf("run.log %q, want %q", log.String(), want)
-	}
-}
-
 // TestCMAESStartsAtTheFirstRandomGenome: without seeds, CMA-ES samples
 // its first generation around the first random genome generation 0 of
 // another model has, drawn from the same stream.
@@ -115,11 +74,10 @@ func TestCMAESStartsAtTheFirstRandomGenome(t *testing.T) {
 	cma := loadText(t, t.TempDir(), text+"  model: cmaes\n  step-size: 0.001\n")
 	defer gen.Close()
 	defer cma.Close()
-	first := newRunner(gen, Options{Dir: t.TempDir()}).initial()[0][0]
-	r := newRunner(cma, Options{Dir: t.TempDir()})
-	defer r.closeSearch()
+	first := firstGeneration(t, startRunner(t, gen, Options{Dir: t.TempDir()}))[0][0]
+	r := startRunner(t, cma, Options{Dir: t.TempDir()})
 	sp := cma.species[0]
-	for _, x := range r.initial()[0] {
+	for _, x := range firstGeneration(t, r)[0] {
 		for i, g := range sp.space.Genes() {
 			if g.Kind != genome.Float && g.Kind != genome.Grid {
 				continue // snapped to a bucket's centre either way

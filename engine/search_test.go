@@ -74,8 +74,8 @@ func TestCoevolvingSearchModelsResumeExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			if model == "cmaes" {
-				if len(ck.Told) != 3 || len(ck.Rivals.Told) != 3 {
-					t.Fatalf("told %d and %d generations, want 3 each", len(ck.Told), len(ck.Rivals.Told))
+				if a, b := toldOf(t, ck.SpeciesState), toldOf(t, *ck.Rivals); len(a) != 3 || len(b) != 3 {
+					t.Fatalf("told %d and %d generations, want 3 each", len(a), len(b))
 				}
 			}
 		})

@@ -21,8 +21,8 @@ evolution:
   population: 10
   generations: 1
 `)
-	r := newRunner(cfg, Options{Dir: b.TempDir(), Workers: 1})
-	pools := r.initial()
+	r := startRunner(b, cfg, Options{Dir: b.TempDir(), Workers: 1})
+	pools := firstGeneration(b, r)
 	for b.Loop() {
 		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
 			b.Fatal(err)

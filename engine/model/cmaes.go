@@ -1,6 +1,7 @@
-package engine
+package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -8,9 +9,175 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/yamlcheck"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
+
+// cmaesSettings are CMA-ES's own settings.
+type cmaesSettings struct {
+	// StepSize is the initial standard deviation in normalised
+	// coordinates; by default DefaultStepSize.
+	StepSize float64 `json:"step_size"`
+}
+
+func (s *cmaesSettings) Fields(d *yamlcheck.Checker) yamlcheck.Fields {
+	return yamlcheck.Fields{"step-size": d.Number(&s.StepSize)}
+}
+
+func (s *cmaesSettings) Settle(_ *Evolution, has func(string) bool) {
+	if !has("evolution.step-size") {
+		s.StepSize = DefaultStepSize
+	}
+}
+
+func (s *cmaesSettings) Check(e *Evolution, chosen bool, bad Bad) {
+	if chosen && e.Population >= 2 && !(s.StepSize > 0 && s.StepSize <= 10) {
+		bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", s.StepSize, DefaultStepSize)
+	}
+}
+
+func (s *cmaesSettings) Size(e *Evolution, _ int) int { return e.Population }
+
+// Kept: CMA-ES's update reads its parents alone (cmaesParents).
+func (s *cmaesSettings) Kept(e *Evolution) int { return cmaesParents(e.Population) }
+
+func (s *cmaesSettings) New(e *Evolution, p Problem) (Model, error) {
+	// Around the config's first seed when there is one, else around the
+	// first random genome generation 0 of another model would have.
+	mean := p.Space.Random(fitness.NewRand(p.Streams.Init(0, 0)))
+	if len(p.Seeds) > 0 {
+		mean = slices.Clone(p.Seeds[0])
+	}
+	return &cmaesModel{p: p, sigma: s.StepSize, c: newCMAES(p.Space, e.Population, s.StepSize, mean, p.Streams.Own(0))}, nil
+}
+
+// toldKey is the checkpoint's key of the costs CMA-ES was told.
+const toldKey = "cmaes_told"
+
+func (s *cmaesSettings) StateKeys() []string { return []string{toldKey} }
+
+// CheckState checks CMA-ES's record: a row of the generation's size of
+// fitness values per generation. With racing, a dropped individual was
+// told a figure beyond the worst finisher's (raceCosts), which may lie
+// outside the objective's range: inRange then asks only for finite.
+func (s *cmaesSettings) CheckState(e *Evolution, gens int, st State, inRange func(float64) bool) error {
+	raw, ok := st[toldKey]
+	if !ok {
+		return fmt.Errorf("%s: %s for %s", toldKey, english.Count(0, "row"), english.Count(gens, "generation"))
+	}
+	var told [][]float64
+	if err := json.Unmarshal(raw, &told); err != nil {
+		return fmt.Errorf("%s: %v", toldKey, err)
+	}
+	if len(told) != gens {
+		return fmt.Errorf("%s: %s for %s", toldKey, english.Count(len(told), "row"), english.Count(gens, "generation"))
+	}
+	for g, row := range told {
+		if len(row) != e.Size(g) {
+			return fmt.Errorf("%s[%d]: %d values, the config samples %d", toldKey, g, len(row), e.Size(g))
+		}
+		for i, f := range row {
+			if !inRange(f) {
+				return fmt.Errorf("%s[%d][%d]: %v is out of range", toldKey, g, i, f)
+			}
+		}
+	}
+	return nil
+}
+
+// cmaesModel samples each generation from CMA-ES's normal distribution
+// over the normalised genome and updates it by the generation's ranking
+// (gonum's CmaEsChol, driven ask/tell by cmaes below). Its state is not
+// saved: the checkpoint keeps the fitness it was told each generation,
+// and Resume replays them into a new search from the same seed.
+type cmaesModel struct {
+	p     Problem
+	sigma float64
+	c     *cmaes
+	// told is the fitness CMA-ES was told of every generation's genomes,
+	// in the order it sampled them, in the objective's sense. With
+	// racing, a dropped individual's entry is the figure it was told
+	// (raceCosts), not its own.
+	told [][]float64
+}
+
+func (m *cmaesModel) Ask(int) ([][]float64, error) { return m.c.ask(), nil }
+
+// Tell tells the search the costs of the generation it asked for. The
+// individuals racing dropped are told a cost ranking them last
+// (raceCosts), which is what the state keeps, so a replay tells the same.
+func (m *cmaesModel) Tell(gen int, g Generation) error {
+	costs := make([]float64, len(g.Results))
+	finished := make([]bool, len(g.Results))
+	for i, r := range g.Results {
+		costs[i], finished[i] = r.Cost, !r.Dropped
+	}
+	costs = raceCosts(costs, finished)
+	fit := make([]float64, len(costs))
+	for i, c := range costs {
+		fit[i] = c
+		if !m.p.Minimise {
+			fit[i] = -c // the cost's inverse, exact
+		}
+	}
+	restarts := m.c.Restarts
+	if err := m.c.tell(costs); err != nil {
+		return err
+	}
+	if m.c.Restarts > restarts && m.p.Logf != nil {
+		m.p.Logf("cmaes%s: the distribution collapsed after generation %d; restarting around its best with step size %g",
+			m.p.Label, gen+1, m.sigma)
+	}
+	m.told = append(m.told, fit)
+	return nil
+}
+
+// Resume rebuilds the search by telling it, generation by generation,
+// the fitness it was told before: the samples are a function of the seed
+// and of those values alone. The last generation replayed must ask for
+// the checkpoint's population, or the replay went astray (an evotune
+// built with another gonum, say).
+func (m *cmaesModel) Resume(_ int, st State, last Generation) error {
+	var told [][]float64
+	if err := json.Unmarshal(st[toldKey], &told); err != nil {
+		return fmt.Errorf("model: cmaes: %s: %w", toldKey, err)
+	}
+	var asked [][]float64
+	for _, fit := range told {
+		asked = m.c.ask()
+		costs := make([]float64, len(fit))
+		for i, f := range fit {
+			costs[i] = f
+			if !m.p.Minimise {
+				costs[i] = -f
+			}
+		}
+		if err := m.c.tell(costs); err != nil {
+			return err
+		}
+	}
+	m.told = told
+	var held [][]float64
+	for _, r := range last.Results {
+		held = append(held, r.Genes)
+	}
+	cmp := func(a, b []float64) int { return slices.Compare(a, b) }
+	slices.SortFunc(asked, cmp)
+	slices.SortFunc(held, cmp)
+	if !slices.EqualFunc(asked, held, func(a, b []float64) bool { return slices.Equal(a, b) }) {
+		return fmt.Errorf("model: cmaes: replaying the checkpoint's CMA-ES history does not give its last population (was the run started by an evotune built differently?); start a new run")
+	}
+	return nil
+}
+
+func (m *cmaesModel) State() State {
+	data, _ := json.Marshal(m.told) // finite numbers always encode
+	return State{toldKey: data}
+}
+
+func (m *cmaesModel) Close() { m.c.close() }
 
 // DefaultStepSize is CMA-ES's initial standard deviation in normalised
 // coordinates when evolution.step-size is not set. gonum's CmaEsChol
@@ -71,7 +238,7 @@ func (c *cmaes) start(mean []float64) {
 	}
 	var chol mat.Cholesky
 	if !chol.Factorize(diag) {
-		panic("engine: cmaes: sigma^2 I is not positive definite") // sigma > 0 is checked with the config
+		panic("model: cmaes: sigma^2 I is not positive definite") // sigma > 0 is checked with the config
 	}
 	c.method = &optimize.CmaEsChol{InitStepSize: 1, Population: c.pop, InitCholesky: &chol, ForgetBest: true, Src: c.src}
 	n := c.method.Init(dim, c.pop)
@@ -120,7 +287,7 @@ func (c *cmaes) ask() [][]float64 {
 // that order.
 func (c *cmaes) tell(costs []float64) error {
 	if c.asked == nil || len(costs) != len(c.asked) {
-		return fmt.Errorf("engine: cmaes told %d values for %d samples", len(costs), len(c.asked))
+		return fmt.Errorf("model: cmaes told %d values for %d samples", len(costs), len(c.asked))
 	}
 	for i, f := range costs {
 		x := slices.Clone(c.asked[i])
@@ -136,7 +303,7 @@ func (c *cmaes) tell(costs []float64) error {
 		c.restart = slices.Clone(t.X)
 		c.stop()
 	default:
-		return fmt.Errorf("engine: cmaes: unexpected %v from gonum", t.Op)
+		return fmt.Errorf("model: cmaes: unexpected %v from gonum", t.Op)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
-package engine
+package model
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -188,5 +189,123 @@ func TestRacedCMAESUpdatesAsFullEvaluation(t *testing.T) {
 	}
 	if got := next(partial); same(got, want) {
 		t.Fatal("told the raw partial costs, CMA-ES asks as after full evaluation: the case does not tell the two apart")
+	}
+}
+
+// TestRaceCostsWithoutFinishers: with nobody finished (which racing,
+// keeping mu, never does) there is no worst finisher to rank the
+// dropped after, and the costs are told as they are.
+func TestRaceCostsWithoutFinishers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		costs    []float64
+		finished []bool
+	}{
+		{"one dropped", []float64{2}, []bool{false}},
+		{"all dropped", []float64{3, -1, 2}, []bool{false, false, false}},
+		{"nobody at all", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := raceCosts(tc.costs, tc.finished); !slices.Equal(got, tc.costs) {
+				t.Fatalf("raceCosts(%v, %v) = %v, want them as they are", tc.costs, tc.finished, got)
+			}
+		})
+	}
+}
+
+// TestCMAESCloseEndsItsGoroutine: close ends gonum's Run, which closes
+// its channel of operations, whether Run waits for the first generation's
+// values, for the next ask, or has ended already at a collapse (the
+// search restarts at the next ask); closing twice is harmless.
+func TestCMAESCloseEndsItsGoroutine(t *testing.T) {
+	s := mixedSpace(t)
+	for _, tc := range []struct {
+		name string
+		gens int // generations asked and told before the close
+	}{
+		{"before any tell", 0},
+		{"after a tell", 1},
+		{"after three", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCMAES(s, 6, DefaultStepSize, s.Random(fitness.NewRand(1)), 2)
+			for g := range tc.gens {
+				costs := make([]float64, len(c.ask()))
+				for i := range costs {
+					costs[i] = float64((i*7 + g) % 5)
+				}
+				if err := c.tell(costs); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ops := c.ops
+			c.close()
+			select {
+			case _, open := <-ops:
+				if open {
+					t.Fatal("Run sent an operation after close")
+				}
+			default:
+				t.Fatal("after close, Run's channel of operations is still open: its goroutine runs on")
+			}
+			if c.ops != nil || c.res != nil {
+				t.Fatal("close kept the channels of an ended Run")
+			}
+			c.close()
+		})
+	}
+}
+
+// TestCMAESRestartIsLogged: run.log says when CMA-ES's distribution
+// collapses and restarts, once per restart, naming the generation (from
+// 1) after which it happened; generations without one say nothing.
+func TestCMAESRestartIsLogged(t *testing.T) {
+	var log []string
+	s := &cmaesSettings{StepSize: 0.3}
+	e := Defaults()
+	e.Population = 6
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("x: {type: float, min: 0, max: 1}\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	space, err := genome.NewSpace(nil, n.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.New(&e, Problem{Space: space, Minimise: true, Label: " (rivals)",
+		Streams: Streams{Init: func(int, ...uint64) uint64 { return 1 }, Own: func(int, ...uint64) uint64 { return 2 }},
+		Logf:    func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	c := m.(*cmaesModel).c
+	restartAt := -1
+	for g := 0; g < 3000 && restartAt < 0; g++ {
+		pool, err := m.Ask(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := Generation{}
+		for i, x := range pool {
+			gen.Results = append(gen.Results, Result{Genes: x, Cost: (x[0] - 0.37) * (x[0] - 0.37)})
+			gen.Ranked = append(gen.Ranked, i)
+		}
+		if err := m.Tell(g, gen); err != nil {
+			t.Fatal(err)
+		}
+		if c.Restarts > 0 {
+			restartAt = g
+		}
+		if restartAt < 0 && len(log) > 0 {
+			t.Fatalf("generation %d logged without a restart: %q", g+1, log)
+		}
+	}
+	if restartAt < 0 {
+		t.Fatal("no restart in 3000 generations")
+	}
+	want := fmt.Sprintf("cmaes (rivals): the distribution collapsed after generation %d; restarting around its best with step size 0.3", restartAt+1)
+	if len(log) != 1 || log[0] != want {
+		t.Fatalf("run.log %q, want %q", log, want)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package model
 
 import (
 	"strings"
@@ -75,33 +75,26 @@ func TestTournamentValidate(t *testing.T) {
 	}
 }
 
-// TestSortBestKeepsTiesInPlace: members of equal fitness keep their pool
-// order, best first by cost in either direction; the hall of fame, the
-// elite and the natural-selection keepers are read off this order, so a
-// tie must not depend on the sort's internals.
-func TestSortBestKeepsTiesInPlace(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		minimise bool
-		fits     []float64
-		want     []float64 // the genes (pool positions), in sorted order
-	}{
-		{"maximise, all tied", false, []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, []float64{0, 1, 2, 3, 4, 5, 6, 7}},
-		{"maximise, ties among others", false, []float64{0.2, 0.7, 0.2, 0.7, 0.9, 0.2}, []float64{4, 1, 3, 0, 2, 5}},
-		{"minimise, ties among others", true, []float64{0.2, 0.7, 0.2, 0.7, 0.1, 0.2}, []float64{4, 0, 2, 5, 1, 3}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			sp := &species{minimise: tc.minimise}
-			ms := make([]Member, len(tc.fits))
-			for i, f := range tc.fits {
-				ms[i] = Member{Genes: []float64{float64(i)}, Fitness: f}
-			}
-			sp.sortBest(ms)
-			for i, m := range ms {
-				if m.Genes[0] != tc.want[i] {
-					t.Fatalf("position %d holds member %v, want %v (fitness %v)", i, m.Genes[0], tc.want[i], tc.fits)
-				}
-			}
-		})
+func TestTournamentReportsTheWinnersIndex(t *testing.T) {
+	// Costs 10, 9, ..., 5: with everyone in the tournament the last one
+	// (lowest cost) must win, whoever is drawn first. eaopt v0.4.2's
+	// SelTournament reports index 0 when its first contestant wins.
+	var indis eaopt.Individuals
+	for i := range 6 {
+		indis = append(indis, eaopt.Individual{Genome: &eaGenome{genes: []float64{float64(i)}}, Fitness: float64(10 - i), Evaluated: true})
+	}
+	for seed := range uint64(20) {
+		won, idx, err := tournament{size: 6}.Apply(1, indis, newEaoptRand(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if idx[0] != 5 || won[0].Fitness != 5 {
+			t.Fatalf("seed %d: index %d, fitness %v; want index 5, fitness 5", seed, idx[0], won[0].Fitness)
+		}
+	}
+	// Two winners are distinct individuals.
+	won, idx, err := tournament{size: 2}.Apply(2, indis, newEaoptRand(1))
+	if err != nil || idx[0] == idx[1] || won[0].Fitness != indis[idx[0]].Fitness || won[1].Fitness != indis[idx[1]].Fitness {
+		t.Fatalf("two winners: %v %v %v", idx, won, err)
 	}
 }
