@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func BenchmarkQuickstartGeneration(b *testing.B) {
 	for b.Loop() {
 		// Each time from scratch: the journal of the last time holds
 		// every game of this generation.
-		os.Remove(filepath.Join(r.dir, fileJournal))
+		os.Remove(filepath.Join(r.dir, rundir.JournalFile))
 		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}

@@ -13,20 +13,12 @@ import (
 
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // CheckpointFormat is the version of checkpoint.json this code writes and
 // reads.
 const CheckpointFormat = 1
-
-// The files of a run directory.
-const (
-	fileConfig      = "config.yaml"
-	fileCheckpoint  = "checkpoint.json"
-	fileGenerations = "generations.csv"
-	fileBest        = "best.yaml"
-	fileLog         = "run.log"
-)
 
 // Checkpoint is everything needed to continue a run exactly.
 type Checkpoint struct {
@@ -246,19 +238,19 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	case !st.IsDir():
 		return nil, nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
 	}
-	path := filepath.Join(dir, fileCheckpoint)
+	path := filepath.Join(dir, rundir.CheckpointFile)
 	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		// A run in its first generation has no checkpoint yet either.
-		if holder, held := heldBy(dir); held {
+		if holder, held := rundir.HeldBy(dir); held {
 			return nil, nil, fmt.Errorf("%s %w%s, whose run has not finished its first generation: wait for it, or stop it",
-				dir, ErrLocked, holder)
+				dir, rundir.ErrLocked, holder)
 		}
-		if _, cerr := os.Stat(filepath.Join(dir, fileConfig)); cerr == nil {
+		if _, cerr := os.Stat(filepath.Join(dir, rundir.ConfigFile)); cerr == nil {
 			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
-				dir, ErrNotRunDir, fileCheckpoint, dir)
+				dir, ErrNotRunDir, rundir.CheckpointFile, dir)
 		}
-		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, fileCheckpoint)
+		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %w", err)
@@ -278,7 +270,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if ck.Format != CheckpointFormat {
 		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
 	}
-	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(&ck))
+	cfg, err := parseIn(filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(&ck))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}

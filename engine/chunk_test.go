@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"slices"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // hofConfig plays all three fitness modes, seat-swapped pairs included.
@@ -34,16 +34,12 @@ evolution:
 // once (the behaviour before chunking), at any chunk size and worker count.
 func TestChunkedGamesMatchOneList(t *testing.T) {
 	defer func(n int) { jobChunk = n }(jobChunk)
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
-			want := files[:len(runFiles)]
-			if rivals {
-				want = files
-			}
+			want := rundir.Results(rivals)
 			var runs []map[string][]byte
 			for _, c := range []struct{ chunk, workers int }{{1 << 30, 1}, {5, 2}, {64, 1}} {
 				jobChunk = c.chunk

@@ -20,6 +20,7 @@ import (
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/yamlcheck"
+	"github.com/evotune/evotune/rundir"
 	"gopkg.in/yaml.v3"
 )
 
@@ -537,7 +538,7 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
 		return
 	}
-	rivals := &species{label: "rivals", player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
+	rivals := &species{label: rundir.Rivals, player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
 	sp, err := genome.NewSpace(pi.Schema, co.space)
 	if err != nil {
 		// Go on to the opponents: a user sees every mistake in one pass.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/rundir"
 	"math"
 	"os"
 	"path/filepath"
@@ -48,12 +49,10 @@ func loadText(t testing.TB, dir, text string) *Config {
 	return cfg
 }
 
-// runFiles are the files of a run directory that must match byte for byte.
-var runFiles = []string{fileCheckpoint, fileGenerations, fileBest, fileConfig, fileReport}
 
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
-	return readFilesAndExport(t, dir, runFiles, false)
+	return readFilesAndExport(t, dir, rundir.Results(false), false)
 }
 
 // readFilesAndExport reads files of a run directory and its top-3 export
@@ -210,7 +209,7 @@ func TestResumeRaisesBudgetAndRefusesEdits(t *testing.T) {
 		t.Fatalf("raised budget: %v, %+v", err, res)
 	}
 	// Editing a result-changing key is refused, naming it.
-	path := filepath.Join(dir, fileConfig)
+	path := filepath.Join(dir, rundir.ConfigFile)
 	text, _ := os.ReadFile(path)
 	edited := strings.Replace(string(text), "population: 8", "population: 9", 1)
 	edited = strings.Replace(edited, "seed: 7", "seed: 8", 1)
@@ -264,13 +263,13 @@ func TestBrokenRunDirectories(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: good, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	ck, _ := os.ReadFile(filepath.Join(good, fileCheckpoint))
+	ck, _ := os.ReadFile(filepath.Join(good, rundir.CheckpointFile))
 	other := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), strings.Replace(smallConfig, "seed: 7", "seed: 8", 1)),
 		Options{Dir: other, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	otherCk, _ := os.ReadFile(filepath.Join(other, fileCheckpoint))
+	otherCk, _ := os.ReadFile(filepath.Join(other, rundir.CheckpointFile))
 	// edit rewrites the checkpoint with a change.
 	edit := func(change func(*Checkpoint)) func(dir string) {
 		return func(dir string) {
@@ -283,7 +282,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			write(t, dir, fileCheckpoint, data)
+			write(t, dir, rundir.CheckpointFile, data)
 		}
 	}
 	// memberEdit replaces the first match of pattern (the first member's
@@ -294,7 +293,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if loc == nil {
 				t.Fatalf("no %s in the checkpoint", pattern)
 			}
-			write(t, dir, fileCheckpoint, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
+			write(t, dir, rundir.CheckpointFile, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
 		}
 	}
 	tests := []struct {
@@ -302,19 +301,19 @@ func TestBrokenRunDirectories(t *testing.T) {
 		setup func(dir string)
 		want  string
 	}{
-		{"truncated", func(dir string) { write(t, dir, fileCheckpoint, ck[:len(ck)/2]) }, "corrupt checkpoint"},
-		{"garbage", func(dir string) { write(t, dir, fileCheckpoint, []byte("\x00\x01not json")) }, "corrupt checkpoint"},
-		{"empty", func(dir string) { write(t, dir, fileCheckpoint, nil) }, "corrupt checkpoint"},
-		{"another config's checkpoint", func(dir string) { write(t, dir, fileCheckpoint, otherCk) }, "edited in ways that change results (seed)"},
-		{"not a run directory", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory"},
+		{"truncated", func(dir string) { write(t, dir, rundir.CheckpointFile, ck[:len(ck)/2]) }, "corrupt checkpoint"},
+		{"garbage", func(dir string) { write(t, dir, rundir.CheckpointFile, []byte("\x00\x01not json")) }, "corrupt checkpoint"},
+		{"empty", func(dir string) { write(t, dir, rundir.CheckpointFile, nil) }, "corrupt checkpoint"},
+		{"another config's checkpoint", func(dir string) { write(t, dir, rundir.CheckpointFile, otherCk) }, "edited in ways that change results (seed)"},
+		{"not a run directory", func(dir string) { os.Remove(filepath.Join(dir, rundir.CheckpointFile)) }, "not a run directory"},
 		{"genes out of range", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
 		}, "corrupt checkpoint"},
 		{"null fitness", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"fitness": `), []byte(`"fitness": null, "x": `), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"fitness": `), []byte(`"fitness": null, "x": `), 1))
 		}, "corrupt checkpoint"},
 		{"future format", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
 		}, "checkpoint format 9"},
 		{"config hash of another config", edit(func(c *Checkpoint) { c.ConfigHash = "0" + c.ConfigHash[1:] }),
 			"config hash does not match its config"},
@@ -330,7 +329,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "member with generation -1"},
 		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without ci95"},
 		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
-		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory yet"},
+		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, rundir.CheckpointFile)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -404,7 +403,7 @@ evolution:
 // contracts: identical at any worker count and after a stop and resume,
 // for both species' files.
 func TestCoevolutionResumesExactly(t *testing.T) {
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest, fileReport, "rivals-"+fileReport)
+	files := rundir.Results(true)
 	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, files, true) }
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
@@ -412,7 +411,7 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := read(straight)
-	if !bytes.Contains(want["export"], []byte(`"player": "tuned"`)) || !bytes.Contains(want[fileCheckpoint], []byte(`"rivals"`)) {
+	if !bytes.Contains(want["export"], []byte(`"player": "tuned"`)) || !bytes.Contains(want[rundir.CheckpointFile], []byte(`"rivals"`)) {
 		t.Fatalf("no rivals in the run:\n%s", want["export"])
 	}
 	dir := t.TempDir()
@@ -427,14 +426,14 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
 	// Each species' picture says whose it is and which way is better.
 	for file, title := range map[string]string{
-		fileReport:             ">coevolve: shots per generation (lower is better)<",
-		"rivals-" + fileReport: ">coevolve rivals: shots per generation (higher is better)<",
+		rundir.ReportFile:             ">coevolve: shots per generation (lower is better)<",
+		"rivals-" + rundir.ReportFile: ">coevolve rivals: shots per generation (higher is better)<",
 	} {
 		if !bytes.Contains(want[file], []byte(title)) {
 			t.Errorf("%s has no title %q", file, title)
 		}
 	}
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +477,7 @@ func TestOpponentFilesAreProtected(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{fileCheckpoint, fileBest, fileGenerations, fileReport, fileConfig} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.BestFile, rundir.GenerationsFile, rundir.ReportFile, rundir.ConfigFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Mode().Perm() != 0o644 {
 			t.Fatalf("%s: %v, mode %v; want 0644", f, err, st.Mode().Perm())
 		}
@@ -539,7 +538,7 @@ func TestRunDirectoryErrors(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(dir, fileConfig)
+	cfgPath := filepath.Join(dir, rundir.ConfigFile)
 	text, _ := os.ReadFile(cfgPath)
 	os.Remove(cfgPath)
 	before := snapshot(t, dir)
@@ -549,7 +548,7 @@ func TestRunDirectoryErrors(t *testing.T) {
 	if !equalSnap(before, snapshot(t, dir)) {
 		t.Error("a failed resume changed files")
 	}
-	write(t, dir, fileConfig, append(text, "colour: blue\n"...))
+	write(t, dir, rundir.ConfigFile, append(text, "colour: blue\n"...))
 	before = snapshot(t, dir)
 	var ce ConfigErrors
 	if _, err := Resume(context.Background(), Options{Dir: dir}); !errors.As(err, &ce) || !strings.Contains(err.Error(), cfgPath+":") {
@@ -575,8 +574,8 @@ func TestRunLogErrorsNameIt(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, fileLock, nil) // a run killed before its first checkpoint
-			path := filepath.Join(dir, fileLog)
+			write(t, dir, rundir.LockFile, nil) // a run killed before its first checkpoint
+			path := filepath.Join(dir, rundir.LogFile)
 			if err := tc.make(path); err != nil {
 				t.Fatal(err)
 			}

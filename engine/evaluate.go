@@ -276,7 +276,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 	if r.autoBatch {
 		r.batchGames = AutoBatchGames(r.lastGames)
 	}
-	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
+	if err := r.beginJournal(gen, pools, hof, r.lastGames); err != nil {
 		return nil, err
 	}
 	r.replayed = 0

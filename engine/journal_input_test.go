@@ -4,6 +4,7 @@ package engine
 
 import (
 	"context"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func TestJournalThatIsNoFileStopsResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := readRun(t, dir)
-	path := filepath.Join(dir, fileJournal)
+	path := filepath.Join(dir, rundir.JournalFile)
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestJournalThatIsNoFileStopsResume(t *testing.T) {
 		done <- err
 	}()
 	err := <-done // a hang fails the test by its timeout
-	if err == nil || !strings.Contains(err.Error(), fileJournal+": not a regular file (FIFO)") || strings.Contains(err.Error(), "\n") {
+	if err == nil || !strings.Contains(err.Error(), rundir.JournalFile+": not a regular file (FIFO)") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("resume over a FIFO journal: %v; want one line saying it is not a regular file", err)
 	}
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestPopulationScoresSumToOne: in population games between two
@@ -199,7 +200,7 @@ func TestPanicLogNamesTheGeneration(t *testing.T) {
 	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, ErrGamePanicked) {
 		t.Fatalf("err %v, want ErrGamePanicked", err)
 	}
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,17 +81,13 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 // of another size, give the files of a local run byte for byte, in every
 // fitness mode, with co-evolved rivals, racing rounds and ratings.
 func TestRemotePlayMatchesLocal(t *testing.T) {
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
 		{"racing", racedConfig}, {"ratings", ratedConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
-			want := files[:len(runFiles)]
-			if rivals {
-				want = files
-			}
+			want := rundir.Results(rivals)
 			local := t.TempDir()
 			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: local, Workers: 2}); err != nil {
 				t.Fatal(err)
@@ -176,15 +173,15 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 		{"a line of impossible results with a good checksum", func(t *testing.T, path string) {
 			data, _ := os.ReadFile(path)
 			lines := bytes.SplitAfter(data, []byte("\n"))
-			var e journalEntry
+			var e struct {
+				Batch   int       `json:"batch"`
+				Results []float64 `json:"results"`
+			}
 			if err := json.Unmarshal(lines[2], &e); err != nil {
 				t.Fatal(err)
 			}
 			e.Results[0] = -1000 // shots: a cost no game gives
-			e.Sum = entrySum(e.Batch, e.Results)
-			var forged bytes.Buffer
-			writeLine(&forged, e)
-			lines[2] = forged.Bytes()
+			lines[2] = rundir.EntryLine(e.Batch, e.Results)
 			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"another generation's journal", func(t *testing.T, path string) {
@@ -202,7 +199,7 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			if err == nil {
 				t.Fatal("the run was not stopped")
 			}
-			path := filepath.Join(dir, fileJournal)
+			path := filepath.Join(dir, rundir.JournalFile)
 			held := journalBatches(t, path)
 			if held < after || held == batches {
 				t.Fatalf("the journal holds %d batches; the run was stopped after %d of %d", held, after, batches)
@@ -255,7 +252,9 @@ func journalBatches(t *testing.T, path string) int {
 	}
 	n := 0
 	for line := range bytes.Lines(data) {
-		var e journalEntry
+		var e struct {
+			Results []float64 `json:"results"`
+		}
 		if json.Unmarshal(line, &e) == nil && e.Results != nil {
 			n++
 		}
@@ -268,7 +267,7 @@ var replayLine = regexp.MustCompile(`generation \d+: (\d+) of \d+ games replayed
 // loggedReplays is the games run.log says were replayed.
 func loggedReplays(t *testing.T, dir string) int {
 	t.Helper()
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,5 +324,5 @@ func TestPoolsCutByGeneration(t *testing.T) {
 	if pool.first[0] != 128 || pool.first[1] != 128 {
 		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
 	}
-	sameRun(t, readFilesAndExport(t, local, runFiles, false), readFilesAndExport(t, remote, runFiles, false), "cut by generation vs local")
+	sameRun(t, readFilesAndExport(t, local, rundir.Results(false), false), readFilesAndExport(t, remote, rundir.Results(false), false), "cut by generation vs local")
 }

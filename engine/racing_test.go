@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/rundir"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -242,7 +243,7 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 		t.Fatal(err)
 	}
 	want := readRun(t, straight)
-	csv := strings.Split(strings.TrimSpace(string(want[fileGenerations])), "\n")
+	csv := strings.Split(strings.TrimSpace(string(want[rundir.GenerationsFile])), "\n")
 	if csv[0] != "generation,best,mean,sd,games,saved" {
 		t.Fatalf("generations.csv header %q", csv[0])
 	}
@@ -257,11 +258,11 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 		}
 		totalSaved += saved
 	}
-	t.Logf("generations.csv:\n%s", want[fileGenerations])
+	t.Logf("generations.csv:\n%s", want[rundir.GenerationsFile])
 	if totalSaved == 0 {
 		t.Fatal("racing saved no games on a field with clear losers")
 	}
-	svg := want[fileReport]
+	svg := want[rundir.ReportFile]
 	if !bytes.Contains(svg, []byte(fmt.Sprintf("racing: games played and saved per generation (%d played, %d saved", 6*full-totalSaved, totalSaved))) {
 		t.Fatalf("report.svg has no racing panel with the totals:\n%s", clip(svg))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 	"strings"
 	"testing"
 )
@@ -63,8 +64,8 @@ func TestRatingsInARun(t *testing.T) {
 		t.Fatalf("the best rated player has strength %v after 8 generations, want above 0.8", s)
 	}
 	files := readRun(t, dir)
-	if !strings.Contains(string(files[fileBest]), "rating: {elo: ") && !strings.Contains(string(files[fileBest]), "rating:\n") {
-		t.Fatalf("best.yaml has no rating:\n%s", files[fileBest])
+	if !strings.Contains(string(files[rundir.BestFile]), "rating: {elo: ") && !strings.Contains(string(files[rundir.BestFile]), "rating:\n") {
+		t.Fatalf("best.yaml has no rating:\n%s", files[rundir.BestFile])
 	}
 	var doc fitness.ParamsFile
 	if err := json.Unmarshal(files["export"], &doc); err != nil {

@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
+	"github.com/evotune/evotune/rundir"
 	"gopkg.in/yaml.v3"
 )
 
@@ -201,7 +201,7 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 		return err
 	}
 	r.logf("remeasured the best of the finished run on fresh deals")
-	return writeAtomic(filepath.Join(r.dir, fileCheckpoint), data)
+	return r.writeFile(rundir.CheckpointFile, data)
 }
 
 // spendingSummary is what validate says of racing, ratings and the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("remeasured %d: %v, interval half-width %v: the truth 8 is far outside", i, m.Fitness, half)
 		}
 	}
-	best, err := os.ReadFile(filepath.Join(dir, fileBest))
+	best, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,21 +133,21 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			}
 		}
 		var ck map[string]any
-		if err := json.Unmarshal(want[fileCheckpoint], &ck); err != nil {
+		if err := json.Unmarshal(want[rundir.CheckpointFile], &ck); err != nil {
 			t.Fatal(err)
 		}
 		delete(ck, "remeasured")
 		data, _ := json.Marshal(ck)
-		write(t, dir, fileCheckpoint, data)
+		write(t, dir, rundir.CheckpointFile, data)
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(dir, fileBest))
+		got, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want[fileBest]) {
-			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[fileBest])
+		if string(got) != string(want[rundir.BestFile]) {
+			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[rundir.BestFile])
 		}
 	})
 }

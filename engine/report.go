@@ -8,7 +8,7 @@ import (
 	"github.com/evotune/evotune/genome"
 )
 
-// fileReport is the run's picture: fitness over generations and, when the
+// The run's picture (rundir.ReportFile): fitness over generations and, when the
 // player has a weight grid, the best genome's grid. It holds no clock
 // values, so it compares byte for byte like the other files.
 const fileReport = "report.svg"

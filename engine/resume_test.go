@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/rundir"
 	"math"
 	"os"
 	"path/filepath"
@@ -238,7 +239,7 @@ func TestBudgetEdges(t *testing.T) {
 		t.Fatalf("stop in the last generation: %v, %+v; want a finished run of 3", err, res)
 	}
 	want := readDir(t, dir)
-	for _, f := range []string{fileGenerations, fileBest, fileReport} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile, rundir.ReportFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +249,7 @@ func TestBudgetEdges(t *testing.T) {
 		t.Fatalf("resume at its budget: %v, %+v", err, res)
 	}
 	sameFiles(t, want, readDir(t, dir), "resumed at its budget")
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil || !strings.HasSuffix(string(log), " resume crash at generation 3 of 3, 1 worker\n") ||
 		strings.Count(string(log), "finished 3 generations") != 1 {
 		t.Fatalf("run.log after a resume at its budget (%v):\n%s", err, log)
@@ -297,7 +298,7 @@ func TestRunLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, fileLog))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +416,7 @@ func TestCancelAbandonsTheGeneration(t *testing.T) {
 	if err != nil || ck.Generation != 1 {
 		t.Fatalf("checkpoint after a cancel in generation 2: %v, generation %d", err, ck.Generation)
 	}
-	if log, _ := os.ReadFile(filepath.Join(dir, fileLog)); !strings.Contains(string(log), "generation 2 abandoned: context canceled") {
+	if log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile)); !strings.Contains(string(log), "generation 2 abandoned: context canceled") {
 		t.Fatalf("run.log does not say the generation was abandoned:\n%s", log)
 	}
 	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // Progress is told how a run goes; the CLI draws it. Calls come from the
@@ -109,9 +110,9 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
-	autoBatch  bool // batchGames is set per generation (AutoBatchGames)
-	journal    *journal
-	id         string // runID, once computed
+	autoBatch  bool            // batchGames is set per generation (AutoBatchGames)
+	journal    *rundir.Journal // the generation's; nil journals nothing
+	id         string          // runID, once computed
 
 	lastGames int           // games of the last evaluated generation
 	models    []model.Model // each species' model
@@ -138,7 +139,7 @@ func newRunner(cfg *Config, opts Options) *runner {
 	if r.now == nil {
 		r.now = time.Now
 	}
-	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	r.pool, r.batchGames = opts.Pool, opts.BatchGames
 	_, local := r.pool.(localPool)
 	if r.pool == nil {
 		r.pool, local = LocalPool(r.workers), true
@@ -157,29 +158,29 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, fileio.Cause(err))
 	}
-	if err := checkOwnership(opts.Dir); err != nil {
+	if err := rundir.CheckOwnership(opts.Dir); err != nil {
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused start leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	if lock.ReadOnly() {
-		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
+		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, rundir.ErrReadOnly)
 	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
-	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
+	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
 		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
 			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
+	if err := rundir.WriteAtomic(disk, filepath.Join(opts.Dir, rundir.ConfigFile), cfg.text); err != nil {
 		return nil, err
 	}
 	r := newRunner(cfg, opts)
@@ -213,22 +214,22 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	// A directory without a checkpoint gets its error before anything,
 	// a lock file included, is made in it.
-	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
+	if _, err := os.Lstat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err != nil {
 		_, _, err := ReadCheckpoint(opts.Dir)
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused resume leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
 	if err != nil {
 		return nil, err
 	}
 	ckCfg.Close()
-	cfgPath := filepath.Join(opts.Dir, fileConfig)
+	cfgPath := filepath.Join(opts.Dir, rundir.ConfigFile)
 	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -270,10 +271,10 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		if ck.Generation >= r.budget {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
-		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
+		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, rundir.ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
 	logf, err := r.openLog()
@@ -293,8 +294,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if ck.Generation >= r.budget {
-		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
-		r.journal.remove()
+		rundir.RemoveJournal(r.dir, nil) // of a run killed as it finished
 		return r.result(ck.Generation, ck.HallOfFame[0]), nil
 	}
 	states := ck.states()
@@ -340,7 +340,7 @@ func (r *runner) result(gen int, best Member) *Result {
 // loop evaluates generations gen.. until the budget, checkpointing each.
 func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
 	defer r.closeModels()
-	defer r.journal.close()
+	defer func() { r.journal.Close() }()
 	checkpointed := gen
 	defer func() {
 		if err != nil && res == nil {
@@ -412,7 +412,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			}
 		}
 	}
-	r.journal.remove()
+	rundir.RemoveJournal(r.dir, r.journal)
 	r.logf("finished %s", english.Count(r.budget, "generation"))
 	return r.result(r.budget, states[0].HallOfFame[0]), nil
 }
@@ -495,7 +495,7 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(r.dir, fileCheckpoint), data); err != nil {
+	if err := r.writeFile(rundir.CheckpointFile, data); err != nil {
 		return err
 	}
 	return r.writeDerived(ck)
@@ -508,14 +508,14 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if r.cfg.Racing != nil {
 			csv = racingCSV(st.History)
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.GenerationsFile), csv); err != nil {
 			return err
 		}
 		best, err := r.cfg.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.BestFile), best); err != nil {
 			return err
 		}
 		vals, err := sp.space.Decode(st.HallOfFame[0].Genes)
@@ -530,23 +530,15 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if r.cfg.Racing != nil {
 			svg = withRacingPanel(svg, st.History)
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.ReportFile), svg); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// file names a per-species file: rivals get a prefix.
-func (sp *species) file(name string) string {
-	if sp.label == "" {
-		return name
-	}
-	return sp.label + "-" + name
-}
-
 func (r *runner) openLog() (io.Closer, error) {
-	path := filepath.Join(r.dir, fileLog)
+	path := filepath.Join(r.dir, rundir.LogFile)
 	f, err := fileio.OpenAppend(path)
 	if err != nil {
 		var pe *os.PathError

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"github.com/evotune/evotune/rundir"
 	"strings"
 	"testing"
 )
@@ -49,7 +49,7 @@ func TestSearchModelsSurviveKills(t *testing.T) {
 // stopped after a generation and resumed ends as one that went straight
 // through; with cmaes, each species' checkpoint holds its own record.
 func TestCoevolvingSearchModelsResumeExactly(t *testing.T) {
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest, "rivals-"+fileReport)
+	files := rundir.Results(true)
 	for _, model := range []string{"cmaes", "random-search"} {
 		t.Run(model, func(t *testing.T) {
 			text := strings.Replace(coevolveConfig, "  elitism: 1\n", "  model: "+model+"\n", 1)

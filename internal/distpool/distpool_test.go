@@ -16,6 +16,7 @@ import (
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/rundir"
 	"github.com/nats-io/nats.go"
 )
 
@@ -38,7 +39,7 @@ evolution:
   tournament-size: 2
 `
 
-var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
+var compared = rundir.Results(false)
 
 func load(t testing.TB) *engine.Config {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -277,7 +278,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 		return err
 	}
 	if o.svg != "" {
-		if err := engine.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+		if err := rundir.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -70,5 +71,5 @@ func (o *exportOptions) run(context.Context) error {
 		_, err = o.e.stdout.Write(data)
 		return err
 	}
-	return engine.WriteFile(o.out, data)
+	return rundir.WriteFile(o.out, data)
 }

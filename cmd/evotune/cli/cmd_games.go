@@ -130,4 +130,3 @@ func formatDefault(p *genome.Param) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
-

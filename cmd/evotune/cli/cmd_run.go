@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -157,7 +158,7 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
-		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
+		if _, serr := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); serr == nil {
 			resume := engine.ResumeCommand(opts.Dir, 0, 0)
 			if res != nil {
 				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
@@ -172,7 +173,7 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 	}
 	b := res.Best
 	fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
-		res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
+		res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, rundir.BestFile))
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -59,7 +60,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"help already shown", errUsageShown, ExitUsage},
 		{"config errors", engine.ConfigErrors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
 		{"run exists", fmt.Errorf("run: %w", engine.ErrRunExists), ExitUsage},
-		{"not an evotune directory", fmt.Errorf("run: %w", engine.ErrNotEvotuneDir), ExitUsage},
+		{"not an evotune directory", fmt.Errorf("run: %w", rundir.ErrNotEvotuneDir), ExitUsage},
 		{"budget", fmt.Errorf("resume: %w", engine.ErrBudget), ExitUsage},
 		{"no rivals", fmt.Errorf("export: %w", engine.ErrNoRivals), ExitUsage},
 		{"outside program setup", fmt.Errorf("eval: %w", &external.SetupError{}), ExitUsage},
@@ -431,7 +432,7 @@ func TestCountsOfOne(t *testing.T) {
 		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
 		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
 		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
-			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+			data, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 			return string(data)
 		}, "1 generation, 1 worker\n"},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
 )
@@ -234,7 +235,7 @@ func (p *lazyPool) start() error {
 	var srv *dist.Server
 	url := d.natsURL
 	if d.serve != "" {
-		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, engine.StoreDir), Token: d.token}
+		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, rundir.StoreDir), Token: d.token}
 		if d.cert != nil {
 			so.TLS = &tls.Config{Certificates: []tls.Certificate{*d.cert}, MinVersion: tls.VersionTLS12}
 		}
@@ -311,7 +312,7 @@ func (p *lazyPool) close(finished bool) {
 		p.closers[i]()
 	}
 	if finished {
-		if err := os.RemoveAll(filepath.Join(p.dir, engine.StoreDir)); err != nil {
+		if err := os.RemoveAll(filepath.Join(p.dir, rundir.StoreDir)); err != nil {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}

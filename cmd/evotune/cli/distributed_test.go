@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/evotune/evotune/rundir"
 	"net"
 	"os"
 	"os/exec"
@@ -121,7 +122,7 @@ func waitJournal(t *testing.T, dir string, gen, n int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		g, k := journalState(filepath.Join(dir, "games.journal"))
+		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
 		if g > gen || (g == gen && k >= n) {
 			return
 		}
@@ -188,7 +189,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
 		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
 		t.Fatalf("the resume replayed nothing of generation 2:\n%s", log)

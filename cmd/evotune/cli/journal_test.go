@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,7 +34,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	held := 0
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		gen, n := journalState(filepath.Join(dir, "games.journal"))
+		gen, n := journalState(filepath.Join(dir, rundir.JournalFile))
 		if gen == 1 && n*10 >= batches*8 {
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			held = n
@@ -47,7 +48,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	mustRun(t, "resume", dir, "--quiet", "--workers", "2")
-	log, err := os.ReadFile(filepath.Join(dir, "run.log"))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 	}
 	// The checkpoints differ in the config they carry, not in the state.
 	state := func(dir string) string {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
 		}

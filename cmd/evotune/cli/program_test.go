@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,7 +115,7 @@ func waitForCheckpoint(t *testing.T, dir string, generation int) {
 	deadline := time.Now().Add(time.Minute)
 	want := fmt.Sprintf(`"generation": %d,`, generation)
 	for {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err == nil && bytes.Contains(data, []byte(want)) {
 			return
 		}
@@ -201,7 +202,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 			if left := alive(t, pids); len(left) > 0 {
 				t.Fatalf("processes %v still alive after evotune exited", left)
 			}
-			log, err := os.ReadFile(filepath.Join(run, "run.log"))
+			log, err := os.ReadFile(filepath.Join(run, rundir.LogFile))
 			if err != nil || !bytes.Contains(log, []byte(tc.log)) {
 				t.Fatalf("run.log does not hold %q: %v\n%s", tc.log, err, log)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/evotune/evotune/rundir"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -48,7 +49,7 @@ func mustRun(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
+var compared = rundir.Results(false)
 
 func readFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
@@ -102,7 +103,7 @@ func killAndResume(t *testing.T, text string) {
 		if err != nil && !errors.As(err, &exitErr) {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err != nil {
 			// Killed before the first checkpoint: nothing to resume, so
 			// the same command starts it again.
 			mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", "1")
@@ -144,7 +145,7 @@ func TestNotARunDirectoryIsUsage(t *testing.T) {
 		}
 	}
 	damaged := t.TempDir()
-	if err := os.WriteFile(filepath.Join(damaged, "checkpoint.json"), []byte("{"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(damaged, rundir.CheckpointFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errs := run(t, "resume", damaged); code != ExitFailure || !strings.Contains(errs, "corrupt checkpoint") {
@@ -201,7 +202,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -251,7 +252,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 		}
 		generation := func() int {
 			var ck struct{ Generation int }
-			data, _ := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+			data, _ := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 			_ = json.Unmarshal(data, &ck)
 			return ck.Generation
 		}
@@ -322,7 +323,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 	// The journal is written as the generation's games start.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "games.journal")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -341,7 +342,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 		!strings.Contains(errb.String(), "Ctrl-C again to abort") || !strings.Contains(errb.String(), "aborted before the first checkpoint") {
 		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
 	}
-	if log, err := os.ReadFile(filepath.Join(dir, "run.log")); err != nil || !bytes.Contains(log, []byte("generation 1 abandoned")) {
+	if log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile)); err != nil || !bytes.Contains(log, []byte("generation 1 abandoned")) {
 		t.Fatalf("run.log does not say the generation was abandoned: %v\n%s", err, log)
 	}
 }
@@ -351,7 +352,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 	copyRun := func(t *testing.T) string {
 		dir := t.TempDir()
-		for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
+		for _, f := range rundir.Results(false) {
 			data, err := os.ReadFile(filepath.Join("testdata", "no-rivals", f))
 			if err != nil {
 				t.Fatal(err)
@@ -361,7 +362,7 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 			}
 		}
 		// A log, so that a failed resume appending to it shows.
-		if err := os.WriteFile(filepath.Join(dir, "run.log"), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.LogFile), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -372,12 +373,12 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 		want   string
 	}{
 		{"truncated checkpoint", func(dir string) {
-			p := filepath.Join(dir, "checkpoint.json")
+			p := filepath.Join(dir, rundir.CheckpointFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/3], 0o644)
 		}, "corrupt checkpoint"},
 		{"checkpoint of another config", func(dir string) {
-			p := filepath.Join(dir, "config.yaml")
+			p := filepath.Join(dir, rundir.ConfigFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
 		}, "evolution.population"},

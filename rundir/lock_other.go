@@ -1,6 +1,6 @@
 //go:build !unix
 
-package engine
+package rundir
 
 import (
 	"errors"
@@ -24,4 +24,4 @@ func tryLock(*os.File) error { return nil }
 
 func isReadOnly(err error) bool { return errors.Is(err, fs.ErrPermission) }
 
-func heldBy(string) (string, bool) { return "", false }
+func HeldBy(string) (string, bool) { return "", false }

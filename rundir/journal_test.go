@@ -1,19 +1,16 @@
-package engine
+package rundir
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // entryLine is a journal line for batch with results and its sum, padded
@@ -41,8 +38,8 @@ func entryLineSum(batch int, results []float64, sum uint32, pad int) string {
 // sum, lines up to 64+32*BatchGames bytes; everything else is counted as
 // ignored, and reading goes on after it.
 func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
-	hdr := journalHeader{Journal: journalFormat, Run: "r", Generation: 2, Games: 10, BatchGames: 4, Pools: "p"}
-	header := func(h journalHeader) string {
+	hdr := JournalHeader{Journal: JournalFormat, Run: "r", Generation: 2, Games: 10, BatchGames: 4, Pools: "p"}
+	header := func(h JournalHeader) string {
 		var b bytes.Buffer
 		writeLine(&b, h)
 		return b.String()
@@ -78,13 +75,13 @@ func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), fileJournal)
+			path := filepath.Join(t.TempDir(), JournalFile)
 			if tc.text != "" {
 				if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			j := &journal{path: path, hdr: hdr, have: map[int][]float64{}}
+			j := &Journal{path: path, hdr: hdr, have: map[int][]float64{}}
 			ignored, err := j.read()
 			if err != nil {
 				t.Fatal(err)
@@ -140,37 +137,37 @@ func TestNextLine(t *testing.T) {
 // finite number is not journaled (the generation fails on it); the
 // others are, and a closed journal takes nothing more.
 func TestJournalAppendSkipsNonFinite(t *testing.T) {
-	dir := t.TempDir()
-	r := &runner{dir: dir, cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4}
-	j := &journal{}
-	if err := j.begin(r, 0, nil, nil, 10); err != nil {
+	path := filepath.Join(t.TempDir(), JournalFile)
+	hdr := JournalHeader{Run: "r", Games: 10, BatchGames: 4}
+	j, _, err := OpenJournal(path, hdr)
+	if err != nil {
 		t.Fatal(err)
 	}
 	inf := math.Inf(1)
-	j.append(&Batch{Index: 0}, []float64{1, 0})
-	j.append(&Batch{Index: 1}, []float64{1, inf})
-	j.append(&Batch{Index: 2}, []float64{-inf})
-	j.append(&Batch{Index: 3}, []float64{math.NaN()})
-	j.append(&Batch{Index: 4}, []float64{0.5})
-	j.close()
-	j.append(&Batch{Index: 5}, []float64{0.5})
-	if err := j.failure(); err != nil {
+	j.Append(0, []float64{1, 0})
+	j.Append(1, []float64{1, inf})
+	j.Append(2, []float64{-inf})
+	j.Append(3, []float64{math.NaN()})
+	j.Append(4, []float64{0.5})
+	j.Close()
+	j.Append(5, []float64{0.5})
+	if err := j.Failure(); err != nil {
 		t.Fatal(err)
 	}
-	if got := journalBatches(t, j.path); got != 2 {
+	again, _, err := OpenJournal(path, hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := len(again.have); got != 2 {
 		t.Fatalf("%d batches journaled, want 2 (0 and 4)", got)
 	}
-	again := &journal{}
-	if err := again.begin(r, 0, nil, nil, 10); err != nil {
-		t.Fatal(err)
-	}
-	defer again.remove()
 	for _, b := range []int{0, 4} {
-		if _, ok := again.lookup(&Batch{Index: b, jobs: make([]job, len(again.have[b]))}); !ok {
+		if _, ok := again.Lookup(b, len(again.have[b])); !ok {
 			t.Errorf("batch %d not read back", b)
 		}
 	}
-	if _, ok := again.lookup(&Batch{Index: 0, jobs: make([]job, 3)}); ok {
+	if _, ok := again.Lookup(0, 3); ok {
 		t.Error("batch 0 read back for a batch of another size")
 	}
 }
@@ -196,55 +193,23 @@ func TestEntrySumCoversEveryBit(t *testing.T) {
 	}
 }
 
-// TestJournalBeginLogsDamage: opening a generation's journal that holds
-// damaged lines says how many, for the generation numbered from 1, and
-// keeps the whole entries.
-func TestJournalBeginLogsDamage(t *testing.T) {
-	dir := t.TempDir()
-	var log bytes.Buffer
-	r := &runner{dir: dir, cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4, log: &log,
-		now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
-	j := &journal{}
-	if err := j.begin(r, 2, nil, nil, 10); err != nil {
-		t.Fatal(err)
-	}
-	j.append(&Batch{Index: 1}, []float64{1, 0})
-	j.close()
-	appendTo(t, j.path, "{garbage\n"+`{"batch":3,"results":[1`)
-	again := &journal{}
-	if err := again.begin(r, 2, nil, nil, 10); err != nil {
-		t.Fatal(err)
-	}
-	defer again.remove()
-	if want := "2026-01-02T03:04:05Z generation 3: 2 damaged journal lines ignored (a kill during a write)\n"; log.String() != want {
-		t.Fatalf("run.log %q, want %q", log.String(), want)
-	}
-	if len(again.have) != 1 || !slices.Equal(again.have[1], []float64{1, 0}) {
-		t.Fatalf("kept %v", again.have)
-	}
-	if got := journalBatches(t, again.path); got != 1 {
-		t.Fatalf("the rewritten journal holds %d batches, want 1", got)
-	}
-}
-
 // TestJournalWriteFailure: a journal whose writes fail reports it (the
 // generation then fails rather than go on unjournaled); the first
 // failure is the one reported.
 func TestJournalWriteFailure(t *testing.T) {
-	r := &runner{dir: t.TempDir(), cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4}
-	j := &journal{}
-	if err := j.begin(r, 0, nil, nil, 10); err != nil {
+	j, _, err := OpenJournal(filepath.Join(t.TempDir(), JournalFile), JournalHeader{Games: 10, BatchGames: 4})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.failure(); err != nil {
+	if err := j.Failure(); err != nil {
 		t.Fatalf("a fresh journal: %v", err)
 	}
 	j.f.Close() // every write fails from here on
-	j.append(&Batch{Index: 0}, []float64{1})
-	j.close()
-	err := j.failure()
-	if err == nil || !strings.HasPrefix(err.Error(), "engine: journal "+j.path+": ") || !strings.Contains(err.Error(), "closed") {
-		t.Fatalf("failure() = %v, want the write's error", err)
+	j.Append(0, []float64{1})
+	j.Close()
+	err = j.Failure()
+	if err == nil || !strings.HasPrefix(err.Error(), "rundir: journal "+j.path+": ") || !strings.Contains(err.Error(), "closed") {
+		t.Fatalf("Failure() = %v, want the write's error", err)
 	}
 }
 
@@ -252,61 +217,22 @@ func TestJournalWriteFailure(t *testing.T) {
 // never begun does nothing (a run that fails before its first
 // generation).
 func TestJournalCloseWithoutBegin(t *testing.T) {
-	j := &journal{}
-	j.close()
-	j.remove()
-	j.append(&Batch{}, []float64{1})
-	if err := j.failure(); err != nil {
+	var j *Journal
+	j.Close()
+	RemoveJournal(t.TempDir(), j)
+	j.Append(0, []float64{1})
+	if err := j.Failure(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// idPool records the ID of every batch it plays.
-type idPool struct {
-	Pool
-	ids []string
-}
-
-func (p *idPool) Play(ctx context.Context, w Wave) error {
-	for _, b := range w.Batches {
-		p.ids = append(p.ids, b.ID)
-	}
-	return p.Pool.Play(ctx, w)
-}
-
-// TestBatchIDs: a batch's ID is "<run>.<generation>.<index>", the run
-// part 16 hex digits from the config's hash and the batch size: the same
-// for two runs of one config, another for another batch size.
-func TestBatchIDs(t *testing.T) {
-	ids := func(batch int) []string {
-		p := &idPool{Pool: LocalPool(2)}
-		if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: t.TempDir(), Pool: p, BatchGames: batch}); err != nil {
-			t.Fatal(err)
-		}
-		return p.ids
-	}
-	a, b, c := ids(64), ids(64), ids(32)
-	re := regexp.MustCompile(`^([0-9a-f]{16})\.(\d+)\.(\d+)$`)
-	m := re.FindStringSubmatch(a[0])
-	if m == nil || m[2] != "0" || m[3] != "0" {
-		t.Fatalf("first batch ID %q", a[0])
-	}
-	if !slices.Equal(a, b) {
-		t.Fatal("two runs of one config have other batch IDs")
-	}
-	if n := re.FindStringSubmatch(c[0]); n == nil || n[1] == m[1] {
-		t.Fatalf("batches of 32 have IDs %q, of 64 %q: want another run part", c[0], a[0])
-	}
-	last := re.FindStringSubmatch(a[len(a)-1])
-	if last[1] != m[1] || last[2] == "0" {
-		t.Fatalf("last batch ID %q: want the run's part and a later generation", a[len(a)-1])
+	if _, ok := j.Lookup(0, 1); ok {
+		t.Fatal("a nil journal holds a batch")
 	}
 }
 
 // syncRecorder is a journal file that records, in order, its writes ("w")
 // and syncs ("s").
 type syncRecorder struct {
-	journalFile
+	JournalWriter
 	mu     *sync.Mutex
 	events *[]string
 }
@@ -315,14 +241,14 @@ func (r syncRecorder) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	*r.events = append(*r.events, "w")
 	r.mu.Unlock()
-	return r.journalFile.Write(p)
+	return r.JournalWriter.Write(p)
 }
 
 func (r syncRecorder) Sync() error {
 	r.mu.Lock()
 	*r.events = append(*r.events, "s")
 	r.mu.Unlock()
-	return r.journalFile.Sync()
+	return r.JournalWriter.Sync()
 }
 
 // TestJournalSyncsEveryWrite: every write of finished batches to the
@@ -332,19 +258,25 @@ func (r syncRecorder) Sync() error {
 func TestJournalSyncsEveryWrite(t *testing.T) {
 	var mu sync.Mutex
 	var events []string
-	open := openJournalAppend
-	t.Cleanup(func() { openJournalAppend = open })
-	openJournalAppend = func(path string) (journalFile, error) {
+	open := OpenJournalAppend
+	t.Cleanup(func() { OpenJournalAppend = open })
+	OpenJournalAppend = func(path string) (JournalWriter, error) {
 		f, err := open(path)
 		if err != nil {
 			return nil, err
 		}
 		return syncRecorder{f, &mu, &events}, nil
 	}
-	text := strings.Replace(smallConfig, "generations: 4", "generations: 2", 1)
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: t.TempDir(), Workers: 2, BatchGames: 4}); err != nil {
+	j, _, err := OpenJournal(filepath.Join(t.TempDir(), JournalFile), JournalHeader{Games: 100, BatchGames: 4})
+	if err != nil {
 		t.Fatal(err)
 	}
+	var wg sync.WaitGroup
+	for b := range 40 {
+		wg.Go(func() { j.Append(b, []float64{1, 0.5}) })
+	}
+	wg.Wait()
+	j.Close()
 	mu.Lock()
 	defer mu.Unlock()
 	seq := strings.Join(events, "")

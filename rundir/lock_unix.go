@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine
+package rundir
 
 import (
 	"errors"
@@ -46,15 +46,15 @@ func isReadOnly(err error) bool {
 	return errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EPERM)
 }
 
-// heldBy reports whether another process holds the lock of the run
+// HeldBy reports whether another process holds the lock of the run
 // directory dir, and names it as LockRunDir's refusal does (" (pid N)").
 // It opens the lock file read-only and takes a shared lock for no longer
 // than the probe, so it writes nothing (export, which reads a live run
 // without the lock, may ask too) and works in a directory it cannot
 // write; a process that tries to take the lock in that instant is
 // refused as if the directory were held.
-func heldBy(dir string) (holder string, held bool) {
-	f, err := os.OpenFile(filepath.Join(dir, fileLock), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+func HeldBy(dir string) (holder string, held bool) {
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", false
 	}

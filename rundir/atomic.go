@@ -1,4 +1,4 @@
-package engine
+package rundir
 
 import (
 	"fmt"
@@ -8,18 +8,18 @@ import (
 	"github.com/evotune/evotune/internal/fileio"
 )
 
-// fileSystem is every disk operation writeAtomic performs. The run goes
-// through disk, which tests replace to tear a write, stop before a rename
-// and check that nothing is renamed before it is synced.
-type fileSystem interface {
-	CreateTemp(dir, pattern string) (tempFile, error)
+// FS is every disk operation WriteAtomic performs. A run writes through
+// one, which tests replace to tear a write, stop before a rename and
+// check that nothing is renamed before it is synced.
+type FS interface {
+	CreateTemp(dir, pattern string) (TempFile, error)
 	Rename(oldpath, newpath string) error
 	Remove(name string) error
 	SyncDir(dir string) error
 }
 
-// tempFile is the part of *os.File writeAtomic uses.
-type tempFile interface {
+// TempFile is the part of *os.File WriteAtomic uses.
+type TempFile interface {
 	Name() string
 	Chmod(mode os.FileMode) error
 	Write(b []byte) (int, error)
@@ -29,25 +29,23 @@ type tempFile interface {
 
 type osFS struct{}
 
-func (osFS) CreateTemp(dir, pattern string) (tempFile, error) { return os.CreateTemp(dir, pattern) }
+func (osFS) CreateTemp(dir, pattern string) (TempFile, error) { return os.CreateTemp(dir, pattern) }
 func (osFS) Rename(oldpath, newpath string) error             { return os.Rename(oldpath, newpath) }
 func (osFS) Remove(name string) error                         { return os.Remove(name) }
 func (osFS) SyncDir(dir string) error                         { return syncDir(dir) }
 
-// disk is the file system runs write to.
-var disk fileSystem = osFS{}
+// OS is the operating system's file system.
+var OS FS = osFS{}
 
 // tempPattern names the temporary file that becomes path.
 func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
-// writeAtomic replaces path with data so that a crash at any instant
-// leaves either the old file or the new one, never a torn one: write a
-// temporary file in the same directory, fsync it, rename it over path,
-// fsync the directory so the rename itself is durable.
-func writeAtomic(path string, data []byte) error { return writeAtomicOn(disk, path, data) }
-
-// writeAtomicOn is writeAtomic on the file system disk.
-func writeAtomicOn(disk fileSystem, path string, data []byte) (err error) {
+// WriteAtomic replaces path with data on the file system disk so that a
+// crash at any instant leaves either the old file or the new one, never a
+// torn one: write a temporary file in the same directory, fsync it,
+// rename it over path, fsync the directory so the rename itself is
+// durable.
+func WriteAtomic(disk FS, path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := disk.CreateTemp(dir, tempPattern(path))
 	if err != nil {
@@ -80,14 +78,15 @@ func writeAtomicOn(disk fileSystem, path string, data []byte) (err error) {
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return fmt.Errorf("engine: sync %s: %w", dir, err)
+		return fmt.Errorf("rundir: sync %s: %w", dir, err)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil {
-		return fmt.Errorf("engine: sync %s: %w", dir, err)
+		return fmt.Errorf("rundir: sync %s: %w", dir, err)
 	}
 	return nil
 }
 
-// WriteFile writes data to path atomically, for the CLI's -o flags.
-func WriteFile(path string, data []byte) error { return writeAtomic(path, data) }
+// WriteFile writes data to path atomically on the operating system's
+// file system, for the CLI's -o flags.
+func WriteFile(path string, data []byte) error { return WriteAtomic(OS, path, data) }

@@ -1,4 +1,4 @@
-package engine
+package rundir
 
 import (
 	"errors"
@@ -6,14 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 )
-
-// fileLock is the lock file of a run directory. Its presence also marks a
-// directory as evotune's: run --out takes over no other non-empty one.
-const fileLock = ".evotune.lock"
 
 // Errors of run directory ownership.
 var (
@@ -51,7 +45,7 @@ var lockTakenHook func(path string)
 // nothing: no evotune can change such a directory either.
 func LockRunDir(dir string) (*RunLock, error) {
 	l := &RunLock{dir: dir}
-	path := filepath.Join(dir, fileLock)
+	path := filepath.Join(dir, LockFile)
 	var f *os.File
 	for attempt := 0; ; attempt++ {
 		var err error
@@ -61,7 +55,7 @@ func LockRunDir(dir string) (*RunLock, error) {
 			return l, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+			return nil, fmt.Errorf("rundir: lock %s: %w", dir, err)
 		}
 		if err := tryLock(f); err != nil {
 			holder := readHolder(f)
@@ -69,13 +63,13 @@ func LockRunDir(dir string) (*RunLock, error) {
 			if errors.Is(err, errWouldBlock) {
 				return nil, fmt.Errorf("%s %w%s: wait for it to finish, or stop it", dir, ErrLocked, holder)
 			}
-			return nil, fmt.Errorf("engine: lock %s: %w", dir, err)
+			return nil, fmt.Errorf("rundir: lock %s: %w", dir, err)
 		}
 		if lockTakenHook != nil {
 			lockTakenHook(path)
 		}
 		// A holder that made the file and wrote nothing removes it on
-		// release (see closeUnused); a lock taken on the removed file
+		// release (see CloseUnused); a lock taken on the removed file
 		// locks nothing, so take it again on the file the path names.
 		if held, err := f.Stat(); err == nil {
 			if now, err := os.Lstat(path); err == nil && os.SameFile(held, now) {
@@ -84,7 +78,7 @@ func LockRunDir(dir string) (*RunLock, error) {
 		}
 		f.Close()
 		if attempt == 10 {
-			return nil, fmt.Errorf("engine: lock %s: the lock file keeps changing", dir)
+			return nil, fmt.Errorf("rundir: lock %s: the lock file keeps changing", dir)
 		}
 	}
 	// Record who holds it, for the message a second process prints.
@@ -109,29 +103,29 @@ func (l *RunLock) Close() error {
 	return err
 }
 
-// closeUnused releases the lock of a command that wrote nothing to the
+// CloseUnused releases the lock of a command that wrote nothing to the
 // directory, removing the lock file if this lock made it: a refused or
 // failed command leaves the directory as it found it. The file goes
 // before the lock, so another process never holds a lock on a removed
 // file for long (LockRunDir checks).
-func (l *RunLock) closeUnused() error {
+func (l *RunLock) CloseUnused() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
 	if l.created {
-		os.Remove(filepath.Join(l.dir, fileLock))
+		os.Remove(filepath.Join(l.dir, LockFile))
 	}
 	return l.Close()
 }
 
-// releaseLock releases l; if the command wrote nothing, the lock file
-// goes too when l made it.
-func releaseLock(l *RunLock, wrote bool) {
+// Release releases the lock; if the command wrote nothing, the lock file
+// goes too when this lock made it.
+func (l *RunLock) Release(wrote bool) {
 	if wrote {
 		l.Close()
 		return
 	}
-	l.closeUnused()
+	l.CloseUnused()
 }
 
 func readHolder(f *os.File) string {
@@ -144,81 +138,23 @@ func readHolder(f *os.File) string {
 	return " (pid " + pid + ")"
 }
 
-// checkOwnership refuses to start a run in a directory that is neither
-// empty nor evotune's, naming what is in it: its files are the user's.
-func checkOwnership(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("engine: %w", err)
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if e.Name() == fileLock || e.Name() == fileCheckpoint {
-			return nil
-		}
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	if len(names) > 5 {
-		names = append(names[:5], fmt.Sprintf("and %d more", len(names)-5))
-	}
-	return fmt.Errorf("%s %w (found %s): choose another --out, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
-}
-
-// tempName matches the temporary files writeAtomic makes for the files of
-// a run directory (".checkpoint.json.tmp-123456"); a process killed
-// between creating and renaming one leaves it behind.
-var tempName = regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+$`)
-
-// ownFiles are the files evotune writes atomically into a run directory.
-var ownFiles = []string{fileConfig, fileCheckpoint, fileGenerations, fileBest, fileReport, fileJournal}
-
-// StoreDir is the directory of a run directory that holds the embedded
-// NATS server's store (run --serve).
-const StoreDir = "nats"
-
-// IsRunFile reports whether path names one of a run's own files (its
-// checkpoint, config, derived files, log, journal, lock or server store,
-// the rivals' too): path's directory holds a run (a lock file or a
-// checkpoint) and its name is one evotune keeps there, whether or not it
-// exists yet. A command's output flag must never replace one: an export
-// over the checkpoint loses the run, one over the lock file lets a second
-// process run beside the first.
-func IsRunFile(path string) bool {
-	name := strings.TrimPrefix(filepath.Base(path), "rivals-")
-	if !slices.Contains(ownFiles, name) && name != fileLog && name != fileLock && name != StoreDir {
-		return false
-	}
-	dir := filepath.Dir(path)
-	for _, f := range []string{fileLock, fileCheckpoint} {
-		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// removeStaleTemps deletes the temporary files of killed evotune
+// RemoveStaleTemps deletes the temporary files of killed evotune
 // processes: only regular files named like ours, and only under the lock,
 // so no live writer's file is touched.
-func (l *RunLock) removeStaleTemps() error {
+func (l *RunLock) RemoveStaleTemps() error {
 	if l.f == nil {
 		return nil
 	}
 	entries, err := os.ReadDir(l.dir)
 	if err != nil {
-		return fmt.Errorf("engine: %w", err)
+		return fmt.Errorf("rundir: %w", err)
 	}
 	for _, e := range entries {
-		m := tempName.FindStringSubmatch(e.Name())
-		if m == nil || !slices.Contains(ownFiles, strings.TrimPrefix(m[1], "rivals-")) || e.Type()&fs.ModeType != 0 {
+		if !isOwnTemp(e.Name()) || e.Type()&fs.ModeType != 0 {
 			continue
 		}
 		if err := os.Remove(filepath.Join(l.dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("engine: remove a stale temporary file: %w", err)
+			return fmt.Errorf("rundir: remove a stale temporary file: %w", err)
 		}
 	}
 	return nil

@@ -1,11 +1,11 @@
-package engine_test
+package rundir_test
 
 import (
 	"errors"
 	"fmt"
 	"os"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/rundir"
 )
 
 // LockRunDir gives one process a run directory: run and resume hold it,
@@ -15,16 +15,16 @@ func ExampleLockRunDir() {
 	dir, _ := os.MkdirTemp("", "run")
 	defer os.RemoveAll(dir)
 
-	lock, err := engine.LockRunDir(dir)
+	lock, err := rundir.LockRunDir(dir)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	_, err = engine.LockRunDir(dir)
-	fmt.Println("second holder refused:", errors.Is(err, engine.ErrLocked))
+	_, err = rundir.LockRunDir(dir)
+	fmt.Println("second holder refused:", errors.Is(err, rundir.ErrLocked))
 
 	lock.Close() // or the process ends: the kernel releases the lock
-	again, err := engine.LockRunDir(dir)
+	again, err := rundir.LockRunDir(dir)
 	fmt.Println("after release:", err == nil)
 	again.Close()
 	// Output:
