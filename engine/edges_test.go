@@ -193,8 +193,8 @@ func TestProgramTimeout(t *testing.T) {
 				return
 			}
 			defer cfg.Close()
-			if cfg.ProgramConfig.Timeout != tc.want {
-				t.Fatalf("timeout %v, want %v", cfg.ProgramConfig.Timeout, tc.want)
+			if cfg.program.cmd.Timeout != tc.want {
+				t.Fatalf("timeout %v, want %v", cfg.program.cmd.Timeout, tc.want)
 			}
 		})
 	}

@@ -49,7 +49,6 @@ func loadText(t testing.TB, dir, text string) *Config {
 	return cfg
 }
 
-
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	return readFilesAndExport(t, dir, rundir.Results(false), false)

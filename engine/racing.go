@@ -23,8 +23,6 @@ type RacingConfig struct {
 	Confidence float64 `json:"confidence"`
 }
 
-func defaultRacing() RacingConfig { return RacingConfig{Rounds: 5, Confidence: 0.95} }
-
 func (c *Config) decodeRacing(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		rc := defaultRacing()

@@ -32,8 +32,6 @@ type Remeasured struct {
 	CI95    [2]float64 `json:"ci95"`
 }
 
-func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
-
 func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		rc := defaultRemeasure()
