@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"strings"
 
@@ -60,7 +61,7 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 			if o.game, err = oneGame(args, &o.program); err != nil {
 				return err
 			}
-			if err := o.checkSVG(); err != nil {
+			if err := o.check(); err != nil {
 				return err
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
@@ -86,47 +87,56 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 	return cmd
 }
 
-func (o *evalOptions) run(ctx context.Context) error {
-	e := o.e
-	if len(o.player) == 0 {
+// check checks every flag once parsed, changing nothing.
+func (o *evalOptions) check() error {
+	if err := o.checkSVG(); err != nil {
+		return err
+	}
+	switch {
+	case len(o.player) == 0:
 		return usagef("--player is required")
-	}
-	if o.games < 1 {
+	case o.games < 1:
 		return usagef("--games must be at least 1, got %d", o.games)
-	}
-	if o.games > maxEvalGames {
+	case o.games > maxEvalGames:
 		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
-	}
-	if o.workers < 0 || o.workers > engine.MaxWorkers {
+	case o.workers < 0 || o.workers > engine.MaxWorkers:
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
-	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if len(o.vs) > 0 && o.games%2 != 0 {
+	case len(o.vs) > 0 && o.games%2 != 0:
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
-	}
-	if o.series < 0 {
+	case o.series < 0:
 		return usagef("--series %d: want 0 (no series) or a series length", o.series)
-	}
-	if o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0) {
+	case o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0):
 		return usagef("--series %d: want --games a multiple of it and no --vs opponents", o.series)
-	}
-	if o.svg != "" && o.series == 0 {
+	case o.svg != "" && o.series == 0:
 		return usagef("--svg draws series: give --series N")
 	}
+	return nil
+}
+
+// workersOf is a --workers flag's number of games at once: 0 means all
+// cores.
+func workersOf(n int) int {
+	if n == 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+func (o *evalOptions) run(ctx context.Context) error {
+	e := o.e
 	info, err := o.program.lookup(ctx, e, o.game)
 	if err != nil {
 		return err
 	}
-	o.game = info.Name
-	g, err := info.New(o.rules)
+	game := info.Name // a program's, when it plays the game
+	rules := maps.Clone(o.rules)
+	g, err := info.New(rules)
 	if err != nil {
 		return asUsage(err)
 	}
 	defer fitness.Close(g)
 	solo, hasSolo := fitness.SoloOf(g)
-	opponent, err := o.soloOpponent(solo)
+	opponent, err := o.soloOpponent(game, solo)
 	if err != nil {
 		return err
 	}
@@ -134,8 +144,8 @@ func (o *evalOptions) run(ctx context.Context) error {
 		// The game reads its opponent from a rule, so the whole game (its
 		// head-to-head deals too) uses the one named.
 		fitness.Close(g)
-		o.rules[solo.OpponentRule] = opponent
-		if g, err = info.New(o.rules); err != nil {
+		rules[solo.OpponentRule] = opponent
+		if g, err = info.New(rules); err != nil {
 			return asUsage(err)
 		}
 		defer fitness.Close(g)
@@ -150,7 +160,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
 		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
 	}
-	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: workersOf(o.workers)}
 	if opponent != "" {
 		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
 			return asUsage(err)
@@ -208,7 +218,7 @@ const placerRole fitness.Role = "placer"
 
 // soloOpponent returns the SPEC of --opponent (or --placer, its name for
 // games whose solo opponents are placers), "" when neither is given.
-func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
+func (o *evalOptions) soloOpponent(game string, solo fitness.Solo) (string, error) {
 	spec, flag := o.opponent, "--opponent"
 	switch {
 	case o.placer != "" && o.opponent != "":
@@ -216,11 +226,11 @@ func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
 	case o.placer != "":
 		spec, flag = o.placer, "--placer"
 		if solo.Opponent != placerRole {
-			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
+			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", game, game)
 		}
 	}
 	if spec != "" && solo.Opponent == "" {
-		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
+		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, game, game)
 	}
 	return spec, nil
 }
@@ -262,7 +272,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 	if !ok {
 		return usagef("--series: %s has no series of solo games", g.Name())
 	}
-	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: o.workers}
+	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: workersOf(o.workers)}
 	for _, spec := range o.player {
 		p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
 		if err != nil {

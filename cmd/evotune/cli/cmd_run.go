@@ -64,7 +64,7 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 		}
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
-	pool := o.dist.apply(o.e, o.quiet, &opts)
+	pool := o.dist.apply(o.e, o.quiet, o.distSetup, &opts)
 	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)
@@ -82,6 +82,7 @@ type engineFlags struct {
 	quiet       bool
 	prof        profiles
 	dist        distFlags // play on other machines
+	distSetup   distSetup // what dist resolves to, before anything runs
 }
 
 func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
@@ -93,7 +94,8 @@ func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
 }
 
 // runE is the RunE of run and resume: their one argument, what names it,
-// into arg, the counts checked, then run.
+// into arg, every flag checked (check), what the distribution flags mean
+// worked out (resolve), then run.
 func (f *engineFlags) runE(what string, arg *string, run func(context.Context) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		var err error
@@ -108,14 +110,14 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 		if err := f.check(cmd.Flags()); err != nil {
 			return err
 		}
-		if err := f.dist.check(); err != nil {
+		if f.distSetup, err = f.dist.resolve(); err != nil {
 			return err
 		}
 		return run(cmd.Context())
 	}
 }
 
-// check checks the counts once parsed.
+// check checks the flags once parsed, changing nothing.
 func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.workers < 0 || f.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, engine.MaxWorkers)
@@ -126,7 +128,7 @@ func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.generations > engine.MaxGenerations {
 		return usagef("--generations %d: more than the limit of %d", f.generations, engine.MaxGenerations)
 	}
-	return nil
+	return f.dist.check()
 }
 
 // runEngine wires profiles, progress and the two-stage interrupt around

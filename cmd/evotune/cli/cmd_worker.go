@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +51,9 @@ start without a token or --creds.`,
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
 				return err
 			}
+			if err := o.check(); err != nil {
+				return err
+			}
 			return o.prof.profiled(func() error { return o.run(cmd.Context()) })
 		},
 	}
@@ -67,12 +69,10 @@ start without a token or --creds.`,
 	return cmd
 }
 
-func (o *workerOptions) run(ctx context.Context) error {
+// check checks every flag once parsed, changing nothing.
+func (o *workerOptions) check() error {
 	if o.workers < 0 || o.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
-	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
 	}
 	if err := dist.CheckURL(o.url); err != nil {
 		return usageError{err}
@@ -80,6 +80,11 @@ func (o *workerOptions) run(ctx context.Context) error {
 	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
 	}
+	return nil
+}
+
+func (o *workerOptions) run(ctx context.Context) error {
+	slots := workersOf(o.workers)
 	token, tokenFrom, err := o.token()
 	if err != nil {
 		return err
@@ -112,8 +117,8 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
-		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
+		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: slots,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
