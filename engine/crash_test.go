@@ -173,7 +173,20 @@ func readDir(t testing.TB, dir string) map[string][]byte {
 			t.Errorf("temporary file %s left in the run directory", n)
 		}
 	}
-	return readFilesAndExport(t, dir, names, false)
+	out := map[string][]byte{}
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = data
+	}
+	exp, err := Export(dir, 3, JSON, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["export"] = exp
+	return out
 }
 
 // sameFiles is sameRun that also demands the same set of files.

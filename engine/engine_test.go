@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"math"
 	"os"
@@ -51,21 +52,14 @@ func loadText(t testing.TB, dir, text string) *Config {
 
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
-	return readFilesAndExport(t, dir, rundir.Results(false), false)
+	return readFilesAndExport(t, dir, false)
 }
 
-// readFilesAndExport reads files of a run directory and its top-3 export
-// (of the rivals, if asked).
-func readFilesAndExport(t testing.TB, dir string, files []string, rivals bool) map[string][]byte {
+// readFilesAndExport reads the result files of a run directory and its
+// top-3 export (of the rivals', and their files too, if asked).
+func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = data
-	}
+	out := runtest.Read(t, dir, rivals)
 	exp, err := Export(dir, 3, JSON, rivals)
 	if err != nil {
 		t.Fatal(err)
@@ -76,18 +70,7 @@ func readFilesAndExport(t testing.TB, dir string, files []string, rivals bool) m
 
 func sameRun(t testing.TB, a, b map[string][]byte, what string) {
 	t.Helper()
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s: %s differs:\n%s\n---\n%s", what, name, clip(data), clip(b[name]))
-		}
-	}
-}
-
-func clip(b []byte) string {
-	if len(b) > 600 {
-		return string(b[:600]) + "..."
-	}
-	return string(b)
+	runtest.Same(t, a, b, what)
 }
 
 func TestRunIndependentOfWorkers(t *testing.T) {
@@ -402,8 +385,7 @@ evolution:
 // contracts: identical at any worker count and after a stop and resume,
 // for both species' files.
 func TestCoevolutionResumesExactly(t *testing.T) {
-	files := rundir.Results(true)
-	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, files, true) }
+	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, true) }
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, cfgDir, coevolveConfig), Options{Dir: straight, Workers: 1}); err != nil {

@@ -87,7 +87,6 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
-			want := rundir.Results(rivals)
 			local := t.TempDir()
 			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: local, Workers: 2}); err != nil {
 				t.Fatal(err)
@@ -103,7 +102,7 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 			if len(pool.runs) != 1 || pool.fetches != 1 {
 				t.Errorf("%d run descriptions, fetched %d times; want one, fetched once", len(pool.runs), pool.fetches)
 			}
-			sameRun(t, readFilesAndExport(t, local, want, rivals), readFilesAndExport(t, remote, want, rivals), "remote vs local")
+			sameRun(t, readFilesAndExport(t, local, rivals), readFilesAndExport(t, remote, rivals), "remote vs local")
 		})
 	}
 }
@@ -324,5 +323,5 @@ func TestPoolsCutByGeneration(t *testing.T) {
 	if pool.first[0] != 128 || pool.first[1] != 128 {
 		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
 	}
-	sameRun(t, readFilesAndExport(t, local, rundir.Results(false), false), readFilesAndExport(t, remote, rundir.Results(false), false), "cut by generation vs local")
+	sameRun(t, readFilesAndExport(t, local, false), readFilesAndExport(t, remote, false), "cut by generation vs local")
 }

@@ -264,7 +264,7 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 	}
 	svg := want[rundir.ReportFile]
 	if !bytes.Contains(svg, []byte(fmt.Sprintf("racing: games played and saved per generation (%d played, %d saved", 6*full-totalSaved, totalSaved))) {
-		t.Fatalf("report.svg has no racing panel with the totals:\n%s", clip(svg))
+		t.Fatalf("report.svg has no racing panel with the totals:\n%.600s", svg)
 	}
 	for dec := xml.NewDecoder(bytes.NewReader(svg)); ; {
 		if _, err := dec.Token(); err == io.EOF {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/nats-io/nats.go"
 )
 
@@ -39,8 +39,6 @@ evolution:
   tournament-size: 2
 `
 
-var compared = rundir.Results(false)
-
 func load(t testing.TB) *engine.Config {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dist.yaml")
@@ -52,28 +50,6 @@ func load(t testing.TB) *engine.Config {
 		t.Fatal(err)
 	}
 	return cfg
-}
-
-func readFiles(t testing.TB, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	for _, f := range compared {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = data
-	}
-	return out
-}
-
-func sameFiles(t testing.TB, want, got map[string][]byte, what string) {
-	t.Helper()
-	for _, f := range compared {
-		if !bytes.Equal(want[f], got[f]) {
-			t.Errorf("%s: %s differs from the local run", what, f)
-		}
-	}
 }
 
 var local struct {
@@ -88,7 +64,7 @@ func localRun(t testing.TB) map[string][]byte {
 		if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		local.files = readFiles(t, dir)
+		local.files = runtest.Read(t, dir, false)
 	})
 	return local.files
 }
@@ -172,7 +148,7 @@ func TestWorkersMatchLocal(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
-	sameFiles(t, want, readFiles(t, dir), "three workers")
+	runtest.Same(t, want, runtest.Read(t, dir, false), "three workers")
 }
 
 // TestDeadWorkersJobIsRedelivered: a worker that dies holding a job
@@ -198,7 +174,7 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 	if took.Load() == 0 {
 		t.Fatal("the dying worker never took a job; the test proves nothing")
 	}
-	sameFiles(t, want, readFiles(t, dir), "a worker hung on its jobs")
+	runtest.Same(t, want, runtest.Read(t, dir, false), "a worker hung on its jobs")
 }
 
 // TestJobFailingOnEveryDeliveryStopsTheRun: a batch that fails on every
@@ -267,7 +243,7 @@ func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v\nlog:\n%s", err, cl.logs.String())
 	}
-	sameFiles(t, want, readFiles(t, dir), "with garbage on the subjects")
+	runtest.Same(t, want, runtest.Read(t, dir, false), "with garbage on the subjects")
 	if !strings.Contains(cl.logs.String(), "queued again") {
 		t.Errorf("the coordinator did not log the malformed results:\n%s", cl.logs.String())
 	}
@@ -288,7 +264,7 @@ func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: %v", k+1, err)
 		}
-		sameFiles(t, want, readFiles(t, dir), "the same batches again")
+		runtest.Same(t, want, runtest.Read(t, dir, false), "the same batches again")
 	}
 }
 
@@ -323,7 +299,7 @@ func TestOneCoreLendsTheCores(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
-	sameFiles(t, want, readFiles(t, dir), "a coordinator on one core")
+	runtest.Same(t, want, runtest.Read(t, dir, false), "a coordinator on one core")
 	if len(pool.during) == 0 || slices.ContainsFunc(pool.during, func(n int) bool { return n != 1 }) {
 		t.Errorf("GOMAXPROCS while waves were played: %v, want 1", pool.during)
 	}

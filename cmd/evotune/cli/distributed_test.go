@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"net"
 	"os"
@@ -83,7 +84,7 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 		}
 		defer os.RemoveAll(dir)
 		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
-		distStraight.files = readFiles(t, filepath.Join(dir, "run"))
+		distStraight.files = runtest.Read(t, filepath.Join(dir, "run"), false)
 	})
 	if distStraight.files == nil {
 		t.Fatal("the local run failed")
@@ -108,12 +109,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 	t.Helper()
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s: %s differs from the local run", what, f)
-		}
-	}
+	runtest.Same(t, want, runtest.Read(t, dir, false), what)
 }
 
 // waitJournal waits until the run in dir has journalled at least n
@@ -307,7 +303,7 @@ evolution:
 `)
 	local := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
-	want := readFiles(t, local)
+	want := runtest.Read(t, local, false)
 
 	t.Run("refused", func(t *testing.T) {
 		addr := freeAddr(t)

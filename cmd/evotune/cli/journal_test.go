@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
@@ -60,12 +60,8 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	if total, _ := strconv.Atoi(string(m[2])); total != games || replayed*4 < games*3 || replayed < held*batchGames {
 		t.Errorf("%d of %d games replayed, the journal held %d batches at the kill; want at least 75%% of %d", replayed, total, held, games)
 	}
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs from the uninterrupted run", f)
-		}
-	}
+	got := runtest.Read(t, dir, false)
+	runtest.Same(t, want, got, "the uninterrupted run vs resumed")
 }
 
 // journalState reads a journal as it is being written: the generation

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
@@ -221,7 +222,7 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	cfg := coinConfig(t, dir, coinbotCopy(t, dir), map[string]string{"COINBOT_SLOW": "1ms"}, 8)
 	straight := filepath.Join(dir, "straight")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := readFiles(t, straight)
+	want := runtest.Read(t, straight, false)
 
 	killed := filepath.Join(dir, "killed")
 	cmd := evotune("run", cfg, "--out", killed, "--quiet", "--workers", "2")
@@ -232,12 +233,8 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	mustRun(t, "resume", killed, "--quiet", "--workers", "1")
-	got := readFiles(t, killed)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs after kill -9 and resume", f)
-		}
-	}
+	got := runtest.Read(t, killed, false)
+	runtest.Same(t, want, got, "after kill -9 and resume")
 	if !bytes.Contains(got["checkpoint.json"], []byte(`"program": {`)) {
 		t.Error("the checkpoint does not record the program")
 	}

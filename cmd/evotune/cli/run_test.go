@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -49,21 +51,6 @@ func mustRun(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-var compared = rundir.Results(false)
-
-func readFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	for _, f := range compared {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = data
-	}
-	return out
-}
-
 // TestKilledRunsResumeExactly SIGKILLs real `evotune run` processes at
 // random moments, resumes each, and demands byte-identical results to a
 // run that was never interrupted.
@@ -85,7 +72,7 @@ func killAndResume(t *testing.T, text string) {
 	began := time.Now()
 	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
 	took := time.Since(began)
-	want := readFiles(t, straight)
+	want := runtest.Read(t, straight, false)
 
 	rng := rand.New(rand.NewPCG(2026, 11))
 	for k := range 4 {
@@ -110,12 +97,8 @@ func killAndResume(t *testing.T, text string) {
 		} else {
 			mustRun(t, "resume", dir, "--quiet", "--workers", "1")
 		}
-		got := readFiles(t, dir)
-		for _, f := range compared {
-			if !bytes.Equal(got[f], want[f]) {
-				t.Errorf("kill %d at %v (killed: %v): %s differs from the uninterrupted run", k, at, killed, f)
-			}
-		}
+		got := runtest.Read(t, dir, false)
+		runtest.Same(t, want, got, "kill "+strconv.Itoa(k)+" at "+at.String()+" (killed: "+strconv.FormatBool(killed)+"): the uninterrupted run vs resumed")
 	}
 }
 
@@ -190,7 +173,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	}
 	straight := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := readFiles(t, straight)
+	want := runtest.Read(t, straight, false)
 
 	dir := filepath.Join(t.TempDir(), "run")
 	var errb bytes.Buffer
@@ -220,12 +203,8 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatalf("stderr does not say how to resume:\n%s", errb.String())
 	}
 	mustRun(t, "resume", dir, "--quiet")
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs after interrupt and resume", f)
-		}
-	}
+	got := runtest.Read(t, dir, false)
+	runtest.Same(t, want, got, "after interrupt and resume")
 }
 
 // TestInterruptAdviceKeepsTheBudget: the advice after Ctrl-C dropped

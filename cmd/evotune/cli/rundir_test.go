@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
@@ -225,7 +226,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
-	before := readFiles(t, dir)
+	before := runtest.Read(t, dir, false)
 	runAs := func(args ...string) (int, string, string) {
 		cmd := exec.Command(evotuneBinary(t), args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
@@ -247,7 +248,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, dir+" cannot be written") {
 		t.Fatalf("resume of an unfinished run: exit %d: %s", code, errs)
 	}
-	after := readFiles(t, dir)
+	after := runtest.Read(t, dir, false)
 	for f := range before {
 		if !bytes.Equal(before[f], after[f]) {
 			t.Errorf("%s changed", f)
