@@ -181,12 +181,7 @@ func readDir(t testing.TB, dir string) map[string][]byte {
 		}
 		out[n] = data
 	}
-	exp, err := Export(dir, 3, JSON, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out["export"] = exp
-	return out
+	return withExport(t, dir, out, false)
 }
 
 // sameFiles is sameRun that also demands the same set of files.

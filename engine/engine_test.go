@@ -59,13 +59,18 @@ func readRun(t testing.TB, dir string) map[string][]byte {
 // top-3 export (of the rivals', and their files too, if asked).
 func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte {
 	t.Helper()
-	out := runtest.Read(t, dir, rivals)
+	return withExport(t, dir, runtest.Read(t, dir, rivals), rivals)
+}
+
+// withExport adds the run's top-3 export to files, as "export".
+func withExport(t testing.TB, dir string, files map[string][]byte, rivals bool) map[string][]byte {
+	t.Helper()
 	exp, err := Export(dir, 3, JSON, rivals)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out["export"] = exp
-	return out
+	files["export"] = exp
+	return files
 }
 
 func sameRun(t testing.TB, a, b map[string][]byte, what string) {
