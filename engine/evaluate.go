@@ -150,6 +150,14 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 	if f.Population.Weight > 0 {
 		if len(r.cfg.species) == 2 {
 			r.scheduleRivals(gen, sizes, add)
+		} else if pairs, ok := r.modelPairs(gen); ok {
+			// The model's own pairing (SPSA's theta+ against theta-): each
+			// pair plays the mode's games, seats swapped, on deals of its
+			// own index.
+			for k, p := range pairs {
+				add(job{a: p[0], b: p[1], mode: modePopulation, solo: solo}, f.Population.Games,
+					func(g int) uint64 { return r.stream(gen, purposePopulation, 0, uint64(k), uint64(g)) })
+			}
 		} else if n := sizes[0]; n > 1 {
 			// One seeded permutation; individual perm[k] meets perm[k+d]
 			// for d = 1..ceil(M/2), so everyone meets about M others (2

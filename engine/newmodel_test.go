@@ -175,3 +175,81 @@ func TestAModelIsOneFileAndOneRow(t *testing.T) {
 		t.Fatalf("climb-step under generational: %v", err)
 	}
 }
+
+// duel is a model that plays its own pairs, as SPSA plays theta+
+// against theta-: each generation is fresh genomes, 2k against 2k+1.
+type duelSettings struct{}
+
+func (duelSettings) Fields(*yamlcheck.Checker) yamlcheck.Fields { return nil }
+func (duelSettings) Settle(*model.Evolution, func(string) bool) {}
+func (duelSettings) Check(*model.Evolution, bool, model.Bad)    {}
+func (duelSettings) Size(e *model.Evolution, _ int) int         { return e.Population }
+func (duelSettings) Kept(*model.Evolution) int                  { return 1 }
+func (duelSettings) StateKeys() []string                        { return nil }
+func (duelSettings) CheckState(*model.Evolution, int, model.State, func(float64) bool) error {
+	return nil
+}
+func (duelSettings) New(e *model.Evolution, p model.Problem) (model.Model, error) {
+	return &duel{p: p, n: e.Population}, nil
+}
+
+type duel struct {
+	p model.Problem
+	n int
+}
+
+func (m *duel) Ask(gen int) ([][]float64, error) {
+	out := make([][]float64, m.n)
+	for i := range out {
+		out[i] = m.p.Space.Random(fitness.NewRand(m.p.Streams.Own(gen, uint64(i))))
+	}
+	return out, nil
+}
+
+func (m *duel) Pairs(int) [][2]int {
+	var out [][2]int
+	for k := 0; k+1 < m.n; k += 2 {
+		out = append(out, [2]int{k, k + 1})
+	}
+	return out
+}
+
+func (m *duel) Tell(int, model.Generation) error                { return nil }
+func (m *duel) Resume(int, model.State, model.Generation) error { return nil }
+func (m *duel) State() model.State                              { return nil }
+func (m *duel) Close()                                          {}
+
+// TestAModelPlaysItsOwnPairs: a model that says who meets whom (a
+// model.Pairer) has the population mode's games played between its pairs
+// alone, each pair its games seat-swapped, and the run resumes exactly.
+func TestAModelPlaysItsOwnPairs(t *testing.T) {
+	saved := model.Models
+	model.Models = append(slices.Clone(saved), &model.Info{Name: "duel", Summary: "a test's pairs",
+		Settings: func() model.Settings { return duelSettings{} }})
+	t.Cleanup(func() { model.Models = saved })
+	text := "seed: 5\ngame: mnk\nrules: {depth: 1}\nplayer: tuned\nfitness:\n  objective: score\n  population: {games: 4}\nevolution:\n  model: duel\n  population: 6\n  generations: 3\n  hall-of-fame: 3\n"
+	cfgDir := t.TempDir()
+	cfg := loadText(t, cfgDir, text)
+	r := startRunner(t, cfg, Options{Dir: t.TempDir()})
+	pools := firstGeneration(t, r)
+	jobs := r.schedule(0, []int{len(pools[0])}, [][]fitness.Player{nil})
+	if len(jobs) != 3*4 {
+		t.Fatalf("%d games, want 3 pairs of 4", len(jobs))
+	}
+	for _, j := range jobs {
+		if j.mode != modePopulation || j.a%2 != 0 || j.b != j.a+1 {
+			t.Fatalf("a game of %d against %d in mode %d: want 2k against 2k+1 in the population mode", j.a, j.b, j.mode)
+		}
+	}
+	straight, resumed := t.TempDir(), t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: resumed, Workers: 1, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: resumed, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sameRun(t, readRun(t, straight), readRun(t, resumed), "duel, resumed after generation 1")
+}

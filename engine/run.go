@@ -431,6 +431,19 @@ func (r *runner) startModels() error {
 	return nil
 }
 
+// modelPairs is the population mode's pairing of generation gen when the
+// main species' model chooses it (model.Pairer).
+func (r *runner) modelPairs(gen int) ([][2]int, bool) {
+	if len(r.models) == 0 {
+		return nil, false
+	}
+	p, ok := r.models[0].(model.Pairer)
+	if !ok {
+		return nil, false
+	}
+	return p.Pairs(gen), true
+}
+
 // ask returns every species' genomes of generation gen.
 func (r *runner) ask(gen int) ([][][]float64, error) {
 	pools := make([][][]float64, len(r.models))

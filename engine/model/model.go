@@ -49,6 +49,18 @@ type Model interface {
 	Close()
 }
 
+// A Pairer is a model that says who meets whom in the population mode
+// (SPSA's theta+ against its theta-), in place of the seeded pairing of
+// a generation's individuals: each pair plays fitness.population.games
+// games, seats swapped in pairs on deals of the pair's own, and each game
+// scores for both.
+type Pairer interface {
+	// Pairs lists the pairs of generation gen's genomes (indices into
+	// what Ask returned) that play each other; it may be asked more than
+	// once a generation, and answers the same.
+	Pairs(gen int) [][2]int
+}
+
 // Generation is one generation's results as a model is told them.
 type Generation struct {
 	// Results are the genomes in the order Ask returned them, each with
