@@ -61,10 +61,8 @@ type setup struct {
 	role      fitness.Role // the tuned role: the game's first
 	solo      fitness.Solo // the game's solo declaration, if it has one
 	hasSolo   bool
-	spaceOf   *genome.Space
-	seedGenes [][]float64
-	baselines []fitness.Player
-	species   []*species   // the main species, then the rivals when co-evolving
+	main      *species     // the main species, as far as it was built
+	species   []*species   // the main species (main, once built), then the rivals when co-evolving
 	program   *program     // the outside program, with command:
 	guard     *workerGuard // set when a worker loads a coordinator's config
 }
@@ -349,7 +347,12 @@ func (c *Config) checkpointDir() string {
 func oneLine(err error) string { return english.OneLine(err.Error()) }
 
 // Space is the searched parameter space.
-func (c *Config) Space() *genome.Space { return c.spaceOf }
+func (c *Config) Space() *genome.Space {
+	if c.main == nil {
+		return nil
+	}
+	return c.main.space
+}
 
 // GameOf returns the game the config plays.
 func (c *Config) GameOf() fitness.Game { return c.game }
@@ -445,6 +448,6 @@ func (c *Config) Summary() string {
 		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
-		c.file, c.Game, c.Player, english.Count(c.spaceOf.Len(), "gene"), english.Count(len(c.seedGenes), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
+		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.seeds), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
 		e.Model.Name, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

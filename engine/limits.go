@@ -72,8 +72,8 @@ func (c *Config) checkpointBound() int64 {
 	rows := int64(min(e.Generations, MaxGenerations))
 	var size int64
 	genes := 0
-	if c.spaceOf != nil {
-		genes = c.spaceOf.Len()
+	if c.main != nil && c.main.space != nil {
+		genes = c.main.space.Len()
 	}
 	for s := 0; s < 1+btoi(c.Coevolve != nil); s++ {
 		g := int64(genes)

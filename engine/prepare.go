@@ -67,6 +67,7 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 	c.solo, c.hasSolo = fitness.SoloOf(g)
 	c.role = g.Roles()[0]
 	c.settleGame()
+	c.main = &species{player: c.Player, role: c.role, minimise: c.Fitness.Objective.Minimise()}
 	if c.Player != "" {
 		pi, ok := fitness.Info(g, c.role, c.Player)
 		switch {
@@ -79,21 +80,19 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 			if err != nil {
 				c.genomeProblems(p, "", "space", err)
 			} else {
-				c.spaceOf = sp
+				c.main.space = sp
 				genes, err := sp.ParseSeeds(c.seeds)
 				if err != nil {
 					c.genomeProblems(p, "", "seeds", err)
 				}
-				c.seedGenes = genes
+				c.main.seeds = genes
 			}
 		}
 	}
 	c.prepareRivals(p, bad)
 	c.prepareBaselines(bad)
-	if c.spaceOf != nil {
-		main := &species{player: c.Player, role: c.role, space: c.spaceOf, seeds: c.seedGenes,
-			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
-		c.species = append([]*species{main}, c.species...)
+	if c.main.space != nil {
+		c.species = append([]*species{c.main}, c.species...)
 	}
 	return true
 }
@@ -110,7 +109,7 @@ func (c *Config) prepareBaselines(bad func(key, format string, args ...any)) {
 	role := c.role
 	switch {
 	case f.Objective == Solo && c.solo.Opponent == "":
-		c.baselines = []fitness.Player{nil} // one baseline: the game alone
+		c.main.baselines = []fitness.Player{nil} // one baseline: the game alone
 		return
 	case f.Objective == Solo:
 		role = c.solo.Opponent
@@ -125,7 +124,7 @@ func (c *Config) prepareBaselines(bad func(key, format string, args ...any)) {
 			bad(key, "%s", oneLine(err))
 			continue
 		}
-		c.baselines = append(c.baselines, pl)
+		c.main.baselines = append(c.main.baselines, pl)
 	}
 }
 
