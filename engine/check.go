@@ -40,6 +40,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.checkLimits(bad)
 	c.checkRacing(bad)
 	c.checkRemeasure(bad)
+	c.checkStop(bad)
 	c.checkRating(bad)
 	if !c.nameFromFile && !validName(c.Name) {
 		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)

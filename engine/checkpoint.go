@@ -47,11 +47,13 @@ type SpeciesState struct {
 	Population []Member   `json:"population"` // the last generation, best first
 	HallOfFame []Member   `json:"hall_of_fame"`
 	History    []GenStats `json:"history"`
-	// Remeasured holds the fresh-deal figures of the best, once the run
-	// has reached its budget (with remeasure: in the config).
+	// Remeasured holds the fresh-deal figures of the best, and Verdict
+	// the recommended player's on a second fresh sample, once the run has
+	// finished (unless the config says remeasure: off).
 	Remeasured []Remeasured `json:"remeasured,omitempty"`
+	Verdict    *Verdict     `json:"verdict,omitempty"`
 	// Model is the model's own state (model.Model.State): its keys stand
-	// beside the others in the JSON ("cmaes_told").
+	// beside the others in the JSON, after them ("cmaes_told").
 	Model model.State `json:"-"`
 }
 

@@ -35,7 +35,9 @@ type Config struct {
 	// config that does not set them, so older runs keep their hash.
 	Racing    *RacingConfig    `json:"racing,omitempty"`
 	Remeasure *RemeasureConfig `json:"remeasure,omitempty"`
-	Run       RunConfig        `json:"-"`
+	// Stop, likewise absent unless set, ends a run before its budget.
+	Stop *StopConfig `json:"stop,omitempty"`
+	Run  RunConfig   `json:"-"`
 	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
 	// game with an outside program instead of a built-in game.
 	ProgramConfig
@@ -55,16 +57,16 @@ type Config struct {
 // setup is what prepare builds for a run of a config: nothing of it is
 // decoded, and decoding, defaults and checks change none of it.
 type setup struct {
-	relative  bool              // some spec names a file relative to baseDir
-	files     map[string]string // NAME:FILE spec as written -> sha256 of the file
-	game      fitness.Game
-	role      fitness.Role // the tuned role: the game's first
-	solo      fitness.Solo // the game's solo declaration, if it has one
-	hasSolo   bool
-	main      *species     // the main species, as far as it was built
-	species   []*species   // the main species (main, once built), then the rivals when co-evolving
-	program   *program     // the outside program, with command:
-	guard     *workerGuard // set when a worker loads a coordinator's config
+	relative bool              // some spec names a file relative to baseDir
+	files    map[string]string // NAME:FILE spec as written -> sha256 of the file
+	game     fitness.Game
+	role     fitness.Role // the tuned role: the game's first
+	solo     fitness.Solo // the game's solo declaration, if it has one
+	hasSolo  bool
+	main     *species     // the main species, as far as it was built
+	species  []*species   // the main species (main, once built), then the rivals when co-evolving
+	program  *program     // the outside program, with command:
+	guard    *workerGuard // set when a worker loads a coordinator's config
 }
 
 // CoevolveConfig adds a second species, of the game's other role, that
@@ -269,6 +271,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 		},
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
+		"stop":      c.decodeStop(d),
 	})
 	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
@@ -293,6 +296,17 @@ func trimPrefix(err error) string {
 		return msg[i+2:]
 	}
 	return msg
+}
+
+// optional reads an optional section (racing:, remeasure:, stop:): one
+// written is on, from defaults, with the keys fields names; one not
+// written leaves *dst nil.
+func optional[T any](d *yamlcheck.Checker, dst **T, defaults func() T, fields func(*T) yamlcheck.Fields) yamlcheck.Reader {
+	return func(n *yaml.Node, path string) {
+		v := defaults()
+		*dst = &v
+		d.Map(n, path, fields(&v))
+	}
 }
 
 // has reports whether the file set key (so defaults can depend on it).

@@ -30,8 +30,18 @@ func defaults() Config {
 // defaultRacing is a racing: section that writes no key.
 func defaultRacing() RacingConfig { return RacingConfig{Rounds: 5, Confidence: 0.95} }
 
-// defaultRemeasure is a remeasure: section that writes no key.
+// defaultStop is a stop: section that writes no key.
+func defaultStop() StopConfig { return StopConfig{Window: 8, Confidence: 0.8} }
+
+// defaultRemeasure is a remeasure: section that writes no key, and the
+// remeasure of a config without one.
 func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
+
+// defaultRemeasureGames, when positive, replaces the default's games in
+// what a run plays (not in what validate says): a variable only so the
+// package's tests, which finish many small runs, can keep the default on
+// and cheap.
+var defaultRemeasureGames = 0
 
 // settle fills in the defaults that depend on what the file wrote: a
 // fitness mode counts when its section is written (baselines also by

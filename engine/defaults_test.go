@@ -106,6 +106,7 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 	gen := evolution("")
 	racing := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nracing: {}\n")
 	remeasure := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nremeasure: {}\n")
+	stop := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nstop: {}\n")
 	dts := evolution("evolution: {model: down-to-size}\n")
 	s := fmt.Sprint
 	code := map[string]string{
@@ -140,6 +141,9 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 		"racing.confidence":              s(racing.Racing.Confidence),
 		"remeasure.top":                  s(remeasure.Remeasure.Top),
 		"remeasure.games":                s(remeasure.Remeasure.Games),
+		"stop.window":                    s(stop.Stop.Window),
+		"stop.confidence":                s(stop.Stop.Confidence),
+		"stop.games":                     s(stop.Stop.Games),
 		"run.workers":                    s(bare.Run.Workers),
 	}
 	if dts["offspring"] == dts["population"] {

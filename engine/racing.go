@@ -9,7 +9,6 @@ import (
 
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gonum.org/v1/gonum/stat/distuv"
-	"gopkg.in/yaml.v3"
 )
 
 // RacingConfig races the individuals of a generation: the games against
@@ -24,14 +23,9 @@ type RacingConfig struct {
 }
 
 func (c *Config) decodeRacing(d *yamlcheck.Checker) yamlcheck.Reader {
-	return func(n *yaml.Node, path string) {
-		rc := defaultRacing()
-		c.Racing = &rc
-		d.Map(n, path, yamlcheck.Fields{
-			"rounds":     d.Int(&rc.Rounds),
-			"confidence": d.Number(&rc.Confidence),
-		})
-	}
+	return optional(d, &c.Racing, defaultRacing, func(rc *RacingConfig) yamlcheck.Fields {
+		return yamlcheck.Fields{"rounds": d.Int(&rc.Rounds), "confidence": d.Number(&rc.Confidence)}
+	})
 }
 
 // maxRaceResults bounds the per-game results racing holds for a
@@ -221,7 +215,7 @@ func (rc *race) better(j, i, r int, stats [][nModes]modeStats) bool {
 	}
 	if si, sj := stats[i][modePopulation], stats[j][modePopulation]; rc.weights[modePopulation] > 0 && si.n > 0 && sj.n > 0 {
 		// Different opponents: not paired.
-		parts = append(parts, part{rc.weights[modePopulation], sj.mean() - si.mean(), si.varMean() + sj.varMean(), min(si.n, sj.n)})
+		parts = append(parts, part{rc.weights[modePopulation], sj.mean() - si.mean(), si.varMeanGames() + sj.varMeanGames(), min(si.n, sj.n)})
 	}
 	var wmax, wsum float64
 	df := math.Inf(1)

@@ -430,7 +430,7 @@ func TestCountsOfOne(t *testing.T) {
 		{"eval", []string{"eval", "battleship", "--player", "random", "--games", "1"}, nil, "battleship: 1 game per player and pairing"},
 		{"eval series", []string{"eval", "battleship", "--player", "learner", "--games", "2", "--series", "1"}, nil, "2 series of 1 game per player"},
 		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
-		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
+		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation, "},
 		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
 			data, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 			return string(data)
@@ -469,7 +469,7 @@ func TestReadmeSynopsis(t *testing.T) {
 	block, _, _ = strings.Cut(block, "```")
 	// An indented line goes on with the line above it.
 	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
-	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z-]*)`)
+	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z0-9-]*)`)
 	for _, c := range ourCommands(t) {
 		t.Run(c.Name(), func(t *testing.T) {
 			var lines []string

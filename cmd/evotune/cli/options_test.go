@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -30,6 +31,17 @@ func TestCommandsChangeNoOption(t *testing.T) {
 	}
 	if after := snapshot(eval); after != before {
 		t.Errorf("eval changed its options:\n%s\n%s", before, after)
+	}
+
+	sprt := &sprtOptions{e: e, game: "battleship", player: "random", vs: "random", rules: kvFlag{"size": "5", "fleet": "2"},
+		opponent: "blockhalf", alpha: 0.05, beta: 0.05, batch: 2, maxGames: 4, diff0: 0, diff1: 1, seed: 1, model: "logistic"}
+	before = snapshot(sprt)
+	var status exitStatus
+	if err := sprt.run(context.Background()); err != nil && !errors.As(err, &status) {
+		t.Fatal(err)
+	}
+	if after := snapshot(sprt); after != before {
+		t.Errorf("sprt changed its options:\n%s\n%s", before, after)
 	}
 
 	worker := &workerOptions{e: e, url: "nats://127.0.0.1:4222", wait: time.Second}
