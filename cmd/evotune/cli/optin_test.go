@@ -48,7 +48,7 @@ func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
 	}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.ReportFile, rundir.BestFile} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +57,7 @@ func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "best.yaml" {
+		if f == rundir.BestFile {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
 			for _, line := range []string{"      model: density\n", "      samples: 256\n"} {
@@ -71,18 +71,18 @@ func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 		// report.svg draws them below the old picture (issue 12): leave
 		// both out; the rest must be the old bytes.
 		switch f {
-		case "checkpoint.json":
+		case rundir.CheckpointFile:
 			got = withoutBestGenes(t, got)
 			// The remeasure, on by default since, adds its figures at the
 			// end; the evolution must be the old one to the byte.
 			got = withoutTopLevelKeys(got, "remeasured", "verdict")
-		case "best.yaml":
+		case rundir.BestFile:
 			// best.yaml now names the remeasure's winner: derived from the
 			// checkpoint compared above, its selection figures and values
 			// are the hall-of-fame member's it names.
 			checkWinnerFile(t, dir, got)
 			continue
-		case "report.svg":
+		case rundir.ReportFile:
 			got, want = withoutKnobs(got), withoutKnobs(want)
 		}
 		if !bytes.Equal(got, want) {
@@ -122,7 +122,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s%s", name, code, out, errs)
 		}
 	}
-	for _, f := range []string{"generations.csv", "best.yaml"} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 		a, errA := os.ReadFile(filepath.Join(runs["bare"], f))
 		b, errB := os.ReadFile(filepath.Join(runs["pinned"], f))
 		if errA != nil || errB != nil {
@@ -215,7 +215,7 @@ func withoutTopLevelKeys(data []byte, keys ...string) []byte {
 // first player is the verdict's, with that member's selection figures.
 func checkWinnerFile(t *testing.T, dir string, best []byte) {
 	t.Helper()
-	ckData, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	ckData, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,7 +235,7 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	mustRun(t, "resume", killed, "--quiet", "--workers", "1")
 	got := runtest.Read(t, killed, false)
 	runtest.Same(t, want, got, "after kill -9 and resume")
-	if !bytes.Contains(got["checkpoint.json"], []byte(`"program": {`)) {
+	if !bytes.Contains(got[rundir.CheckpointFile], []byte(`"program": {`)) {
 		t.Error("the checkpoint does not record the program")
 	}
 }
@@ -382,7 +382,7 @@ evolution: {population: 6, generations: 3, tournament-size: 2}
 		if code, _, errs := run(t, "run", cfg, "--out", out, "--quiet"); code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, errs)
 		}
-		for _, f := range []string{"generations.csv", "rivals-generations.csv"} {
+		for _, f := range []string{rundir.GenerationsFile, rundir.ForSpecies("rivals", rundir.GenerationsFile)} {
 			data, err := os.ReadFile(filepath.Join(out, f))
 			if err != nil {
 				t.Fatal(err)
@@ -390,7 +390,7 @@ evolution: {population: 6, generations: 3, tournament-size: 2}
 			files[name] = append(files[name], string(data))
 		}
 	}
-	for i, f := range []string{"generations.csv", "rivals-generations.csv"} {
+	for i, f := range []string{rundir.GenerationsFile, rundir.ForSpecies("rivals", rundir.GenerationsFile)} {
 		if files["builtin"][i] != files["outside"][i] {
 			t.Errorf("%s differs:\nbuilt-in:\n%s\noutside:\n%s", f, files["builtin"][i], files["outside"][i])
 		}
