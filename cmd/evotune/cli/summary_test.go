@@ -146,3 +146,21 @@ func TestETACountsGamesLeft(t *testing.T) {
 		t.Errorf("want ETA 1m35s:\n%s", b.String())
 	}
 }
+
+func TestSignedInterval(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		ci   [2]float64
+		want string
+	}{
+		{-0.6074, [2]float64{-0.8436, -0.3712}, "-0.61 [-0.84, -0.37]"},
+		{0.0485, [2]float64{0.0453, 0.0518}, "+0.0485 [+0.0453, +0.0518]"},
+		{-12.3, [2]float64{-40, 15}, "-12 [-40, +15]"},
+		{0.5, [2]float64{0.5, 0.5}, "+0.50 [+0.50, +0.50]"},
+		{1, [2]float64{0, 2.5}, "+1.0 [+0.0, +2.5]"},
+	} {
+		if got := signedInterval(tc.v, tc.ci); got != tc.want {
+			t.Errorf("signedInterval(%v, %v) = %q, want %q", tc.v, tc.ci, got, tc.want)
+		}
+	}
+}
