@@ -22,12 +22,12 @@ func quickstart(b *testing.B) *runner {
 // games on one worker: what the overhead below is compared with.
 func BenchmarkQuickstartGeneration(b *testing.B) {
 	r := quickstart(b)
-	pools := firstGeneration(b, r)
+	genomes := firstGeneration(b, r)
 	for b.Loop() {
 		// Each time from scratch: the journal of the last time holds
 		// every game of this generation.
 		os.Remove(filepath.Join(r.dir, rundir.JournalFile))
-		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
+		if _, err := r.evaluate(context.Background(), 0, genomes, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -150,7 +150,7 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 		bad("fitness.population.opponents", "%d: more than the %d others in a population of %d",
 			c.Fitness.Population.Opponents, e.Population-1, e.Population)
 	}
-	if n := len(c.main.seeds); n > e.Population {
+	if n := len(c.main.starts); n > e.Population {
 		bad("seeds", "%s for a population of %d", english.Count(n, "seed"), e.Population)
 	}
 }

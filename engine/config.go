@@ -86,7 +86,7 @@ type species struct {
 	player    string
 	role      fitness.Role
 	space     *genome.Space
-	seeds     [][]float64
+	starts    [][]float64 // the genomes of its seeds: section
 	baselines []fitness.Player
 	minimise  bool
 	// offset keeps the rivals' random streams apart from the main
@@ -462,6 +462,6 @@ func (c *Config) Summary() string {
 		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
-		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.seeds), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
+		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
 		e.Model.Name, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

@@ -161,7 +161,7 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 		}
 	}
 	e := &c.Evolution
-	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.main.seeds) != 0 {
-		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.seeds))
+	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.main.starts) != 0 {
+		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.starts))
 	}
 }

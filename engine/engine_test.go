@@ -440,7 +440,7 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 	b := Member{Genes: []float64{0.2}, Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}
 	hof := r.updateHallOfFame(sp, nil, []Member{a, b, a}) // a twice in one generation
 	if len(hof) != 2 || hof[0].Games != 100 {
-		t.Fatalf("duplicates in one generation pooled: %+v", hof)
+		t.Fatalf("duplicates in one generation merged: %+v", hof)
 	}
 	a2 := a
 	a2.Fitness, a2.Generation = 42, 1
@@ -449,7 +449,7 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 		t.Fatalf("re-evaluation in a later generation: %+v, want 200 games at fitness 41 from generation 0", hof[0])
 	}
 	if half := (hof[0].CI95[1] - hof[0].CI95[0]) / 2; math.Abs(half-math.Sqrt(0.5)) > 1e-12 {
-		t.Fatalf("pooled half-width %v, want sqrt(1/2)", half)
+		t.Fatalf("merged half-width %v, want sqrt(1/2)", half)
 	}
 }
 

@@ -279,13 +279,13 @@ func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Playe
 // evaluate plays the generation's batch and returns, per species, every
 // individual's fitness, games and 95% interval. hof holds each species'
 // hall of fame.
-func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof [][]Member) ([][]Member, error) {
-	players := make([][]fitness.Player, len(pools))
-	sizes := make([]int, len(pools))
-	hofPlayers := make([][]fitness.Player, len(pools))
+func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, hof [][]Member) ([][]Member, error) {
+	players := make([][]fitness.Player, len(genomes))
+	sizes := make([]int, len(genomes))
+	hofPlayers := make([][]fitness.Player, len(genomes))
 	for s, sp := range r.cfg.species {
-		sizes[s] = len(pools[s])
-		for _, genes := range pools[s] {
+		sizes[s] = len(genomes[s])
+		for _, genes := range genomes[s] {
 			p, err := r.player(sp, genes)
 			if err != nil {
 				return nil, err
@@ -308,20 +308,20 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		rounds = r.race.rounds
 	}
 	if r.cfg.rates() {
-		r.rated = newRatingNodes(pools[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
+		r.rated = newRatingNodes(genomes[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
 	}
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
-	stats := make([][][nModes]modeStats, len(pools))
-	for s := range pools {
+	stats := make([][][nModes]modeStats, len(genomes))
+	for s := range genomes {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, pools: pools}
+	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, genomes: genomes}
 	if r.autoBatch {
 		r.batchGames = AutoBatchGames(r.lastGames)
 	}
-	if err := r.beginJournal(gen, pools, hof, r.lastGames); err != nil {
+	if err := r.beginJournal(gen, genomes, hof, r.lastGames); err != nil {
 		return nil, err
 	}
 	r.replayed = 0
@@ -392,11 +392,11 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
-	out := make([][]Member, len(pools))
-	for s := range pools {
+	out := make([][]Member, len(genomes))
+	for s := range genomes {
 		out[s] = make([]Member, sizes[s])
-		for i := range pools[s] {
-			m := combine(pools[s][i], gen, stats[s][i], weights)
+		for i := range genomes[s] {
+			m := combine(genomes[s][i], gen, stats[s][i], weights)
 			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
 				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %s; the generation is not checkpointed",
 					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))

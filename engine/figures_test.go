@@ -32,7 +32,7 @@ func TestModeStats(t *testing.T) {
 	near(t, "equal results", statsOf(3, 3, 3, 3).varMean(), 0)
 }
 
-// TestCombine weighs modes by their weights among the modes played, pools
+// TestCombine weighs modes by their weights among the modes played, combines
 // the variances of their means and counts every game once.
 func TestCombine(t *testing.T) {
 	genes := []float64{0.5}
@@ -72,7 +72,7 @@ func TestCombine(t *testing.T) {
 func TestPool(t *testing.T) {
 	a := Member{Genes: []float64{1}, Fitness: 40, Games: 30, CI95: [2]float64{38, 42}, Generation: 2}
 	b := Member{Genes: []float64{1}, Fitness: 50, Games: 10, CI95: [2]float64{46, 54}, Generation: 5}
-	p := pool(a, b)
+	p := mergeEvaluations(a, b)
 	near(t, "fitness", p.Fitness, 0.75*40+0.25*50)
 	half := math.Sqrt(0.75*0.75*4 + 0.25*0.25*16)
 	near(t, "lower bound", p.CI95[0], p.Fitness-half)

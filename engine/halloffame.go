@@ -21,7 +21,7 @@ func (sp *species) sortBest(ms []Member) {
 }
 
 // updateHallOfFame merges a generation's evaluated members into the hall
-// of fame: a genome already there (a survivor) pools its games, so its
+// of fame: a genome already there (a survivor) adds its games to its record, so its
 // figures sharpen with every re-evaluation; the rest compete for a place.
 func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 	out := slices.Clone(hof)
@@ -36,7 +36,7 @@ func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 		for i := range out {
 			if slices.Equal(out[i].Genes, m.Genes) {
 				if i < len(merged) && !merged[i] {
-					out[i] = pool(out[i], m)
+					out[i] = mergeEvaluations(out[i], m)
 					merged[i] = true
 				}
 				found = true
@@ -54,8 +54,8 @@ func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 	return out
 }
 
-// pool combines two evaluations of one genome, weighting by games.
-func pool(a, b Member) Member {
+// mergeEvaluations combines two evaluations of one genome, weighting by games.
+func mergeEvaluations(a, b Member) Member {
 	n := float64(a.Games + b.Games)
 	wa, wb := float64(a.Games)/n, float64(b.Games)/n
 	fit := wa*a.Fitness + wb*b.Fitness

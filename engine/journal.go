@@ -14,10 +14,10 @@ import (
 // beginJournal opens the match journal for generation gen: it keeps the
 // batches of a journal of the same run, generation, batch size and
 // genomes (a resume after a kill) and replaces any other.
-func (r *runner) beginJournal(gen int, pools [][][]float64, hof [][]Member, games int) error {
+func (r *runner) beginJournal(gen int, genomes [][][]float64, hof [][]Member, games int) error {
 	r.journal.Close()
 	hdr := rundir.JournalHeader{Run: r.runID(), Generation: gen, Games: games,
-		BatchGames: r.batchGames, Pools: poolsDigest(pools, hof, r.cfg.Fitness.HallOfFame.Members)}
+		BatchGames: r.batchGames, Genomes: genomesDigest(genomes, hof, r.cfg.Fitness.HallOfFame.Members)}
 	j, torn, err := rundir.OpenJournal(filepath.Join(r.dir, rundir.JournalFile), hdr)
 	if err != nil {
 		r.journal = nil
@@ -30,14 +30,14 @@ func (r *runner) beginJournal(gen int, pools [][][]float64, hof [][]Member, game
 	return nil
 }
 
-// poolsDigest identifies the genomes a generation is played by.
-func poolsDigest(pools [][][]float64, hof [][]Member, members int) string {
+// genomesDigest identifies the genomes a generation is played by.
+func genomesDigest(genomes [][][]float64, hof [][]Member, members int) string {
 	h := sha256.New()
 	var buf [8]byte
 	put := func(x uint64) { binary.LittleEndian.PutUint64(buf[:], x); h.Write(buf[:]) }
-	for s := range pools {
-		put(uint64(len(pools[s])))
-		for _, g := range pools[s] {
+	for s := range genomes {
+		put(uint64(len(genomes[s])))
+		for _, g := range genomes[s] {
 			put(uint64(len(g)))
 			for _, x := range g {
 				put(math.Float64bits(x))

@@ -29,12 +29,12 @@ func TestModels(t *testing.T) {
 			cfg := loadText(t, t.TempDir(), text)
 			r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
 			sp := cfg.species[0]
-			pools := firstGeneration(t, r)
+			genomes := firstGeneration(t, r)
 			for gen := range 3 {
-				if len(pools[0]) != tc.pool {
-					t.Fatalf("generation %d evaluates %d genomes, want %d", gen, len(pools[0]), tc.pool)
+				if len(genomes[0]) != tc.pool {
+					t.Fatalf("generation %d evaluates %d genomes, want %d", gen, len(genomes[0]), tc.pool)
 				}
-				members, err := r.evaluate(context.Background(), gen, pools, [][]Member{nil})
+				members, err := r.evaluate(context.Background(), gen, genomes, [][]Member{nil})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -51,7 +51,7 @@ func TestModels(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				pools = [][][]float64{next}
+				genomes = [][][]float64{next}
 			}
 		})
 	}

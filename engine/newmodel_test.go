@@ -231,8 +231,8 @@ func TestAModelPlaysItsOwnPairs(t *testing.T) {
 	cfgDir := t.TempDir()
 	cfg := loadText(t, cfgDir, text)
 	r := startRunner(t, cfg, Options{Dir: t.TempDir()})
-	pools := firstGeneration(t, r)
-	jobs := r.schedule(0, []int{len(pools[0])}, [][]fitness.Player{nil})
+	genomes := firstGeneration(t, r)
+	jobs := r.schedule(0, []int{len(genomes[0])}, [][]fitness.Player{nil})
 	if len(jobs) != 3*4 {
 		t.Fatalf("%d games, want 3 pairs of 4", len(jobs))
 	}

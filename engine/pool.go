@@ -62,7 +62,7 @@ type evalState struct {
 	players [][]fitness.Player
 	hof     [][]fitness.Player
 	hofOf   [][]Member // each species' hall of fame, as genes
-	pools   [][][]float64
+	genomes [][][]float64
 }
 
 // DefaultBatchGames is how many games a batch holds unless

@@ -85,7 +85,7 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 				if err != nil {
 					c.genomeProblems(p, "", "seeds", err)
 				}
-				c.main.seeds = genes
+				c.main.starts = genes
 			}
 		}
 	}
@@ -165,7 +165,7 @@ func (c *Config) prepareRivals(p *yamlcheck.Checker, bad func(key, format string
 		c.genomeProblems(p, "coevolve", "space", err)
 	} else {
 		rivals.space = sp
-		if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
+		if rivals.starts, err = sp.ParseSeeds(co.seeds); err != nil {
 			c.genomeProblems(p, "coevolve", "seeds", err)
 		}
 	}
@@ -177,8 +177,8 @@ func (c *Config) prepareRivals(p *yamlcheck.Checker, bad func(key, format string
 		}
 		rivals.baselines = append(rivals.baselines, pl)
 	}
-	if len(rivals.seeds) > c.Evolution.Population {
-		bad("coevolve.seeds", "%s for a population of %d", english.Count(len(rivals.seeds), "seed"), c.Evolution.Population)
+	if len(rivals.starts) > c.Evolution.Population {
+		bad("coevolve.seeds", "%s for a population of %d", english.Count(len(rivals.starts), "seed"), c.Evolution.Population)
 	}
 	if rivals.space != nil {
 		c.species = append(c.species, rivals)

@@ -76,7 +76,7 @@ type ratingNodes struct {
 	table rating.Table
 }
 
-func newRatingNodes(pool [][]float64, hof []Member, members int) *ratingNodes {
+func newRatingNodes(genomes [][]float64, hof []Member, members int) *ratingNodes {
 	n := &ratingNodes{}
 	node := func(g []float64) int {
 		if k := slices.IndexFunc(n.genes, func(o []float64) bool { return slices.Equal(o, g) }); k >= 0 {
@@ -85,7 +85,7 @@ func newRatingNodes(pool [][]float64, hof []Member, members int) *ratingNodes {
 		n.genes = append(n.genes, g)
 		return len(n.genes) - 1
 	}
-	for _, g := range pool {
+	for _, g := range genomes {
 		n.ind = append(n.ind, node(g))
 	}
 	for h := 0; h < len(hof) && h < members; h++ {

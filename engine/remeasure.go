@@ -357,8 +357,8 @@ func winnerOrder(rm []Remeasured, minimise bool) []Remeasured {
 // startGenes is a species' starting point: its first seed, else its
 // player's defaults (nil when the space excludes them).
 func startGenes(sp *species) []float64 {
-	if len(sp.seeds) > 0 {
-		return slices.Clone(sp.seeds[0])
+	if len(sp.starts) > 0 {
+		return slices.Clone(sp.starts[0])
 	}
 	genes, err := sp.space.Encode(sp.space.Schema().Defaults())
 	if err != nil {

@@ -209,12 +209,12 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err := r.startModels(); err != nil {
 		return nil, err
 	}
-	pools, err := r.ask(0)
+	genomes, err := r.ask(0)
 	if err != nil {
 		r.closeModels()
 		return nil, err
 	}
-	return r.loop(ctx, 0, pools, make([]SpeciesState, len(cfg.species)))
+	return r.loop(ctx, 0, genomes, make([]SpeciesState, len(cfg.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
@@ -331,12 +331,12 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	pools, err := r.ask(ck.Generation)
+	genomes, err := r.ask(ck.Generation)
 	if err != nil {
 		r.closeModels()
 		return nil, err
 	}
-	return r.loop(ctx, ck.Generation, pools, states)
+	return r.loop(ctx, ck.Generation, genomes, states)
 }
 
 func joinKeys(keys []string) string {
@@ -356,7 +356,7 @@ func (r *runner) result(gen int, best Member) *Result {
 }
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
+func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, states []SpeciesState) (res *Result, err error) {
 	defer r.closeModels()
 	defer func() { r.journal.Close() }()
 	checkpointed := gen
@@ -375,7 +375,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		for s := range states {
 			hofs[s] = states[s].HallOfFame
 		}
-		members, err := r.evaluate(ctx, gen, pools, hofs)
+		members, err := r.evaluate(ctx, gen, genomes, hofs)
 		if err != nil {
 			r.logf("generation %d abandoned: %v", gen+1, err)
 			return nil, err
@@ -445,7 +445,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			r.logf("stopped after generation %d on request", gen+1)
 			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
-		if pools, err = r.ask(gen + 1); err != nil {
+		if genomes, err = r.ask(gen + 1); err != nil {
 			return nil, err
 		}
 	}
@@ -460,7 +460,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 // startModels starts every species' model.
 func (r *runner) startModels() error {
 	for _, sp := range r.cfg.species {
-		m, err := r.cfg.Evolution.New(model.Problem{Space: sp.space, Seeds: sp.seeds, Minimise: sp.minimise,
+		m, err := r.cfg.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
 			Streams: r.modelStreams(sp), Logf: r.logf, Label: labelled(sp)})
 		if err != nil {
 			r.closeModels()
@@ -486,14 +486,14 @@ func (r *runner) modelPairs(gen int) ([][2]int, bool) {
 
 // ask returns every species' genomes of generation gen.
 func (r *runner) ask(gen int) ([][][]float64, error) {
-	pools := make([][][]float64, len(r.models))
+	genomes := make([][][]float64, len(r.models))
 	for s, m := range r.models {
 		var err error
-		if pools[s], err = m.Ask(gen); err != nil {
+		if genomes[s], err = m.Ask(gen); err != nil {
 			return nil, err
 		}
 	}
-	return pools, nil
+	return genomes, nil
 }
 
 // tell tells species s's model the results of generation gen (members,

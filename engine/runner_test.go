@@ -20,11 +20,11 @@ func startRunner(t testing.TB, cfg *Config, opts Options) *runner {
 // firstGeneration is generation 0 of every species of r.
 func firstGeneration(t testing.TB, r *runner) [][][]float64 {
 	t.Helper()
-	pools, err := r.ask(0)
+	genomes, err := r.ask(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pools
+	return genomes
 }
 
 // breedNext tells the main species' model generation gen's members and

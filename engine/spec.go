@@ -108,7 +108,7 @@ func (r *runner) spec(b *Batch, run string) ([]byte, error) {
 		p := specPlayer{Species: sp, Baseline: -1}
 		switch kind {
 		case 0:
-			p.Genes = st.pools[sp][i]
+			p.Genes = st.genomes[sp][i]
 		case 1:
 			p.Baseline = i
 		case 2:

@@ -91,7 +91,7 @@ func (r *runner) summary(states []SpeciesState) *Summary {
 		s.Against, s.Difference, s.Pairs = v.Against, v.Difference, v.Pairs
 		if v.Against != againstRunnerUp && v.StartGenes != nil {
 			s.Start = &SummaryStart{Source: "defaults", Fresh: v.Start}
-			if len(sp.seeds) > 0 {
+			if len(sp.starts) > 0 {
 				s.Start.Source = "first seed"
 			}
 		}

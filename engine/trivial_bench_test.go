@@ -22,9 +22,9 @@ evolution:
   generations: 1
 `)
 	r := startRunner(b, cfg, Options{Dir: b.TempDir(), Workers: 1})
-	pools := firstGeneration(b, r)
+	genomes := firstGeneration(b, r)
 	for b.Loop() {
-		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
+		if _, err := r.evaluate(context.Background(), 0, genomes, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -36,7 +36,7 @@ type JournalHeader struct {
 	Generation int    `json:"generation"`
 	Games      int    `json:"games"`
 	BatchGames int    `json:"batch_games"`
-	Pools      string `json:"pools"` // sha256 of the genomes that play, so a journal never feeds another population
+	Genomes    string `json:"pools"` // sha256 of the genomes that play, so a journal never feeds another population
 }
 
 // journalEntry is one finished batch: a line of its own, appended and

@@ -38,7 +38,7 @@ func entryLineSum(batch int, results []float64, sum uint32, pad int) string {
 // sum, lines up to 64+32*BatchGames bytes; everything else is counted as
 // ignored, and reading goes on after it.
 func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
-	hdr := JournalHeader{Journal: JournalFormat, Run: "r", Generation: 2, Games: 10, BatchGames: 4, Pools: "p"}
+	hdr := JournalHeader{Journal: JournalFormat, Run: "r", Generation: 2, Games: 10, BatchGames: 4, Genomes: "p"}
 	header := func(h JournalHeader) string {
 		var b bytes.Buffer
 		writeLine(&b, h)

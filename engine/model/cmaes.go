@@ -47,8 +47,8 @@ func (s *cmaesSettings) New(e *Evolution, p Problem) (Model, error) {
 	// Around the config's first seed when there is one, else around the
 	// first random genome generation 0 of another model would have.
 	mean := p.Space.Random(fitness.NewRand(p.Streams.Init(0, 0)))
-	if len(p.Seeds) > 0 {
-		mean = slices.Clone(p.Seeds[0])
+	if len(p.Starts) > 0 {
+		mean = slices.Clone(p.Starts[0])
 	}
 	return &cmaesModel{p: p, sigma: s.StepSize, c: newCMAES(p.Space, e.Population, s.StepSize, mean, p.Streams.Own(0))}, nil
 }

@@ -89,16 +89,16 @@ func parseSelection(s string) (Selection, bool) { return enum.Parse[Selection](s
 func selectionList() []string { return enum.List(selectionNames[:]) }
 
 // initial is generation 0 of a model that starts from the config's
-// seeds: the seeds as they are, then uniform random genomes.
+// seeds: the start genomes as they are, then uniform random genomes.
 func initial(p Problem, n int) [][]float64 {
-	pool := make([][]float64, 0, n)
-	for _, g := range p.Seeds {
-		pool = append(pool, slices.Clone(g))
+	gen0 := make([][]float64, 0, n)
+	for _, g := range p.Starts {
+		gen0 = append(gen0, slices.Clone(g))
 	}
-	for i := len(pool); i < n; i++ {
-		pool = append(pool, p.Space.Random(fitness.NewRand(p.Streams.Init(0, uint64(i)))))
+	for i := len(gen0); i < n; i++ {
+		gen0 = append(gen0, p.Space.Random(fitness.NewRand(p.Streams.Init(0, uint64(i)))))
 	}
-	return pool
+	return gen0
 }
 
 // fresh is n fresh uniform genomes of generation gen+1, from index from

@@ -101,9 +101,9 @@ type State map[string]json.RawMessage
 // gives it.
 type Problem struct {
 	Space *genome.Space
-	// Seeds are the config's seeds for the species, as genomes: where
-	// generation 0 starts.
-	Seeds [][]float64
+	// Starts are the genomes generation 0 starts from: the config's
+	// seeds: section for the species (a random seed is a Stream's).
+	Starts [][]float64
 	// Minimise says lower fitness is better. Results are told as costs
 	// either way; a model that keeps figures in the checkpoint keeps them
 	// in the objective's own sense.

@@ -106,7 +106,7 @@ func TestModelsKeepTheirPromises(t *testing.T) {
 				t.Errorf("Kept %d, want %d", got, tc.kept)
 			}
 			space := mixedSpace(t)
-			p := Problem{Space: space, Seeds: [][]float64{space.Random(fitness.NewRand(5))}, Minimise: true, Streams: streams()}
+			p := Problem{Space: space, Starts: [][]float64{space.Random(fitness.NewRand(5))}, Minimise: true, Streams: streams()}
 			a, err := e.New(p)
 			if err != nil {
 				t.Fatal(err)
@@ -136,7 +136,7 @@ func TestModelsKeepTheirPromises(t *testing.T) {
 						t.Fatalf("generation %d: %v", gen, err)
 					}
 				}
-				if gen == 0 && tc.name != "cmaes" && !slices.Equal(x[0], p.Seeds[0]) {
+				if gen == 0 && tc.name != "cmaes" && !slices.Equal(x[0], p.Starts[0]) {
 					t.Fatalf("generation 0 does not start with the seed")
 				}
 				if gen > 0 {
