@@ -14,98 +14,98 @@ import (
 	"github.com/evotune/evotune/fitness"
 )
 
-// SpecFormat is the version of the descriptions Batch.RunSpec and
-// Batch.Spec write and a Worker reads.
-const SpecFormat = 2
+// DescriptionFormat is the version of the descriptions
+// Batch.RunDescription and Batch.Description write and a Worker reads.
+const DescriptionFormat = 2
 
-// MaxSpec bounds a batch or run description a worker accepts, and
-// MaxSpecResults a result a coordinator accepts.
+// MaxDescription bounds a batch or run description a worker accepts, and
+// MaxResults a result a coordinator accepts.
 const (
-	MaxSpec        = 8 << 20
-	MaxSpecResults = 2048 + 8*MaxBatchGames
+	MaxDescription = 8 << 20
+	MaxResults     = 2048 + 8*MaxBatchGames
 )
 
 // Magic bytes open a batch description and a worker's results, so a
 // message of another kind or version is told apart from a damaged one.
 var (
-	specMagic    = [4]byte{'E', 'V', 'B', SpecFormat}
-	resultsMagic = [4]byte{'E', 'V', 'R', SpecFormat}
+	batchMagic   = [4]byte{'E', 'V', 'B', DescriptionFormat}
+	resultsMagic = [4]byte{'E', 'V', 'R', DescriptionFormat}
 )
 
-// runSpec is what every batch of a run shares, sent once per run (see
-// Batch.RunSpec): the config the run was started with and the hashes of
+// runDescription is what every batch of a run shares, sent once per run (see
+// Batch.RunDescription): the config the run was started with and the hashes of
 // the player files it names.
-type runSpec struct {
+type runDescription struct {
 	Format     int               `json:"format"`
 	Config     string            `json:"config"`
 	ConfigHash string            `json:"config_hash"`
 	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
 }
 
-// batchSpec is a batch as a worker sees it: its run (the key its run
+// batchDescription is a batch as a worker sees it: its run (the key its run
 // description is stored under), the players (genomes of a species, or
 // its baseline opponents) and the games between them. With its run's
 // description it is self-contained, so any worker with the same build
 // can play it, at any time, in any order.
 //
-// Encoded (Batch.Spec) in binary, little-endian: the magic "EVB" and
-// SpecFormat; the batch ID and the run key, each a uvarint length and
+// Encoded (Batch.Description) in binary, little-endian: the magic "EVB" and
+// DescriptionFormat; the batch ID and the run key, each a uvarint length and
 // bytes; a uvarint count of players, each a uvarint species, a kind
 // byte (0: genes, a uvarint count and that many float64 bits; 1: a
 // baseline, its uvarint index); a uvarint count of games, each player
 // A+1 and B+1 as uvarints (0: none), the seed (8 bytes) and a flip byte.
-type batchSpec struct {
+type batchDescription struct {
 	Batch   string
 	Run     string
-	Players []specPlayer
-	Games   []specGame
+	Players []batchPlayer
+	Games   []batchGame
 }
 
-// specPlayer is a genome of species Species, or, with Baseline >= 0,
+// batchPlayer is a genome of species Species, or, with Baseline >= 0,
 // that species' baseline opponent of that index.
-type specPlayer struct {
+type batchPlayer struct {
 	Species  int
 	Genes    []float64
 	Baseline int
 }
 
-// specGame is one game: players A and B (-1: none) in their seats as
+// batchGame is one game: players A and B (-1: none) in their seats as
 // played, its seed, and whether the result is seen from B's side.
-type specGame struct {
+type batchGame struct {
 	A, B int
 	Seed uint64
 	Flip bool
 }
 
-// RunSpec describes what every batch of b's run shares: the config text,
-// its hash and the hashes of the player files it names. It is the same
-// for every batch of a run, so a pool stores it once, under a key of its
-// choosing, and passes the key to Spec.
-func (b *Batch) RunSpec() ([]byte, error) {
+// RunDescription describes what every batch of b's run shares: the
+// config text, its hash and the hashes of the player files it names. It
+// is the same for every batch of a run, so a pool stores it once, under
+// a key of its choosing, and passes the key to Description.
+func (b *Batch) RunDescription() ([]byte, error) {
 	cfg := b.in.r.cfg
-	data, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files})
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files})
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
 	}
 	return data, nil
 }
 
-// Spec encodes the batch as a description that a worker can play with
-// PlaySpec, given a way to fetch the run description (RunSpec) stored
-// under key run.
-func (b *Batch) Spec(run string) ([]byte, error) { return b.in.r.spec(b, run) }
+// Description encodes the batch as a description that a worker can play
+// with PlayBatch, given a way to fetch the run description
+// (RunDescription) stored under key run.
+func (b *Batch) Description(run string) ([]byte, error) { return b.in.r.describe(b, run) }
 
-// spec describes batch b (see Batch.Spec).
-func (r *runner) spec(b *Batch, run string) ([]byte, error) {
+// describe describes batch b (see Batch.Description).
+func (r *runner) describe(b *Batch, run string) ([]byte, error) {
 	st := b.in
-	s := batchSpec{Batch: b.ID, Run: run}
+	s := batchDescription{Batch: b.ID, Run: run}
 	index := map[[3]int]int{} // (kind, species, i) -> player
 	ref := func(kind, sp, i int) int {
 		k := [3]int{kind, sp, i}
 		if n, ok := index[k]; ok {
 			return n
 		}
-		p := specPlayer{Species: sp, Baseline: -1}
+		p := batchPlayer{Species: sp, Baseline: -1}
 		switch kind {
 		case 0:
 			p.Genes = st.genomes[sp][i]
@@ -131,7 +131,7 @@ func (r *runner) spec(b *Batch, run string) ([]byte, error) {
 		default:
 			opp = ref(1, j.sp, j.opi)
 		}
-		g := specGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
+		g := batchGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
 		if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
 			g.A, g.B = g.B, g.A
 		}
@@ -141,8 +141,8 @@ func (r *runner) spec(b *Batch, run string) ([]byte, error) {
 }
 
 // append encodes s after out.
-func (s *batchSpec) append(out []byte) []byte {
-	out = append(out, specMagic[:]...)
+func (s *batchDescription) append(out []byte) []byte {
+	out = append(out, batchMagic[:]...)
 	out = appendString(out, s.Batch)
 	out = appendString(out, s.Run)
 	out = binary.AppendUvarint(out, uint64(len(s.Players)))
@@ -178,24 +178,24 @@ func appendString(out []byte, s string) []byte {
 	return append(out, s...)
 }
 
-// specReader reads a binary description; its first error sticks, and
+// descReader reads a binary description; its first error sticks, and
 // every count is bounded by the bytes left, so a damaged or hostile
 // message cannot make it allocate more than its own size.
-type specReader struct {
+type descReader struct {
 	data []byte
 	size int // the whole message's length, for positions
 	err  error
 }
 
-func (r *specReader) fail(what string) {
+func (r *descReader) fail(what string) {
 	if r.err == nil {
 		r.err = fmt.Errorf("%s at byte %d", what, r.pos())
 	}
 }
 
-func (r *specReader) pos() int { return r.size - len(r.data) }
+func (r *descReader) pos() int { return r.size - len(r.data) }
 
-func (r *specReader) magic(m [4]byte, what string) {
+func (r *descReader) magic(m [4]byte, what string) {
 	switch {
 	case len(r.data) < 4 || r.data[0] != m[0] || r.data[1] != m[1] || r.data[2] != m[2]:
 		r.err = fmt.Errorf("not %s", what)
@@ -207,18 +207,18 @@ func (r *specReader) magic(m [4]byte, what string) {
 }
 
 // uint reads a uvarint no larger than limit.
-func (r *specReader) uint(limit uint64, what string) uint64 {
+func (r *descReader) uint(limit uint64, what string) uint64 {
 	return r.bounded(func() uint64 { return limit }, what)
 }
 
 // count reads a count of items of at least size bytes each: no more than
 // limit, nor than the bytes after it hold.
-func (r *specReader) count(size int, limit uint64, what string) int {
+func (r *descReader) count(size int, limit uint64, what string) int {
 	return int(r.bounded(func() uint64 { return min(limit, uint64(len(r.data)/size)) }, what))
 }
 
 // bounded reads a uvarint no larger than limit() once it is read.
-func (r *specReader) bounded(limit func() uint64, what string) uint64 {
+func (r *descReader) bounded(limit func() uint64, what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
@@ -235,7 +235,7 @@ func (r *specReader) bounded(limit func() uint64, what string) uint64 {
 	return x
 }
 
-func (r *specReader) byte(what string) byte {
+func (r *descReader) byte(what string) byte {
 	if r.err != nil {
 		return 0
 	}
@@ -248,7 +248,7 @@ func (r *specReader) byte(what string) byte {
 	return b
 }
 
-func (r *specReader) u64(what string) uint64 {
+func (r *descReader) u64(what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
@@ -261,7 +261,7 @@ func (r *specReader) u64(what string) uint64 {
 	return x
 }
 
-func (r *specReader) string(limit int, what string) string {
+func (r *descReader) string(limit int, what string) string {
 	n := r.count(1, uint64(limit), what+" length")
 	if r.err != nil {
 		return ""
@@ -271,18 +271,18 @@ func (r *specReader) string(limit int, what string) string {
 	return s
 }
 
-func (r *specReader) end() {
+func (r *descReader) end() {
 	if r.err == nil && len(r.data) > 0 {
 		r.fail(fmt.Sprintf("%d bytes after the end", len(r.data)))
 	}
 }
 
-// decodeSpec reads a batch description.
-func decodeSpec(data []byte) (*batchSpec, error) {
-	r := &specReader{data: data, size: len(data)}
-	r.magic(specMagic, "a batch description")
-	s := &batchSpec{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
-	s.Players = make([]specPlayer, r.count(2, MaxBatchGames*2, "players"))
+// decodeBatch reads a batch description.
+func decodeBatch(data []byte) (*batchDescription, error) {
+	r := &descReader{data: data, size: len(data)}
+	r.magic(batchMagic, "a batch description")
+	s := &batchDescription{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
+	s.Players = make([]batchPlayer, r.count(2, MaxBatchGames*2, "players"))
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.Species = int(r.uint(1000, "species"))
@@ -299,7 +299,7 @@ func decodeSpec(data []byte) (*batchSpec, error) {
 			r.fail("bad player kind")
 		}
 	}
-	s.Games = make([]specGame, r.count(11, MaxBatchGames, "games"))
+	s.Games = make([]batchGame, r.count(11, MaxBatchGames, "games"))
 	for i := range s.Games {
 		g := &s.Games[i]
 		g.A = int(r.uint(uint64(len(s.Players)), "player A")) - 1
@@ -321,7 +321,7 @@ func decodeSpec(data []byte) (*batchSpec, error) {
 }
 
 // encodeResults is a worker's answer to batch id: the results' bits,
-// exactly: the magic "EVR" and SpecFormat, the batch ID (a uvarint
+// exactly: the magic "EVR" and DescriptionFormat, the batch ID (a uvarint
 // length and bytes), a uvarint count and that many float64 bits.
 func encodeResults(id string, results []float64) []byte {
 	out := make([]byte, 0, 4+binary.MaxVarintLen64*2+len(id)+8*len(results))
@@ -337,10 +337,10 @@ func encodeResults(id string, results []float64) []byte {
 // DecodeResults reads a worker's answer to batch b: one finite result per
 // game. Anything else is an error naming what is wrong.
 func DecodeResults(b *Batch, data []byte) ([]float64, error) {
-	if len(data) > MaxSpecResults {
+	if len(data) > MaxResults {
 		return nil, fmt.Errorf("engine: results of %d bytes for batch %s", len(data), b.ID)
 	}
-	r := &specReader{data: data, size: len(data)}
+	r := &descReader{data: data, size: len(data)}
 	r.magic(resultsMagic, "results")
 	id := r.string(1000, "batch ID")
 	out := make([]float64, r.count(8, MaxBatchGames, "results"))
@@ -366,7 +366,7 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 // outside program when it was not allowed to run programs.
 var ErrProgramRefused = errors.New("the config plays an outside program, which this worker does not run (start it with --allow-programs)")
 
-// Worker plays batch descriptions (Batch.Spec) for a coordinator on
+// Worker plays batch descriptions (Batch.Description) for a coordinator on
 // another machine. It keeps the configs it has loaded, by run key.
 type Worker struct {
 	// AllowPrograms lets configs that play an outside program run it
@@ -377,7 +377,7 @@ type Worker struct {
 	configs map[string]*Config // by run key
 }
 
-// Fetch returns the run description (Batch.RunSpec) stored under key.
+// Fetch returns the run description (Batch.RunDescription) stored under key.
 type Fetch func(ctx context.Context, key string) ([]byte, error)
 
 // Close releases the configs the worker loaded (and their programs).
@@ -401,17 +401,17 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: the run's description: %w", batch, err)
 	}
-	if len(data) > MaxSpec {
-		return nil, fmt.Errorf("engine: a run description of %d bytes, more than %d", len(data), MaxSpec)
+	if len(data) > MaxDescription {
+		return nil, fmt.Errorf("engine: a run description of %d bytes, more than %d", len(data), MaxDescription)
 	}
-	var s runSpec
+	var s runDescription
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("engine: malformed run description: %w", err)
 	}
-	if s.Format != SpecFormat {
-		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, SpecFormat)
+	if s.Format != DescriptionFormat {
+		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, DescriptionFormat)
 	}
 	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
 	cfg, err := parseGuarded("batch "+batch+"#config", []byte(s.Config), ".", guard)
@@ -439,16 +439,16 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 	return cfg, nil
 }
 
-// PlaySpec plays a batch description with up to workers goroutines,
+// PlayBatch plays a batch description with up to workers goroutines,
 // fetching its run's description the first time it meets the run, and
 // returns the answer DecodeResults reads. Errors that no other worker
 // would avoid (a malformed description, a game's failure) are permanent;
 // the coordinator stops the run on them.
-func (w *Worker) PlaySpec(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
-	if len(data) > MaxSpec {
-		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxSpec)
+func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
+	if len(data) > MaxDescription {
+		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxDescription)
 	}
-	s, err := decodeSpec(data)
+	s, err := decodeBatch(data)
 	if err != nil {
 		return nil, err
 	}

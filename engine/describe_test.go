@@ -11,31 +11,31 @@ import (
 	"testing"
 )
 
-// goodSpec has players of both kinds, a game without a second player
+// goodBatch has players of both kinds, a game without a second player
 // and a flipped one.
-var goodSpec = batchSpec{
+var goodBatch = batchDescription{
 	Batch: "r1.3.7", Run: "0123abcd",
-	Players: []specPlayer{
+	Players: []batchPlayer{
 		{Species: 0, Genes: []float64{0.5, -1, math.Inf(1)}, Baseline: -1},
 		{Species: 1, Baseline: 2},
 		{Species: 0, Genes: []float64{}, Baseline: -1},
 	},
-	Games: []specGame{{A: 0, B: 1, Seed: 1 << 63, Flip: true}, {A: 2, B: -1, Seed: 42}},
+	Games: []batchGame{{A: 0, B: 1, Seed: 1 << 63, Flip: true}, {A: 2, B: -1, Seed: 42}},
 }
 
 // TestSpecRoundTrip: a batch description reads back as written, and
 // every truncation of it is an error, never a panic.
 func TestSpecRoundTrip(t *testing.T) {
-	data := goodSpec.append(nil)
-	got, err := decodeSpec(data)
+	data := goodBatch.append(nil)
+	got, err := decodeBatch(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(*got, goodSpec) {
-		t.Fatalf("read back %+v, want %+v", *got, goodSpec)
+	if !reflect.DeepEqual(*got, goodBatch) {
+		t.Fatalf("read back %+v, want %+v", *got, goodBatch)
 	}
 	for n := range len(data) {
-		if _, err := decodeSpec(data[:n]); err == nil {
+		if _, err := decodeBatch(data[:n]); err == nil {
 			t.Fatalf("the first %d of %d bytes read without error", n, len(data))
 		}
 	}
@@ -44,14 +44,14 @@ func TestSpecRoundTrip(t *testing.T) {
 // TestMalformedSpecs: a description of another kind or version, damaged
 // or hostile, is one error naming what is wrong.
 func TestMalformedSpecs(t *testing.T) {
-	good := goodSpec.append(nil)
+	good := goodBatch.append(nil)
 	withFormat := func(f byte) []byte {
 		d := append([]byte(nil), good...)
 		d[3] = f
 		return d
 	}
-	// header is the magic, the batch ID and the run key of goodSpec.
-	header := appendString(appendString(specMagic[:], "r1.3.7"), "k")
+	// header is the magic, the batch ID and the run key of goodBatch.
+	header := appendString(appendString(batchMagic[:], "r1.3.7"), "k")
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -63,14 +63,14 @@ func TestMalformedSpecs(t *testing.T) {
 		{"format 1", withFormat(1), "a batch description of format 1, this evotune reads 2"},
 		{"a byte after the end", append(append([]byte(nil), good...), 0), "1 bytes after the end"},
 		{"more players than bytes", binary.AppendUvarint(append([]byte(nil), header...), 1<<40), "players"},
-		{"a long ID", appendString(specMagic[:], strings.Repeat("x", 2000)), "batch ID length 2000, more than 1000"},
+		{"a long ID", appendString(batchMagic[:], strings.Repeat("x", 2000)), "batch ID length 2000, more than 1000"},
 		{"a bad player kind", append(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 1), 0), 7, 0, 0), "bad player kind"},
 		{"a game of a player not listed", append(binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 0), 1), 2),
 			make([]byte, 10)...), "player A 2, more than 0"},
 		{"a bad flip", append(binary.AppendUvarint(binary.AppendUvarint(append([]byte(nil), header...), 0), 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9), "bad flip"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := decodeSpec(tc.data)
+			_, err := decodeBatch(tc.data)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "engine: malformed batch description: ") {
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
 			}
@@ -96,7 +96,7 @@ func TestDecodeResults(t *testing.T) {
 		{"good", good, solo, []float64{0.25, 1, 3}, ""},
 		{"good scores", encodeResults("r1.0.4", []float64{0, 0.5, 1}), score, []float64{0, 0.5, 1}, ""},
 		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), solo, nil, "not results"},
-		{"a batch description", goodSpec.append(nil), solo, nil, "not results"},
+		{"a batch description", goodBatch.append(nil), solo, nil, "not results"},
 		{"format 1", append([]byte("EVR\x01"), good[4:]...), solo, nil, "results of format 1"},
 		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, 3}), solo, nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
 		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), solo, nil, "2 results for the 3 games"},
@@ -107,7 +107,7 @@ func TestDecodeResults(t *testing.T) {
 		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
 		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},
 		{"a byte after the end", append(append([]byte(nil), good...), 0), solo, nil, "1 bytes after the end"},
-		{"oversized", make([]byte, MaxSpecResults+1), solo, nil, "results of"},
+		{"oversized", make([]byte, MaxResults+1), solo, nil, "results of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b.in = tc.in
@@ -129,17 +129,17 @@ func TestDecodeResults(t *testing.T) {
 func TestWorkerRunDescriptions(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	good, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rewrite := func(f func(*runSpec)) []byte {
-		s := runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()}
+	rewrite := func(f func(*runDescription)) []byte {
+		s := runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()}
 		f(&s)
 		data, _ := json.Marshal(s)
 		return data
 	}
-	batch := (&batchSpec{Batch: "r.0.0", Run: "k"}).append(nil)
+	batch := (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil)
 	for _, tc := range []struct {
 		name  string
 		run   []byte
@@ -150,11 +150,11 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		{"not stored", nil, errors.New("no such key"), "batch r.0.0: the run's description: no such key"},
 		{"malformed", []byte(`{"format":2,"config":`), nil, "malformed run description"},
 		{"an unknown field", []byte(`{"format":2,"configs":"x"}`), nil, "malformed run description"},
-		{"format 1", rewrite(func(s *runSpec) { s.Format = 1 }), nil, "run description format 1, this evotune reads 2"},
-		{"a config that does not load", rewrite(func(s *runSpec) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
-		{"another hash", rewrite(func(s *runSpec) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
-		{"player files", rewrite(func(s *runSpec) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
-		{"oversized", make([]byte, MaxSpec+1), nil, "a run description of"},
+		{"format 1", rewrite(func(s *runDescription) { s.Format = 1 }), nil, "run description format 1, this evotune reads 2"},
+		{"a config that does not load", rewrite(func(s *runDescription) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
+		{"another hash", rewrite(func(s *runDescription) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
+		{"player files", rewrite(func(s *runDescription) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
+		{"oversized", make([]byte, MaxDescription+1), nil, "a run description of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &Worker{}
@@ -168,7 +168,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 				return tc.run, tc.fetch
 			}
 			for range 2 {
-				ans, err := w.PlaySpec(context.Background(), batch, 1, fetch)
+				ans, err := w.PlayBatch(context.Background(), batch, 1, fetch)
 				switch {
 				case tc.want == "" && err != nil:
 					t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 )
 
 // specPool plays every batch the way a remote worker does: through its
-// description (Batch.Spec), a Worker of its own and DecodeResults, last
+// description (Batch.Description), a Worker of its own and DecodeResults, last
 // batch first, so results arrive in the reverse of their order.
 // Run descriptions are stored by their text, as a pool would by their
 // hash, and the worker's fetches of them are counted.
@@ -41,7 +41,7 @@ func (p *specPool) fetch(_ context.Context, key string) ([]byte, error) {
 func (p *specPool) Play(ctx context.Context, w Wave) error {
 	done := 0
 	for _, b := range slices.Backward(w.Batches) {
-		run, err := b.RunSpec()
+		run, err := b.RunDescription()
 		if err != nil {
 			return err
 		}
@@ -55,11 +55,11 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 			}
 		}
 		p.runs[key] = run
-		spec, err := b.Spec(key)
+		desc, err := b.Description(key)
 		if err != nil {
 			return err
 		}
-		ans, err := p.w.PlaySpec(ctx, spec, p.workers, p.fetch)
+		ans, err := p.w.PlayBatch(ctx, desc, p.workers, p.fetch)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	// What every batch of the run shares (the config) is stored once
 	// per wave and fetched by each worker once per run; a batch names it
 	// by its key.
-	run, err := w.Batches[0].RunSpec()
+	run, err := w.Batches[0].RunDescription()
 	if err != nil {
 		return err
 	}
@@ -48,11 +48,11 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	}
 	jobs := make([]dist.Job, len(w.Batches))
 	for i, b := range w.Batches {
-		spec, err := b.Spec(key)
+		desc, err := b.Description(key)
 		if err != nil {
 			return err
 		}
-		jobs[i] = dist.Job{ID: b.ID, Payload: spec}
+		jobs[i] = dist.Job{ID: b.ID, Payload: desc}
 	}
 	id := w.Batches[0].ID
 	group := id[:strings.LastIndexByte(id, '.')] // run.generation
@@ -77,6 +77,6 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 // one after another (a worker plays several jobs at once instead).
 func Play(w *engine.Worker) dist.PlayFunc {
 	return func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
-		return w.PlaySpec(ctx, payload, 1, engine.Fetch(fetch))
+		return w.PlayBatch(ctx, payload, 1, engine.Fetch(fetch))
 	}
 }
