@@ -2,10 +2,11 @@ package engine
 
 import (
 	"context"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // quickstart loads configs/quickstart.yaml and a runner on a temp dir.

@@ -3,11 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // goodRun starts a run of text for two generations and returns its

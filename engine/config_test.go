@@ -165,3 +165,14 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.starts))
 	}
 }
+
+// TestSummaryListsWeightedModes: validate's summary lists the fitness
+// modes that have weight, and only those.
+func TestSummaryListsWeightedModes(t *testing.T) {
+	text := "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    weight: 0\n    opponents: [even]\n    games: 2\n  population: {opponents: 1, games: 2}\nevolution:\n  population: 4\n  tournament-size: 2\n"
+	cfg := loadText(t, t.TempDir(), text)
+	defer cfg.Close()
+	if s := cfg.Summary(); strings.Contains(s, "baselines") || !strings.Contains(s, "population") {
+		t.Fatalf("summary:\n%s\nwant population games and no baselines", s)
+	}
+}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // crash is the panic value of a simulated kill: the process stops where

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +15,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 // smallConfig is a run of a few seconds that exercises seeds, elitism,

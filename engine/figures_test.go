@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -131,5 +133,30 @@ func TestMemberJSON(t *testing.T) {
 				t.Fatalf("read %+v", m)
 			}
 		})
+	}
+}
+
+// TestPopulationScoresSumToOne: in population games between two
+// individuals whose games go either way, each game's score goes to one
+// and its complement to the other: the two fitnesses sum to 1, and
+// neither is 0 or 1 (a pair where one side wins every game cannot tell
+// the complement from the score itself).
+func TestPopulationScoresSumToOne(t *testing.T) {
+	text := strings.Replace(modeConfig("  objective: score\n  population: {opponents: 1, games: 40}\n", "  elitism: 0\n"),
+		"population: 6", "population: 2", 1)
+	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
+	text = strings.Replace(text, "{hit_weight: 1, jitter: 0.25}", "{jitter: 0.2}", 1)
+	cfg := loadText(t, t.TempDir(), text)
+	r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, firstGeneration(t, r), [][]Member{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := members[0][0], members[0][1]
+	if !(a.Fitness > 0 && a.Fitness < 1 && b.Fitness > 0 && b.Fitness < 1) {
+		t.Fatalf("fitness %v and %v: want games that go either way", a.Fitness, b.Fitness)
+	}
+	if math.Abs(a.Fitness+b.Fitness-1) > 1e-12 {
+		t.Fatalf("fitness %v and %v: want a sum of 1", a.Fitness, b.Fitness)
 	}
 }

@@ -4,12 +4,13 @@ package engine
 
 import (
 	"context"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestJournalThatIsNoFileStopsResume: a FIFO planted where the journal

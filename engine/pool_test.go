@@ -6,15 +6,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 )
 
 // specPool plays every batch the way a remote worker does: through its
@@ -324,4 +328,151 @@ func TestPoolsCutByGeneration(t *testing.T) {
 		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
 	}
 	sameRun(t, readFilesAndExport(t, local, false), readFilesAndExport(t, remote, false), "cut by generation vs local")
+}
+
+// brokenPool plays a wave through the local pool, then breaks it: it
+// drops a batch's results, hands back too few, or fails.
+type brokenPool struct {
+	how string
+}
+
+func (p brokenPool) Play(ctx context.Context, w Wave) error {
+	done := w.Done
+	w.Done = func(b *Batch, res []float64) {
+		switch {
+		case b.Index != 1:
+			done(b, res)
+		case p.how == "short":
+			done(b, res[1:])
+		case p.how == "dropped":
+		}
+	}
+	if p.how == "fails" {
+		return errors.New("the workers went home")
+	}
+	return LocalPool(2).Play(ctx, w)
+}
+
+// TestBrokenPoolsStopTheRun: a pool that loses a batch, hands back the
+// wrong number of results or fails stops the run with an error naming
+// the generation (from 1) and the batch, before any checkpoint.
+func TestBrokenPoolsStopTheRun(t *testing.T) {
+	for _, tc := range []struct{ how, want string }{
+		{"dropped", "engine: generation 1: the pool returned no results for batch "},
+		{"short", "engine: generation 1: the pool returned no results for batch "},
+		{"fails", "engine: generation 1: the workers went home"},
+	} {
+		t.Run(tc.how, func(t *testing.T) {
+			dir := t.TempDir()
+			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Pool: brokenPool{tc.how}, BatchGames: 16})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if tc.how != "fails" && !strings.HasSuffix(err.Error(), ".0.1") {
+				t.Fatalf("err = %v, want batch 1 of generation 0 named", err)
+			}
+		})
+	}
+}
+
+// coinBatch is the coin game played in batches, as an outside program's
+// game is: the local pool hands it whole batches.
+type coinBatch struct {
+	coin
+	batches *atomic.Int64
+}
+
+func (coinBatch) Name() string { return "coinbatch" }
+
+func (g coinBatch) PlayBatch(ctx context.Context, ms []fitness.Match) ([]fitness.Outcome, error) {
+	g.batches.Add(1)
+	out := make([]fitness.Outcome, len(ms))
+	for i, m := range ms {
+		o, err := g.Play(ctx, m.A, m.B, m.Seed)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+var coinBatches atomic.Int64
+
+func init() {
+	catalog.Register(fitness.GameInfo{Name: "coinbatch", Summary: "coin, played in batches",
+		New: func(map[string]string) (fitness.Game, error) { return coinBatch{coin{spread: 1}, &coinBatches}, nil }})
+}
+
+// gamesSeen records, per generation, the games a run announced and the
+// last count of finished games it reported (Games is called
+// concurrently).
+type gamesSeen struct {
+	mu          sync.Mutex
+	gen         int
+	want, last  map[int]int
+	outOfBounds bool
+}
+
+func (p *gamesSeen) StartGeneration(gen, _, games int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen, p.want[gen] = gen, games
+}
+
+func (p *gamesSeen) Games(done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done > p.want[p.gen] {
+		p.outOfBounds = true
+	}
+	p.last[p.gen] = max(p.last[p.gen], done)
+}
+
+func (p *gamesSeen) EndGeneration(int, GenStats, Member) {}
+
+// TestBatchingGamesPlayLikeOthers: a game that plays whole batches (an
+// outside program) gives the run a game played one by one gives, batch
+// by batch, with every game counted in the progress.
+func TestBatchingGamesPlayLikeOthers(t *testing.T) {
+	best := func(game string, progress *gamesSeen) string {
+		text := strings.Replace(ratedConfig, "game: coin", "game: "+game, 1)
+		text = strings.Replace(text, "generations: 8", "generations: 3", 1)
+		dir := t.TempDir()
+		opts := Options{Dir: dir, Workers: 2, BatchGames: 8}
+		if progress != nil {
+			opts.Progress = progress
+		}
+		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
+			t.Fatal(err)
+		}
+		ck, _, err := ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(ck.HallOfFame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	want := best("coin", nil)
+	before := coinBatches.Load()
+	seen := &gamesSeen{want: map[int]int{}, last: map[int]int{}}
+	got := best("coinbatch", seen)
+	if coinBatches.Load() == before {
+		t.Fatal("the batching game was never handed a batch")
+	}
+	if got != want {
+		t.Fatalf("hall of fame\n%s\nplayed one by one\n%s", got, want)
+	}
+	for gen, n := range seen.want {
+		if seen.last[gen] != n || seen.outOfBounds {
+			t.Fatalf("generation %d: %d of %d games reported (over the count: %v)", gen, seen.last[gen], n, seen.outOfBounds)
+		}
+	}
+	// Without a progress display the run plays as well.
+	if best("coinbatch", nil) != want {
+		t.Fatal("without progress, another hall of fame")
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/evotune/evotune/rundir"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // modeConfig builds a short single-species run of the tuned Battleship
