@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
 )
@@ -437,8 +438,8 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	sp := cfg.species[0]
-	a := Member{Genes: []float64{0.1}, Fitness: 40, Games: 100, CI95: [2]float64{39, 41}}
-	b := Member{Genes: []float64{0.2}, Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}
+	a := Member{Genes: []float64{0.1}, Figure: fitness.Figure{Fitness: 40, Games: 100, CI95: [2]float64{39, 41}}}
+	b := Member{Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}}
 	hof := r.updateHallOfFame(sp, nil, []Member{a, b, a}) // a twice in one generation
 	if len(hof) != 2 || hof[0].Games != 100 {
 		t.Fatalf("duplicates in one generation merged: %+v", hof)

@@ -14,12 +14,12 @@ import (
 
 // Member is one evaluated genome.
 type Member struct {
-	Genes      []float64  `json:"genes"`
-	Fitness    float64    `json:"fitness"` // the objective's value: shots or score
-	Games      int        `json:"games"`
-	CI95       [2]float64 `json:"ci95"`
-	Generation int        `json:"generation"`       // when it was (first) evaluated, from 0
-	Rating     *Rating    `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
+	Genes []float64 `json:"genes"`
+	// Figure is its fitness (the objective's value: shots or score), the
+	// games it comes from and its 95% interval.
+	fitness.Figure
+	Generation int     `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
@@ -52,7 +52,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if *raw.Generation < 0 {
 		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
-	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation, Rating: raw.Rating}
+	*m = Member{Genes: raw.Genes, Figure: fitness.Figure{Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95}, Generation: *raw.Generation, Rating: raw.Rating}
 	return nil
 }
 
@@ -504,7 +504,7 @@ func combine(genes []float64, gen int, st [nModes]modeStats, weights [nModes]flo
 		games += int(s.n)
 	}
 	half := 1.959963984540054 * math.Sqrt(v)
-	return Member{Genes: genes, Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}, Generation: gen}
+	return Member{Genes: genes, Figure: fitness.Figure{Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}}, Generation: gen}
 }
 
 func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {

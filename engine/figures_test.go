@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // near fails unless got is within 1e-12 of want (NaN fails).
@@ -72,8 +74,8 @@ func TestCombine(t *testing.T) {
 
 // TestPool combines two evaluations of one genome by their games.
 func TestPool(t *testing.T) {
-	a := Member{Genes: []float64{1}, Fitness: 40, Games: 30, CI95: [2]float64{38, 42}, Generation: 2}
-	b := Member{Genes: []float64{1}, Fitness: 50, Games: 10, CI95: [2]float64{46, 54}, Generation: 5}
+	a := Member{Genes: []float64{1}, Figure: fitness.Figure{Fitness: 40, Games: 30, CI95: [2]float64{38, 42}}, Generation: 2}
+	b := Member{Genes: []float64{1}, Figure: fitness.Figure{Fitness: 50, Games: 10, CI95: [2]float64{46, 54}}, Generation: 5}
 	p := mergeEvaluations(a, b)
 	near(t, "fitness", p.Fitness, 0.75*40+0.25*50)
 	half := math.Sqrt(0.75*0.75*4 + 0.25*0.25*16)
@@ -86,14 +88,14 @@ func TestPool(t *testing.T) {
 
 func TestGenerationStats(t *testing.T) {
 	r := &runner{}
-	sorted := []Member{{Fitness: 1}, {Fitness: 3}, {Fitness: 8}}
+	sorted := []Member{{Figure: fitness.Figure{Fitness: 1}}, {Figure: fitness.Figure{Fitness: 3}}, {Figure: fitness.Figure{Fitness: 8}}}
 	s := r.stats(6, sorted, 120)
 	if s.Generation != 7 || s.Best != 1 || s.Games != 120 {
 		t.Errorf("stats %+v, want generation 7, best 1, 120 games", s)
 	}
 	near(t, "mean", s.Mean, 4)
 	near(t, "sd", s.SD, math.Sqrt(13))
-	one := r.stats(0, []Member{{Fitness: 5}}, 3)
+	one := r.stats(0, []Member{{Figure: fitness.Figure{Fitness: 5}}}, 3)
 	near(t, "sd of one", one.SD, 0)
 	near(t, "mean of one", one.Mean, 5)
 }

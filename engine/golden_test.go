@@ -45,7 +45,7 @@ func TestRandomStreamsGolden(t *testing.T) {
 		}
 		sorted := make([]Member, len(pool))
 		for i, g := range pool {
-			sorted[i] = Member{Genes: g, Fitness: float64(40 + i), Games: 10}
+			sorted[i] = Member{Genes: g, Figure: fitness.Figure{Fitness: float64(40 + i), Games: 10}}
 		}
 		sp.sortBest(sorted)
 		var next [][]float64

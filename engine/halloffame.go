@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"sort"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // cost is the species' fitness of m with lower better: what models are
@@ -61,5 +63,5 @@ func mergeEvaluations(a, b Member) Member {
 	fit := wa*a.Fitness + wb*b.Fitness
 	ha, hb := (a.CI95[1]-a.CI95[0])/2, (b.CI95[1]-b.CI95[0])/2
 	half := sqrt(wa*wa*ha*ha + wb*wb*hb*hb)
-	return Member{Genes: a.Genes, Fitness: fit, Games: a.Games + b.Games, CI95: [2]float64{fit - half, fit + half}, Generation: a.Generation}
+	return Member{Genes: a.Genes, Figure: fitness.Figure{Fitness: fit, Games: a.Games + b.Games, CI95: [2]float64{fit - half, fit + half}}, Generation: a.Generation}
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+)
 
 // TestSortBestKeepsTiesInPlace: members of equal fitness keep their pool
 // order, best first by cost in either direction; the hall of fame, the
@@ -21,7 +25,7 @@ func TestSortBestKeepsTiesInPlace(t *testing.T) {
 			sp := &species{minimise: tc.minimise}
 			ms := make([]Member, len(tc.fits))
 			for i, f := range tc.fits {
-				ms[i] = Member{Genes: []float64{float64(i)}, Fitness: f}
+				ms[i] = Member{Genes: []float64{float64(i)}, Figure: fitness.Figure{Fitness: f}}
 			}
 			sp.sortBest(ms)
 			for i, m := range ms {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -65,8 +66,7 @@ fitness:
 // hold for the longest numbers JSON can hold.
 func TestCheckpointBytesPerGene(t *testing.T) {
 	const genes = 100
-	m := Member{Genes: make([]float64, genes), Fitness: -math.MaxFloat64, Games: math.MaxInt,
-		CI95: [2]float64{-math.SmallestNonzeroFloat64, -1.2345678901234567e-300}, Generation: math.MaxInt}
+	m := Member{Genes: make([]float64, genes), Figure: fitness.Figure{Fitness: -math.MaxFloat64, Games: math.MaxInt, CI95: [2]float64{-math.SmallestNonzeroFloat64, -1.2345678901234567e-300}}, Generation: math.MaxInt}
 	for i := range m.Genes {
 		m.Genes[i] = -1.2345678901234567e-300
 	}

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/rundir"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -790,7 +791,7 @@ func TestRaceDecideDropsTheBeaten(t *testing.T) {
 // order); without one, or over a pool of another size (the remeasure),
 // the generation is sorted best first alone.
 func TestSortGenerationPutsTheRaceFirst(t *testing.T) {
-	members := []Member{{Fitness: 5}, {Fitness: 1}, {Fitness: 3}, {Fitness: 2}, {Fitness: 4}, {Fitness: 2, Games: 1}}
+	members := []Member{{Figure: fitness.Figure{Fitness: 5}}, {Figure: fitness.Figure{Fitness: 1}}, {Figure: fitness.Figure{Fitness: 3}}, {Figure: fitness.Figure{Fitness: 2}}, {Figure: fitness.Figure{Fitness: 4}}, {Figure: fitness.Figure{Fitness: 2, Games: 1}}}
 	fits := func(ms []Member) string {
 		var out []string
 		for _, m := range ms {

@@ -103,10 +103,10 @@ func TestHallOfFameAdmitsByRating(t *testing.T) {
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	r.rated = &ratingNodes{genes: [][]float64{{0.1}, {0.2}, {0.3}}}
 	r.ratings = []Rating{{Elo: 50}, {Elo: -20}, {Elo: 10}}
-	old := []Member{{Genes: []float64{0.1}, Fitness: 0.4, Games: 10, Rating: &Rating{Elo: 0}}}
+	old := []Member{{Genes: []float64{0.1}, Figure: fitness.Figure{Fitness: 0.4, Games: 10}, Rating: &Rating{Elo: 0}}}
 	gen := []Member{
-		{Genes: []float64{0.2}, Fitness: 0.9, Games: 10},
-		{Genes: []float64{0.3}, Fitness: 0.6, Games: 10},
+		{Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 0.9, Games: 10}},
+		{Genes: []float64{0.3}, Figure: fitness.Figure{Fitness: 0.6, Games: 10}},
 	}
 	hof := r.updateHallOfFame(cfg.species[0], old, gen)
 	var got []float64

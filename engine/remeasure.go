@@ -46,11 +46,9 @@ func (rc RemeasureConfig) MarshalJSON() ([]byte, error) {
 
 // Remeasured is the fresh-deal figure of one hall-of-fame member.
 type Remeasured struct {
-	Rank    int        `json:"rank"` // its place in the hall of fame, from 1
-	Genes   []float64  `json:"genes"`
-	Fitness float64    `json:"fitness"`
-	Games   int        `json:"games"`
-	CI95    [2]float64 `json:"ci95"`
+	Rank  int       `json:"rank"` // its place in the hall of fame, from 1
+	Genes []float64 `json:"genes"`
+	fitness.Figure
 }
 
 // The opponents a verdict's figure is measured against.
@@ -67,10 +65,8 @@ type Verdict struct {
 	Rank    int       `json:"rank"` // the winner's place in the hall of fame, from 1
 	Genes   []float64 `json:"genes"`
 	Against string    `json:"against"` // baselines, start or runner-up
-	// Fitness is the winner's figure against them: its headline.
-	Fitness float64    `json:"fitness"`
-	Games   int        `json:"games"`
-	CI95    [2]float64 `json:"ci95"`
+	// Figure is the winner's figure against them: its headline.
+	fitness.Figure
 	// StartGenes is the run's starting point: the first seed, else the
 	// player's defaults (absent when the space excludes them).
 	StartGenes []float64 `json:"start_genes,omitempty"`
@@ -251,7 +247,7 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Fitness: c.Fitness, Games: c.Games, CI95: c.CI95}
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: c.Figure}
 	}
 	return out, nil
 }
@@ -326,7 +322,7 @@ func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Membe
 	}
 	out := make([]Remeasured, len(top))
 	for i, m := range top {
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Games: int(st[i][modePopulation].n)}
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: fitness.Figure{Games: int(st[i][modePopulation].n)}}
 		if len(top) == 1 {
 			// Nobody to meet: the winner by default, with no figure.
 			out[i].Fitness, out[i].CI95 = 0.5, [2]float64{0, 1}
@@ -459,13 +455,13 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 	if err != nil {
 		return nil, err
 	}
-	v.Fitness, v.Games, v.CI95 = c.Fitness, c.Games, c.CI95
+	v.Figure = c.Figure
 	if per == 2 {
 		sc, err := r.figure(sp, "the starting point", st[1])
 		if err != nil {
 			return nil, err
 		}
-		v.Start = &fitness.Figure{Fitness: sc.Fitness, Games: sc.Games, CI95: sc.CI95}
+		v.Start = &sc.Figure
 		if len(diffs) > 1 { // one difference has no interval
 			d := stats.Mean(diffs)
 			v.Difference = &d

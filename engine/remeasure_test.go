@@ -527,7 +527,7 @@ func TestRemeasureLimits(t *testing.T) {
 // an interval that closes on its figure) and refused one past it.
 func TestCheckRemeasuredEdges(t *testing.T) {
 	hof := []Member{{Genes: []float64{0.1}}, {Genes: []float64{0.2}}}
-	ok := Remeasured{Rank: 2, Genes: []float64{0.2}, Fitness: 1, Games: 1, CI95: [2]float64{1, 1}}
+	ok := Remeasured{Rank: 2, Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 1, Games: 1, CI95: [2]float64{1, 1}}}
 	for _, tc := range []struct {
 		name  string
 		edit  func(*Remeasured)
