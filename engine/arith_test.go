@@ -30,9 +30,7 @@ func TestHugeWeightsDoNotOverflow(t *testing.T) {
 	var csv [][]byte
 	for _, text := range []string{hofConfig, huge} {
 		dir := t.TempDir()
-		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-			t.Fatal(err)
-		}
+		startText(t, text, Options{Dir: dir, Workers: 2})
 		csv = append(csv, readRun(t, dir)[rundir.GenerationsFile])
 	}
 	if !bytes.Equal(csv[0], csv[1]) {

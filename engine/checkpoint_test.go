@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,9 +15,7 @@ import (
 func goodRun(t testing.TB, text string) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Generations: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, text, Options{Dir: dir, Generations: 2})
 	ck, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)

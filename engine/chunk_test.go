@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -42,9 +41,7 @@ func TestChunkedGamesMatchOneList(t *testing.T) {
 			for _, c := range []struct{ chunk, workers int }{{1 << 30, 1}, {5, 2}, {64, 1}} {
 				jobChunk = c.chunk
 				dir := t.TempDir()
-				if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: dir, Workers: c.workers}); err != nil {
-					t.Fatal(err)
-				}
+				startText(t, tc.config, Options{Dir: dir, Workers: c.workers})
 				runs = append(runs, readFilesAndExport(t, dir, rivals))
 			}
 			sameRun(t, runs[0], runs[1], "chunks of 5 at 2 workers vs one list")

@@ -210,9 +210,7 @@ func sameFiles(t testing.TB, want, got map[string][]byte, what string) {
 func TestAtomicWritesSyncBeforeRename(t *testing.T) {
 	rec := &faultFS{crashAt: -1}
 	useDisk(t, rec)
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: t.TempDir(), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, crashConfig, Options{Dir: t.TempDir(), Workers: 1})
 	var files []string
 	for i := 0; i < len(rec.ops); i += 7 {
 		f := rec.ops[i].file
@@ -384,9 +382,7 @@ func TestFailedWritesLeaveTheOldFile(t *testing.T) {
 // files of the run's own files and leaves anything else alone.
 func TestResumeRemovesOnlyItsTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, crashConfig, Options{Dir: dir, Generations: 1})
 	gone := []string{".checkpoint.json.tmp-1", ".rivals-best.yaml.tmp-2", ".report.svg.tmp-3", ".config.yaml.tmp-4", ".generations.csv.tmp-5"}
 	kept := []string{".notes.tmp-1", "best.yaml.tmp-2", ".best.yaml.bak", "notes.txt"}
 	for _, f := range append(slices.Clone(gone), kept...) {

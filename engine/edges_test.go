@@ -53,9 +53,7 @@ func TestCheckpointHeaderEdges(t *testing.T) {
 // and its best genes, each at its edges, on a real two-generation run.
 func TestCheckpointSpeciesEdges(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: dir, Generations: 2})
 	tests := []struct {
 		name   string
 		change func(*Checkpoint)

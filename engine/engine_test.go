@@ -52,6 +52,26 @@ func loadText(t testing.TB, dir, text string) *Config {
 	return cfg
 }
 
+// startText runs the config text to its end with opts.
+func startText(t testing.TB, text string, opts Options) {
+	t.Helper()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runText runs the config text to its end with opts and returns the
+// checkpoint it left in opts.Dir.
+func runText(t testing.TB, text string, opts Options) *Checkpoint {
+	t.Helper()
+	startText(t, text, opts)
+	ck, _, err := ReadCheckpoint(opts.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
+
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	return readFilesAndExport(t, dir, false)
@@ -249,9 +269,7 @@ func equalSnap(a, b map[string]string) bool {
 
 func TestBrokenRunDirectories(t *testing.T) {
 	good := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: good, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: good, Generations: 1})
 	ck, _ := os.ReadFile(filepath.Join(good, rundir.CheckpointFile))
 	other := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), strings.Replace(smallConfig, "seed: 7", "seed: 8", 1)),
@@ -523,9 +541,7 @@ func TestRunDirectoryErrors(t *testing.T) {
 		t.Errorf("run under a file: %v", err)
 	}
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, crashConfig, Options{Dir: dir, Generations: 1})
 	cfgPath := filepath.Join(dir, rundir.ConfigFile)
 	text, _ := os.ReadFile(cfgPath)
 	os.Remove(cfgPath)

@@ -18,9 +18,7 @@ import (
 // block forever opening it; the checkpoint stays as it was.
 func TestJournalThatIsNoFileStopsResume(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: dir, Generations: 1})
 	before := readRun(t, dir)
 	path := filepath.Join(dir, rundir.JournalFile)
 	if err := syscall.Mkfifo(path, 0o644); err != nil {

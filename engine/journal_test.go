@@ -61,9 +61,7 @@ func (p *idPool) Play(ctx context.Context, w Wave) error {
 func TestBatchIDs(t *testing.T) {
 	ids := func(batch int) []string {
 		p := &idPool{Pool: LocalPool(2)}
-		if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: t.TempDir(), Pool: p, BatchGames: batch}); err != nil {
-			t.Fatal(err)
-		}
+		startText(t, smallConfig, Options{Dir: t.TempDir(), Pool: p, BatchGames: batch})
 		return p.ids
 	}
 	a, b, c := ids(64), ids(64), ids(32)

@@ -92,9 +92,7 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
 			local := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: local, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
+			startText(t, tc.config, Options{Dir: local, Workers: 2})
 			remote := t.TempDir()
 			w := &Worker{}
 			defer w.Close()
@@ -314,16 +312,12 @@ func TestPoolsCutByGeneration(t *testing.T) {
 	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
 	config = strings.Replace(config, "generations: 4", "generations: 2", 1)
 	local := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: local, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, config, Options{Dir: local, Workers: 2})
 	w := &Worker{}
 	defer w.Close()
 	pool := &sizePool{specPool: specPool{w: w, workers: 2}, first: map[int]int{}}
 	remote := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: remote, Pool: pool}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, config, Options{Dir: remote, Pool: pool})
 	if pool.first[0] != 128 || pool.first[1] != 128 {
 		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
 	}

@@ -474,9 +474,7 @@ func gamesOf(ms []Member) []int {
 func TestRacingThenRemeasureMoreThanThePopulation(t *testing.T) {
 	text := strings.Replace(racedConfig, "population: 16", "population: 4", 1) + "remeasure:\n  top: 8\n  games: 20\n"
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, text, Options{Dir: dir, Workers: 2})
 	if ck, _, err := ReadCheckpoint(dir); err != nil || len(ck.Remeasured) != 8 {
 		t.Fatalf("checkpoint %v; want 8 remeasured", err)
 	}

@@ -41,13 +41,7 @@ remeasure:
 // selection's deals) the figures would keep the bias.
 func TestRemeasureIsUnbiased(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), noiseConfig), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, noiseConfig, Options{Dir: dir, Workers: 2})
 	if best := ck.HallOfFame[0].Fitness; best > 7.5 {
 		t.Fatalf("the selection-time best is %v: the example should show the winner's curse (well below 8)", best)
 	}
@@ -241,13 +235,7 @@ remeasure:
 // starting point (the defaults, s = 1/2, cost 9) on the same deals.
 func TestRemeasureReRanks(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), reRankConfig), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, reRankConfig, Options{Dir: dir, Workers: 2})
 	s := func(m Member) float64 { return m.Genes[0] }
 	truest := 0
 	for i := range 3 {
@@ -386,9 +374,7 @@ remeasure:
 func TestRemeasureOff(t *testing.T) {
 	text := strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "remeasure: off\n", 1)
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, text, Options{Dir: dir, Workers: 2})
 	ck, cfg, err := ReadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -418,13 +404,7 @@ func TestRemeasureOfWholeBatches(t *testing.T) {
 			text = strings.Replace(text, "top: 3", "top: 2", 1)
 			text = strings.Replace(text, "generations: 5", "generations: 1", 1)
 			dir := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, BatchGames: 64}); err != nil {
-				t.Fatal(err)
-			}
-			ck, _, err := ReadCheckpoint(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ck := runText(t, text, Options{Dir: dir, Workers: 2, BatchGames: 64})
 			if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
 				t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
 			}
@@ -443,13 +423,7 @@ func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
 			text := "seed: 4\ngame: coin\nrules: {spread: 0}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
 				fmt.Sprintf("evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: %d}\n", games)
 			dir := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
-			ck, _, err := ReadCheckpoint(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ck := runText(t, text, Options{Dir: dir, Workers: 2})
 			if len(ck.Remeasured) != 2 {
 				t.Fatalf("remeasured %+v", ck.Remeasured)
 			}
@@ -481,13 +455,7 @@ func TestRemeasureDealsArePinned(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.text), Options{Dir: dir, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
-			ck, _, err := ReadCheckpoint(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ck := runText(t, tc.text, Options{Dir: dir, Workers: 2})
 			m := ck.Remeasured[0]
 			if len(m.Genes) != 1 || m.Genes[0] != tc.genes || !(math.Abs(m.Fitness-tc.fitness) <= 1e-9) {
 				t.Fatalf("remeasured %v: %.17g, want %v: %.17g", m.Genes, m.Fitness, tc.genes, tc.fitness)
@@ -564,13 +532,7 @@ func TestRemeasureSkipsSpeciesWithoutBaselines(t *testing.T) {
 		"fitness:\n  baselines: {games: 2}\n  population: {opponents: 1, games: 2}\n" +
 		"evolution:\n  population: 4\n  tournament-size: 2\n  generations: 1\nremeasure: {top: 1, games: 4}\n"
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, text, Options{Dir: dir, Workers: 2})
 	if len(ck.Remeasured) != 1 || ck.Remeasured[0].Games != 4 || ck.Rivals == nil || len(ck.Rivals.Remeasured) != 0 {
 		t.Fatalf("remeasured %+v, rivals %+v", ck.Remeasured, ck.Rivals)
 	}

@@ -357,13 +357,7 @@ func (p *recorder) EndGeneration(gen int, s GenStats, best Member) {
 func TestProgressReports(t *testing.T) {
 	dir := t.TempDir()
 	p := &recorder{}
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Workers: 2, Progress: p}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, crashConfig, Options{Dir: dir, Workers: 2, Progress: p})
 	var want []string
 	for g, h := range ck.History {
 		want = append(want, fmt.Sprintf("start %d/3 24 games", g),

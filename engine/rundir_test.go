@@ -18,9 +18,7 @@ import (
 // as evotune's.
 func TestRefusedCommandsLeaveNoLockFile(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: dir, Generations: 1})
 	lock := filepath.Join(dir, rundir.LockFile)
 	if _, err := os.Lstat(lock); err != nil {
 		t.Fatalf("a run left no lock file: %v", err)
