@@ -42,9 +42,9 @@ func TestSpecRoundTrip(t *testing.T) {
 	}
 }
 
-// TestMalformedSpecs: a description of another kind or version, damaged
+// TestMalformedDescriptions: a description of another kind or version, damaged
 // or hostile, is one error naming what is wrong.
-func TestMalformedSpecs(t *testing.T) {
+func TestMalformedDescriptions(t *testing.T) {
 	good := goodBatch.append(nil)
 	withFormat := func(f byte) []byte {
 		d := append([]byte(nil), good...)
