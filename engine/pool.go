@@ -11,7 +11,7 @@ import (
 
 // Pool plays a generation's games, a wave of batches at a time. The
 // local pool (the default) plays them on this machine's cores; another
-// implementation may send them to other machines (see package dist).
+// implementation may send them to other machines (see packages natsqueue and natspool).
 //
 // A generation's games are cut into batches of consecutive games; a
 // batch's ID is derived from (run, generation, batch index), so the same

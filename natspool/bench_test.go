@@ -1,4 +1,4 @@
-package distpool
+package natspool
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/natsqueue"
 )
 
 // BenchmarkQuickstartGeneration plays the first generation of
@@ -76,7 +76,7 @@ func cpuTime() time.Duration {
 // benchCluster is an in-process server with workers of one slot each,
 // stopped at the benchmark's end.
 func benchCluster(b *testing.B, workers int) engine.Pool {
-	srv, err := dist.Serve(dist.ServerOptions{StoreDir: b.TempDir()})
+	srv, err := natsqueue.Serve(natsqueue.ServerOptions{StoreDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func benchCluster(b *testing.B, workers int) engine.Pool {
 		b.Fatal(err)
 	}
 	b.Cleanup(nc.Close)
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func benchCluster(b *testing.B, workers int) engine.Pool {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = dist.Work(ctx, wnc, Play(w), dist.WorkerOptions{Slots: 1})
+			_ = natsqueue.Work(ctx, wnc, Play(w), natsqueue.WorkerOptions{Slots: 1})
 		}()
 	}
 	return Pool{C: c}

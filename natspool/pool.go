@@ -1,21 +1,22 @@
-// Package distpool joins the engine to package dist: a Pool that plays a
-// generation's batches on workers through NATS JetStream, and the play
-// function a worker plays them with. It is the only package that knows
-// both, so neither the engine nor dist imports the other.
-package distpool
+// Package natspool joins the engine to the NATS work queue (package
+// natsqueue): a Pool that plays a generation's batches on workers through
+// NATS JetStream, and the play function a worker plays them with. It is
+// the only package that knows both, and sits above them, so neither the
+// engine nor natsqueue imports the other.
+package natspool
 
 import (
 	"context"
 	"runtime"
 	"strings"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/natsqueue"
 )
 
-// Pool plays batches through a dist.Coordinator.
+// Pool plays batches through a natsqueue.Coordinator.
 type Pool struct {
-	C *dist.Coordinator
+	C *natsqueue.Coordinator
 	// OneCore runs the process on one core (GOMAXPROCS 1) while a wave
 	// is played, for a coordinator that plays no games itself: it only
 	// waits on the network then, and with every core its idle threads
@@ -46,18 +47,18 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	if err != nil {
 		return err
 	}
-	jobs := make([]dist.Job, len(w.Batches))
+	jobs := make([]natsqueue.Job, len(w.Batches))
 	for i, b := range w.Batches {
 		desc, err := b.Description(key)
 		if err != nil {
 			return err
 		}
-		jobs[i] = dist.Job{ID: b.ID, Payload: desc}
+		jobs[i] = natsqueue.Job{ID: b.ID, Payload: desc}
 	}
 	id := w.Batches[0].ID
 	group := id[:strings.LastIndexByte(id, '.')] // run.generation
 	games := 0
-	return p.C.Play(ctx, dist.Wave{Group: group, Jobs: jobs,
+	return p.C.Play(ctx, natsqueue.Wave{Group: group, Jobs: jobs,
 		Accept: func(i int, data []byte) error {
 			b := w.Batches[i]
 			res, err := engine.DecodeResults(b, data)
@@ -75,8 +76,8 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 
 // Play returns the function a worker plays jobs with: each job's games
 // one after another (a worker plays several jobs at once instead).
-func Play(w *engine.Worker) dist.PlayFunc {
-	return func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+func Play(w *engine.Worker) natsqueue.PlayFunc {
+	return func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
 		return w.PlayBatch(ctx, payload, 1, engine.Fetch(fetch))
 	}
 }

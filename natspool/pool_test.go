@@ -1,4 +1,4 @@
-package distpool
+package natspool
 
 import (
 	"bytes"
@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/nats-io/nats.go"
 )
 
@@ -71,8 +71,8 @@ func localRun(t testing.TB) map[string][]byte {
 
 // cluster is an in-process server, a coordinator and workers.
 type cluster struct {
-	srv  *dist.Server
-	c    *dist.Coordinator
+	srv  *natsqueue.Server
+	c    *natsqueue.Coordinator
 	nc   *nats.Conn
 	logs bytes.Buffer
 	mu   sync.Mutex
@@ -87,20 +87,20 @@ func (c *cluster) log(format string, args ...any) {
 // startCluster starts an embedded server, a coordinator on it and one
 // worker per play function, each with two slots; all stop at the test's
 // end.
-func startCluster(t *testing.T, set dist.Settings, plays ...dist.PlayFunc) *cluster {
+func startCluster(t *testing.T, set natsqueue.Settings, plays ...natsqueue.PlayFunc) *cluster {
 	t.Helper()
-	var ws []func(*nats.Conn) dist.PlayFunc
+	var ws []func(*nats.Conn) natsqueue.PlayFunc
 	for _, p := range plays {
-		ws = append(ws, func(*nats.Conn) dist.PlayFunc { return p })
+		ws = append(ws, func(*nats.Conn) natsqueue.PlayFunc { return p })
 	}
 	return startClusterOn(t, set, ws...)
 }
 
 // startClusterOn is startCluster with play functions that know their
 // worker's connection.
-func startClusterOn(t *testing.T, set dist.Settings, plays ...func(*nats.Conn) dist.PlayFunc) *cluster {
+func startClusterOn(t *testing.T, set natsqueue.Settings, plays ...func(*nats.Conn) natsqueue.PlayFunc) *cluster {
 	t.Helper()
-	srv, err := dist.Serve(dist.ServerOptions{StoreDir: t.TempDir()})
+	srv, err := natsqueue.Serve(natsqueue.ServerOptions{StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func startClusterOn(t *testing.T, set dist.Settings, plays ...func(*nats.Conn) d
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.nc.Close)
-	if cl.c, err = dist.NewCoordinator(context.Background(), cl.nc, set); err != nil {
+	if cl.c, err = natsqueue.NewCoordinator(context.Background(), cl.nc, set); err != nil {
 		t.Fatal(err)
 	}
 	cl.c.Log = cl.log
@@ -127,13 +127,13 @@ func startClusterOn(t *testing.T, set dist.Settings, plays ...func(*nats.Conn) d
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = dist.Work(ctx, nc, play(nc), dist.WorkerOptions{Slots: 2})
+			_ = natsqueue.Work(ctx, nc, play(nc), natsqueue.WorkerOptions{Slots: 2})
 		}()
 	}
 	return cl
 }
 
-func newWorker(t *testing.T) dist.PlayFunc {
+func newWorker(t *testing.T) natsqueue.PlayFunc {
 	w := &engine.Worker{}
 	t.Cleanup(w.Close)
 	return Play(w)
@@ -143,7 +143,7 @@ func newWorker(t *testing.T) dist.PlayFunc {
 // give the files of a local run byte for byte.
 func TestWorkersMatchLocal(t *testing.T) {
 	want := localRun(t)
-	cl := startCluster(t, dist.Settings{}, newWorker(t), newWorker(t), newWorker(t))
+	cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t), newWorker(t))
 	dir := t.TempDir()
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
@@ -157,8 +157,8 @@ func TestWorkersMatchLocal(t *testing.T) {
 func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 	want := localRun(t)
 	var took atomic.Int64
-	dies := func(nc *nats.Conn) dist.PlayFunc {
-		return func(ctx context.Context, payload []byte, _ dist.Fetch) ([]byte, error) {
+	dies := func(nc *nats.Conn) natsqueue.PlayFunc {
+		return func(ctx context.Context, payload []byte, _ natsqueue.Fetch) ([]byte, error) {
 			took.Add(1)
 			nc.Close() // dies with the job in hand
 			<-ctx.Done()
@@ -166,7 +166,7 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 		}
 	}
 	good := newWorker(t)
-	cl := startClusterOn(t, dist.Settings{AckWait: 300 * time.Millisecond}, dies, func(*nats.Conn) dist.PlayFunc { return good })
+	cl := startClusterOn(t, natsqueue.Settings{AckWait: 300 * time.Millisecond}, dies, func(*nats.Conn) natsqueue.PlayFunc { return good })
 	dir := t.TempDir()
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
@@ -180,14 +180,14 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 // TestJobFailingOnEveryDeliveryStopsTheRun: a batch that fails on every
 // worker stops the run with one error naming the batch and the cause.
 func TestJobFailingOnEveryDeliveryStopsTheRun(t *testing.T) {
-	fails := func(context.Context, []byte, dist.Fetch) ([]byte, error) {
+	fails := func(context.Context, []byte, natsqueue.Fetch) ([]byte, error) {
 		return nil, errors.New("engine: the game broke")
 	}
-	cl := startCluster(t, dist.Settings{MaxDeliver: 3}, fails, fails)
+	cl := startCluster(t, natsqueue.Settings{MaxDeliver: 3}, fails, fails)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := engine.Start(ctx, load(t), engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}})
-	if !errors.Is(err, dist.ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || strings.Contains(err.Error(), "\n") {
+	if !errors.Is(err, natsqueue.ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("run: %v; want one line saying a job failed on every delivery, with its cause", err)
 	}
 }
@@ -219,7 +219,7 @@ func (g *garbage) Play(ctx context.Context, w engine.Wave) error {
 		{"evotune.jobs." + id[:strings.LastIndexByte(id, '.')] + ".99999", "EVB\x02"}, // a malformed job of no batch
 		{"evotune.shared." + strings.Repeat("0", 64), "not what 000… is the hash of"}, // shared data of nobody
 		{"evotune.shared.notakey", "x"},                                               // and under no key
-		{"evotune.results." + id, strings.Repeat("x", dist.MaxPayload-1024)},          // oversized
+		{"evotune.results." + id, strings.Repeat("x", natsqueue.MaxPayload-1024)},     // oversized
 	} {
 		msg := nats.NewMsg(m.subject)
 		msg.Data = []byte(m.data)
@@ -237,7 +237,7 @@ func (g *garbage) Play(ctx context.Context, w engine.Wave) error {
 // stop or change the run.
 func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 	want := localRun(t)
-	cl := startCluster(t, dist.Settings{MaxDeliver: 6}, newWorker(t), newWorker(t))
+	cl := startCluster(t, natsqueue.Settings{MaxDeliver: 6}, newWorker(t), newWorker(t))
 	dir := t.TempDir()
 	pool := &garbage{Pool: Pool{C: cl.c}, nc: cl.nc}
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
@@ -255,7 +255,7 @@ func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 // waited for in vain.
 func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 	want := localRun(t)
-	cl := startCluster(t, dist.Settings{}, newWorker(t))
+	cl := startCluster(t, natsqueue.Settings{}, newWorker(t))
 	for k := range 2 {
 		dir := t.TempDir()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -293,7 +293,7 @@ func TestOneCoreLendsTheCores(t *testing.T) {
 	if before < 2 {
 		t.Skip("one core: nothing to lend")
 	}
-	cl := startCluster(t, dist.Settings{}, newWorker(t), newWorker(t))
+	cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t))
 	pool := &coreCounter{Pool: Pool{C: cl.c, OneCore: true}}
 	dir := t.TempDir()
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {

@@ -1,4 +1,4 @@
-// Package dist plays work units on other machines through NATS
+// Package natsqueue plays work units on other machines through a NATS
 // JetStream: a coordinator publishes jobs to a work queue and reads their
 // results back from a stream; workers, the same binary on any machine,
 // pull jobs, play them and publish results.
@@ -25,4 +25,4 @@
 // with parameters from the job; a config that plays an outside program
 // is refused unless the worker was started with --allow-programs, and
 // then the program the config names is run from the worker's machine.
-package dist
+package natsqueue

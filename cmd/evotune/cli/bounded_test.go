@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // copyRun copies the finished run under testdata/no-rivals into a fresh

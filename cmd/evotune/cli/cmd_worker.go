@@ -8,10 +8,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/spf13/cobra"
 )
 
@@ -74,10 +74,10 @@ func (o *workerOptions) check() error {
 	if o.workers < 0 || o.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
-	if err := dist.CheckURL(o.url); err != nil {
+	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}
 	}
-	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -96,9 +96,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
 	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		nc, err := natsqueue.Connect(ctx, o.url, natsqueue.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
 			Waiting: func() {
-				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", natsqueue.Redact(o.url), o.wait)
 			}})
 		if err != nil {
 			return err
@@ -107,8 +107,8 @@ func (o *workerOptions) run(ctx context.Context) error {
 		if o.allow {
 			// A server that takes anyone's jobs would make this worker
 			// run anyone's programs.
-			if err := dist.Authenticates(o.url, dist.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
-				if errors.Is(err, dist.ErrOpenServer) {
+			if err := natsqueue.Authenticates(o.url, natsqueue.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
+				if errors.Is(err, natsqueue.ErrOpenServer) {
 					return fmt.Errorf("%w: --allow-programs takes work only from a server that authenticates its clients", err)
 				}
 				return err
@@ -118,7 +118,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 		defer w.Close()
 		var batches atomic.Int64
 		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
-		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: slots,
+		err = natsqueue.Work(ctx, nc, natspool.Play(w), natsqueue.WorkerOptions{Slots: slots,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
@@ -136,7 +136,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 // credentials).
 func (o *workerOptions) token() (tok, from string, err error) {
 	tok, _, err = o.tok.given()
-	if err != nil || tok != "" || dist.URLHasSecret(o.url) {
+	if err != nil || tok != "" || natsqueue.URLHasSecret(o.url) {
 		return tok, "", err
 	}
 	tok, path, made, err := userToken(true)

@@ -11,10 +11,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/evotune/evotune/rundir"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
@@ -66,8 +66,8 @@ type distSetup struct {
 }
 
 func (d *distFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"); workers join with 'evotune worker nats://ADDR'\nand the token: the one given, else, on localhost, the user's token file (another address needs one given)")
-	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+natsqueue.DefaultAddr+"); workers join with 'evotune worker nats://ADDR'\nand the token: the one given, else, on localhost, the user's token file (another address needs one given)")
+	fs.Lookup("serve").NoOptDefVal = natsqueue.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
 	d.tok.addFlags(fs, "the token workers must give")
 	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --serve: serve TLS with this certificate `FILE` (PEM)")
@@ -83,7 +83,7 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 // bareServe reports whether --serve was given without an address (its
 // default stands).
 func (d *distFlags) bareServe(fs *pflag.FlagSet) bool {
-	return fs.Changed("serve") && d.serve == dist.DefaultAddr
+	return fs.Changed("serve") && d.serve == natsqueue.DefaultAddr
 }
 
 // check refuses contradictory or unsafe flags before anything runs; it
@@ -108,16 +108,16 @@ func (d *distFlags) check() error {
 		return usagef("--tls-ca and --creds need --nats")
 	}
 	if d.serve != "" {
-		if err := dist.CheckAddr(d.serve); err != nil {
+		if err := natsqueue.CheckAddr(d.serve); err != nil {
 			return usageError{err}
 		}
 	}
 	if d.natsURL != "" {
-		if err := dist.CheckURL(d.natsURL); err != nil {
+		if err := natsqueue.CheckURL(d.natsURL); err != nil {
 			return usageError{err}
 		}
 	}
-	if err := (dist.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -132,7 +132,7 @@ func (d *distFlags) check() error {
 func (d *distFlags) resolve() (distSetup, error) {
 	var s distSetup
 	if d.tlsCert != "" {
-		cert, err := dist.LoadKeyPair(d.tlsCert, d.tlsKey)
+		cert, err := natsqueue.LoadKeyPair(d.tlsCert, d.tlsKey)
 		if err != nil {
 			return s, usageError{err}
 		}
@@ -143,21 +143,21 @@ func (d *distFlags) resolve() (distSetup, error) {
 		return s, err
 	}
 	switch {
-	case d.serve != "" && tok == "" && !dist.Loopback(d.serve):
+	case d.serve != "" && tok == "" && !natsqueue.Loopback(d.serve):
 		return s, usagef("--serve %s: listening on another address than localhost requires a token given to it (--token-file FILE, $%s or --token): workers on other machines need the same", d.serve, tokenEnv)
 	case d.serve != "" && tok == "":
 		if tok, s.tokenPath, s.tokenMade, err = userToken(true); err != nil {
 			return s, usagef("--serve: no token given, and the user's token cannot serve: %v (or give one: --token-file FILE, $%s or --token)", err, tokenEnv)
 		}
-	case d.natsURL != "" && tok == "" && d.creds == "" && !dist.URLHasSecret(d.natsURL):
-		return s, usagef("--nats %s: give the server's token (--token-file FILE, $%s or --token) or --creds: a server any client may join lets anyone queue, forge or stop batches", dist.Redact(d.natsURL), tokenEnv)
+	case d.natsURL != "" && tok == "" && d.creds == "" && !natsqueue.URLHasSecret(d.natsURL):
+		return s, usagef("--nats %s: give the server's token (--token-file FILE, $%s or --token) or --creds: a server any client may join lets anyone queue, forge or stop batches", natsqueue.Redact(d.natsURL), tokenEnv)
 	}
 	s.token = tok
 	if d.serve != "" {
-		if err := dist.CheckListen(d.serve, s.token); err != nil {
+		if err := natsqueue.CheckListen(d.serve, s.token); err != nil {
 			return s, usageError{err}
 		}
-		if err := dist.CanListen(d.serve); err != nil {
+		if err := natsqueue.CanListen(d.serve); err != nil {
 			return s, err // before the run directory is made
 		}
 	}
@@ -188,7 +188,7 @@ type lazyPool struct {
 
 	once    sync.Once
 	err     error
-	pool    distpool.Pool
+	pool    natspool.Pool
 	closers []func()
 	workers atomic.Int64 // -1 before the first status
 }
@@ -238,15 +238,15 @@ func (p *lazyPool) abandonIfIdle(ctx context.Context, stop <-chan struct{}, canc
 func (p *lazyPool) start() error {
 	d, s := p.d, p.s
 	var nc *nats.Conn
-	var srv *dist.Server
+	var srv *natsqueue.Server
 	url := d.natsURL
 	if d.serve != "" {
-		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, rundir.StoreDir), Token: s.token}
+		so := natsqueue.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, rundir.StoreDir), Token: s.token}
 		if s.cert != nil {
 			so.TLS = &tls.Config{Certificates: []tls.Certificate{*s.cert}, MinVersion: tls.VersionTLS12}
 		}
 		var err error
-		if srv, err = dist.Serve(so); err != nil {
+		if srv, err = natsqueue.Serve(so); err != nil {
 			return err
 		}
 		p.closers = append(p.closers, srv.Close)
@@ -264,18 +264,18 @@ func (p *lazyPool) start() error {
 		}
 	} else {
 		var err error
-		if nc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator", Token: s.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
+		if nc, err = natsqueue.Connect(context.Background(), url, natsqueue.ConnectOptions{Name: "evotune coordinator", Token: s.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
 			return err
 		}
 	}
 	p.closers = append(p.closers, nc.Close)
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
 	if err != nil {
 		return err
 	}
 	p.closers = append(p.closers, c.Close)
 	p.workers.Store(-1)
-	c.OnStatus = func(s dist.Status) {
+	c.OnStatus = func(s natsqueue.Status) {
 		if old := p.workers.Swap(int64(s.Workers)); old != int64(s.Workers) && !p.quiet {
 			if s.Workers == 0 {
 				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
@@ -284,13 +284,13 @@ func (p *lazyPool) start() error {
 			}
 		}
 	}
-	p.pool = distpool.Pool{C: c, OneCore: d.play == 0}
+	p.pool = natspool.Pool{C: c, OneCore: d.play == 0}
 	if d.play > 0 {
 		var wnc *nats.Conn
 		if srv != nil {
 			wnc, err = srv.Connect("evotune coordinator's worker")
 		} else {
-			wnc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator's worker", Token: s.token, CAFile: d.tlsCA, Creds: d.creds})
+			wnc, err = natsqueue.Connect(context.Background(), url, natsqueue.ConnectOptions{Name: "evotune coordinator's worker", Token: s.token, CAFile: d.tlsCA, Creds: d.creds})
 		}
 		if err != nil {
 			return err
@@ -300,7 +300,7 @@ func (p *lazyPool) start() error {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = dist.Work(ctx, wnc, distpool.Play(w), dist.WorkerOptions{Slots: d.play})
+			_ = natsqueue.Work(ctx, wnc, natspool.Play(w), natsqueue.WorkerOptions{Slots: d.play})
 		}()
 		p.closers = append(p.closers, func() { cancel(); <-done; w.Close(); wnc.Close() })
 	}

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 // distConfig is a run of 2 generations of 10,000 games: most of a second

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestKillMidGenerationReplaysTheJournal SIGKILLs a real `evotune run`

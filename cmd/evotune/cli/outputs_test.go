@@ -2,12 +2,13 @@ package cli
 
 import (
 	"bytes"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestOutputFlagsRefuseWhatTheyWouldDestroy: --svg, the profile flags and

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 // coinbotDir holds coinbot's build, removed by TestMain when the tests

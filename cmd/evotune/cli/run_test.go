@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -15,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 const killConfig = `name: kill

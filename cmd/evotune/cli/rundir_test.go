@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/evotune/evotune/internal/runtest"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/runtest"
+	"github.com/evotune/evotune/rundir"
 )
 
 // waitFor polls until ok or fails t after a minute.

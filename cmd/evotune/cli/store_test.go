@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/evotune/evotune/rundir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestFinishedRunsLeaveNoStore: the embedded server's store
