@@ -113,19 +113,19 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	set = set.withDefaults()
 	js, err := jetstream.New(nc)
 	if err != nil {
-		return nil, fmt.Errorf("dist: %w", err)
+		return nil, fmt.Errorf("natsqueue: %w", err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: jobsStream, Subjects: []string{jobsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
 		Storage: jetstream.FileStorage, Duplicates: time.Hour, MaxMsgSize: MaxPayload,
 	}); err != nil {
-		return nil, fmt.Errorf("dist: make the jobs stream: %w", err)
+		return nil, fmt.Errorf("natsqueue: make the jobs stream: %w", err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: resultsStream, Subjects: []string{resultsPrefix + ">"}, Retention: jetstream.LimitsPolicy,
 		Storage: jetstream.FileStorage, Duplicates: time.Hour, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
 	}); err != nil {
-		return nil, fmt.Errorf("dist: make the results stream: %w", err)
+		return nil, fmt.Errorf("natsqueue: make the results stream: %w", err)
 	}
 	// What the jobs of a run share, stored once (the last copy of each
 	// key kept) and read by each worker once.
@@ -134,13 +134,13 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
 		AllowDirect: true,
 	}); err != nil {
-		return nil, fmt.Errorf("dist: make the shared stream: %w", err)
+		return nil, fmt.Errorf("natsqueue: make the shared stream: %w", err)
 	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
 		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
 		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000,
 	}); err != nil {
-		return nil, fmt.Errorf("dist: make the workers' consumer: %w", err)
+		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
 	}
 	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}}
 	c.hellos, err = nc.Subscribe(helloSubject, func(m *nats.Msg) {
@@ -154,7 +154,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 		c.mu.Unlock()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dist: %w", err)
+		return nil, fmt.Errorf("natsqueue: %w", err)
 	}
 	return c, nil
 }
@@ -198,7 +198,7 @@ func (c *Coordinator) Share(ctx context.Context, data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	key := hex.EncodeToString(sum[:])
 	if _, err := c.js.Publish(ctx, sharedPrefix+key, data); err != nil {
-		return "", fmt.Errorf("dist: share %d bytes: %w", len(data), err)
+		return "", fmt.Errorf("natsqueue: share %d bytes: %w", len(data), err)
 	}
 	return key, nil
 }
@@ -213,12 +213,12 @@ var ErrJobFailed = errors.New("failed on every delivery")
 // previous coordinator, count.
 func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 	if !idPattern.MatchString(w.Group) {
-		return fmt.Errorf("dist: bad job group %q", w.Group)
+		return fmt.Errorf("natsqueue: bad job group %q", w.Group)
 	}
 	index := make(map[string]int, len(w.Jobs))
 	for i, j := range w.Jobs {
 		if !idPattern.MatchString(j.ID) || !strings.HasPrefix(j.ID, w.Group+".") {
-			return fmt.Errorf("dist: bad job id %q in group %q", j.ID, w.Group)
+			return fmt.Errorf("natsqueue: bad job id %q in group %q", j.ID, w.Group)
 		}
 		index[j.ID] = i
 	}
@@ -229,11 +229,11 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		FilterSubjects: []string{resultsPrefix + w.Group + ".>"}, DeliverPolicy: jetstream.DeliverAllPolicy,
 	})
 	if err != nil {
-		return fmt.Errorf("dist: read results: %w", err)
+		return fmt.Errorf("natsqueue: read results: %w", err)
 	}
 	msgs, err := results.Messages()
 	if err != nil {
-		return fmt.Errorf("dist: read results: %w", err)
+		return fmt.Errorf("natsqueue: read results: %w", err)
 	}
 	defer msgs.Stop()
 	go func() { <-ctx.Done(); msgs.Stop() }() // Next takes no context
@@ -260,7 +260,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		attempts[i]++
 		ack, err := c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID))
 		if err != nil {
-			return fmt.Errorf("dist: publish job %s: %w", id, err)
+			return fmt.Errorf("natsqueue: publish job %s: %w", id, err)
 		}
 		if ack.Duplicate && c.consumed(ctx, ack.Sequence) {
 			// Published before (by a coordinator before a restart, or a
@@ -268,7 +268,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 			// may have been purged with its wave, so queue it again
 			// under a fresh ID; a second result is ignored.
 			if ack, err = c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID+".again."+nuid.Next())); err != nil {
-				return fmt.Errorf("dist: publish job %s: %w", id, err)
+				return fmt.Errorf("natsqueue: publish job %s: %w", id, err)
 			}
 		}
 		mu.Lock()
@@ -290,12 +290,12 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		i, ok := seqJob[a.StreamSeq]
 		mu.Unlock()
 		if ok {
-			stop(fmt.Errorf("dist: job %s was delivered %s and no worker finished it (workers died on it, or it runs longer than they live): %w",
+			stop(fmt.Errorf("natsqueue: job %s was delivered %s and no worker finished it (workers died on it, or it runs longer than they live): %w",
 				w.Jobs[i].ID, english.Count(a.Deliveries, "time"), ErrJobFailed))
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("dist: %w", err)
+		return fmt.Errorf("natsqueue: %w", err)
 	}
 	defer adv.Unsubscribe()
 	for i := range w.Jobs {
@@ -318,7 +318,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 			case ctx.Err() != nil:
 				return context.Cause(ctx)
 			}
-			return fmt.Errorf("dist: read results: %w", err)
+			return fmt.Errorf("natsqueue: read results: %w", err)
 		}
 		id := strings.TrimPrefix(m.Subject(), resultsPrefix)
 		i, ok := index[id]
@@ -332,7 +332,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		if reason := m.Headers().Get(headerError); reason != "" {
 			delivery, _ := strconv.Atoi(m.Headers().Get(headerDelivery))
 			if delivery >= c.set.MaxDeliver {
-				return fmt.Errorf("dist: job %s %w (%d): %s", id, ErrJobFailed, delivery, reason)
+				return fmt.Errorf("natsqueue: job %s %w (%d): %s", id, ErrJobFailed, delivery, reason)
 			}
 			c.logf("job %s failed on delivery %d: %s; it will be delivered again", id, delivery, reason)
 			continue
@@ -343,7 +343,7 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		}
 		if err := w.Accept(i, m.Data()); err != nil {
 			if attempts[i] >= c.set.MaxDeliver {
-				return fmt.Errorf("dist: job %s: %w (%s, none good): %v", id, ErrJobFailed, english.Count(attempts[i], "result"), err)
+				return fmt.Errorf("natsqueue: job %s: %w (%s, none good): %v", id, ErrJobFailed, english.Count(attempts[i], "result"), err)
 			}
 			c.logf("job %s: %v; queued again", id, err)
 			if err := publish(i); err != nil {

@@ -29,11 +29,11 @@ func TestCheckURL(t *testing.T) {
 		{"no scheme", "10.0.0.5:4222", ""},
 		{"a list", "nats://a:4222, tls://b:4222", ""},
 		{"websocket", "wss://nats.example.org", ""},
-		{"token hidden", "nats://s3cret@:4222", "dist: nats://REDACTED@:4222: no host"},
-		{"space in host", "not a url", `dist: not a url: not a server URL`},
-		{"http", "http://127.0.0.1:4222", `dist: http://127.0.0.1:4222: scheme "http", want nats, tls, ws or wss`},
-		{"empty", "", "dist: : no host"},
-		{"empty in a list", "nats://a:4222,", "dist: nats://a:4222,: no host"},
+		{"token hidden", "nats://s3cret@:4222", "natsqueue: nats://REDACTED@:4222: no host"},
+		{"space in host", "not a url", `natsqueue: not a url: not a server URL`},
+		{"http", "http://127.0.0.1:4222", `natsqueue: http://127.0.0.1:4222: scheme "http", want nats, tls, ws or wss`},
+		{"empty", "", "natsqueue: : no host"},
+		{"empty in a list", "nats://a:4222,", "natsqueue: nats://a:4222,: no host"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckURL(tc.url)

@@ -77,12 +77,12 @@ func Serve(o ServerOptions) (*Server, error) {
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
-		return nil, fmt.Errorf("dist: start the embedded server: %w", err)
+		return nil, fmt.Errorf("natsqueue: start the embedded server: %w", err)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(30 * time.Second) {
 		ns.Shutdown()
-		return nil, fmt.Errorf("dist: the embedded server did not start on %s (is the port taken?)", o.Addr)
+		return nil, fmt.Errorf("natsqueue: the embedded server did not start on %s (is the port taken?)", o.Addr)
 	}
 	return &Server{ns: ns, token: o.Token}, nil
 }
@@ -103,10 +103,10 @@ func CheckListen(addr, token string) error {
 func CheckAddr(addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("dist: listen address %q: want HOST:PORT", addr)
+		return fmt.Errorf("natsqueue: listen address %q: want HOST:PORT", addr)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		return fmt.Errorf("dist: listen address %q: bad port", addr)
+		return fmt.Errorf("natsqueue: listen address %q: bad port", addr)
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func CheckAddr(addr string) error {
 func CanListen(addr string) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("dist: cannot listen on %s (is another server there?): %w", addr, errors.Unwrap(err))
+		return fmt.Errorf("natsqueue: cannot listen on %s (is another server there?): %w", addr, errors.Unwrap(err))
 	}
 	return l.Close()
 }
@@ -147,7 +147,7 @@ func (s *Server) Addr() net.Addr { return s.ns.Addr() }
 func (s *Server) Connect(name string) (*nats.Conn, error) {
 	nc, err := nats.Connect("", nats.InProcessServer(s.ns), nats.Name(name), nats.Token(s.token))
 	if err != nil {
-		return nil, fmt.Errorf("dist: connect in process: %w", err)
+		return nil, fmt.Errorf("natsqueue: connect in process: %w", err)
 	}
 	return nc, nil
 }
@@ -272,13 +272,13 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 	}
 	switch {
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.Token == "" && !URLHasSecret(addr):
-		return nil, fmt.Errorf("dist: %s asks for a token: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
+		return nil, fmt.Errorf("natsqueue: %s asks for a token: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.TokenFrom != "":
-		return nil, fmt.Errorf("dist: %s refused the token in %s: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr), o.TokenFrom)
+		return nil, fmt.Errorf("natsqueue: %s refused the token in %s: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr), o.TokenFrom)
 	case errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err)):
-		return nil, fmt.Errorf("dist: %s refused the token given: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
+		return nil, fmt.Errorf("natsqueue: %s refused the token given: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
 	case err != nil:
-		return nil, fmt.Errorf("dist: connect to %s: %w", Redact(addr), err)
+		return nil, fmt.Errorf("natsqueue: connect to %s: %w", Redact(addr), err)
 	}
 	return nc, nil
 }
@@ -309,11 +309,11 @@ func Authenticates(addr string, o ConnectOptions) error {
 	switch {
 	case err == nil:
 		nc.Close()
-		return fmt.Errorf("dist: the server at %s %w", Redact(addr), ErrOpenServer)
+		return fmt.Errorf("natsqueue: the server at %s %w", Redact(addr), ErrOpenServer)
 	case errors.Is(err, nats.ErrAuthorization) || isAuthError(err):
 		return nil
 	default:
-		return fmt.Errorf("dist: check that %s asks for a token: %w", Redact(addr), err)
+		return fmt.Errorf("natsqueue: check that %s asks for a token: %w", Redact(addr), err)
 	}
 }
 
@@ -367,11 +367,11 @@ func CheckURL(raw string) error {
 		u, err := url.Parse(part)
 		switch {
 		case err != nil:
-			return fmt.Errorf("dist: %s: not a server URL", Redact(raw))
+			return fmt.Errorf("natsqueue: %s: not a server URL", Redact(raw))
 		case u.Scheme != "nats" && u.Scheme != "tls" && u.Scheme != "ws" && u.Scheme != "wss":
-			return fmt.Errorf("dist: %s: scheme %q, want nats, tls, ws or wss", Redact(raw), u.Scheme)
+			return fmt.Errorf("natsqueue: %s: scheme %q, want nats, tls, ws or wss", Redact(raw), u.Scheme)
 		case u.Hostname() == "":
-			return fmt.Errorf("dist: %s: no host", Redact(raw))
+			return fmt.Errorf("natsqueue: %s: no host", Redact(raw))
 		}
 	}
 	return nil

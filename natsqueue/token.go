@@ -29,14 +29,14 @@ const TokenBytes = 32
 const maxTokenFile = 4 << 10
 
 // ErrNoToken is returned for a server that would listen without a token.
-var ErrNoToken = errors.New("dist: a server that listens needs a token")
+var ErrNoToken = errors.New("natsqueue: a server that listens needs a token")
 
 // UserTokenFile is where the user's token is kept: evotune/token under
 // the user's configuration directory ($XDG_CONFIG_HOME or ~/.config).
 func UserTokenFile() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("dist: no place for the user's token file: %w", err)
+		return "", fmt.Errorf("natsqueue: no place for the user's token file: %w", err)
 	}
 	return filepath.Join(dir, "evotune", "token"), nil
 }
@@ -45,7 +45,7 @@ func UserTokenFile() (string, error) {
 func NewToken() (string, error) {
 	b := make([]byte, TokenBytes)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("dist: make a token: %w", err)
+		return "", fmt.Errorf("natsqueue: make a token: %w", err)
 	}
 	return hex.EncodeToString(b), nil
 }
@@ -109,14 +109,14 @@ func UserToken(path string) (tok string, made bool, err error) {
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", false, fmt.Errorf("dist: make the token file's directory: %w", err)
+		return "", false, fmt.Errorf("natsqueue: make the token file's directory: %w", err)
 	}
 	if tok, err = NewToken(); err != nil {
 		return "", false, err
 	}
 	tmp, err := os.CreateTemp(dir, ".token-*")
 	if err != nil {
-		return "", false, fmt.Errorf("dist: make the token file: %w", err)
+		return "", false, fmt.Errorf("natsqueue: make the token file: %w", err)
 	}
 	defer os.Remove(tmp.Name())
 	_, werr := tmp.WriteString(tok + "\n")
@@ -127,7 +127,7 @@ func UserToken(path string) (tok string, made bool, err error) {
 		werr = cerr
 	}
 	if werr != nil {
-		return "", false, fmt.Errorf("dist: write the token file: %w", werr)
+		return "", false, fmt.Errorf("natsqueue: write the token file: %w", werr)
 	}
 	switch err := os.Link(tmp.Name(), path); {
 	case errors.Is(err, fs.ErrExist):
@@ -135,7 +135,7 @@ func UserToken(path string) (tok string, made bool, err error) {
 		tok, err = ReadTokenFile(path, true)
 		return tok, false, err
 	case err != nil:
-		return "", false, fmt.Errorf("dist: make the token file: %w", err)
+		return "", false, fmt.Errorf("natsqueue: make the token file: %w", err)
 	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()

@@ -35,21 +35,21 @@ var ErrNotShared = errors.New("not shared by the coordinator")
 // fetch is the Fetch of a worker: the data of key, checked against it.
 func (w *worker) fetch(ctx context.Context, key string) ([]byte, error) {
 	if len(key) != 2*sha256.Size || strings.Trim(key, "0123456789abcdef") != "" {
-		return nil, fmt.Errorf("dist: fetch %.80q: not a key", key)
+		return nil, fmt.Errorf("natsqueue: fetch %.80q: not a key", key)
 	}
 	st, err := w.js.Stream(ctx, sharedStream)
 	if err != nil {
-		return nil, fmt.Errorf("dist: fetch %s: %w", key, err)
+		return nil, fmt.Errorf("natsqueue: fetch %s: %w", key, err)
 	}
 	m, err := st.GetLastMsgForSubject(ctx, sharedPrefix+key)
 	switch {
 	case errors.Is(err, jetstream.ErrMsgNotFound):
-		return nil, fmt.Errorf("dist: fetch %s: %w", key, ErrNotShared)
+		return nil, fmt.Errorf("natsqueue: fetch %s: %w", key, ErrNotShared)
 	case err != nil:
-		return nil, fmt.Errorf("dist: fetch %s: %w", key, err)
+		return nil, fmt.Errorf("natsqueue: fetch %s: %w", key, err)
 	}
 	if sum := sha256.Sum256(m.Data); hex.EncodeToString(sum[:]) != key {
-		return nil, fmt.Errorf("dist: fetch %s: the data stored under it is not its own", key)
+		return nil, fmt.Errorf("natsqueue: fetch %s: the data stored under it is not its own", key)
 	}
 	return m.Data, nil
 }
@@ -81,7 +81,7 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 	slots := max(1, o.Slots)
 	js, err := jetstream.New(nc)
 	if err != nil {
-		return fmt.Errorf("dist: %w", err)
+		return fmt.Errorf("natsqueue: %w", err)
 	}
 	var cons jetstream.Consumer
 	for {
@@ -93,7 +93,7 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 			return nil
 		}
 		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-			return fmt.Errorf("dist: find the work queue: %w", err)
+			return fmt.Errorf("natsqueue: find the work queue: %w", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -206,7 +206,7 @@ func (w *worker) slot() error {
 				continue
 			}
 			if errors.Is(f.err, jetstream.ErrConsumerDeleted) || errors.Is(f.err, jetstream.ErrConsumerNotFound) {
-				return fmt.Errorf("dist: the work queue was removed: %w", f.err)
+				return fmt.Errorf("natsqueue: the work queue was removed: %w", f.err)
 			}
 			time.Sleep(time.Second) // a reconnect, most likely
 			continue

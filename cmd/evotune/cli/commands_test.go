@@ -193,8 +193,8 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{"unknown flag", []string{"export", "run", "--frob"}, "evotune export: unknown flag: --frob; run 'evotune export --help' for usage"},
 		{"missing value", []string{"run", "c.yaml", "--out"}, "evotune run: flag needs an argument: --out"},
 		{"unknown command with flags", []string{"frobnicate", "--x"}, `evotune: unknown command "frobnicate"`},
-		{"worker URL", []string{"worker", "not a url"}, `evotune worker: dist: not a url: not a server URL`},
-		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: dist: http://h:4222: scheme "http", want nats, tls, ws or wss`},
+		{"worker URL", []string{"worker", "not a url"}, `evotune worker: natsqueue: not a url: not a server URL`},
+		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: natsqueue: http://h:4222: scheme "http", want nats, tls, ws or wss`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
