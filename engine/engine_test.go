@@ -17,8 +17,8 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // smallConfig is a run of a few seconds that exercises seeds, elitism,
@@ -81,7 +81,7 @@ func readRun(t testing.TB, dir string) map[string][]byte {
 // top-3 export (of the rivals', and their files too, if asked).
 func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte {
 	t.Helper()
-	return withExport(t, dir, runtest.Read(t, dir, rivals), rivals)
+	return withExport(t, dir, rundirtest.Read(t, dir, rivals), rivals)
 }
 
 // withExport adds the run's top-3 export to files, as "export".
@@ -97,7 +97,7 @@ func withExport(t testing.TB, dir string, files map[string][]byte, rivals bool) 
 
 func sameRun(t testing.TB, a, b map[string][]byte, what string) {
 	t.Helper()
-	runtest.Same(t, a, b, what)
+	rundirtest.Same(t, a, b, what)
 }
 
 func TestRunIndependentOfWorkers(t *testing.T) {

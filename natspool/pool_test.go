@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/natsqueue"
+	"github.com/evotune/evotune/rundir/rundirtest"
 	"github.com/nats-io/nats.go"
 )
 
@@ -64,7 +64,7 @@ func localRun(t testing.TB) map[string][]byte {
 		if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		local.files = runtest.Read(t, dir, false)
+		local.files = rundirtest.Read(t, dir, false)
 	})
 	return local.files
 }
@@ -148,7 +148,7 @@ func TestWorkersMatchLocal(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
-	runtest.Same(t, want, runtest.Read(t, dir, false), "three workers")
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "three workers")
 }
 
 // TestDeadWorkersJobIsRedelivered: a worker that dies holding a job
@@ -174,7 +174,7 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 	if took.Load() == 0 {
 		t.Fatal("the dying worker never took a job; the test proves nothing")
 	}
-	runtest.Same(t, want, runtest.Read(t, dir, false), "a worker hung on its jobs")
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "a worker hung on its jobs")
 }
 
 // TestJobFailingOnEveryDeliveryStopsTheRun: a batch that fails on every
@@ -243,7 +243,7 @@ func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v\nlog:\n%s", err, cl.logs.String())
 	}
-	runtest.Same(t, want, runtest.Read(t, dir, false), "with garbage on the subjects")
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "with garbage on the subjects")
 	if !strings.Contains(cl.logs.String(), "queued again") {
 		t.Errorf("the coordinator did not log the malformed results:\n%s", cl.logs.String())
 	}
@@ -264,7 +264,7 @@ func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: %v", k+1, err)
 		}
-		runtest.Same(t, want, runtest.Read(t, dir, false), "the same batches again")
+		rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "the same batches again")
 	}
 }
 
@@ -299,7 +299,7 @@ func TestOneCoreLendsTheCores(t *testing.T) {
 	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
-	runtest.Same(t, want, runtest.Read(t, dir, false), "a coordinator on one core")
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "a coordinator on one core")
 	if len(pool.during) == 0 || slices.ContainsFunc(pool.during, func(n int) bool { return n != 1 }) {
 		t.Errorf("GOMAXPROCS while waves were played: %v, want 1", pool.during)
 	}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
-	"github.com/evotune/evotune/internal/playtest"
 )
 
 func TestTunedSchemaValidates(t *testing.T) {

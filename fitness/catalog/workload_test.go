@@ -9,9 +9,9 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/battleship"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/cputime"
-	"github.com/evotune/evotune/internal/playtest"
 )
 
 // A workload is one tunable player of a shipped config and the games a

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/bits128"
-	"github.com/evotune/evotune/internal/playtest"
 )
 
 // scale returns n, or under the race detector the smaller count.

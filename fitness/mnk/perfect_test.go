@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
-	"github.com/evotune/evotune/internal/playtest"
 )
 
 // mustPlayer builds a player with default parameters or stops the test.

@@ -1,7 +1,7 @@
-// Package runtest reads and compares run directories for tests: the
+// Package rundirtest reads and compares run directories for tests: the
 // result files two runs of one config must hold byte for byte
 // (rundir.Results), read the one way every test package reads them.
-package runtest
+package rundirtest
 
 import (
 	"bytes"

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // distConfig is a run of 2 generations of 10,000 games: most of a second
@@ -86,7 +86,7 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 		}
 		defer os.RemoveAll(dir)
 		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
-		distStraight.files = runtest.Read(t, filepath.Join(dir, "run"), false)
+		distStraight.files = rundirtest.Read(t, filepath.Join(dir, "run"), false)
 	})
 	if distStraight.files == nil {
 		t.Fatal("the local run failed")
@@ -111,7 +111,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 	t.Helper()
-	runtest.Same(t, want, runtest.Read(t, dir, false), what)
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), what)
 }
 
 // waitJournal waits until the run in dir has journalled at least n
@@ -305,7 +305,7 @@ evolution:
 `)
 	local := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
-	want := runtest.Read(t, local, false)
+	want := rundirtest.Read(t, local, false)
 
 	t.Run("refused", func(t *testing.T) {
 		addr := freeAddr(t)

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // TestKillMidGenerationReplaysTheJournal SIGKILLs a real `evotune run`
@@ -61,8 +61,8 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	if total, _ := strconv.Atoi(string(m[2])); total != games || replayed*4 < games*3 || replayed < held*batchGames {
 		t.Errorf("%d of %d games replayed, the journal held %d batches at the kill; want at least 75%% of %d", replayed, total, held, games)
 	}
-	got := runtest.Read(t, dir, false)
-	runtest.Same(t, want, got, "the uninterrupted run vs resumed")
+	got := rundirtest.Read(t, dir, false)
+	rundirtest.Same(t, want, got, "the uninterrupted run vs resumed")
 }
 
 // journalState reads a journal as it is being written: the generation

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // coinbotDir holds coinbot's build, removed by TestMain when the tests
@@ -223,7 +223,7 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	cfg := coinConfig(t, dir, coinbotCopy(t, dir), map[string]string{"COINBOT_SLOW": "1ms"}, 8)
 	straight := filepath.Join(dir, "straight")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := runtest.Read(t, straight, false)
+	want := rundirtest.Read(t, straight, false)
 
 	killed := filepath.Join(dir, "killed")
 	cmd := evotune("run", cfg, "--out", killed, "--quiet", "--workers", "2")
@@ -234,8 +234,8 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	mustRun(t, "resume", killed, "--quiet", "--workers", "1")
-	got := runtest.Read(t, killed, false)
-	runtest.Same(t, want, got, "after kill -9 and resume")
+	got := rundirtest.Read(t, killed, false)
+	rundirtest.Same(t, want, got, "after kill -9 and resume")
 	if !bytes.Contains(got[rundir.CheckpointFile], []byte(`"program": {`)) {
 		t.Error("the checkpoint does not record the program")
 	}

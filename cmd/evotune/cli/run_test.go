@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 const killConfig = `name: kill
@@ -74,7 +74,7 @@ func killAndResume(t *testing.T, text string) {
 	began := time.Now()
 	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
 	took := time.Since(began)
-	want := runtest.Read(t, straight, false)
+	want := rundirtest.Read(t, straight, false)
 
 	rng := rand.New(rand.NewPCG(2026, 11))
 	for k := range 4 {
@@ -99,8 +99,8 @@ func killAndResume(t *testing.T, text string) {
 		} else {
 			mustRun(t, "resume", dir, "--quiet", "--workers", "1")
 		}
-		got := runtest.Read(t, dir, false)
-		runtest.Same(t, want, got, "kill "+strconv.Itoa(k)+" at "+at.String()+" (killed: "+strconv.FormatBool(killed)+"): the uninterrupted run vs resumed")
+		got := rundirtest.Read(t, dir, false)
+		rundirtest.Same(t, want, got, "kill "+strconv.Itoa(k)+" at "+at.String()+" (killed: "+strconv.FormatBool(killed)+"): the uninterrupted run vs resumed")
 	}
 }
 
@@ -175,7 +175,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	}
 	straight := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := runtest.Read(t, straight, false)
+	want := rundirtest.Read(t, straight, false)
 
 	dir := filepath.Join(t.TempDir(), "run")
 	var errb bytes.Buffer
@@ -205,8 +205,8 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatalf("stderr does not say how to resume:\n%s", errb.String())
 	}
 	mustRun(t, "resume", dir, "--quiet")
-	got := runtest.Read(t, dir, false)
-	runtest.Same(t, want, got, "after interrupt and resume")
+	got := rundirtest.Read(t, dir, false)
+	rundirtest.Same(t, want, got, "after interrupt and resume")
 }
 
 // TestInterruptAdviceKeepsTheBudget: the advice after Ctrl-C dropped

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/runtest"
 	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // waitFor polls until ok or fails t after a minute.
@@ -227,7 +227,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
-	before := runtest.Read(t, dir, false)
+	before := rundirtest.Read(t, dir, false)
 	runAs := func(args ...string) (int, string, string) {
 		cmd := exec.Command(evotuneBinary(t), args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
@@ -249,7 +249,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, dir+" cannot be written") {
 		t.Fatalf("resume of an unfinished run: exit %d: %s", code, errs)
 	}
-	after := runtest.Read(t, dir, false)
+	after := rundirtest.Read(t, dir, false)
 	for f := range before {
 		if !bytes.Equal(before[f], after[f]) {
 			t.Errorf("%s changed", f)
