@@ -42,7 +42,7 @@
 //	internal/...         shared pieces: bits128 (the 128-bit cell set of
 //	                     the bitboards), yamlcheck (the one YAML checker,
 //	                     every problem as file:line: key: message), fileio,
-//	                     english, enum, cputime, and test helpers
+//	                     english, enum, cputime; golden and ctxtest for tests
 //	research/            experiments, run on demand (build tag research)
 //
 // The engine and the CLI know games only through the fitness contracts:
