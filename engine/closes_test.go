@@ -12,6 +12,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 )
 
 // closingCoin is coin with a Close, as an outside program's game has,
@@ -43,7 +44,7 @@ func TestReadCheckpointClosesWhatItOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Close()
-	data, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestReadCheckpointClosesWhatItOpens(t *testing.T) {
 			damaged.Write(data[:at[0]])
 			damaged.WriteString(tc.new)
 			damaged.Write(data[at[1]:])
-			write(t, dir, fileCheckpoint, damaged.Bytes())
+			write(t, dir, rundir.CheckpointFile, damaged.Bytes())
 			before := coinsOpen.Load()
 			_, _, err := ReadCheckpoint(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -11,13 +12,13 @@ import (
 // that the largest config they admit fits in memory and in a checkpoint of
 // at most fileio.MaxCheckpoint bytes; README lists them.
 const (
-	MaxPopulation  = 10_000    // evolution.population
-	MaxOffspring   = 10_000    // evolution.offspring (down-to-size)
-	MaxGenerations = 100_000   // evolution.generations and --generations: the history grows with it
-	MaxGames       = 1_000_000 // games per opponent in any fitness mode
-	MaxHallOfFame  = 1_000     // evolution.hall-of-fame, fitness.hall-of-fame.members
-	MaxOpponents   = 100       // listed opponents: fitness.baselines.opponents, coevolve.opponents
-	MaxWorkers     = 1_024     // run.workers and --workers
+	MaxPopulation  = model.MaxPopulation  // evolution.population
+	MaxOffspring   = model.MaxOffspring   // evolution.offspring (down-to-size, which checks it)
+	MaxGenerations = model.MaxGenerations // evolution.generations and --generations: the history grows with it
+	MaxGames       = 1_000_000            // games per opponent in any fitness mode
+	MaxHallOfFame  = model.MaxHallOfFame  // evolution.hall-of-fame, fitness.hall-of-fame.members
+	MaxOpponents   = 100                  // listed opponents: fitness.baselines.opponents, coevolve.opponents
+	MaxWorkers     = 1_024                // run.workers and --workers
 	// MaxMemberGames bounds the games a checkpoint may say a member
 	// pooled: far above what any run plays (a generation's games per
 	// individual over every generation), so adding a generation's games
@@ -26,14 +27,14 @@ const (
 )
 
 // Bytes a checkpoint spends, at most, per gene of a stored genome, per
-// member beyond its genes, per history row beyond its best's genes, and
-// per figure CMA-ES was told: float64s in JSON take at most 24
-// characters, plus separators and indentation.
+// member beyond its genes, and per history row beyond its best's genes
+// (the model's own state says its own, model.Settings.StateBound):
+// float64s in JSON take at most 24 characters, plus separators and
+// indentation.
 const (
 	checkpointBytesPerGene   = 32
 	checkpointBytesPerMember = 160
 	checkpointBytesPerRow    = 192
-	checkpointBytesPerTold   = 32
 )
 
 // checkLimits refuses sizes above the limits, and configs whose
@@ -46,7 +47,6 @@ func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
 		max   int
 	}{
 		{"evolution.population", e.Population, MaxPopulation},
-		{"evolution.offspring", e.Offspring, MaxOffspring},
 		{"evolution.generations", e.Generations, MaxGenerations},
 		{"evolution.hall-of-fame", e.HallOfFame, MaxHallOfFame},
 		{"fitness.baselines.games", f.Baselines.Games, MaxGames},
@@ -71,28 +71,26 @@ func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
 
 // checkpointBound is the most bytes the config's checkpoint can take.
 func (c *Config) checkpointBound() int64 {
-	e := c.Evolution
-	members := int64(min(e.Population, MaxPopulation)) + int64(min(e.HallOfFame, MaxHallOfFame))
-	if e.Model == DownToSize {
-		members += int64(min(e.Offspring, MaxOffspring))
-	}
+	e := &c.Evolution
+	// A generation's pool: the population, and what the model evaluates
+	// beside it (down-to-size's offspring).
+	members := int64(min(e.Population, MaxPopulation)) + int64(min(max(0, e.MaxSize()-e.Population), MaxOffspring)) +
+		int64(min(e.HallOfFame, MaxHallOfFame))
 	rows := int64(min(e.Generations, MaxGenerations))
 	var size int64
 	genes := 0
-	if c.spaceOf != nil {
-		genes = c.spaceOf.Len()
+	if c.main != nil && c.main.space != nil {
+		genes = c.main.space.Len()
 	}
 	for s := 0; s < 1+btoi(c.Coevolve != nil); s++ {
 		g := int64(genes)
 		if s == 1 && len(c.species) > 1 {
 			g = int64(c.species[len(c.species)-1].space.Len())
 		}
-		// A history row keeps the generation's best genes; with CMA-ES,
-		// each generation's told figures, one per member of the pool.
+		// A history row keeps the generation's best genes; the model's
+		// state may grow with the generations (CMA-ES's told figures).
 		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*(checkpointBytesPerRow+g*checkpointBytesPerGene)
-		if e.Model == CMAES {
-			size += rows * int64(min(e.Population, MaxPopulation)) * checkpointBytesPerTold
-		}
+		size += e.StateBound(int(g))
 	}
 	return size + int64(len(c.text)) + 1<<16
 }

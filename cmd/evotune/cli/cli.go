@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/printable"
 	"github.com/spf13/cobra"
@@ -197,7 +198,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	default:
 		// An error may quote a program or the network (a failure report,
 		// a program's answer or stderr): it is escaped (printable).
-		line := printable.Escape(oneLine(err))
+		line := printable.Escape(english.OneLine(err.Error()))
 		if note != "" {
 			line += " (" + note + ")"
 		}
@@ -205,9 +206,6 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	}
 	return code
 }
-
-// oneLine folds a joined error onto one line.
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
 // exactlyOne returns the one positional argument of a command, what
 // naming it in the error.

@@ -91,7 +91,7 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 	}
 	if len(g.Roles()) > 1 {
 		fmt.Fprintln(w)
-		line("Roles: %s (head-to-head games; a config's player:), %s (coevolve: player:)", g.Roles()[0], joinRoles(g.Roles()[1:]))
+		line("Roles: %s (head-to-head games; a config's player:), %s (coevolve: player:)", g.Roles()[0], fitness.JoinRoles(g.Roles()[1:]))
 	}
 	if solo, ok := fitness.SoloOf(g); ok {
 		against := "alone"
@@ -138,12 +138,4 @@ func formatDefault(p *genome.Param) string {
 		parts = append(parts[:6], "...")
 	}
 	return "[" + strings.Join(parts, " ") + "]"
-}
-
-func joinRoles(rs []fitness.Role) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = r.String()
-	}
-	return strings.Join(names, ", ")
 }

@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // distConfig is a run of 2 generations of 10,000 games: most of a second
@@ -84,7 +87,7 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 		}
 		defer os.RemoveAll(dir)
 		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
-		distStraight.files = readFiles(t, filepath.Join(dir, "run"))
+		distStraight.files = rundirtest.Read(t, filepath.Join(dir, "run"), false)
 	})
 	if distStraight.files == nil {
 		t.Fatal("the local run failed")
@@ -109,12 +112,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 	t.Helper()
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s: %s differs from the local run", what, f)
-		}
-	}
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), what)
 }
 
 // waitJournal waits until the run in dir has journalled at least n
@@ -122,7 +120,7 @@ func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 func waitJournal(t *testing.T, dir string, gen, n int) {
 	t.Helper()
 	waitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
-		g, k := journalState(filepath.Join(dir, "games.journal"))
+		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
 		return g > gen || (g == gen && k >= n)
 	})
 }
@@ -145,7 +143,7 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
-	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); !os.IsNotExist(err) {
 		t.Errorf("the finished run left its server's store behind (stat: %v)", err)
 	}
 }
@@ -172,7 +170,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	waitJournal(t, dir, 1, batches/2)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
-	if _, err := os.Stat(filepath.Join(dir, "nats")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); err != nil {
 		t.Errorf("the killed coordinator's server store is gone before its resume: %v", err)
 	}
 	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
@@ -180,10 +178,10 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
-	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); !os.IsNotExist(err) {
 		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
 		t.Fatalf("the resume replayed nothing of generation 2:\n%s", log)
@@ -288,7 +286,7 @@ evolution:
 `)
 	local := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
-	want := readFiles(t, local)
+	want := rundirtest.Read(t, local, false)
 
 	t.Run("refused", func(t *testing.T) {
 		// A worker that runs no programs refuses the run's batches, which

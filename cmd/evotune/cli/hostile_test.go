@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // escapes is text a hostile program or peer writes to drive the
@@ -117,7 +119,7 @@ func TestHostileInputs(t *testing.T) {
 				if err := os.Mkdir(filepath.Join(dir, "elsewhere"), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(run, "nats")); err != nil {
+				if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(run, rundir.StoreDir)); err != nil {
 					t.Fatal(err)
 				}
 				return []string{"resume", run, "--generations", "2", "--serve=" + freeAddr(t), "--quiet"}
@@ -134,7 +136,7 @@ func TestHostileInputs(t *testing.T) {
 			name: "a run directory whose nats/ is a file",
 			args: func(t *testing.T, dir string) []string {
 				run := finishedRun(t, dir)
-				if err := os.WriteFile(filepath.Join(run, "nats"), nil, 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(run, rundir.StoreDir), nil, 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return []string{"resume", run, "--generations", "2", "--serve=" + freeAddr(t), "--quiet"}
@@ -149,7 +151,7 @@ func TestHostileInputs(t *testing.T) {
 			name: "a checkpoint whose games are near 2^63",
 			args: func(t *testing.T, dir string) []string {
 				run := finishedRun(t, dir)
-				ck := filepath.Join(run, "checkpoint.json")
+				ck := filepath.Join(run, rundir.CheckpointFile)
 				data, err := os.ReadFile(ck)
 				if err != nil {
 					t.Fatal(err)
@@ -212,7 +214,7 @@ func TestHostileInputs(t *testing.T) {
 			},
 			code: ExitOK,
 			check: func(t *testing.T, dir string) {
-				log, _ := os.ReadFile(filepath.Join(dir, "run", "run.log"))
+				log, _ := os.ReadFile(filepath.Join(dir, "run", rundir.LogFile))
 				if !regexp.MustCompile(`\[pid \d+\] stderr: \d+ lines \(.*\) dropped`).Match(log) {
 					t.Errorf("run.log does not count the lines dropped:\n%.2000s", log)
 				}
@@ -224,7 +226,7 @@ func TestHostileInputs(t *testing.T) {
 			name: "a resume of a run whose config was edited",
 			args: func(t *testing.T, dir string) []string {
 				run := finishedRun(t, dir)
-				path := filepath.Join(run, "config.yaml")
+				path := filepath.Join(run, rundir.ConfigFile)
 				text, _ := os.ReadFile(path)
 				if err := os.WriteFile(path, []byte(strings.Replace(string(text), "seed: 4", "seed: 5", 1)), 0o644); err != nil {
 					t.Fatal(err)

@@ -14,10 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/printable"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
@@ -110,7 +112,7 @@ func TestRefusingWorkersDoNotStopTheRun(t *testing.T) {
 			cfg := tc.config(t, dir)
 			local := filepath.Join(dir, "local")
 			mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
-			want := readFiles(t, local)
+			want := rundirtest.Read(t, local, false)
 
 			goodDir, badDir := filepath.Join(dir, "good"), filepath.Join(dir, "bad")
 			for _, d := range []string{goodDir, badDir} {
@@ -268,18 +270,18 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 			} else {
 				w := &engine.Worker{}
 				defer w.Close()
-				play := distpool.Play(w)
+				play := natspool.Play(w)
 				var forged atomic.Bool
 				wdone := make(chan struct{})
 				go func() {
 					defer close(wdone)
-					_ = dist.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+					_ = natsqueue.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
 						res, err := play(ctx, payload, fetch)
 						if err == nil && forged.CompareAndSwap(false, true) {
 							res = f.worker(res)
 						}
 						return res, err
-					}, dist.WorkerOptions{Slots: 1})
+					}, natsqueue.WorkerOptions{Slots: 1})
 				}()
 				defer func() { cancel(); <-wdone }()
 				waitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.exited() })
@@ -293,7 +295,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 			if s := said.String(); strings.ContainsAny(s, "\x1b\x07\u202e") {
 				t.Errorf("the coordinator's terminal got control characters: %q", s)
 			}
-			log, _ := os.ReadFile(filepath.Join(runDir, "run.log"))
+			log, _ := os.ReadFile(filepath.Join(runDir, rundir.LogFile))
 			if !strings.Contains(string(log), f.logged) {
 				t.Errorf("run.log does not note %q:\n%s", f.logged, log)
 			}

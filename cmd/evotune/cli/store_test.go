@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestFinishedRunsLeaveNoStore: the embedded server's store
@@ -19,7 +21,7 @@ func TestFinishedRunsLeaveNoStore(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", dir, "--quiet", "--generations", "1")
-	store := filepath.Join(dir, "nats")
+	store := filepath.Join(dir, rundir.StoreDir)
 	if err := os.MkdirAll(filepath.Join(store, "jetstream"), 0o755); err != nil { // what a killed coordinator leaves
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--quiet")
-	waitFor(t, "first generation queued", exists(filepath.Join(dir, "games.journal")))
+	waitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
 	if err := coord.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -63,7 +64,7 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 			case (d.Value < 0) != s.LowerIsBetter:
 				verdict = "worse than the start"
 			}
-			fmt.Fprintf(w, "  recommended - start: %+.4g [%+.4g, %+.4g], paired on the same deals: %s\n", d.Value, d.CI95[0], d.CI95[1], verdict)
+			fmt.Fprintf(w, "  recommended - start: %s, paired on the same deals: %s\n", signedInterval(d.Value, d.CI95), verdict)
 		}
 		if e := s.Elo; e != nil {
 			fmt.Fprintf(w, "  Elo against the %s: %s over %s\n", s.Against, formatElo(*e), english.Count(s.Pairs.Pairs(), "seat-swapped pair"))
@@ -77,4 +78,15 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 // interval is a figure with its interval.
 func interval(f fitness.Figure) string {
 	return fmt.Sprintf("%.4g [%.4g, %.4g]", f.Fitness, f.CI95[0], f.CI95[1])
+}
+
+// signedInterval is a difference with its interval, signed, to two
+// significant digits of the interval's half-width: the digits beyond
+// those are noise.
+func signedInterval(v float64, ci [2]float64) string {
+	d := 2
+	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
+		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
+	}
+	return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
 }
