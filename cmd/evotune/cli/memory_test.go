@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tenMillion is one generation of 10^7 games of the most trivial game
@@ -35,13 +34,14 @@ const maxGenerationRSS = 200 << 10 // KiB
 // maxGenerationRSS: memory does not grow with games per generation. It
 // takes about 10 s on one core, so -short skips it; CI runs it in the
 // plain 'go test ./...' and under -race alike (the evotune it measures is
-// built without -race).
+// built without -race). It waits as long as the test may (patience): the
+// verdict is the memory, never the time, which a busy machine stretches.
 func TestGenerationMemoryIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 10^7 games")
 	}
 	cfg := writeConfig(t, tenMillion)
-	r := procWithin(t, 5*time.Minute, nil, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet", "--workers", "2")
+	r := proc(t, nil, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet", "--workers", "2")
 	if r.code != 0 || !strings.Contains(r.stdout, "over 1000000 games") {
 		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
 	}
@@ -78,7 +78,7 @@ func TestLargeGridsCostNoMemoryPerWorker(t *testing.T) {
 	}
 	peak := map[int]int64{}
 	for _, workers := range []int{1, 3} {
-		r := procWithin(t, 5*time.Minute, nil, "run", cfg, "--out", filepath.Join(dir, fmt.Sprint("run", workers)), "--quiet",
+		r := proc(t, nil, "run", cfg, "--out", filepath.Join(dir, fmt.Sprint("run", workers)), "--quiet",
 			"--workers", fmt.Sprint(workers), "--generations", "1")
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)

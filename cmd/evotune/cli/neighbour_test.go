@@ -333,7 +333,7 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(time.Minute) {
+	if !ns.ReadyForConnections(time.Until(patience(t))) {
 		t.Fatal("the NATS server did not start")
 	}
 	defer ns.Shutdown()

@@ -78,17 +78,6 @@ func proc(t testing.TB, stdout *os.File, args ...string) procResult {
 	return procUntil(t, patience(t), stdout, args...)
 }
 
-// procWithin is proc, given at most limit (a cap below the test's
-// patience, for a test that would rather fail than wait).
-func procWithin(t testing.TB, limit time.Duration, stdout *os.File, args ...string) procResult {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	if p := patience(t); p.Before(deadline) {
-		deadline = p
-	}
-	return procUntil(t, deadline, stdout, args...)
-}
-
 // procUntil is proc, killed at deadline. The binary is built before the
 // clock starts: building it under load took most of what was once a
 // 30-second limit.

@@ -303,7 +303,7 @@ func TestWorkerRefusesAnOpenServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(30 * time.Second) {
+	if !ns.ReadyForConnections(time.Until(patience(t))) {
 		t.Fatal("the open server did not start")
 	}
 	defer ns.Shutdown()
