@@ -289,9 +289,15 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		return nil, err
 	}
 	opts = append(opts, files...)
+	// Without a certificate authority to prove the server, the token
+	// goes only to a server of this user's on this machine (ownDialer).
+	own := &ownDialer{d: net.Dialer{Timeout: nats.DefaultTimeout}}
+	if o.CAFile == "" {
+		opts = append(opts, nats.SetCustomDialer(own))
+	}
 	deadline := time.Now().Add(o.Wait)
 	nc, err := nats.Connect(addr, opts...)
-	for errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline) {
+	for errors.Is(err, nats.ErrNoServers) && own.refusal() == nil && time.Now().Before(deadline) {
 		if o.Waiting != nil {
 			o.Waiting()
 			o.Waiting = nil
@@ -303,7 +309,9 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		}
 		nc, err = nats.Connect(addr, opts...)
 	}
-	switch {
+	switch refused := own.refusal(); {
+	case err != nil && refused != nil:
+		return nil, refused
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.Token == "" && !URLHasSecret(addr):
 		return nil, fmt.Errorf("natsqueue: %s asks for a token: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.TokenFrom != "":

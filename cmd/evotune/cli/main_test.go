@@ -13,6 +13,10 @@ func TestMain(m *testing.M) {
 		rawbot()
 		os.Exit(0)
 	}
+	if addr := os.Getenv("EVOTUNE_AS_SQUATTER"); addr != "" {
+		squat(addr, os.Getenv("EVOTUNE_SQUATTER_OUT"))
+		os.Exit(0)
+	}
 	if os.Getenv("EVOTUNE_AS_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
