@@ -81,6 +81,37 @@ func TestReadTokenFile(t *testing.T) {
 	}
 }
 
+// TestTokenFileOfAnotherUser: a token file another user owns (but root)
+// is a token that user can read, so it is refused even where this user
+// may read it (root reads every file): before, a root worker given
+// --token-file in a shared directory used a token its owner, nobody,
+// had written and knew. A file of this user's or root's is read.
+func TestTokenFileOfAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to give a file to another user (nobody)")
+	}
+	dir := t.TempDir()
+	theirs := filepath.Join(dir, "theirs")
+	if err := os.WriteFile(theirs, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	for _, own := range []bool{false, true} {
+		if got, err := ReadTokenFile(theirs, own); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
+			t.Errorf("own %v: got %q, %v; want a refusal naming its owner", own, got, err)
+		}
+	}
+	mine := filepath.Join(dir, "mine")
+	if err := os.WriteFile(mine, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadTokenFile(mine, false); err != nil || got != "s3cret" {
+		t.Errorf("this user's file: %q, %v", got, err)
+	}
+}
+
 // TestUserTokenIsMadeOnceAndPrivate: the first use makes a token file
 // only its owner can read, in a directory only its owner can enter; later
 // uses, and uses racing the first, all get that one token.
