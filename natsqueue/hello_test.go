@@ -1,7 +1,6 @@
 package natsqueue
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -16,21 +15,7 @@ import (
 // made "-9223372036854775808 games at once", and a flood of IDs grew
 // the coordinator's memory without end.
 func TestForgedHellosAreBounded(t *testing.T) {
-	srv, err := Serve(ServerOptions{StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	nc, err := srv.Connect("test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c, err := NewCoordinator(context.Background(), nc, Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	nc, c := newCoordinator(t)
 	say := func(id string, slots int) {
 		data, _ := json.Marshal(map[string]any{"id": id, "slots": slots})
 		if err := nc.Publish(helloSubject, data); err != nil {

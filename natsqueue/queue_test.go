@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -155,26 +156,34 @@ func TestTLSAndToken(t *testing.T) {
 	}
 }
 
-// TestShareAndFetch: a worker fetches what the coordinator shared, by its
-// hash, and refuses a key that is not one, one never shared, data stored
-// under another's hash and data beyond the server's limit.
-func TestShareAndFetch(t *testing.T) {
+// newCoordinator serves an embedded server and makes a coordinator on a
+// connection to it, all closed at the test's end.
+func newCoordinator(t *testing.T) (*nats.Conn, *Coordinator) {
+	t.Helper()
 	srv, err := Serve(ServerOptions{StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	nc, err := srv.Connect("test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	ctx := context.Background()
-	c, err := NewCoordinator(ctx, nc, Settings{})
+	t.Cleanup(nc.Close)
+	c, err := NewCoordinator(context.Background(), nc, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return nc, c
+}
+
+// TestShareAndFetch: a worker fetches what the coordinator shared, by its
+// hash, and refuses a key that is not one, one never shared, data stored
+// under another's hash and data beyond the server's limit.
+func TestShareAndFetch(t *testing.T) {
+	nc, c := newCoordinator(t)
+	ctx := context.Background()
 	key, err := c.Share(ctx, []byte("the config"))
 	if err != nil {
 		t.Fatal(err)
