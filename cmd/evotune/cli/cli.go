@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/spf13/cobra"
 )
@@ -52,23 +53,27 @@ func newRootCmd(e *env) *cobra.Command {
 		Example: `  evotune run configs/quickstart.yaml
   evotune eval battleship --player tuned:best.yaml --vs over9000
   evotune completion bash > /etc/bash_completion.d/evotune`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q; run 'evotune help'", args[0])
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},
-		// No command: the help, on stderr, and exit 2.
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SetOut(e.stderr)
-			_ = cmd.Help()
-			return errUsageShown
-		},
+		// No command: the help, as 'evotune help' prints it.
+		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Version:       buildinfo.Read().Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Names within two edits of a command are offered in its place.
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
+	// --version prints what 'evotune version' prints; the template is
+	// the text itself, with no template actions in it.
+	root.SetVersionTemplate(strings.ReplaceAll(buildinfo.Read().String(), "{{", "{{`{{`}}"))
+	// Declared here, without cobra's -v, so that every help shows it.
+	root.Flags().Bool("version", false, "print the version, as 'evotune version' does")
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newHelpCmd(root))
 	for _, newCmd := range commands {
@@ -101,6 +106,15 @@ func refuseUnknownShells(root *cobra.Command) {
 	}
 }
 
+// unknownCommand is the usage error of a command name root does not
+// have, with the nearest names it has when some are near.
+func unknownCommand(root *cobra.Command, name string) error {
+	if near := root.SuggestionsFor(name); len(near) > 0 {
+		return usagef("unknown command %q; did you mean %s?", name, strings.Join(near, " or "))
+	}
+	return usagef("unknown command %q; run 'evotune help'", name)
+}
+
 // newHelpCmd is cobra's help command, except that help for a command
 // that does not exist is the usage error it is (exit 2).
 func newHelpCmd(root *cobra.Command) *cobra.Command {
@@ -122,7 +136,7 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			cmd, _, err := root.Find(args)
 			if err != nil || (cmd == root && len(args) > 0) {
-				return usagef("unknown command %q; run 'evotune help'", strings.Join(args, " "))
+				return unknownCommand(root, strings.Join(args, " "))
 			}
 			return cmd.Help()
 		},

@@ -80,7 +80,6 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no command", nil, ""},
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
 		{"unknown game", []string{"eval", "chess", "--player", "random"}, `unknown game "chess"`},
 		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
@@ -143,6 +142,41 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 			}
 			if tc.want != "" && !strings.Contains(errs, "invalid value") && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Fatalf("want one line on stderr, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestNoCommandPrintsHelp: evotune alone is a request for help, not a
+// mistake: the help that 'evotune help' prints, on stdout, exit 0.
+func TestNoCommandPrintsHelp(t *testing.T) {
+	_, want, _ := run(t, "help")
+	code, out, errs := run(t)
+	if code != ExitOK || errs != "" || out != want || !strings.Contains(out, "Available Commands:") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant the help of 'evotune help' on stdout, exit 0", code, errs, out)
+	}
+}
+
+// TestUnknownCommandSuggests: a misspelt command is one line offering the
+// nearest commands; a name near none says how to list them.
+func TestUnknownCommandSuggests(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"swapped letters", []string{"rnu", "configs/quickstart.yaml"}, `evotune: unknown command "rnu"; did you mean run?`},
+		{"a letter missing", []string{"resum", "runs/x"}, `evotune: unknown command "resum"; did you mean resume?`},
+		{"a prefix", []string{"ex"}, `evotune: unknown command "ex"; did you mean export?`},
+		{"with a flag", []string{"evl", "--games", "10"}, `evotune: unknown command "evl"; did you mean eval?`},
+		{"through help", []string{"help", "valdate"}, `evotune help: unknown command "valdate"; did you mean validate?`},
+		{"near nothing", []string{"frobnicate"}, `evotune: unknown command "frobnicate"; run 'evotune help'`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitUsage || out != "" || errs != tc.want+"\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, tc.want)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -193,9 +192,7 @@ func (o *evalOptions) checkSVG() error {
 // report prints rep as indented JSON with --json, else as text.
 func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	if o.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	}
 	text(e.stdout)
 	return nil
