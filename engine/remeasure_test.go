@@ -69,7 +69,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("best.yaml lacks %q:\n%s", want, best)
 		}
 	}
-	exp, err := Export(dir, 5, JSON, false)
+	exp, _, err := Export(dir, 5, JSON, false)
 	if err != nil {
 		t.Fatal(err)
 	}

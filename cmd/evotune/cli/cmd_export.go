@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
 )
 
@@ -15,8 +17,12 @@ type exportOptions struct {
 	dir    string
 	top    int
 	format string
+	json   bool
 	out    string
-	rivals bool
+	// formatGiven says --format was given, which --json then contradicts
+	// unless it says json too.
+	formatGiven bool
+	rivals      bool
 }
 
 func newExportCmd(e *env) *cobra.Command {
@@ -28,7 +34,7 @@ func newExportCmd(e *env) *cobra.Command {
 games and 95% interval. The file loads directly as --player NAME:FILE in eval
 (--opponent NAME:FILE for co-evolved solo opponents, such as placers).`,
 		Example: `  evotune export runs/quickstart -o best.yaml
-  evotune export runs/quickstart --top 5 --format json
+  evotune export runs/quickstart --top 5 --json
   evotune export runs/coevolve --rivals -o placers.yaml`,
 		ValidArgsFunction: completeDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,12 +42,15 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 			if o.dir, err = exactlyOne(args, "RUN_DIR"); err != nil {
 				return err
 			}
+			o.formatGiven = cmd.Flags().Changed("format")
 			return o.run(cmd.Context())
 		},
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&o.top, "top", 1, "how many parameter sets (at most the run's evolution.hall-of-fame)")
-	fs.StringVar(&o.format, "format", "yaml", "yaml or json")
+	fs.BoolVar(&o.json, "json", false, "write JSON instead of YAML")
+	fs.StringVar(&o.format, "format", "yaml", "yaml or json (--json is --format json)")
+	_ = fs.MarkHidden("format") // the older spelling of --json
 	fs.StringVarP(&o.out, "output", "o", "", "write to `FILE` (atomically; \"-\": stdout, the default); an existing FILE must be an export")
 	fs.BoolVar(&o.rivals, "rivals", false, "export the co-evolved rival species (e.g. placers) instead")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"yaml", "json"}, cobra.ShellCompDirectiveNoFileComp))
@@ -53,6 +62,12 @@ func (o *exportOptions) run(context.Context) error {
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
+	if o.json {
+		if o.formatGiven && f != engine.JSON {
+			return usagef("--json and --format %s ask for two formats: give --json alone", o.format)
+		}
+		f = engine.JSON
+	}
 	if o.top < 1 {
 		return usagef("--top must be at least 1, got %d", o.top)
 	}
@@ -62,9 +77,12 @@ func (o *exportOptions) run(context.Context) error {
 			return err
 		}
 	}
-	data, err := engine.Export(o.dir, o.top, f, o.rivals)
+	data, n, err := engine.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
 		return err
+	}
+	if n < o.top {
+		fmt.Fprintf(o.e.stderr, "evotune export: --top %d, but the hall of fame holds %s: exporting %d\n", o.top, english.Count(n, "parameter set"), n)
 	}
 	if toStdout {
 		_, err = o.e.stdout.Write(data)
