@@ -12,14 +12,14 @@ import (
 )
 
 // fileLock is the lock file of a run directory. Its presence also marks a
-// directory as evotune's: run --out takes over no other non-empty one.
+// directory as evotune's: run -o/--output takes over no other non-empty one.
 const fileLock = ".evotune.lock"
 
 // Errors of run directory ownership.
 var (
 	// ErrLocked is returned when another process holds the run directory.
 	ErrLocked = errors.New("is in use by another evotune process")
-	// ErrNotEvotuneDir is returned when run --out names a non-empty
+	// ErrNotEvotuneDir is returned when run -o names a non-empty
 	// directory that holds no evotune run.
 	ErrNotEvotuneDir = errors.New("is not empty and holds no evotune run")
 	// ErrReadOnly is returned when a run directory cannot be written and
@@ -165,7 +165,7 @@ func checkOwnership(dir string) error {
 	if len(names) > 5 {
 		names = append(names[:5], fmt.Sprintf("and %d more", len(names)-5))
 	}
-	return fmt.Errorf("%s %w (found %s): choose another --out, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
+	return fmt.Errorf("%s %w (found %s): choose another -o/--output, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
 }
 
 // tempName matches the temporary files writeAtomic makes for the files of
