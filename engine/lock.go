@@ -201,6 +201,13 @@ func IsRunFile(path string) bool {
 	return false
 }
 
+// IsRunDir reports whether dir is a run directory that resume and export
+// can read: it holds a checkpoint (a regular file, as resume wants).
+func IsRunDir(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, fileCheckpoint))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // removeStaleTemps deletes the temporary files of killed evotune
 // processes: only regular files named like ours, and only under the lock,
 // so no live writer's file is touched.

@@ -36,7 +36,7 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 		Example: `  evotune export runs/quickstart -o best.yaml
   evotune export runs/quickstart --top 5 --json
   evotune export runs/coevolve --rivals -o placers.yaml`,
-		ValidArgsFunction: completeDir,
+		ValidArgsFunction: completeRunDir,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if o.dir, err = exactlyOne(args, "RUN_DIR"); err != nil {

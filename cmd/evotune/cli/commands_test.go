@@ -252,7 +252,8 @@ func TestCompletion(t *testing.T) {
 		{"rules", []string{"perft", "mnk", "--rule", ""}, []string{"m=", "n=", "k=", "gravity="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"rules of games", []string{"games", "hadron", "--rule", ""}, []string{"size="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"config files", []string{"run", ""}, []string{"yaml", "yml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
-		{"run directories", []string{"resume", ""}, nil, nil, cobra.ShellCompDirectiveFilterDirs},
+		{"run directories", []string{"resume", "testdata/"}, []string{"testdata/no-rivals", "testdata/pre-issue13/"}, []string{"testdata/coinbot", "testdata/coinbot/"}, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"run directories to export", []string{"export", "testdata/n"}, []string{"testdata/no-rivals"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"params files", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/"}, []string{"tuned:testdata/no-rivals/best.yaml", "tuned:testdata/no-rivals/config.yaml", "tuned:testdata/no-rivals/checkpoint.json"}, []string{"tuned:testdata/no-rivals/report.svg", "tuned:testdata/no-rivals/generations.csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"params files by prefix", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, []string{"tuned:testdata/no-rivals/config.yaml"}, cobra.ShellCompDirectiveNoFileComp},
@@ -286,6 +287,59 @@ func TestCompletion(t *testing.T) {
 				t.Errorf("directive %s, want %s", lines[len(lines)-1], want)
 			}
 		})
+	}
+}
+
+// TestCompleteRunDirs: resume and export complete run directories (those
+// with a checkpoint) and the directories on the way to one, never other
+// directories or files.
+func TestCompleteRunDirs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, f := range []string{"runs/quick/checkpoint.json", "runs/hadron/checkpoint.json", "runs/notes.txt", "deep/a/b/checkpoint.json",
+		"deeper/a/b/c/checkpoint.json", "empty/.keep", ".hidden/run/checkpoint.json", "here/checkpoint.json"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll("runs/stopped-before-a-checkpoint", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("runs", "linked"); err != nil {
+		t.Fatal(err)
+	}
+	nospace := cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	tests := []struct {
+		toComplete string
+		want       []string
+		directive  cobra.ShellCompDirective
+	}{
+		{"", []string{"deep/", "here", "linked/", "runs/"}, nospace},
+		{"r", []string{"runs/"}, nospace},
+		{"runs/", []string{"runs/hadron", "runs/quick"}, cobra.ShellCompDirectiveNoFileComp},
+		{"runs/q", []string{"runs/quick"}, cobra.ShellCompDirectiveNoFileComp},
+		{"deep/", []string{"deep/a/"}, nospace},
+		{".", []string{".hidden/"}, nospace},
+		{"nowhere/", nil, cobra.ShellCompDirectiveNoFileComp},
+	}
+	for _, tc := range tests {
+		t.Run(tc.toComplete, func(t *testing.T) {
+			got, directive := completeRunDir(nil, nil, tc.toComplete)
+			if !slices.Equal(got, tc.want) || directive != tc.directive {
+				t.Fatalf("%q, directive %d; want %q, %d", got, directive, tc.want, tc.directive)
+			}
+		})
+	}
+	for _, command := range []string{"resume", "export"} {
+		c, _, err := newRootCmd(&env{}).Find([]string{command})
+		if err != nil || c.ValidArgsFunction == nil {
+			t.Fatalf("%s: %v", command, err)
+		}
+		if got, _ := c.ValidArgsFunction(c, nil, "runs/"); !slices.Equal(got, []string{"runs/hadron", "runs/quick"}) {
+			t.Fatalf("%s completes %q", command, got)
+		}
 	}
 }
 
