@@ -31,6 +31,7 @@
 //	internal/bits128     the 128-bit cell set the games' bitboards share
 //	internal/yamlcheck   the one YAML checker: configs, parameter spaces and
 //	                     player files, every problem as file:line: key: message
+//	internal/buildinfo   which build is running: version, commit, Go, platform
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo
@@ -40,4 +41,8 @@
 // Every random stream derives from the run's seed and its position
 // (generation, purpose, index), so results do not depend on the number of
 // workers or on where a run was stopped and resumed.
+//
+// README.md is the user's guide and docs/ the rest of the documentation;
+// docs/architecture.md is the design. evotune is free software under the
+// MIT licence (LICENSE), copyright the evotune authors.
 package evotune

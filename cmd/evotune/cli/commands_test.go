@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -20,7 +19,6 @@ import (
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // TestExitCodeTable: the table has one row per code, help lists each with
@@ -500,56 +498,6 @@ func TestCountsOfOne(t *testing.T) {
 			}
 			if !strings.Contains(out, tc.want) {
 				t.Fatalf("%q does not say %q", out, tc.want)
-			}
-		})
-	}
-}
-
-// TestReadmeSynopsis: the README's synopsis (the block under "##
-// Commands") lists every command once and, on the lines that name it,
-// every flag it has and none it has not; it had missed run's --batch and
-// the worker's --wait among others.
-func TestReadmeSynopsis(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(data), "\n## Commands\n")
-	if !ok {
-		t.Fatal("README.md has no ## Commands")
-	}
-	_, block, _ := strings.Cut(after, "```\n")
-	block, _, _ = strings.Cut(block, "```")
-	// An indented line goes on with the line above it.
-	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
-	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z-]*)`)
-	for _, c := range ourCommands(t) {
-		t.Run(c.Name(), func(t *testing.T) {
-			var lines []string
-			own := 0 // lines of this command alone, beside those it shares (run|resume ...)
-			for _, l := range strings.Split(block, "\n") {
-				f := strings.Fields(l)
-				if len(f) > 1 && f[0] == "evotune" && slices.Contains(strings.Split(f[1], "|"), c.Name()) {
-					lines = append(lines, l)
-					if f[1] == c.Name() {
-						own++
-					}
-				}
-			}
-			if own != 1 {
-				t.Fatalf("%d lines of its own, want 1:\n%s", own, strings.Join(lines, "\n"))
-			}
-			text := strings.Join(lines, "\n")
-			c.Flags().VisitAll(func(f *pflag.Flag) {
-				if f.Name != "help" && !strings.Contains(text, "--"+f.Name) && (f.Shorthand == "" || !strings.Contains(text, "-"+f.Shorthand+" ")) {
-					t.Errorf("--%s missing", f.Name)
-				}
-			})
-			for _, m := range flagRE.FindAllStringSubmatch(text, -1) {
-				name := strings.TrimLeft(m[2], "-")
-				if c.Flags().Lookup(name) == nil && c.Flags().ShorthandLookup(name) == nil {
-					t.Errorf("%s: %s has no such flag", m[2], c.Name())
-				}
 			}
 		})
 	}
