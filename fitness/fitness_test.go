@@ -326,15 +326,19 @@ func TestPlayPairsSwapsSeats(t *testing.T) {
 	}
 }
 
+// writeIn writes a file of body called name in dir and returns its path.
+func writeIn(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestLoadParams(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeIn(t, dir, name, body) }
 	tests := []struct {
 		name, body string
 		bias       float64
@@ -431,13 +435,7 @@ func (untunable) Players() []fitness.PlayerInfo { return coinGame{}.Players()[:1
 // names, else tuned; a name that is no path gets no suggestion.
 func TestParseSpecSuggestsAFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeIn(t, dir, name, body) }
 	other := write("other.yaml", "game: coin\nplayer: other\nrole: mover\nparams: {bias: 0.2}\n")
 	nobody := write("nobody.yaml", "game: coin\nplayer: nobody\nparams: {bias: 0.2}\n")
 	write("champion", "bias: 0.2\n")
