@@ -1,15 +1,31 @@
 // Package buildinfo says which build of evotune is running: the module
 // version, the VCS revision it was built from and whether the tree had
-// uncommitted changes, the Go version, and the OS and architecture. It
-// reads what the Go toolchain recorded in the binary
-// (runtime/debug.ReadBuildInfo), so it needs no build flags.
+// uncommitted changes, the Go version, the OS and architecture, and the
+// SHA-256 of the binary. It reads what the Go toolchain recorded in the
+// binary (runtime/debug.ReadBuildInfo), so it needs no build flags.
+//
+// A coordinator and its workers compare builds (Compatible): a worker
+// counts only if its results are known to be the coordinator's, bit for
+// bit. Go may compute a float expression differently on another
+// architecture (it fuses a multiply and an add into one instruction, with
+// one rounding instead of two, only where the architecture and its level
+// have one), and any change to the code may change a result, so only the
+// very binary, or a build of the same clean commit by the same Go for the
+// same platform with the same settings, is known to agree.
 package buildinfo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Info is what a binary says of its build.
@@ -27,6 +43,14 @@ type Info struct {
 	// It matters to results: the compiler fuses multiply-adds only where
 	// the level provides the instruction.
 	ArchLevel string `json:"arch_level,omitempty"`
+	// Settings is a digest of the build settings that can change what
+	// the binary computes: compiler and linker flags, tags, cgo, the
+	// platform (everything the toolchain records but the VCS fields and
+	// -trimpath, which changes only the file names recorded).
+	Settings string `json:"settings"`
+	// Executable is the SHA-256 of the running binary (Own only; "" when
+	// it cannot be read).
+	Executable string `json:"executable,omitempty"`
 }
 
 // Read returns the running binary's build information. A binary without
@@ -43,7 +67,11 @@ func Read() Info {
 // fromBuildInfo reads an Info out of the toolchain's record.
 func fromBuildInfo(bi *debug.BuildInfo) Info {
 	in := Info{Module: bi.Main.Path, Version: bi.Main.Version, Go: bi.GoVersion, OS: runtime.GOOS, Arch: runtime.GOARCH}
+	var relevant []string
 	for _, s := range bi.Settings {
+		if !strings.HasPrefix(s.Key, "vcs") && s.Key != "-trimpath" {
+			relevant = append(relevant, s.Key+"="+s.Value)
+		}
 		switch s.Key {
 		case "vcs.revision":
 			in.Revision = s.Value
@@ -65,7 +93,96 @@ func fromBuildInfo(bi *debug.BuildInfo) Info {
 	if in.Version == "" {
 		in.Version = "(devel)"
 	}
+	slices.Sort(relevant)
+	sum := sha256.Sum256([]byte(strings.Join(relevant, "\n")))
+	in.Settings = hex.EncodeToString(sum[:8])
 	return in
+}
+
+var own = sync.OnceValue(func() Info {
+	in := Read()
+	in.Executable = executableHash()
+	return in
+})
+
+// Own is Read with the SHA-256 of the running binary: what a coordinator
+// and its workers compare. The binary is read once, on the first call.
+func Own() Info { return own() }
+
+// executableHash is the SHA-256 of the running binary, "" if it cannot be
+// read.
+func executableHash() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ErrOtherBuild is the error of builds whose results may differ.
+var ErrOtherBuild = errors.New("another build")
+
+// Compatible returns nil when a worker built as worker computes what the
+// coordinator built as coordinator computes: it runs the very binary (the
+// same SHA-256), or a build of the same commit, without uncommitted
+// changes, by the same Go for the same OS, architecture and level, with
+// the same build settings. Otherwise it returns an error wrapping
+// ErrOtherBuild that says how they differ and names both.
+func Compatible(coordinator, worker Info) error {
+	if coordinator.Executable != "" && coordinator.Executable == worker.Executable {
+		return nil
+	}
+	var why string
+	switch c, w := coordinator, worker; {
+	case c.Go == "":
+		why = "the coordinator's build is unknown"
+	case c.Arch != w.Arch || c.ArchLevel != w.ArchLevel:
+		why = "another architecture"
+	case c.OS != w.OS:
+		why = "another operating system"
+	case c.Go != w.Go:
+		why = "another Go version"
+	case c.Revision == "" || w.Revision == "":
+		why = "another binary, of no known commit"
+	case c.Revision != w.Revision:
+		why = "another commit"
+	case c.Modified || w.Modified:
+		why = "another binary, built with uncommitted changes"
+	case c.Settings != w.Settings:
+		why = "other build settings"
+	default:
+		return nil
+	}
+	return fmt.Errorf("%w, %s: this worker is %s; the coordinator is %s", ErrOtherBuild, why, worker.Short(), coordinator.Short())
+}
+
+// Short names a build on one line: version, commit, Go, platform and,
+// when known, the binary's SHA-256 (its first 12 hex digits).
+func (in Info) Short() string {
+	if in.Go == "" {
+		return "unknown"
+	}
+	commit := "commit unknown"
+	if in.Revision != "" {
+		commit = "commit " + in.Revision[:min(12, len(in.Revision))]
+		if in.Modified {
+			commit += " (modified)"
+		}
+	}
+	s := fmt.Sprintf("evotune %s, %s, %s %s", in.Version, commit, in.Go, in.Platform())
+	if in.Executable != "" {
+		s += ", binary " + in.Executable[:min(12, len(in.Executable))]
+	}
+	return s
 }
 
 // levelKeys names, per architecture, the build setting that holds its
@@ -122,5 +239,9 @@ func (in Info) Commit() string {
 
 // String is the text of 'evotune version'.
 func (in Info) String() string {
-	return fmt.Sprintf("evotune %s\ncommit:   %s\ngo:       %s\nplatform: %s\n", in.Version, in.Commit(), in.Go, in.Platform())
+	s := fmt.Sprintf("evotune %s\ncommit:   %s\ngo:       %s\nplatform: %s\n", in.Version, in.Commit(), in.Go, in.Platform())
+	if in.Executable != "" {
+		s += "binary:   sha256 " + in.Executable + "\n"
+	}
+	return s
 }

@@ -69,9 +69,10 @@ func newRootCmd(e *env) *cobra.Command {
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	// --version prints what 'evotune version' prints; the template is
-	// the text itself, with no template actions in it.
-	root.SetVersionTemplate(strings.ReplaceAll(buildinfo.Read().String(), "{{", "{{`{{`}}"))
+	// --version prints what 'evotune version' prints; the binary is read
+	// for its digest only then.
+	cobra.AddTemplateFunc("evotuneBuild", func() string { return buildinfo.Own().String() })
+	root.SetVersionTemplate("{{evotuneBuild}}")
 	// Declared here, without cobra's -v, so that every help shows it.
 	root.Flags().Bool("version", false, "print the version, as 'evotune version' does")
 	root.SetFlagErrorFunc(flagError)

@@ -23,8 +23,10 @@ func newVersionCmd(e *env) *cobra.Command {
 		Use:   "version",
 		Short: "Print evotune's version, commit, Go version and platform",
 		Long: `Print the build of this evotune: the module version, the commit it was built
-from (and whether the tree had uncommitted changes), the Go version and the
-OS and architecture. 'evotune --version' prints the same.`,
+from (and whether the tree had uncommitted changes), the Go version, the OS and
+architecture, and the SHA-256 of the binary. 'evotune --version' prints the
+same. A coordinator's workers must run its build: the same binary, or one built
+from the same clean commit by the same Go for the same platform.`,
 		Example: `  evotune version
   evotune version --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,7 +41,7 @@ OS and architecture. 'evotune --version' prints the same.`,
 }
 
 func (o *versionOptions) run(context.Context) error {
-	in := buildinfo.Read()
+	in := buildinfo.Own()
 	if o.json {
 		return writeJSON(o.e.stdout, in)
 	}
