@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/buildinfo"
 )
 
 // TestSpecErrorsNameTheByte: a damaged description's error names the
@@ -102,7 +104,7 @@ func TestWorkerSizeLimits(t *testing.T) {
 func TestWorkerRefusesForeignPlayers(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	run, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}

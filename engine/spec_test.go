@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/buildinfo"
 )
 
 // goodSpec has players of both kinds, a game without a second player
@@ -129,12 +131,12 @@ func TestDecodeResults(t *testing.T) {
 func TestWorkerRunDescriptions(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	good, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	good, err := json.Marshal(runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rewrite := func(f func(*runSpec)) []byte {
-		s := runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()}
+		s := runSpec{Format: SpecFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
 		f(&s)
 		data, _ := json.Marshal(s)
 		return data
@@ -154,6 +156,11 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		{"a config that does not load", rewrite(func(s *runSpec) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
 		{"another hash", rewrite(func(s *runSpec) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
 		{"player files", rewrite(func(s *runSpec) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
+		{"a coordinator of another architecture", rewrite(func(s *runSpec) {
+			s.Build.Arch, s.Build.ArchLevel, s.Build.Executable = "arm64", "GOARM64=v8.0", strings.Repeat("0", 64)
+		}), nil, "batch r.0.0: another build, another architecture: this worker is " + buildinfo.Own().Short()},
+		{"a coordinator of another binary", rewrite(func(s *runSpec) { s.Build.Executable = strings.Repeat("0", 64) }), nil, "another build"},
+		{"a coordinator of no known build", rewrite(func(s *runSpec) { s.Build = buildinfo.Info{} }), nil, "another build, the coordinator's build is unknown"},
 		{"oversized", make([]byte, MaxSpec+1), nil, "a run description of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

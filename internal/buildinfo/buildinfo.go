@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -128,15 +129,29 @@ func executableHash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ErrOtherBuild is the error of builds whose results may differ.
+// ErrOtherBuild is what a MismatchError is: builds whose results may
+// differ.
 var ErrOtherBuild = errors.New("another build")
+
+// MismatchError says how a worker's build differs from its
+// coordinator's, naming both.
+type MismatchError struct {
+	Why                 string // "another architecture", ...
+	Worker, Coordinator Info
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("another build, %s: this worker is %s; the coordinator is %s", e.Why, e.Worker.Short(), e.Coordinator.Short())
+}
+
+func (e *MismatchError) Unwrap() error { return ErrOtherBuild }
 
 // Compatible returns nil when a worker built as worker computes what the
 // coordinator built as coordinator computes: it runs the very binary (the
 // same SHA-256), or a build of the same commit, without uncommitted
 // changes, by the same Go for the same OS, architecture and level, with
-// the same build settings. Otherwise it returns an error wrapping
-// ErrOtherBuild that says how they differ and names both.
+// the same build settings. Otherwise it returns a *MismatchError, which
+// says how they differ and names both.
 func Compatible(coordinator, worker Info) error {
 	if coordinator.Executable != "" && coordinator.Executable == worker.Executable {
 		return nil
@@ -145,6 +160,8 @@ func Compatible(coordinator, worker Info) error {
 	switch c, w := coordinator, worker; {
 	case c.Go == "":
 		why = "the coordinator's build is unknown"
+	case w.Go == "":
+		why = "the worker's build is unknown"
 	case c.Arch != w.Arch || c.ArchLevel != w.ArchLevel:
 		why = "another architecture"
 	case c.OS != w.OS:
@@ -162,14 +179,19 @@ func Compatible(coordinator, worker Info) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("%w, %s: this worker is %s; the coordinator is %s", ErrOtherBuild, why, worker.Short(), coordinator.Short())
+	return &MismatchError{Why: why, Worker: worker, Coordinator: coordinator}
 }
 
 // Short names a build on one line: version, commit, Go, platform and,
-// when known, the binary's SHA-256 (its first 12 hex digits).
+// when known, the binary's SHA-256 (its first 12 hex digits). A build
+// another process announced is text from the network: its control
+// characters are escaped and its fields cut short.
 func (in Info) Short() string {
 	if in.Go == "" {
 		return "unknown"
+	}
+	for _, f := range []*string{&in.Version, &in.Revision, &in.Go, &in.OS, &in.Arch, &in.ArchLevel, &in.Executable} {
+		*f = printable(*f)
 	}
 	commit := "commit unknown"
 	if in.Revision != "" {
@@ -235,6 +257,15 @@ func (in Info) Commit() string {
 		s += ", with uncommitted changes"
 	}
 	return s
+}
+
+// printable escapes s's control characters and cuts it to 80 bytes.
+func printable(s string) string {
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
 }
 
 // String is the text of 'evotune version'.

@@ -140,6 +140,7 @@ func TestCompatible(t *testing.T) {
 		{"the coordinator's uncommitted changes", func() Info { c := coord; c.Modified = true; return c }(), with(func(*Info) {}), "uncommitted changes"},
 		{"other settings", coord, with(func(w *Info) { w.Settings = "fedcba9876543210" }), "other build settings"},
 		{"an unknown coordinator", Info{}, coord, "the coordinator's build is unknown"},
+		{"an unknown worker", coord, Info{}, "the worker's build is unknown"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,5 +180,15 @@ func TestOwnHashesTheBinary(t *testing.T) {
 	}
 	if Read().Executable != "" {
 		t.Fatal("Read hashes the binary; only Own should")
+	}
+}
+
+// TestShortEscapes: a build announced over the network is printed with
+// its control characters escaped and its fields cut short.
+func TestShortEscapes(t *testing.T) {
+	in := Info{Version: "v1\x1b[2J", Revision: strings.Repeat("ab", 100), Go: "go1.26.8\n", OS: "linux", Arch: "amd64"}
+	got := in.Short()
+	if strings.ContainsAny(got, "\x1b\n") || !strings.Contains(got, `v1\x1b[2J`) || !strings.Contains(got, `go1.26.8\n`) {
+		t.Fatalf("%q", got)
 	}
 }

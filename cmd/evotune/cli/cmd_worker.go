@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
@@ -113,9 +114,28 @@ func (o *workerOptions) run(ctx context.Context) error {
 		defer w.Close()
 		var batches atomic.Int64
 		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
-		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+		// A coordinator of another build gets no results from this
+		// worker: it says so before the worker takes a batch (Build,
+		// CheckCoordinator); and should a run's description show another
+		// build later (a coordinator restarted from another binary), the
+		// worker stops at that batch, which goes back to the queue.
+		ctx, refuse := context.WithCancelCause(ctx)
+		play := distpool.Play(w)
+		err = dist.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+			res, err := play(ctx, payload, fetch)
+			if errors.Is(err, buildinfo.ErrOtherBuild) {
+				refuse(err)
+			}
+			return res, err
+		}, dist.WorkerOptions{Slots: o.workers, Build: ownBuild(), CheckCoordinator: checkCoordinatorBuild,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
+		if cause := context.Cause(ctx); errors.Is(cause, buildinfo.ErrOtherBuild) {
+			err = cause
+		}
+		if m, ok := errors.AsType[*buildinfo.MismatchError](err); ok {
+			return fmt.Errorf("refused the coordinator: %w", m)
+		}
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
 		if err == nil && ctx.Err() != nil {
 			return context.Canceled

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/nats-io/nats.go"
@@ -262,7 +264,11 @@ func (p *lazyPool) start() error {
 		}
 	}
 	p.closers = append(p.closers, nc.Close)
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
+	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver,
+		Build: ownBuild(), CheckWorker: checkWorkerBuild,
+		OnRefused: func(worker string, err error) {
+			fmt.Fprintf(p.e.stderr, "evotune: worker %q refused: %v\n", worker, err)
+		}})
 	if err != nil {
 		return err
 	}
@@ -293,7 +299,7 @@ func (p *lazyPool) start() error {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = dist.Work(ctx, wnc, distpool.Play(w), dist.WorkerOptions{Slots: d.play})
+			_ = dist.Work(ctx, wnc, distpool.Play(w), dist.WorkerOptions{Slots: d.play, Build: ownBuild()})
 		}()
 		p.closers = append(p.closers, func() { cancel(); <-done; w.Close(); wnc.Close() })
 	}
@@ -315,4 +321,32 @@ func (p *lazyPool) close(finished bool) {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}
+}
+
+// ownBuild is this binary's build as a worker announces it.
+func ownBuild() string {
+	data, _ := json.Marshal(buildinfo.Own())
+	return string(data)
+}
+
+// checkWorkerBuild is a coordinator's check of the build a worker
+// announces: only a build known to compute what this one computes
+// counts (buildinfo.Compatible).
+func checkWorkerBuild(announced string) error {
+	return buildinfo.Compatible(buildinfo.Own(), decodeBuild(announced))
+}
+
+// checkCoordinatorBuild is a worker's check of its coordinator's build.
+func checkCoordinatorBuild(announced string) error {
+	return buildinfo.Compatible(decodeBuild(announced), buildinfo.Own())
+}
+
+// decodeBuild reads a build another process announced; the zero Info,
+// an unknown build, if it announced none that reads.
+func decodeBuild(announced string) buildinfo.Info {
+	var in buildinfo.Info
+	if json.Unmarshal([]byte(announced), &in) != nil {
+		return buildinfo.Info{}
+	}
+	return in
 }
