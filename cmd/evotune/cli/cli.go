@@ -44,6 +44,12 @@ second one aborts it), and stops every other long command at once.
 
 `
 
+// evotuneBuild is the text of --version, as 'evotune version' prints it:
+// the binary is read for its digest only when --version is asked for.
+func init() {
+	cobra.AddTemplateFunc("evotuneBuild", func() string { return buildinfo.Own().String() })
+}
+
 // newRootCmd builds the evotune command and its subcommands over e.
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{
@@ -69,9 +75,7 @@ func newRootCmd(e *env) *cobra.Command {
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	// --version prints what 'evotune version' prints; the binary is read
-	// for its digest only then.
-	cobra.AddTemplateFunc("evotuneBuild", func() string { return buildinfo.Own().String() })
+	// --version prints what 'evotune version' prints.
 	root.SetVersionTemplate("{{evotuneBuild}}")
 	// Declared here, without cobra's -v, so that every help shows it.
 	root.Flags().Bool("version", false, "print the version, as 'evotune version' does")
