@@ -97,18 +97,19 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 }
 
 // startCoordinator starts `evotune ARGS` (a run or resume with --serve),
-// killed at the test's end; its stderr is the buffer's.
-func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// killed at the test's end; its stderr is the buffer's, which may be read
+// while it runs.
+func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := evotune(args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd, &errb
+	return cmd, errb
 }
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
@@ -410,11 +411,7 @@ func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
 		!strings.Contains(line, "; the coordinator is "+buildinfo.Own().Short()) {
 		t.Fatalf("want one line naming both builds (this worker's binary %x), got:\n%s", sum[:6], line)
 	}
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(errb.String(), `" refused: another build, `); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the coordinator did not say it refused the worker:\n%s", errb.String())
-		}
-	}
+	waitFor(t, "refusal by the coordinator", saysAny(errb, `" refused: another build, `))
 	startWorker(t, "nats://"+addr, "--workers", "1")
 	if err := coord.Wait(); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
