@@ -27,6 +27,9 @@
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
+//	fitness/stats        paired and pentanomial figures with intervals,
+//	                     the sequential tests (SPRT); imports nothing of
+//	                     evotune (docs/statistics.md)
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
 //	internal/bits128     the 128-bit cell set the games' bitboards share
 //	internal/yamlcheck   the one YAML checker: configs, parameter spaces and

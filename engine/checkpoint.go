@@ -52,9 +52,11 @@ type SpeciesState struct {
 	Population []Member   `json:"population"` // the last generation, best first
 	HallOfFame []Member   `json:"hall_of_fame"`
 	History    []GenStats `json:"history"`
-	// Remeasured holds the fresh-deal figures of the best, once the run
-	// has reached its budget (with remeasure: in the config).
+	// Remeasured holds the fresh-deal figures of the best, and Verdict
+	// the recommended player's on a second fresh sample, once the run has
+	// finished (unless the config says remeasure: off).
 	Remeasured []Remeasured `json:"remeasured,omitempty"`
+	Verdict    *Verdict     `json:"verdict,omitempty"`
 	// Told is, for model cmaes, the fitness CMA-ES was told of every
 	// generation's genomes, in the order it sampled them; resume replays
 	// it. With racing, a dropped individual's entry is the figure it was

@@ -109,6 +109,9 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	if err := checkRemeasured(prefix, st, score); err != nil {
 		return err
 	}
+	if err := checkVerdict(prefix, st, sp.space, score); err != nil {
+		return err
+	}
 	for i, row := range st.History {
 		field := fmt.Sprintf("%shistory[%d]", prefix, i)
 		switch {
@@ -124,6 +127,8 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			return fmt.Errorf("%s.mean: %v is out of range", field, row.Mean)
 		case !finite(row.SD) || row.SD < 0:
 			return fmt.Errorf("%s.sd: %v is out of range", field, row.SD)
+		case !finite(row.MeanSE) || row.MeanSE < 0:
+			return fmt.Errorf("%s.mean_se: %v is out of range", field, row.MeanSE)
 		case row.BestGenes != nil && sp.space.Check(row.BestGenes) != nil:
 			return fmt.Errorf("%s.best_genes: %v", field, sp.space.Check(row.BestGenes))
 		}

@@ -37,7 +37,9 @@ type Config struct {
 	// config that does not set them, so older runs keep their hash.
 	Racing    *RacingConfig    `json:"racing,omitempty"`
 	Remeasure *RemeasureConfig `json:"remeasure,omitempty"`
-	Run       RunConfig        `json:"-"`
+	// Stop, likewise absent unless set, ends a run before its budget.
+	Stop *StopConfig `json:"stop,omitempty"`
+	Run  RunConfig   `json:"-"`
 	// ProgramConfig (command:, dir:, env:, timeout:, audit:) plays the
 	// game with an outside program instead of a built-in game.
 	ProgramConfig
@@ -348,6 +350,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 		},
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
+		"stop":      c.decodeStop(d),
 	})
 	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
 	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
@@ -489,6 +492,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.checkLimits(bad)
 	c.checkRacing(bad)
 	c.checkRemeasure(bad)
+	c.checkStop(bad)
 	c.checkRating(bad)
 	if c.Name != "" && !validName(c.Name) {
 		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)

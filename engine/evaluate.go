@@ -56,15 +56,52 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// modeStats accumulates one individual's results in one fitness mode.
-type modeStats struct{ n, sum, sumsq float64 }
+// modeStats accumulates one individual's results in one fitness mode:
+// by game, and, for head-to-head games, by seat-swapped pair, whose two
+// games share a deal and so are not independent.
+type modeStats struct {
+	n, sum, sumsq float64
+	// The pairs' mean scores, and the first game of an open pair.
+	pairs, pairSum, pairSumsq float64
+	first                     float64
+	open                      bool
+}
 
 func (m *modeStats) add(x float64) { m.n++; m.sum += x; m.sumsq += x * x }
 
+// addPaired adds a head-to-head game: the first of its pair, or the
+// second (swapped), which closes the pair.
+func (m *modeStats) addPaired(x float64, second bool) {
+	m.add(x)
+	switch {
+	case !second:
+		m.first, m.open = x, true
+	case m.open:
+		p := (m.first + x) / 2
+		m.pairs++
+		m.pairSum += p
+		m.pairSumsq += p * p
+		m.open = false
+	}
+}
+
 func (m modeStats) mean() float64 { return m.sum / m.n }
 
-// varMean is the variance of the mean.
+// varMean is the variance of the mean: from the pairs' mean scores where
+// the games came in seat-swapped pairs (docs/statistics.md), else from
+// the games.
 func (m modeStats) varMean() float64 {
+	if m.pairs >= 2 {
+		v := (m.pairSumsq - m.pairSum*m.pairSum/m.pairs) / (m.pairs - 1)
+		return max(0, v) / m.pairs
+	}
+	return m.varMeanGames()
+}
+
+// varMeanGames is the variance of the mean from the games taken one by
+// one: what racing's comparisons of population figures read, which this
+// change of intervals leaves as they were.
+func (m modeStats) varMeanGames() float64 {
 	if m.n < 2 {
 		return 0
 	}

@@ -241,12 +241,16 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 			if r.race != nil {
 				r.race.record(j, x)
 			}
-			stats[j.sp][j.a][j.mode].add(x)
+			if j.solo {
+				stats[j.sp][j.a][j.mode].add(x)
+			} else {
+				stats[j.sp][j.a][j.mode].addPaired(x, j.swap)
+			}
 			switch {
 			case j.between:
 				stats[j.bsp][j.b][j.mode].add(x) // the cost counts for both roles (the rivals maximise it)
 			case j.b >= 0:
-				stats[j.bsp][j.b][j.mode].add(1 - x)
+				stats[j.bsp][j.b][j.mode].addPaired(1-x, j.swap)
 			}
 		}
 	}

@@ -239,7 +239,7 @@ func (rc *race) better(j, i, r int, stats [][nModes]modeStats) bool {
 	}
 	if si, sj := stats[i][modePopulation], stats[j][modePopulation]; rc.weights[modePopulation] > 0 && si.n > 0 && sj.n > 0 {
 		// Different opponents: not paired.
-		parts = append(parts, part{rc.weights[modePopulation], sj.mean() - si.mean(), si.varMean() + sj.varMean(), min(si.n, sj.n)})
+		parts = append(parts, part{rc.weights[modePopulation], sj.mean() - si.mean(), si.varMeanGames() + sj.varMeanGames(), min(si.n, sj.n)})
 	}
 	var wmax, wsum float64
 	df := math.Inf(1)

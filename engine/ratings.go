@@ -164,6 +164,7 @@ func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, e
 		// of the mean is se^2, so combine weighs it like any mode.
 		st.sum = e * st.n
 		st.sumsq = se*se*st.n*(st.n-1) + st.sum*st.sum/st.n
+		st.pairs = 0 // the rating's variance, not the pairs', is the figure's
 	}
 	return out, nil
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/evotune/evotune/fitness"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // noiseConfig evolves coin players whose cost is pure noise (mean 5 + 3
@@ -136,6 +138,7 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			t.Fatal(err)
 		}
 		delete(ck, "remeasured")
+		delete(ck, "verdict")
 		data, _ := json.Marshal(ck)
 		write(t, dir, fileCheckpoint, data)
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
@@ -149,14 +152,36 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[fileBest])
 		}
 	})
+	t.Run("missing verdict", func(t *testing.T) {
+		// A finished run of the evotune before the verdict: remeasured,
+		// no verdict. Resume adds it, as a straight run has it.
+		dir := t.TempDir()
+		for name, data := range want {
+			if name != "export" {
+				write(t, dir, name, data)
+			}
+		}
+		var ck map[string]any
+		if err := json.Unmarshal(want[fileCheckpoint], &ck); err != nil {
+			t.Fatal(err)
+		}
+		delete(ck, "verdict")
+		data, _ := json.Marshal(ck)
+		write(t, dir, fileCheckpoint, data)
+		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		sameRun(t, want, readRun(t, dir), "a finished run without its verdict, resumed")
+	})
 }
 
 func TestRemeasureConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"no baselines", "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  population:\n    games: 2\nremeasure: {}\n",
-			"remeasure: re-measures against the baseline opponents"},
+		{"no baselines", "game: coin\nplayer: tuned\nfitness:\n  objective: cost\n  hall-of-fame:\n    games: 2\nremeasure: {}\n",
+			"remeasure: re-measures a solo measure against the baseline opponents"},
+		{"neither off nor a mapping", noiseConfig[:strings.Index(noiseConfig, "remeasure:")] + "remeasure: maybe\n", `remeasure: "maybe": want off, or a mapping`},
 		{"top zero", strings.Replace(noiseConfig, "top: 3", "top: 0", 1), "remeasure.top: 0: want from 1 to evolution.hall-of-fame (10)"},
 		{"odd games", "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\nremeasure:\n  games: 3\n",
 			"remeasure.games: 3: want an even number"},
@@ -179,7 +204,201 @@ func TestSummaryNamesSpending(t *testing.T) {
 			t.Fatalf("summary lacks %q:\n%s", want, cfg.Summary())
 		}
 	}
-	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); s != "" {
-		t.Fatalf("a config without the keys says %q", s)
+	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); !strings.Contains(s, "remeasure: the best 3 on 1000 fresh games") || strings.Contains(s, "racing") {
+		t.Fatalf("a config without the keys says %q; want the default remeasure alone", s)
+	}
+	if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n").spendingSummary(); s != "" {
+		t.Fatalf("a config with remeasure: off and no other key says %q", s)
+	}
+}
+
+// reRankConfig evolves coin players whose true cost is 8 + 2s (the knob s
+// from 0 to 1; the rest is the deal's and the player's own noise), with
+// 30 games an individual: seed 10's hall of fame ranks first a player of
+// s 0.27 over two better ones (s 0.18 and 0.00).
+const reRankConfig = `seed: 10
+game: coin
+rules: {slope: 2, own: 6}
+player: tuned
+fitness:
+  baselines:
+    games: 30
+evolution:
+  population: 12
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 3
+  games: 3000
+`
+
+// TestRemeasureReRanks: rank 1 by selection is not the best on fresh
+// deals; the run recommends the one that is, puts it first in best.yaml
+// and export, and reports it from a second fresh sample, beside the
+// starting point (the defaults, s = 1/2, cost 9) on the same deals.
+func TestRemeasureReRanks(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), reRankConfig), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := func(m Member) float64 { return m.Genes[0] }
+	truest := 0
+	for i := range 3 {
+		if s(ck.HallOfFame[i]) < s(ck.HallOfFame[truest]) {
+			truest = i
+		}
+	}
+	if truest == 0 {
+		t.Fatalf("the hall of fame's first is the truly best (s %v): the example shows nothing", s(ck.HallOfFame[0]))
+	}
+	v := ck.Verdict
+	if v == nil || v.Rank != truest+1 || v.Against != againstBaselines {
+		t.Fatalf("verdict %+v: want hall-of-fame member %d (s %.3f), the best on fresh deals", v, truest+1, s(ck.HallOfFame[truest]))
+	}
+	// The headline is a second sample's: not the figure that ranked it,
+	// and it holds the truth.
+	rm := ck.Remeasured[truest]
+	truth := 8 + 2*s(ck.HallOfFame[truest])
+	if v.Fitness == rm.Fitness || v.Games != 3000 || v.CI95[0] > truth || v.CI95[1] < truth {
+		t.Errorf("verdict %v %v over %d games (remeasure said %v); truth %v", v.Fitness, v.CI95, v.Games, rm.Fitness, truth)
+	}
+	if v.Start == nil || v.Difference == nil || v.StartGenes[0] != 0.5 {
+		t.Fatalf("verdict without the starting point: %+v", v)
+	}
+	if d := v.Difference.Value - (v.Fitness - v.Start.Fitness); d > 1e-9 || d < -1e-9 {
+		t.Errorf("paired difference %v, the means differ by %v", v.Difference.Value, v.Fitness-v.Start.Fitness)
+	}
+	if want := truth - 9; !v.Difference.Contains(want) || v.Difference.CI95[1] >= 0 {
+		t.Errorf("winner - start = %v, truth %v", v.Difference, want)
+	}
+	// The start's own interval is far wider than the paired difference's:
+	// the deals' luck cancels.
+	if paired, own := v.Difference.CI95[1]-v.Difference.CI95[0], v.Start.CI95[1]-v.Start.CI95[0]; paired >= own {
+		t.Errorf("paired interval %v not narrower than the start's own %v", paired, own)
+	}
+	exp, _, err := Export(dir, 5, JSON, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc fitness.ParamsFile
+	if err := json.Unmarshal(exp, &doc); err != nil {
+		t.Fatal(err)
+	}
+	first := doc.Players[0]
+	if first.HallOfFameRank != truest+1 || first.Fresh == nil || first.Fresh.Fitness != round6(v.Fitness) || first.Params["s"] != s(ck.HallOfFame[truest]) {
+		t.Fatalf("export's first: %+v, want hall-of-fame member %d with its fresh figure", first, truest+1)
+	}
+	for i, p := range doc.Players {
+		if i > 0 && p.Fresh != nil {
+			t.Errorf("export rank %d has a fresh figure: only the recommended player does", i+1)
+		}
+		if i > 0 && i < 3 && p.Remeasured.Fitness < doc.Players[i-1].Remeasured.Fitness {
+			t.Errorf("export ranks %d and %d out of the remeasure's order", i, i+1)
+		}
+	}
+	best, err := os.ReadFile(filepath.Join(dir, fileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"hall_of_fame_rank: " + itoa(truest+1), "fresh:", "against: baselines", "vs_start:", "the figure to quote"} {
+		if !strings.Contains(string(best), want) {
+			t.Errorf("best.yaml lacks %q:\n%s", want, best)
+		}
+	}
+	// tuned:best.yaml loads the recommended player.
+	vals, err := fitness.LoadParams(filepath.Join(dir, fileBest), "coin", fitness.Mover, "tuned", coinSchema)
+	if err != nil || vals.Get("s").Num != s(ck.HallOfFame[truest]) {
+		t.Errorf("best.yaml loads s %v (%v), want %v", vals.Get("s").Num, err, s(ck.HallOfFame[truest]))
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRemeasureWithoutBaselines: a head-to-head run without baselines
+// ranks its best by a round among them on fresh seeds, and measures the
+// winner against the starting point.
+func TestRemeasureWithoutBaselines(t *testing.T) {
+	const text = `seed: 4
+game: coin
+player: tuned
+fitness:
+  objective: score
+  population:
+    opponents: 3
+    games: 10
+evolution:
+  population: 8
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 3
+  games: 2000
+`
+	dir := t.TempDir()
+	res, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.Remeasured) != 3 {
+		t.Fatalf("remeasured %+v", ck.Remeasured)
+	}
+	// Three pairs of 2,000 games, then 2,000 against the start.
+	if n := res.Summary.RemeasureGames; n != 8000 {
+		t.Errorf("the summary counts %d games at the end, want 8000", n)
+	}
+	// Each meets the other two: scores against each other sum to 3/2
+	// over the three (each pair of them splits one point per game).
+	sum := 0.0
+	for _, m := range ck.Remeasured {
+		sum += m.Fitness
+		if m.Games != 4000 {
+			t.Errorf("member %d: %d games, want 2 x 2000", m.Rank, m.Games)
+		}
+	}
+	if sum < 1.5-1e-9 || sum > 1.5+1e-9 {
+		t.Errorf("round-robin scores sum to %v, want 1.5", sum)
+	}
+	v := ck.Verdict
+	best := winnerOrder(ck.Remeasured, false)[0]
+	if v == nil || v.Rank != best.Rank || v.Against != againstStart || v.Pairs == nil || v.Pairs.Games() != 2000 {
+		t.Fatalf("verdict %+v, want the round's winner %d against the start over 2000 games", v, best.Rank)
+	}
+	// coin: a beats b with probability 1/2 + (s_a - s_b)/2.
+	truth := 0.5 + (best.Genes[0]-0.5)/2
+	if v.CI95[0] > truth || v.CI95[1] < truth {
+		t.Errorf("winner against the start: %v %v, truth %v", v.Fitness, v.CI95, truth)
+	}
+}
+
+// TestRemeasureOff: remeasure: off leaves a run's end as it was: no
+// figures, best.yaml the hall of fame's first.
+func TestRemeasureOff(t *testing.T) {
+	text := strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "remeasure: off\n", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	ck, cfg, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	if len(ck.Remeasured) != 0 || ck.Verdict != nil {
+		t.Fatalf("remeasure: off, yet figures %+v %+v", ck.Remeasured, ck.Verdict)
+	}
+	best, _ := os.ReadFile(filepath.Join(dir, fileBest))
+	if strings.Contains(string(best), "fresh") || strings.Contains(string(best), "remeasured") {
+		t.Errorf("best.yaml:\n%s", best)
+	}
+	if on := loadText(t, t.TempDir(), strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "", 1)); on.Hash() == cfg.Hash() {
+		t.Error("remeasure: off and the default hash alike: they end differently")
 	}
 }

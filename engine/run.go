@@ -27,6 +27,18 @@ type Progress interface {
 	EndGeneration(gen int, s GenStats, best Member)
 }
 
+// RunInfo is what a Progress that also has a Begin(RunInfo) method is
+// told once, before the first generation a process plays.
+type RunInfo struct {
+	Objective     string
+	LowerIsBetter bool
+	Budget        int // the generation budget
+	From          int // the first generation this process plays, from 0
+	// EndGames is the games a finished run plays after its last
+	// generation: the remeasure of its best.
+	EndGames int
+}
+
 // Options control a run without changing its results.
 type Options struct {
 	Dir     string // the run directory
@@ -94,6 +106,9 @@ type Result struct {
 	ConfigBudget int
 	Best         Member
 	Dir          string
+	// Summary is set when the run has finished: what it recommends and
+	// how that compares with where it started.
+	Summary *Summary
 }
 
 type runner struct {
@@ -257,8 +272,9 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
+	finished := ck.Generation >= r.budget || cfg.stopRule(ck.History) != nil
 	if lock.ReadOnly() {
-		if ck.Generation >= r.budget {
+		if finished {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
 		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
@@ -273,7 +289,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
-	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
+	if finished && r.remeasureMissing(ck) {
 		if err := r.finishRemeasure(ctx, ck); err != nil {
 			return nil, err
 		}
@@ -283,10 +299,12 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err := r.writeDerived(ck); err != nil {
 		return nil, err
 	}
-	if ck.Generation >= r.budget {
+	if finished {
 		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
 		r.journal.remove()
-		return r.result(ck.Generation, ck.HallOfFame[0]), nil
+		res := r.result(ck.Generation, ck.HallOfFame[0])
+		res.Summary = r.summary(ck.states())
+		return res, nil
 	}
 	states := ck.states()
 	pools := make([][][]float64, len(states))
@@ -330,6 +348,10 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			res = r.result(checkpointed, Member{})
 		}
 	}()
+	if b, ok := r.progress.(interface{ Begin(RunInfo) }); ok {
+		b.Begin(RunInfo{Objective: r.cfg.ObjectiveName(), LowerIsBetter: r.cfg.species[0].minimise,
+			Budget: r.budget, From: gen, EndGames: r.remeasureGames()})
+	}
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
@@ -357,6 +379,9 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
 			row.BestGenes = slices.Clone(hof[0].Genes)
+			if r.cfg.trendRule() {
+				row.MeanSE = meanSE(sorted, row.SD)
+			}
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: hof,
@@ -364,7 +389,11 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				Told:       told,
 			}
 		}
-		if gen+1 == r.budget {
+		// The run ends at its budget, or earlier by its stop rule, read
+		// from the history alone.
+		stopped := r.cfg.stopRule(states[0].History)
+		done := gen+1 == r.budget || stopped != nil
+		if done {
 			// The final figures go into the last checkpoint with the
 			// generation, so no kill leaves a finished run without them.
 			if err := r.remeasure(ctx, states); err != nil {
@@ -392,21 +421,32 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		if r.progress != nil {
 			r.progress.EndGeneration(gen, main.History[gen], main.HallOfFame[0])
 		}
-		if gen+1 < r.budget && r.stopRequested() {
+		if done {
+			r.journal.remove()
+			if stopped != nil {
+				r.logf("%s", stopped)
+			}
+			r.logf("finished %s", english.Count(gen+1, "generation"))
+			res = r.result(gen+1, states[0].HallOfFame[0])
+			res.Summary = r.summary(states)
+			return res, nil
+		}
+		if r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
 			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
-		if gen+1 < r.budget {
-			for s, sp := range r.cfg.species {
-				if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
-					return nil, err
-				}
+		for s, sp := range r.cfg.species {
+			if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
+				return nil, err
 			}
 		}
 	}
+	// A resumed run whose budget was already reached ends above; the
+	// loop ends by its last generation.
 	r.journal.remove()
-	r.logf("finished %s", english.Count(r.budget, "generation"))
-	return r.result(r.budget, states[0].HallOfFame[0]), nil
+	res = r.result(gen, states[0].HallOfFame[0])
+	res.Summary = r.summary(states)
+	return res, nil
 }
 
 func labelled(sp *species) string {

@@ -20,6 +20,7 @@ const (
 	purposeHallOfFame                   // deals of hall-of-fame games
 	purposeRemeasure                    // fresh deals of the end-of-run remeasure of the best
 	purposeCMAES                        // CMA-ES's samples, one stream for the whole run
+	purposeVerdict                      // the second fresh deals, on which the recommended player is measured
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {

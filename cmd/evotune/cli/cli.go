@@ -18,8 +18,9 @@ import (
 // can run commands in-process.
 type env struct {
 	stdout, stderr io.Writer
-	// stderrTTY says whether stderr is a terminal (progress bars).
-	stderrTTY bool
+	// stderrTTY says whether stderr is a terminal (progress bars), and
+	// stdoutTTY whether stdout is (sprt redraws its line there).
+	stderrTTY, stdoutTTY bool
 }
 
 // commands are the constructors of the subcommands. Each command lives in
@@ -156,7 +157,7 @@ func Run() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 // exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	e := &env{stdout: out, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	e := &env{stdout: out, stderr: stderr, stdoutTTY: isTerminal(stdout), stderrTTY: isTerminal(stderr)}
 	code := dispatch(context.Background(), e, args)
 	if out.err != nil && code == ExitOK {
 		// Results that did not reach stdout are a failure, whatever the
@@ -200,7 +201,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		if note != "" {
 			fmt.Fprintf(e.stderr, "%s: %s\n", name, note)
 		}
-	case errors.Is(err, errUsageShown):
+	case errors.Is(err, errUsageShown), errors.As(err, new(exitStatus)):
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
 	case errors.As(err, &ce) && len(ce) == 1:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
 )
@@ -44,10 +45,13 @@ func newEvalCmd(e *env) *cobra.Command {
 		Use:   "eval GAME --player SPEC [--vs SPEC ...]",
 		Short: "Play games and report figures with 95% intervals",
 		Long: `Play games and report, per player, its solo figures (Battleship: shots to sink a
-fleet) and, per pairing with a --vs opponent, wins, draws, losses and score, all
-with 95% intervals. Solo games share their deals across players; head-to-head
-games are played in seat-swapped pairs on the same deal. Results do not depend
-on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
+fleet; lower is better) and, per pairing with a --vs opponent, wins, draws,
+losses, score, Elo and normalized Elo (higher is better), all with 95%
+intervals. Solo games share their deals across players, so every two players
+also get the paired difference of their means; head-to-head games are played in
+seat-swapped pairs on the same deal, and their intervals come from the variance
+of the pairs (docs/statistics.md). Results do not depend on --workers. Ctrl-C or
+SIGTERM stops the games at once (exit 130).`,
 		Example: `  evotune eval battleship --player over9000 --player tuned:best.yaml --games 20000
   evotune eval hadron --player tuned:best.yaml --vs aenigma --rule size=7
   evotune eval mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true --player classic --vs random
@@ -113,32 +117,13 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if o.svg != "" && o.series == 0 {
 		return usagef("--svg draws series: give --series N")
 	}
-	info, err := o.program.lookup(ctx, e, o.game)
+	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
 	if err != nil {
 		return err
 	}
-	o.game = info.Name
-	g, err := info.New(o.rules)
-	if err != nil {
-		return asUsage(err)
-	}
-	defer fitness.Close(g)
-	solo, hasSolo := fitness.SoloOf(g)
-	opponent, err := o.soloOpponent(solo)
-	if err != nil {
-		return err
-	}
-	if opponent != "" && solo.OpponentRule != "" {
-		// The game reads its opponent from a rule, so the whole game (its
-		// head-to-head deals too) uses the one named.
-		fitness.Close(g)
-		o.rules[solo.OpponentRule] = opponent
-		if g, err = info.New(o.rules); err != nil {
-			return asUsage(err)
-		}
-		defer fitness.Close(g)
-		opponent = ""
-	}
+	defer closeGame()
+	o.game = g.Name()
+	_, hasSolo := fitness.SoloOf(g)
 	if o.series > 0 {
 		return o.runSeries(ctx, g)
 	}
@@ -148,12 +133,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
 		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
 	}
-	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
-	if opponent != "" {
-		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
-			return asUsage(err)
-		}
-	}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers, SoloOpponent: opponent}
 	for _, list := range []struct {
 		specs []string
 		into  *[]fitness.Contender
@@ -198,49 +178,46 @@ func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	return nil
 }
 
-// placerRole is the role --placer names: the flag predates --opponent and
-// stays for the games whose solo opponents are placers.
-const placerRole fitness.Role = "placer"
-
-// soloOpponent returns the SPEC of --opponent (or --placer, its name for
-// games whose solo opponents are placers), "" when neither is given.
-func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
-	spec, flag := o.opponent, "--opponent"
-	switch {
-	case o.placer != "" && o.opponent != "":
-		return "", usagef("--placer and --opponent name the same player: give one")
-	case o.placer != "":
-		spec, flag = o.placer, "--placer"
-		if solo.Opponent != placerRole {
-			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
-		}
-	}
-	if spec != "" && solo.Opponent == "" {
-		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
-	}
-	return spec, nil
-}
-
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {
 	fmt.Fprintf(w, "%s: %s per player and pairing, seed %d\n", rep.Game, english.Count(rep.Games, "game"), rep.Seed)
 	if len(rep.Players) > 0 {
 		measure := rep.Players[0].Measure
 		width := labelWidth(rep)
-		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
+		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s   (lower is better)\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
 		for _, p := range rep.Players {
 			s := p.Solo
 			fmt.Fprintf(w, "%-*s  %8.3f  [%6.3f, %6.3f]  %6.1f  %6.3f  %7d\n",
 				width, p.Name, s.Mean, s.CI95[0], s.CI95[1], s.Median, s.SD, s.N)
 		}
 	}
+	if len(rep.Differences) > 0 {
+		fmt.Fprintf(w, "\npaired differences of mean %s on the same deals, 95%% CI (below 0: the first needs fewer):\n", rep.Differences[0].Measure)
+		for _, d := range rep.Differences {
+			fmt.Fprintf(w, "  %s - %s = %+.3f [%+.3f, %+.3f] %s\n", d.A, d.B, d.Difference.Value, d.Difference.CI95[0], d.Difference.CI95[1], d.Measure)
+		}
+	}
 	if len(rep.Matches) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range rep.Matches {
-			fmt.Fprintf(w, "%s vs %s: %s, %s, %s, %s, score %.4f [%.4f, %.4f]\n",
-				m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"),
-				m.Score, m.CI95[0], m.CI95[1])
+			writeMatchText(w, m)
 		}
 	}
+}
+
+// writeMatchText is a pairing's figures: the tally, then the pentanomial
+// figures (higher is better for the first named).
+func writeMatchText(w io.Writer, m fitness.MatchReport) {
+	fmt.Fprintf(w, "%s vs %s: %s in %s: %s, %s, %s\n",
+		m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Pairs.Pairs(), "seat-swapped pair"),
+		english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"))
+	fmt.Fprintf(w, "  score %.4f [%.4f, %.4f] (higher is better), Elo %s, normalized Elo %s\n",
+		m.Score, m.CI95[0], m.CI95[1], formatElo(m.Elo), formatElo(m.NormalizedElo))
+	fmt.Fprintf(w, "  pairs scoring 0, 1/2, 1, 3/2, 2: %v\n", m.Pairs)
+}
+
+// formatElo is an Elo figure with its interval.
+func formatElo(e stats.Estimate) string {
+	return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Value, e.CI95[0], e.CI95[1])
 }
 
 func labelWidth(rep fitness.EvalReport) int {

@@ -481,7 +481,7 @@ func TestCountsOfOne(t *testing.T) {
 		{"eval", []string{"eval", "battleship", "--player", "random", "--games", "1"}, nil, "battleship: 1 game per player and pairing"},
 		{"eval series", []string{"eval", "battleship", "--player", "learner", "--games", "2", "--series", "1"}, nil, "2 series of 1 game per player"},
 		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
-		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
+		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation, "},
 		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
 			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
 			return string(data)

@@ -38,6 +38,7 @@ evolution:
   generations: 2
   tournament-size: 2
   elitism: 2
+remeasure: {top: 2, games: 40} # on, as by default, but cheap
 `
 
 // freeAddr is a loopback address with a port nothing listens on.

@@ -645,7 +645,7 @@ func TestSynopsis(t *testing.T) {
 	block, _, _ = strings.Cut(block, "```")
 	// An indented line goes on with the line above it.
 	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
-	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z-]*)`)
+	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z0-9-]*)`)
 	for _, c := range ourCommands(t) {
 		t.Run(c.Name(), func(t *testing.T) {
 			var lines []string

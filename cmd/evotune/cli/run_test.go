@@ -28,6 +28,7 @@ evolution:
   generations: 6
   tournament-size: 2
   elitism: 2
+remeasure: {top: 2, games: 40} # on, as by default, but cheap
 `
 
 // evotune starts this test binary as the evotune command.
@@ -159,7 +160,7 @@ func TestRunExportEval(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	code, out, errs := run(t, "run", cfg, "--out", dir, "--quiet")
-	if code != ExitOK || !strings.Contains(out, "best fitness") {
+	if code != ExitOK || !strings.Contains(out, "recommended (hall of fame #") {
 		t.Fatalf("run: exit %d: %s%s", code, out, errs)
 	}
 	best := filepath.Join(t.TempDir(), "best.yaml")
@@ -277,7 +278,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 		t.Fatalf("after resume --generations 9: %q, want %q", advice, want)
 	}
 	args := append(strings.Fields(strings.TrimPrefix(advice, "evotune ")), "--quiet")
-	if out := mustRun(t, args...); !strings.Contains(out, ": 9 generations;") {
+	if out := mustRun(t, args...); !strings.Contains(out, ": 9 generations, ") {
 		t.Fatalf("the advice's resume: %s", out)
 	}
 }
