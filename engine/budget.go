@@ -19,7 +19,8 @@ type Budget struct {
 	// fame is full (before, fewer).
 	First int `json:"first_generation"`
 	Later int `json:"later_generations"`
-	// Remeasure is the games of remeasure: at the end, on fresh deals.
+	// Remeasure is the games of the end of the run (the remeasure, on by
+	// default): the best ranked on fresh deals, the winner measured again.
 	Remeasure int `json:"remeasure"`
 	// Total is every game of the run.
 	Total int64 `json:"total"`
@@ -66,14 +67,8 @@ func (c *Config) Budget() Budget {
 		b.Total += int64(gamesAt(gen))
 		b.AtMost = b.AtMost || c.Fitness.HallOfFame.Weight > 0
 	}
-	if rc := c.Remeasure; rc != nil {
-		for _, sp := range c.species {
-			if len(sp.baselines) > 0 {
-				b.Remeasure += min(rc.Top, c.Evolution.HallOfFame, pool*b.Generations) * len(sp.baselines) * rc.Games
-			}
-		}
-		b.Total += int64(b.Remeasure)
-	}
+	b.Remeasure = c.endGames(b.Generations)
+	b.Total += int64(b.Remeasure)
 	return b
 }
 

@@ -12,7 +12,7 @@ import (
 // are the games the run then plays, generation by generation, remeasure
 // included, for every model and fitness mode; where it says "at most"
 // (racing, a hall of fame that fills over generations) the run plays no
-// more, and racing's played and saved games add up to it.
+// more, with the default remeasure's ranking and second sample counted, and racing's played and saved games add up to it.
 func TestBudgetCountsTheRunsGames(t *testing.T) {
 	type budgetCase struct {
 		name, fitness, evolution string
@@ -26,6 +26,10 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 	cases = append(cases,
 		budgetCase{name: "remeasure", fitness: "  baselines: {games: 6, opponents: [random, blockhalf]}\n",
 			evolution: "  elitism: 1\nremeasure: {top: 2, games: 10}\n", first: 6 * 12, later: 6 * 12},
+		budgetCase{name: "remeasure off", fitness: "  baselines: {games: 6}\n",
+			evolution: "  elitism: 1\nremeasure: off\n", first: 36, later: 36},
+		budgetCase{name: "remeasure of one, head to head", fitness: "  objective: score\n  population: {opponents: 2, games: 4}\n",
+			evolution: "  elitism: 1\nremeasure: {top: 1, games: 10}\n", first: 6 * 4, later: 6 * 4},
 		budgetCase{name: "racing", fitness: "  baselines: {games: 40}\n", evolution: "  elitism: 1\nracing: {rounds: 3}\n", atMost: true},
 		budgetCase{name: "a hall of fame that fills over generations",
 			fitness:   "  objective: score\n  hall-of-fame: {members: 4, games: 2}\n  population: {opponents: 1, games: 2}\n",
@@ -61,9 +65,7 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 				saved += h.Saved
 			}
 			for _, st := range ck.states() {
-				for _, rm := range st.Remeasured {
-					remeasured += rm.Games
-				}
+				remeasured += playedAtEnd(st)
 			}
 			got := int64(played + remeasured)
 			desc := fmt.Sprintf("budget %+v; the run played %d (%d saved by racing) and remeasured %d", b, played, saved, remeasured)
