@@ -34,42 +34,63 @@ type Budget struct {
 // evolution.generations, the way the run lists them.
 func (c *Config) Budget() Budget {
 	r := &runner{cfg: c}
-	pool := c.poolSize()
-	sizes := make([]int, len(c.species))
-	for s := range sizes {
-		sizes[s] = pool
-	}
 	// A generation's whole pool enters the hall of fame, so after g
-	// generations it holds at most pool*g members (fewer where genomes
-	// repeat), up to its size; the hall-of-fame mode meets the first
-	// members of it.
+	// generations it holds at most the genomes they made (fewer where
+	// genomes repeat), up to its size; the hall-of-fame mode meets the
+	// first members of it.
 	capacity := c.Evolution.HallOfFame
 	if c.Fitness.HallOfFame.Weight > 0 {
 		capacity = min(capacity, c.Fitness.HallOfFame.Members)
 	}
-	gamesAt := func(gen int) int {
-		hof := make([][]fitness.Player, len(c.species))
-		for s := range hof {
-			hof[s] = make([]fitness.Player, min(capacity, pool*gen))
+	// A generation's games depend on its size and the hall of fame it
+	// meets alone (gen enters only the deals, not their number), so each
+	// pair is counted once: a long budget costs a loop, not a schedule a
+	// generation.
+	type shape struct{ size, hof int }
+	counted := map[shape]int{}
+	gamesAt := func(gen, size, hofSize int) int {
+		if n, ok := counted[shape{size, hofSize}]; ok {
+			return n
 		}
-		return r.scheduleEach(gen, sizes, hof, nil)
+		sizes := make([]int, len(c.species))
+		hof := make([][]fitness.Player, len(c.species))
+		for s := range sizes {
+			sizes[s] = size
+			hof[s] = make([]fitness.Player, hofSize)
+		}
+		n := r.scheduleEach(gen, sizes, hof, nil)
+		counted[shape{size, hofSize}] = n
+		return n
 	}
 	b := Budget{Generations: c.Evolution.Generations, AtMost: c.Racing != nil}
-	b.First = gamesAt(0)
-	b.Total = int64(b.First)
-	full := (capacity + pool - 1) / pool // the first generation that meets a full hall of fame
-	for gen := 1; gen < b.Generations; gen++ {
-		if gen >= full {
-			b.Later = gamesAt(gen)
-			b.Total += int64(b.Later) * int64(b.Generations-gen)
-			break
+	made := 0 // genomes made by the generations before gen
+	for gen := range b.Generations {
+		size := c.Evolution.Size(gen)
+		hofSize := min(capacity, made)
+		n := gamesAt(gen, size, hofSize)
+		switch gen {
+		case 0:
+			b.First = n
+		default:
+			b.Later = n
+			b.AtMost = b.AtMost || hofSize < capacity && c.Fitness.HallOfFame.Weight > 0
 		}
-		b.Total += int64(gamesAt(gen))
-		b.AtMost = b.AtMost || c.Fitness.HallOfFame.Weight > 0
+		b.Total += int64(n)
+		made = min(made+size, capacity) // no more than the hall of fame holds matters
 	}
 	b.Remeasure = c.endGames(b.Generations)
 	b.Total += int64(b.Remeasure)
 	return b
+}
+
+// genomesMade is how many genomes a run's first generations make, up to
+// at most (the hall of fame holds no more).
+func (c *Config) genomesMade(generations, most int) int {
+	made := 0
+	for gen := 0; gen < generations && made < most; gen++ {
+		made += c.Evolution.Size(gen)
+	}
+	return min(made, most)
 }
 
 // Timing is what a sample of a config's games cost on this machine.
@@ -131,7 +152,14 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 		}
 	}()
 	r := &runner{cfg: c, workers: 1}
-	pools := r.initial()
+	if err := r.startModels(); err != nil {
+		return Timing{}, err
+	}
+	defer r.closeModels()
+	pools, err := r.ask(0)
+	if err != nil {
+		return Timing{}, err
+	}
 	players := make([][]fitness.Player, len(pools))
 	for s, sp := range c.species {
 		for _, genes := range pools[s] {

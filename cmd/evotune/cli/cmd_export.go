@@ -6,6 +6,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -43,6 +44,9 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 				return err
 			}
 			o.formatGiven = cmd.Flags().Changed("format")
+			if err := o.check(); err != nil {
+				return err
+			}
 			return o.run(cmd.Context())
 		},
 	}
@@ -57,25 +61,31 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 	return cmd
 }
 
-func (o *exportOptions) run(context.Context) error {
+// check checks every flag once parsed, changing nothing.
+func (o *exportOptions) check() error {
 	f, err := engine.ParseFormat(o.format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
-	if o.json {
-		if o.formatGiven && f != engine.JSON {
-			return usagef("--json and --format %s ask for two formats: give --json alone", o.format)
-		}
-		f = engine.JSON
+	if o.json && o.formatGiven && f != engine.JSON {
+		return usagef("--json and --format %s ask for two formats: give --json alone", o.format)
 	}
 	if o.top < 1 {
 		return usagef("--top must be at least 1, got %d", o.top)
 	}
-	toStdout := o.out == "" || o.out == "-"
-	if !toStdout {
-		if err := checkOutput("-o", o.out, exportOutput); err != nil {
-			return err
-		}
+	if !o.toStdout() {
+		return checkOutput("-o", o.out, exportOutput)
+	}
+	return nil
+}
+
+// toStdout says whether the export goes to standard output.
+func (o *exportOptions) toStdout() bool { return o.out == "" || o.out == "-" }
+
+func (o *exportOptions) run(context.Context) error {
+	f, _ := engine.ParseFormat(o.format) // checked
+	if o.json {
+		f = engine.JSON
 	}
 	data, n, err := engine.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
@@ -84,9 +94,9 @@ func (o *exportOptions) run(context.Context) error {
 	if n < o.top {
 		fmt.Fprintf(o.e.stderr, "evotune export: --top %d, but the hall of fame holds %s: exporting %d\n", o.top, english.Count(n, "parameter set"), n)
 	}
-	if toStdout {
+	if o.toStdout() {
 		_, err = o.e.stdout.Write(data)
 		return err
 	}
-	return engine.WriteFile(o.out, data)
+	return rundir.WriteFile(o.out, data)
 }

@@ -120,7 +120,7 @@ func (o *validateOptions) run(ctx context.Context) error {
 	if o.json {
 		e := cfg.Evolution
 		return writeJSON(o.e.stdout, validateReport{Config: o.config, Valid: true,
-			Summary: &configSummary{Game: cfg.Game, Player: cfg.Player, Objective: cfg.ObjectiveName(), Model: e.Model.String(),
+			Summary: &configSummary{Game: cfg.Game, Player: cfg.Player, Objective: cfg.ObjectiveName(), Model: e.Model.Name,
 				Population: e.Population, Generations: e.Generations, Seed: cfg.Seed},
 			Games: &b, Cost: &cost, Timing: &t})
 	}

@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/spf13/cobra"
 )
 
@@ -53,6 +52,9 @@ start without a token or --creds.`,
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
 				return err
 			}
+			if err := o.check(); err != nil {
+				return err
+			}
 			return o.prof.profiled(func() error { return o.run(cmd.Context()) })
 		},
 	}
@@ -68,19 +70,22 @@ start without a token or --creds.`,
 	return cmd
 }
 
-func (o *workerOptions) run(ctx context.Context) error {
+// check checks every flag once parsed, changing nothing.
+func (o *workerOptions) check() error {
 	if o.workers < 0 || o.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if err := dist.CheckURL(o.url); err != nil {
+	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}
 	}
-	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
 	}
+	return nil
+}
+
+func (o *workerOptions) run(ctx context.Context) error {
+	slots := workersOf(o.workers)
 	token, tokenFrom, err := o.token()
 	if err != nil {
 		return err
@@ -92,9 +97,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
 	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		nc, err := natsqueue.Connect(ctx, o.url, natsqueue.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
 			Waiting: func() {
-				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", natsqueue.Redact(o.url), o.wait)
 			}})
 		if err != nil {
 			return err
@@ -103,8 +108,8 @@ func (o *workerOptions) run(ctx context.Context) error {
 		if o.allow {
 			// A server that takes anyone's jobs would make this worker
 			// run anyone's programs.
-			if err := dist.Authenticates(o.url, dist.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
-				if errors.Is(err, dist.ErrOpenServer) {
+			if err := natsqueue.Authenticates(o.url, natsqueue.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
+				if errors.Is(err, natsqueue.ErrOpenServer) {
 					return fmt.Errorf("%w: --allow-programs takes work only from a server that authenticates its clients", err)
 				}
 				return err
@@ -113,21 +118,21 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
 		// A coordinator of another build gets no results from this
 		// worker: it says so before the worker takes a batch (Build,
 		// CheckCoordinator); and should a run's description show another
 		// build later (a coordinator restarted from another binary), the
 		// worker stops at that batch, which goes back to the queue.
 		ctx, refuse := context.WithCancelCause(ctx)
-		play := distpool.Play(w)
-		err = dist.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch dist.Fetch) ([]byte, error) {
+		play := natspool.Play(w)
+		err = natsqueue.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
 			res, err := play(ctx, payload, fetch)
 			if errors.Is(err, buildinfo.ErrOtherBuild) {
 				refuse(err)
 			}
 			return res, err
-		}, dist.WorkerOptions{Slots: o.workers, Build: ownBuild(), CheckCoordinator: checkCoordinatorBuild,
+		}, natsqueue.WorkerOptions{Slots: slots, Build: ownBuild(), CheckCoordinator: checkCoordinatorBuild,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		if cause := context.Cause(ctx); errors.Is(cause, buildinfo.ErrOtherBuild) {
@@ -151,7 +156,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 // credentials).
 func (o *workerOptions) token() (tok, from string, err error) {
 	tok, _, err = o.tok.given()
-	if err != nil || tok != "" || dist.URLHasSecret(o.url) {
+	if err != nil || tok != "" || natsqueue.URLHasSecret(o.url) {
 		return tok, "", err
 	}
 	tok, path, made, err := userToken(true)

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -41,7 +41,7 @@ func completeRunDir(_ *cobra.Command, args []string, toComplete string) ([]strin
 		}
 		path := dir + name
 		switch {
-		case engine.IsRunDir(path):
+		case rundir.Readable(path):
 			out = append(out, path)
 		case holdsRunDirs(path, runDirDepth):
 			out = append(out, path+"/")
@@ -90,7 +90,7 @@ func holdsRunDirs(dir string, depth int) bool {
 		return false
 	}
 	for _, name := range subdirs(dir) {
-		if sub := filepath.Join(dir, name); engine.IsRunDir(sub) || holdsRunDirs(sub, depth-1) {
+		if sub := filepath.Join(dir, name); rundir.Readable(sub) || holdsRunDirs(sub, depth-1) {
 			return true
 		}
 	}

@@ -12,12 +12,14 @@ import (
 // TestValidateSaysGamesAndCost: a good config's summary ends with the
 // games its run plays and what they cost, timed on its own games.
 func TestValidateSaysGamesAndCost(t *testing.T) {
-	cfg := writeConfig(t, killConfig) // 10 shooters x 40 games x 6 generations
+	// 10 shooters x 40 games x 6 generations, then the remeasure: the best
+	// 2 on 40 fresh games, the winner and the start on 40 more each.
+	cfg := writeConfig(t, killConfig)
 	code, out, errs := run(t, "validate", cfg)
 	if code != ExitOK || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.Contains(out, "\n  games: 2,400, 400 a generation\n") {
+	if !strings.Contains(out, "\n  games: 2,560, 400 a generation; 160 of them to remeasure the best at the end\n") {
 		t.Fatalf("no games line:\n%s", out)
 	}
 	cost := regexp.MustCompile(`\n  cost: about [0-9.]+ (s|min) of CPU, 95% interval [0-9.]+ (s|min) to [0-9.]+ (s|min) from [0-9]+ games timed here(; about [0-9.]+ (s|min) on [0-9]+ cores)?; players that evolution finds may play faster or slower\n$`)
