@@ -129,15 +129,39 @@ func looksLikeFile(spec string) bool {
 // exportedPlayer is the player an export at path names, "" when path is
 // no readable export.
 func exportedPlayer(path string) string {
+	return readHead(path).Player
+}
+
+// SpecRules returns the game and the rule options that the player file
+// of a NAME:FILE spec was tuned under (an export's game: and rules:),
+// zero values when spec names no file or the file is no readable export:
+// ParseSpec then says why.
+func SpecRules(spec string) (game string, rules map[string]string) {
+	_, file, ok := strings.Cut(spec, ":")
+	if !ok || file == "" {
+		return "", nil
+	}
+	h := readHead(file)
+	return h.Game, h.Rules
+}
+
+// head is what a player file says of itself at its top.
+type head struct {
+	Game   string            `yaml:"game"`
+	Player string            `yaml:"player"`
+	Rules  map[string]string `yaml:"rules"`
+}
+
+// readHead reads the head of a player file, a zero head when path is no
+// readable export.
+func readHead(path string) head {
 	data, err := fileio.ReadFile(path, fileio.MaxPlayerFile)
 	if err != nil {
-		return ""
+		return head{}
 	}
-	var head struct {
-		Player string `yaml:"player"`
+	var h head
+	if yaml.Unmarshal(data, &h) != nil {
+		return head{}
 	}
-	if yaml.Unmarshal(data, &head) != nil {
-		return ""
-	}
-	return head.Player
+	return h
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/evotune/evotune/engine"
@@ -126,7 +127,7 @@ func workersOf(n int) int {
 
 func (o *evalOptions) run(ctx context.Context) error {
 	e := o.e
-	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
+	g, opponent, closeGame, err := openGame(ctx, e, "eval", o.game, &o.program, o.rules, o.opponent, o.placer, append(slices.Clone(o.player), o.vs...))
 	if err != nil {
 		return err
 	}
