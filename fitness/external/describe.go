@@ -123,7 +123,7 @@ func open(ctx context.Context, c Command, sink *syncWriter, started func(*proc) 
 		if errors.Is(err, errNoHello) {
 			msg += " (" + p.exitText() + ")"
 		}
-		return p, nil, &SetupError{Argv: c.Argv, Msg: "handshake: " + msg, StderrTail: p.stderrTail()}
+		return p, nil, &SetupError{Argv: c.Argv, Msg: "handshake: " + msg, StderrTail: p.stderrTail(), TailShown: c.StderrShown}
 	}
 	return p, d, nil
 }

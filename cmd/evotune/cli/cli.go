@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
@@ -211,12 +212,24 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
 	default:
 		line := english.OneLine(err.Error())
+		if programSaid(err) {
+			line = err.Error()
+		}
 		if note != "" {
 			line += " (" + note + ")"
 		}
 		fmt.Fprintf(e.stderr, "%s: %s\n", name, line)
 	}
 	return code
+}
+
+// programSaid reports whether err is an outside program's failure, whose
+// message goes on in indented lines of its own (the request, the
+// program's last stderr lines) that folded onto one would read as one.
+func programSaid(err error) bool {
+	_, setup := errors.AsType[*external.SetupError](err)
+	_, game := errors.AsType[*external.GameError](err)
+	return setup || game
 }
 
 // exactlyOne returns the one positional argument of a command, what
