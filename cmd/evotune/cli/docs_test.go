@@ -365,7 +365,10 @@ func checkCommand(args []string) error {
 			specs = []string{f.Value.String()}
 		}
 		for _, spec := range specs {
-			name, file, hasFile := strings.Cut(spec, ":")
+			// NAME[@KEY=VALUE,...][:FILE]: the settings' keys are the
+			// player's to check when it is built.
+			head, file, hasFile := strings.Cut(spec, ":")
+			name, _, _ := strings.Cut(head, "@")
 			if placeholder(name) {
 				continue
 			}
@@ -619,6 +622,9 @@ func TestDocCommandParser(t *testing.T) {
 		{[]string{"eval", "battleship", "--player", "nobody"}, `battleship has no shooter "nobody"`},
 		{[]string{"eval", "battleship", "--player", "random", "--placer", "over9000"}, `has no placer "over9000"`},
 		{[]string{"eval", "battleship", "--player", "tuned:configs/players/none.yaml"}, "no such file"},
+		{[]string{"eval", "hadron", "--player", "aenigma@depth=6", "--vs", "tuned@depth=3:configs/players/battleship-posterior-1024.yaml"}, ""},
+		{[]string{"eval", "hadron", "--player", "nobody@depth=6", "--vs", "aenigma"}, `hadron has no mover "nobody"`},
+		{[]string{"eval", "hadron", "--player", "tuned@depth=3:configs/players/none.yaml", "--vs", "aenigma"}, "no such file"},
 		{[]string{"perft", "mnk", "--rule", "colour=red", "--depth", "2"}, "colour"},
 	}
 	for _, tc := range checks {
