@@ -9,10 +9,11 @@ import (
 )
 
 // TestBudgetCountsTheRunsGames: the games Budget counts from the config
-// are the games the run then plays, generation by generation, remeasure
-// included, for every model and fitness mode; where it says "at most"
-// (racing, a hall of fame that fills over generations) the run plays no
-// more, with the default remeasure's ranking and second sample counted, and racing's played and saved games add up to it.
+// are the games the run then plays, generation by generation, and at its
+// end the remeasure's (on by default: its ranking and its second sample),
+// for every model and fitness mode; where it says "at most" (racing, a
+// hall of fame that fills over generations) the run plays no more, and
+// racing's played and saved games add up to it.
 func TestBudgetCountsTheRunsGames(t *testing.T) {
 	type budgetCase struct {
 		name, fitness, evolution string
