@@ -3,6 +3,8 @@ package external
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evotune/evotune/internal/english"
 )
 
 // SetupError says the program could not be started or described: a
@@ -19,12 +21,14 @@ type SetupError struct {
 	Err        error // the underlying error, if any
 }
 
+// Error is one line (an invalid schema's several problems folded onto
+// it), then the program's last stderr lines, as lines.
 func (e *SetupError) Error() string {
-	s := "external: " + quoteArgv(e.Argv) + ": " + e.Msg
+	s := e.Msg
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
-	return s + tailText(e.StderrTail, e.TailShown)
+	return "external: " + quoteArgv(e.Argv) + ": " + english.OneLine(s) + tailText(e.StderrTail, e.TailShown)
 }
 
 func (e *SetupError) Unwrap() error { return e.Err }
@@ -43,8 +47,8 @@ type GameError struct {
 }
 
 func (e *GameError) Error() string {
-	return fmt.Sprintf("external: failed after %d attempt%s: %v\n  request: %s%s",
-		e.Attempts, plural(e.Attempts), e.Err, e.Request, tailText(e.StderrTail, e.TailShown))
+	return fmt.Sprintf("external: failed after %d attempt%s: %s\n  request: %s%s",
+		e.Attempts, plural(e.Attempts), english.OneLine(fmt.Sprint(e.Err)), e.Request, tailText(e.StderrTail, e.TailShown))
 }
 
 func (e *GameError) Unwrap() error { return e.Err }
