@@ -105,7 +105,7 @@ func (s *syncWriter) writeLine(prefix, line []byte) {
 }
 
 func (s *syncWriter) write(prefix, line []byte) {
-	line = []byte(printable.Escape(string(line))) // the program's text
+	line = []byte(printable.Line(string(line))) // the program's text
 	buf := make([]byte, 0, len(prefix)+len(line)+1)
 	buf = append(append(append(buf, prefix...), line...), '\n')
 	s.w.Write(buf) // a broken log must not stop the games
@@ -289,7 +289,7 @@ func (p *proc) forward(sink *syncWriter) {
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
-			line = bytes.TrimSuffix(line, []byte("\n"))
+			line = []byte(printable.Line(string(bytes.TrimSuffix(line, []byte("\n"))))) // the program's text
 			p.keep(line)
 			switch {
 			case droppedLines == 0 && lines < maxProcLines && size+len(line) <= maxProcBytes:

@@ -281,7 +281,7 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			pending[0].fails++
 			pending[0].lastErr = err
 			if failed, err := g.isolate(ctx, src, pending[:1]); failed != nil || err != nil {
-				return firstError(calls, failed, err)
+				return g.firstError(calls, failed, err)
 			}
 			pending = pending[1:]
 			continue
@@ -312,11 +312,11 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			return tooManyFailures(f, suspects, err)
 		}
 		if failed, err := g.isolate(ctx, src, suspects); failed != nil || err != nil {
-			return firstError(calls, failed, err)
+			return g.firstError(calls, failed, err)
 		}
 		pending = unsent
 	}
-	return firstError(calls, nil, nil)
+	return g.firstError(calls, nil, nil)
 }
 
 // tooManyFailures is the error that stops a game whose program failed
@@ -333,7 +333,7 @@ func tooManyFailures(f *failure, suspects []*call, err error) error {
 // firstError returns the error of the first call in batch order that the
 // program refused or that is failed (out of retries); fatal, if set,
 // wins.
-func firstError(calls []*call, failed *call, fatal error) error {
+func (g *Game) firstError(calls []*call, failed *call, fatal error) error {
 	if fatal != nil {
 		return fatal
 	}
@@ -341,10 +341,10 @@ func firstError(calls []*call, failed *call, fatal error) error {
 		var ge *GameError
 		switch {
 		case c == failed:
-			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, Err: c.lastErr}
+			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: c.lastErr}
 		case c.refused != "":
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
-				StderrTail: c.tail, Err: fmt.Errorf("the program answered: %s", printable.Escape(c.refused))}
+				StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: fmt.Errorf("the program answered: %s", printable.Escape(c.refused))}
 		default:
 			continue
 		}

@@ -59,3 +59,14 @@ func clean(s string) bool {
 	}
 	return true
 }
+
+// Line is Escape for a line of a program's output, which keeps its tabs:
+// a tab moves nothing but the cursor along the line, and a Go stack
+// trace indents with them.
+func Line(s string) string {
+	parts := strings.Split(s, "\t")
+	for i, p := range parts {
+		parts[i] = Escape(p)
+	}
+	return strings.Join(parts, "\t")
+}

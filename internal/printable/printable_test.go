@@ -44,3 +44,17 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// TestLineKeepsTabs: a program's line keeps its tabs and nothing else
+// that Escape escapes.
+func TestLineKeepsTabs(t *testing.T) {
+	for in, want := range map[string]string{
+		"goroutine 1:\n\tmain.go:3": `goroutine 1:\n` + "\tmain.go:3",
+		"a\tb\x1b[2J":               "a\tb\\x1b[2J",
+		"\t\u202e":                  "\t\\u202e",
+	} {
+		if got := Line(in); got != want || Line(got) != got {
+			t.Errorf("Line(%q) = %q, want %q (and unchanged again)", in, got, want)
+		}
+	}
+}
