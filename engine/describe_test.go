@@ -327,7 +327,7 @@ func TestWorkerRefusesForeignPlayers(t *testing.T) {
 func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
 	good := (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil)
 	other := append([]byte(nil), good...)
 	other[3] = DescriptionFormat + 1
-	program, _ := json.Marshal(runDescription{Format: DescriptionFormat, Config: "command: [sh, -c, 'exit 1']\nplayer: tuned\n"})
+	program, _ := json.Marshal(runDescription{Format: DescriptionFormat, Config: "command: [sh, -c, 'exit 1']\nplayer: tuned\n", Build: buildinfo.Own()})
 	for _, tc := range []struct {
 		name    string
 		batch   []byte

@@ -122,7 +122,7 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 			return err
 		}
 	}
-	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o, id: me.ID, refused: map[string]bool{},
+	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o, id: me.ID, refused: map[string]error{},
 		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	go announce(ctx, nc, me)
 	var wg sync.WaitGroup
@@ -163,7 +163,7 @@ type worker struct {
 	id         string         // as the worker's hellos name it
 
 	mu      sync.Mutex
-	refused map[string]bool // runs this worker refused, whose jobs it does not take
+	refused map[string]error // runs this worker refused, whose jobs it does not take, and why
 }
 
 // sitOutEvery is how often a worker that refused a run looks whether
@@ -220,8 +220,11 @@ func (w *worker) queued(run string) bool {
 // refuse notes that the worker refuses run, saying why the first time.
 func (w *worker) refuse(run string, err error) {
 	w.mu.Lock()
-	first := !w.refused[run]
-	w.refused[run] = true
+	_, seen := w.refused[run]
+	first := !seen
+	if first {
+		w.refused[run] = err
+	}
 	w.mu.Unlock()
 	if first && w.o.Log != nil {
 		w.o.Log("refusing the batches of run %s, handed back to other workers while any are queued: %s", run, printable.Escape(headerValue(err.Error())))
@@ -329,15 +332,17 @@ func (w *worker) playOne(h *held) time.Duration {
 	}
 	run := runOf(id)
 	w.mu.Lock()
-	refused := w.refused[run]
+	before := w.refused[run]
 	w.mu.Unlock()
 	var (
 		result []byte
 		err    error
 		took   time.Duration
 	)
-	if refused {
-		err = Refuse(errors.New("this worker refused the run before"))
+	if before != nil {
+		// The first refusal's reason: whichever copy the coordinator
+		// hears first, it hears why.
+		err = Refuse(before)
 	} else {
 		began := time.Now()
 		result, err = w.play(w.ctx, m.Data(), w.fetch)
@@ -357,7 +362,7 @@ func (w *worker) playOne(h *held) time.Duration {
 	refusal := errors.Is(err, ErrRefused)
 	switch {
 	case refusal:
-		if !refused {
+		if before == nil {
 			w.refuse(run, err)
 		}
 		msg.Data = nil

@@ -208,7 +208,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
 	case errors.As(err, &ce) && len(ce) == 1:
-		fmt.Fprintf(e.stderr, "%s: %s\n", name, printable.Escape(ce.Error()))
+		fmt.Fprintf(e.stderr, "%s: %s\n", name, escapeLines(ce.Error()))
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), escapeLines(ce.Error()))
 	default:
