@@ -43,7 +43,9 @@
 //	                     the bitboards), yamlcheck (the one YAML checker,
 //	                     every problem as file:line: key: message), fileio,
 //	                     english, enum, cputime, buildinfo (which build
-//	                     runs: version, commit, Go, platform); golden and ctxtest for tests
+//	                     runs: version, commit, Go, platform), printable
+//	                     (the one escaping of text from programs and the
+//	                     network); golden and ctxtest for tests
 //	research/            experiments, run on demand (build tag research)
 //
 // The engine and the CLI know games only through the fitness contracts:

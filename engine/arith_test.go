@@ -64,7 +64,10 @@ func (g *brokenGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed u
 // is checkpointed: the last checkpoint stays intact, and the run never
 // writes a checkpoint it would refuse to resume.
 func TestImpossibleResultsStopTheRun(t *testing.T) {
-	for _, bad := range []float64{math.NaN(), math.Inf(1), -1} {
+	// 1.4e154 and 1e300 are finite, but the sums of their squares are
+	// not: before, they stopped the run with "fitness is not a finite
+	// number", naming no game.
+	for _, bad := range []float64{math.NaN(), math.Inf(1), -1, 1.4e154, 1e300, math.MaxFloat64} {
 		t.Run(fmt.Sprint(bad), func(t *testing.T) {
 			cfg := loadText(t, t.TempDir(), smallConfig)
 			perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
@@ -72,7 +75,7 @@ func TestImpossibleResultsStopTheRun(t *testing.T) {
 			dir := t.TempDir()
 			_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
 			if !errors.Is(err, ErrImpossibleResult) || !strings.Contains(err.Error(), "generation 2") ||
-				!strings.Contains(err.Error(), fmt.Sprint(bad)+" is not a result a game gives") {
+				!strings.Contains(err.Error(), fmt.Sprint(bad)+" is not a result a game gives") || !strings.Contains(err.Error(), "(seed ") {
 				t.Fatalf("err %v, want ErrImpossibleResult in generation 2", err)
 			}
 			ck, _, err := ReadCheckpoint(dir)

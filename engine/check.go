@@ -21,7 +21,7 @@ func (c *Config) checkFoundations(p *yamlcheck.Checker) bool {
 		bad("player", "missing: name the tunable player")
 	}
 	if len(c.Command) == 0 {
-		for _, key := range []string{"dir", "env", "timeout", "audit"} {
+		for _, key := range []string{"dir", "env", "timeout", "audit", "program-files"} {
 			if c.has(key) {
 				bad(key, "belongs to a command: (an outside program), and there is none")
 			}

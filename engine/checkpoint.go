@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
@@ -37,6 +38,10 @@ type Checkpoint struct {
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
+	// Budget is the generation budget given to the run or its last
+	// resume (--generations), when it is not the config's: a resume
+	// without one keeps it, unless the config's budget was edited since.
+	Budget int `json:"budget,omitempty"`
 	SpeciesState
 	// Rivals is the co-evolving species, when the config has one.
 	Rivals *SpeciesState `json:"rivals,omitempty"`
@@ -77,13 +82,14 @@ type checkpointHeader struct {
 	Files      map[string]string `json:"files,omitempty"`
 	Program    *ProgramRecord    `json:"program,omitempty"`
 	Generation int               `json:"generation"`
+	Budget     int               `json:"budget,omitempty"`
 }
 
 // MarshalJSON writes the checkpoint's fields, then the main species'
 // state (its model's keys last), then the rivals'.
 func (ck Checkpoint) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(checkpointHeader{Format: ck.Format, Name: ck.Name, ConfigHash: ck.ConfigHash, Config: ck.Config,
-		ConfigDir: ck.ConfigDir, Files: ck.Files, Program: ck.Program, Generation: ck.Generation})
+		ConfigDir: ck.ConfigDir, Files: ck.Files, Program: ck.Program, Generation: ck.Generation, Budget: ck.Budget})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +128,7 @@ func (ck *Checkpoint) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*ck = Checkpoint{Format: h.Format, Name: h.Name, ConfigHash: h.ConfigHash, Config: h.Config,
-		ConfigDir: h.ConfigDir, Files: h.Files, Program: h.Program, Generation: h.Generation}
+		ConfigDir: h.ConfigDir, Files: h.Files, Program: h.Program, Generation: h.Generation, Budget: h.Budget}
 	if r, ok := rest["rivals"]; ok {
 		delete(rest, "rivals")
 		if err := json.Unmarshal(r, &ck.Rivals); err != nil {
@@ -133,7 +139,7 @@ func (ck *Checkpoint) UnmarshalJSON(data []byte) error {
 }
 
 // headerKeys are the JSON keys of checkpointHeader and of the rivals.
-var headerKeys = []string{"format", "name", "config_hash", "config", "config_dir", "files", "program", "generation"}
+var headerKeys = []string{"format", "name", "config_hash", "config", "config_dir", "files", "program", "generation", "budget"}
 
 // speciesFields is SpeciesState without its methods, for encoding/json.
 type speciesFields SpeciesState
@@ -261,6 +267,11 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ck); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// Dropped unread, it would be lost at the next checkpoint:
+			// likely written by a newer evotune, which must resume it.
+			return nil, nil, fmt.Errorf("%s: corrupt checkpoint, or a newer evotune's: it holds field %s, which this evotune does not know", path, field)
+		}
 		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
@@ -276,28 +287,35 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
+	if err := ck.checkWith(cfg, dir, path, acceptProgramChange); err != nil {
+		cfg.Close() // the caller closes only the config it is given
+		return nil, nil, err
+	}
+	return &ck, cfg, nil
+}
+
+// checkWith checks the checkpoint against the config it holds, cfg.
+func (ck *Checkpoint) checkWith(cfg *Config, dir, path string, acceptProgramChange bool) error {
 	if cfg.Hash() != ck.ConfigHash {
-		cfg.Close()
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+		return fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
 	}
 	if now := cfg.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !acceptProgramChange {
-		cfg.Close()
-		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
+		return fmt.Errorf("%s: %w since the checkpoint: the announced %s",
 			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
 	states := ck.states()
 	if len(states) != len(cfg.species) {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
+		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
 	if err := ck.checkFiles(cfg); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+		return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
 	for s, st := range states {
 		if err := ck.checkSpecies(cfg, s, st); err != nil {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+			return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
-	return &ck, cfg, nil
+	return nil
 }
 
 // baseDirOf is where a checkpoint's relative specs are found.

@@ -27,6 +27,8 @@ func (ck *Checkpoint) checkHeader() error {
 		return fmt.Errorf("config: %d bytes, more than the limit of %s", len(ck.Config), fileio.Size(fileio.MaxConfig))
 	case ck.Generation < 1 || ck.Generation > MaxGenerations:
 		return fmt.Errorf("generation: %d, want 1 to %d", ck.Generation, MaxGenerations)
+	case ck.Budget < 0 || ck.Budget > MaxGenerations:
+		return fmt.Errorf("budget: %d, want 1 to %d (or none)", ck.Budget, MaxGenerations)
 	}
 	return nil
 }
@@ -123,7 +125,7 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 		switch {
 		case row.Generation != i+1:
 			return fmt.Errorf("%s.generation: %d, want %d", field, row.Generation, i+1)
-		case row.Games < 0:
+		case row.Games < 0 || row.Games > MaxMemberGames:
 			return fmt.Errorf("%s.games: %d", field, row.Games)
 		case row.Saved < 0:
 			return fmt.Errorf("%s.saved: %d", field, row.Saved)

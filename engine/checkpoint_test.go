@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,6 +94,21 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"negative member games", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "population", 0)["games"] = -3 })
 		}, "member with games -3"},
+		{"a field this evotune does not know", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["budget_v2"] = 3 })
+		}, `or a newer evotune's: it holds field "budget_v2", which this evotune does not know`},
+		{"a history field this evotune does not know", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { member(m, "history", 0)["p_value"] = 0.5 })
+		}, `or a newer evotune's: it holds field "p_value", which this evotune does not know`},
+		{"a budget past the limit", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["budget"] = MaxGenerations + 1 })
+		}, fmt.Sprintf("budget: %d, want 1 to %d (or none)", MaxGenerations+1, MaxGenerations)},
+		{"member games that adding a generation would overflow", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { member(m, "hall_of_fame", 0)["games"] = 1 << 62 })
+		}, "member with games 4611686018427387904"},
+		{"history games past any run", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { member(m, "history", 0)["games"] = 1 << 62 })
+		}, "history[0].games: 4611686018427387904"},
 		{"files the config does not name", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { m["files"] = map[string]any{"tuned:/etc/passwd": "00"} })
 		}, `files: "tuned:/etc/passwd" is not a player file the config names`},

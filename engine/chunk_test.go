@@ -29,11 +29,15 @@ evolution:
 
 // TestChunkedGamesMatchOneList: a generation's games are played in
 // chunks; the files must be byte-identical to playing the whole list at
-// once (the behaviour before chunking), at any chunk size and worker count.
+// once (the behaviour before chunking), at any chunk size and worker
+// count, racing included.
 func TestChunkedGamesMatchOneList(t *testing.T) {
 	defer func(n int) { jobChunk = n }(jobChunk)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
+		// A race decides between rounds, from all of a round's results,
+		// never between the waves a round is played in.
+		{"racing", racedConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig

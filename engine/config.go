@@ -215,18 +215,19 @@ func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) 
 func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 	var ratingModel string
 	d.Map(root, "", yamlcheck.Fields{
-		"name":    d.String(&c.Name),
-		"seed":    d.Uint64(&c.Seed),
-		"game":    d.String(&c.Game),
-		"command": d.Names(&c.Command),
-		"dir":     d.String(&c.Dir),
-		"env":     d.Options(&c.Env),
-		"timeout": d.String(&c.ProgramConfig.timeout),
-		"audit":   d.Number(&c.Audit),
-		"rules":   d.Options(&c.Rules),
-		"player":  d.String(&c.Player),
-		"space":   d.Node(&c.space),
-		"seeds":   d.Node(&c.seeds),
+		"name":          d.String(&c.Name),
+		"seed":          d.Uint64(&c.Seed),
+		"game":          d.String(&c.Game),
+		"command":       d.Names(&c.Command),
+		"dir":           d.String(&c.Dir),
+		"env":           d.Scalars(&c.Env),
+		"timeout":       d.String(&c.ProgramConfig.timeout),
+		"audit":         d.Number(&c.Audit),
+		"program-files": d.Names(&c.ProgramFiles),
+		"rules":         d.Options(&c.Rules),
+		"player":        d.String(&c.Player),
+		"space":         d.Node(&c.space),
+		"seeds":         d.Node(&c.seeds),
 		"fitness": func(n *yaml.Node, path string) {
 			f := &c.Fitness
 			d.Map(n, path, yamlcheck.Fields{

@@ -198,12 +198,15 @@ func (r *descReader) fail(what string) {
 
 func (r *descReader) pos() int { return r.size - len(r.data) }
 
+// errOtherFormat marks a description or result of another format.
+var errOtherFormat = errors.New("another version's format")
+
 func (r *descReader) magic(m [4]byte, what string) {
 	switch {
 	case len(r.data) < 4 || r.data[0] != m[0] || r.data[1] != m[1] || r.data[2] != m[2]:
 		r.err = fmt.Errorf("not %s", what)
 	case r.data[3] != m[3]:
-		r.err = fmt.Errorf("%s of format %d, this evotune reads %d", what, r.data[3], m[3])
+		r.err = fmt.Errorf("%s of format %d, this evotune reads %d: %w", what, r.data[3], m[3], errOtherFormat)
 	default:
 		r.data = r.data[4:]
 	}
@@ -369,6 +372,20 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 // outside program when it was not allowed to run programs.
 var ErrProgramRefused = errors.New("the config plays an outside program, which this worker does not run (start it with --allow-programs)")
 
+// ErrRefused marks what a Worker returns when it cannot play a run's
+// batches at all, whichever batch it is given: a batch format of another
+// version, a run description it cannot fetch or read, a config that does
+// not load here (an outside program it may not run or cannot start,
+// player files it lacks) or that means something else here. It is the
+// worker's failing, not the batch's: another worker may play it.
+var ErrRefused = errors.New("this worker cannot play the run")
+
+// refusal is an error of a worker that cannot play a run (ErrRefused).
+type refusal struct{ err error }
+
+func (r refusal) Error() string   { return r.err.Error() }
+func (r refusal) Unwrap() []error { return []error{r.err, ErrRefused} }
+
 // Worker plays batch descriptions (Batch.Description) for a coordinator on
 // another machine. It keeps the configs it has loaded, by run key.
 type Worker struct {
@@ -449,20 +466,23 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 
 // PlayBatch plays a batch description with up to workers goroutines,
 // fetching its run's description the first time it meets the run, and
-// returns the answer DecodeResults reads. Errors that no other worker
-// would avoid (a malformed description, a game's failure) are permanent;
-// the coordinator stops the run on them.
+// returns the answer DecodeResults reads. Errors of a worker that cannot
+// play the run at all wrap ErrRefused; the others (a malformed
+// description, a game's failure) are the batch's.
 func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
 	if len(data) > MaxDescription {
 		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxDescription)
 	}
 	s, err := decodeBatch(data)
+	if errors.Is(err, errOtherFormat) {
+		return nil, refusal{err}
+	}
 	if err != nil {
 		return nil, err
 	}
 	cfg, err := w.config(ctx, s.Batch, s.Run, fetch)
 	if err != nil {
-		return nil, err
+		return nil, refusal{err}
 	}
 	players := make([]fitness.Player, len(s.Players))
 	for i, p := range s.Players {

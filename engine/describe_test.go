@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -82,7 +83,7 @@ func TestMalformedDescriptions(t *testing.T) {
 }
 
 // TestDecodeResults: a worker's answer is taken only whole, for its own
-// batch, one result per game that a game can give: a finite cost >= 0 in
+// batch, one result per game that a game can give: a cost from 0 to 2^53 in
 // a solo run, a score of 0, 1/2 or 1 in a score run.
 func TestDecodeResults(t *testing.T) {
 	solo := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}
@@ -105,7 +106,9 @@ func TestDecodeResults(t *testing.T) {
 		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), solo, nil, "2 results for the 3 games"},
 		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), solo, nil, "game 1 (seed 0): NaN is not a result a game gives"},
 		{"infinite", encodeResults("r1.0.4", []float64{0.25, 1, math.Inf(1)}), solo, nil, "game 2 (seed 0): +Inf is not"},
-		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a finite cost >= 0)"},
+		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a cost from 0 to 2^53)"},
+		{"a cost of 1e300", encodeResults("r1.0.4", []float64{0.25, 1e300, 3}), solo, nil, "game 1 (seed 0): 1e+300 is not a result a game gives"},
+		{"the largest cost", encodeResults("r1.0.4", []float64{0.25, 1 << 53, 3}), solo, []float64{0.25, 1 << 53, 3}, ""},
 		{"a score of 1/4", encodeResults("r1.0.4", []float64{0.25, 1, 0}), score, nil, "game 0 (seed 0): 0.25 is not a result a game gives (want a score of 0, 1/2 or 1)"},
 		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
 		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},
@@ -310,6 +313,51 @@ func TestWorkerRefusesForeignPlayers(t *testing.T) {
 			_, err := w.PlayBatch(context.Background(), s.append(nil), 1, fetch)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestWorkerRefusalsAreTheWorkers: what no batch of the run could avoid
+// on this worker (a batch format of another version, a run description
+// it cannot fetch, read or load, an outside program it may not run)
+// wraps ErrRefused, so the coordinator does not count it against the
+// batch; what is the batch's own (a malformed description, a player the
+// run does not have) does not.
+func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	defer cfg.Close()
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetchOf := func(data []byte, err error) Fetch {
+		return func(context.Context, string) ([]byte, error) { return data, err }
+	}
+	good := (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil)
+	other := append([]byte(nil), good...)
+	other[3] = DescriptionFormat + 1
+	program, _ := json.Marshal(runDescription{Format: DescriptionFormat, Config: "command: [sh, -c, 'exit 1']\nplayer: tuned\n", Build: buildinfo.Own()})
+	for _, tc := range []struct {
+		name    string
+		batch   []byte
+		fetch   Fetch
+		refusal bool
+	}{
+		{"another batch format", other, fetchOf(run, nil), true},
+		{"a run description not to be had", good, fetchOf(nil, errors.New("unreachable")), true},
+		{"a run description of another format", good, fetchOf([]byte(`{"format":3}`), nil), true},
+		{"another meaning of the config", good, fetchOf(bytes.Replace(run, []byte(cfg.Hash()), []byte("x"), 1), nil), true},
+		{"a program, not allowed", good, fetchOf(program, nil), true},
+		{"a malformed batch", good[:len(good)-1], fetchOf(run, nil), false},
+		{"a player the run does not have", (&batchDescription{Batch: "r.0.0", Run: "k", Players: []batchPlayer{{Species: 5}}}).append(nil), fetchOf(run, nil), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &Worker{}
+			defer w.Close()
+			_, err := w.PlayBatch(context.Background(), tc.batch, 1, tc.fetch)
+			if err == nil || errors.Is(err, ErrRefused) != tc.refusal {
+				t.Fatalf("got %v, want an error, a refusal: %v", err, tc.refusal)
 			}
 		})
 	}

@@ -159,6 +159,65 @@ func (s *stopAt) EndGeneration(gen int, _ GenStats, _ Member) {
 	}
 }
 
+// TestResumeKeepsTheBudgetItWasGiven: a run given its own budget
+// (--generations) and stopped resumes to that budget without being told
+// it again, as a straight run of that budget; a budget given to the
+// resume, or the config's edited since, wins. Before, a resume without
+// --generations ran to the config's budget.
+func TestResumeKeepsTheBudgetItWasGiven(t *testing.T) {
+	cfgDir := t.TempDir()
+	straight := func(generations int) map[string][]byte {
+		dir := t.TempDir()
+		if _, err := Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: dir, Workers: 2, Generations: generations}); err != nil {
+			t.Fatal(err)
+		}
+		return readRun(t, dir)
+	}
+	for _, tc := range []struct {
+		name       string
+		resume     int    // the resume's --generations
+		editConfig string // the config's budget edited to this
+		want       int
+	}{
+		{"no budget given to the resume", 0, "", 2},
+		{"a budget given to the resume", 3, "", 3},
+		{"the config's budget edited", 0, "3", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			stop := make(chan struct{})
+			_, err := Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: dir, Workers: 2, Generations: 2,
+				Stop: stop, Progress: &stopAt{after: 1, stop: stop}})
+			if !errors.Is(err, ErrStopped) {
+				t.Fatalf("err %v, want the run stopped", err)
+			}
+			if tc.editConfig != "" {
+				path := filepath.Join(dir, rundir.ConfigFile)
+				text, _ := os.ReadFile(path)
+				if err := os.WriteFile(path, bytes.Replace(text, []byte("generations: 4"), []byte("generations: "+tc.editConfig), 1), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := Resume(context.Background(), Options{Dir: dir, Workers: 2, Generations: tc.resume})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Generation != tc.want {
+				t.Fatalf("resumed to generation %d, want %d", res.Generation, tc.want)
+			}
+			got := readRun(t, dir)
+			delete(got, rundir.ConfigFile)
+			want := straight(tc.want)
+			delete(want, rundir.ConfigFile)
+			if tc.want == 2 {
+				sameRun(t, want, got, "stopped and resumed to the budget it was given")
+			} else if !bytes.Equal(want[rundir.GenerationsFile], got[rundir.GenerationsFile]) {
+				t.Errorf("generations.csv differs from a straight run of %d", tc.want)
+			}
+		})
+	}
+}
+
 // TestResultSaysHowToResume: a run stopped or cancelled with a budget of
 // its own (--generations) returns where it stopped and both budgets, so
 // the advice to resume keeps the budget: a resume without --generations
@@ -335,7 +394,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"member without games", memberEdit(`"games": \d+`, `"games": 0`), "member with games 0"},
 		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "member with generation -1"},
 		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without ci95"},
-		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
+		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), `holds field "luck", which this evotune does not know`},
 		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, rundir.CheckpointFile)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {

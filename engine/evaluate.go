@@ -46,7 +46,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("member without %s", f.name)
 		}
 	}
-	if *raw.Games < 1 {
+	if *raw.Games < 1 || *raw.Games > MaxMemberGames {
 		return fmt.Errorf("member with games %d", *raw.Games)
 	}
 	if *raw.Generation < 0 {
@@ -428,12 +428,12 @@ var ErrImpossibleResult = errors.New("not a result a game gives")
 func (r *runner) checkResults(b *Batch, res []float64) error {
 	solo := r.cfg.Fitness.Objective == Solo
 	for k, x := range res {
-		if solo && x >= 0 && x <= math.MaxFloat64 || !solo && (x == 0 || x == 0.5 || x == 1) {
+		if solo && x >= 0 && x <= fitness.MaxCost || !solo && (x == 0 || x == 0.5 || x == 1) {
 			continue
 		}
 		want := "a score of 0, 1/2 or 1"
 		if solo {
-			want = "a finite cost >= 0"
+			want = "a cost from 0 to 2^53"
 		}
 		seed := uint64(0)
 		if k < len(b.jobs) {

@@ -19,11 +19,18 @@ const (
 	MaxHallOfFame  = model.MaxHallOfFame  // evolution.hall-of-fame, fitness.hall-of-fame.members
 	MaxOpponents   = 100                  // listed opponents: fitness.baselines.opponents, coevolve.opponents
 	MaxWorkers     = 1_024                // run.workers and --workers
+	// MaxMemberGames bounds the games a checkpoint may say a member
+	// pooled: far above what any run plays (a generation's games per
+	// individual over every generation), so adding a generation's games
+	// can never overflow into negative games.
+	MaxMemberGames = 1 << 53
 )
 
 // Bytes a checkpoint spends, at most, per gene of a stored genome, per
-// member beyond its genes, and per history row: float64s in JSON take at
-// most 24 characters, plus separators and indentation.
+// member beyond its genes, and per history row beyond its best's genes
+// (the model's own state says its own, model.Settings.StateBound):
+// float64s in JSON take at most 24 characters, plus separators and
+// indentation.
 const (
 	checkpointBytesPerGene   = 32
 	checkpointBytesPerMember = 160
@@ -80,7 +87,10 @@ func (c *Config) checkpointBound() int64 {
 		if s == 1 && len(c.species) > 1 {
 			g = int64(c.species[len(c.species)-1].space.Len())
 		}
-		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*checkpointBytesPerRow
+		// A history row keeps the generation's best genes; the model's
+		// state may grow with the generations (CMA-ES's told figures).
+		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*(checkpointBytesPerRow+g*checkpointBytesPerGene)
+		size += e.StateBound(int(g))
 	}
 	return size + int64(len(c.text)) + 1<<16
 }

@@ -1,28 +1,36 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
 // TestLargestConfigsFitTheCheckpointLimit: a config at every size limit,
 // for each game's largest genome, co-evolving where it can, is valid and
-// its checkpoint bound stays below what the checkpoint reader accepts.
+// its checkpoint bound stays below what the checkpoint reader accepts;
+// but for the generations of Battleship's 128-cell grid, whose history
+// (the best's genes every generation) fits 5,000 generations, not
+// 100,000.
 func TestLargestConfigsFitTheCheckpointLimit(t *testing.T) {
-	sizes := fmt.Sprintf(`
+	sizes := `
 evolution:
   model: down-to-size
   population: %d
   offspring: %d
   generations: %d
   hall-of-fame: %d
-`, MaxPopulation, MaxOffspring, MaxGenerations, MaxHallOfFame)
-	tests := []struct{ name, text string }{
+`
+	tests := []struct {
+		name, text  string
+		generations int
+	}{
 		{"battleship 128 free cells, co-evolving", `
 game: battleship
 rules: {width: 8, height: 16}
@@ -33,25 +41,25 @@ fitness:
   hall-of-fame: {members: 1000, games: 1000000}
 coevolve:
   player: tuned
-`},
+`, 5000},
 		{"mnk 10x9, k 9", `
 game: mnk
 rules: {m: 10, n: 9, k: 9}
 player: tuned
 fitness:
   baselines: {opponents: [random], games: 1000000}
-`},
+`, MaxGenerations},
 		{"hadron 11x11", `
 game: hadron
 rules: {size: 11, depth: 16, nodes: 1000000000}
 player: tuned
 fitness:
   baselines: {opponents: [random], games: 1000000}
-`},
+`, MaxGenerations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := Parse("largest.yaml", []byte(tc.text+sizes))
+			cfg, err := Parse("largest.yaml", []byte(tc.text+fmt.Sprintf(sizes, MaxPopulation, MaxOffspring, tc.generations, MaxHallOfFame)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,12 +88,58 @@ func TestCheckpointBytesPerGene(t *testing.T) {
 	if limit := genes*checkpointBytesPerGene + checkpointBytesPerMember; per > limit {
 		t.Fatalf("a member of %d genes takes %d bytes, the bound allows %d:\n%s", genes, per, limit, strings.TrimSpace(string(data)))
 	}
+	// A history row keeps its generation's best genes (before, the bound
+	// left them out: a 107-gene grid's row took 2,692 bytes of 192).
 	x := -1.2345678901234567e-300
-	row := GenStats{Generation: MaxGenerations, Best: x, Mean: x, SD: x, Games: math.MaxInt}
+	row := GenStats{Generation: MaxGenerations, Best: x, Mean: x, SD: x, Games: math.MaxInt, Saved: math.MaxInt, BestGenes: m.Genes}
 	data, _ = (&Checkpoint{SpeciesState: SpeciesState{History: []GenStats{row}}}).encode()
 	empty, _ = (&Checkpoint{SpeciesState: SpeciesState{History: []GenStats{}}}).encode()
-	if per := len(data) - len(empty); per > checkpointBytesPerRow {
-		t.Fatalf("a history row takes %d bytes, the bound allows %d", per, checkpointBytesPerRow)
+	if per, limit := len(data)-len(empty), checkpointBytesPerRow+genes*checkpointBytesPerGene; per > limit {
+		t.Fatalf("a history row of %d genes takes %d bytes, the bound allows %d", genes, per, limit)
+	}
+	// CMA-ES's told figures, one per member a generation (before, left
+	// out: 280 MB for a population of 2,000 over 20,000 generations).
+	cfg, err := Parse("cmaes.yaml", []byte("game: battleship\nplayer: tuned\nevolution: {model: cmaes, population: 1000, generations: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	told := make([]float64, 1000)
+	for i := range told {
+		told[i] = x
+	}
+	rows, _ := json.Marshal([][]float64{told})
+	data, _ = (&Checkpoint{SpeciesState: SpeciesState{Model: model.State{"cmaes_told": rows}}}).encode()
+	empty, _ = (&Checkpoint{SpeciesState: SpeciesState{}}).encode()
+	if per, limit := int64(len(data)-len(empty)), cfg.Evolution.StateBound(genes); per > limit {
+		t.Fatalf("a generation of %d told figures takes %d bytes, the bound allows %d", len(told), per, limit)
+	}
+}
+
+// TestLongRunsThatValidateFitTheCheckpointLimit: configs validate
+// accepted whose checkpoint outgrew the reader's limit near their end (a
+// 107-gene grid's history over 100,000 generations; CMA-ES told 2,000
+// figures a generation for 20,000 generations) are refused, naming the
+// key to lower.
+func TestLongRunsThatValidateFitTheCheckpointLimit(t *testing.T) {
+	for _, text := range []string{`
+game: battleship
+player: tuned
+space:
+  weights: {symmetry: full}
+evolution:
+  generations: 100000
+`, `
+game: battleship
+player: tuned
+evolution:
+  model: cmaes
+  population: 2000
+  generations: 20000
+`} {
+		_, err := Parse("long.yaml", []byte(text))
+		if err == nil || !strings.Contains(err.Error(), "evolution: its checkpoint could reach") {
+			t.Errorf("%s: %v, want its checkpoint bound refused", text, err)
+		}
 	}
 }
 
@@ -136,7 +190,7 @@ func TestConfigLimits(t *testing.T) {
 			"evolution.tournament-size: 2: want from 1 to population-1 (1)"},
 		{"elitism 0", evo("  elitism: 0\n"), ""},
 		{"step size 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10", 1), ""},
-		{"step size above 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10.5", 1), "evolution.step-size: 10.5: want a number above 0"},
+		{"step size above 10", strings.Replace(solo, "tournament-size: 2", "model: cmaes\n  step-size: 10.5", 1), "evolution.step-size: 10.5: want a number from 1e-9"},
 		{"two offspring", evo("  model: down-to-size\n  offspring: 2\n"), ""},
 		{"one offspring", evo("  model: down-to-size\n  offspring: 1\n"), "evolution.offspring: 1: want at least 2"},
 		{"opponents: all the others", mode("  population: {opponents: 3, games: 2}\n"), ""},

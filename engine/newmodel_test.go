@@ -46,6 +46,9 @@ func (s *climbSettings) Check(e *model.Evolution, chosen bool, bad model.Bad) {
 func (s *climbSettings) Size(e *model.Evolution, gen int) int { return e.Population + gen%2 }
 func (s *climbSettings) Kept(*model.Evolution) int            { return 1 }
 func (s *climbSettings) StateKeys() []string                  { return []string{"climb_best"} }
+func (s *climbSettings) StateBound(_ *model.Evolution, genes int) int64 {
+	return int64(genes)*32 + 64 // the best's genes and fitness
+}
 
 func (s *climbSettings) New(e *model.Evolution, p model.Problem) (model.Model, error) {
 	return &climb{p: p, e: e, step: s.Step}, nil
@@ -163,7 +166,7 @@ func TestAModelIsOneFileAndOneRow(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: resumed, Workers: 1, Generations: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resume(context.Background(), Options{Dir: resumed, Workers: 3}); err != nil {
+	if _, err := Resume(context.Background(), Options{Dir: resumed, Workers: 3, Generations: 4}); err != nil {
 		t.Fatal(err)
 	}
 	sameRun(t, readRun(t, straight), readRun(t, resumed), "climb, resumed after generation 2")
@@ -186,6 +189,7 @@ func (duelSettings) Check(*model.Evolution, bool, model.Bad)    {}
 func (duelSettings) Size(e *model.Evolution, _ int) int         { return e.Population }
 func (duelSettings) Kept(*model.Evolution) int                  { return 1 }
 func (duelSettings) StateKeys() []string                        { return nil }
+func (duelSettings) StateBound(*model.Evolution, int) int64     { return 0 }
 func (duelSettings) CheckState(*model.Evolution, int, model.State, func(float64) bool) error {
 	return nil
 }
@@ -248,7 +252,7 @@ func TestAModelPlaysItsOwnPairs(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: resumed, Workers: 1, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resume(context.Background(), Options{Dir: resumed, Workers: 2}); err != nil {
+	if _, err := Resume(context.Background(), Options{Dir: resumed, Workers: 2, Generations: 3}); err != nil {
 		t.Fatal(err)
 	}
 	sameRun(t, readRun(t, straight), readRun(t, resumed), "duel, resumed after generation 1")

@@ -39,6 +39,9 @@ type Wave struct {
 	// Games, when not nil, is told how many of the wave's games are
 	// finished so far; it may be called concurrently.
 	Games func(done int)
+	// Log notes what a pool did that the user may want to know (a
+	// result ignored, a batch retried) in run.log.
+	Log func(format string, args ...any)
 }
 
 // Batch is one work unit: consecutive games of one generation.
@@ -205,6 +208,9 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 			r.journal.Append(b.Index, res)
 		}
 	}}
+	w.Log = func(format string, args ...any) {
+		r.logf("generation %d: "+format, append([]any{st.gen + 1}, args...)...)
+	}
 	if r.progress != nil {
 		base := played + replayed
 		r.progress.Games(base)

@@ -172,18 +172,10 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"a line of impossible results with a good checksum", func(t *testing.T, path string) {
-			data, _ := os.ReadFile(path)
-			lines := bytes.SplitAfter(data, []byte("\n"))
-			var e struct {
-				Batch   int       `json:"batch"`
-				Results []float64 `json:"results"`
-			}
-			if err := json.Unmarshal(lines[2], &e); err != nil {
-				t.Fatal(err)
-			}
-			e.Results[0] = -1000 // shots: a cost no game gives
-			lines[2] = rundir.EntryLine(e.Batch, e.Results)
-			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
+			forgeFirstResult(t, path, -1000) // shots: a cost no game gives
+		}, func(held int) int { return (held - 1) * batchGames }},
+		{"a line of a finite but huge cost with a good checksum", func(t *testing.T, path string) {
+			forgeFirstResult(t, path, 1e300) // finite, but its square is not
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"another generation's journal", func(t *testing.T, path string) {
 			data, _ := os.ReadFile(path)
@@ -230,6 +222,24 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forgeFirstResult makes the first result of the journal's second batch
+// line x, with the checksum that line then needs.
+func forgeFirstResult(t *testing.T, path string, x float64) {
+	t.Helper()
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var e struct {
+		Batch   int       `json:"batch"`
+		Results []float64 `json:"results"`
+	}
+	if err := json.Unmarshal(lines[2], &e); err != nil {
+		t.Fatal(err)
+	}
+	e.Results[0] = x
+	lines[2] = rundir.EntryLine(e.Batch, e.Results)
+	os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 }
 
 func appendTo(t *testing.T, path, text string) {

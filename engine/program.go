@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
 // program is the outside program a config's game is played by (the
@@ -46,6 +48,11 @@ type ProgramConfig struct {
 	// timeout: and Audit change no result, so they are not in the hash: a
 	// resumed run may wait longer or audit more.
 	Audit float64 `json:"-"`
+	// ProgramFiles lists more files and directories of the program (the
+	// modules a script imports), relative to Dir, whose content the
+	// checkpoint records beside the files the command names. They are
+	// watched, not results: not in the hash.
+	ProgramFiles []string `json:"-"`
 
 	timeout string // as written; prepareProgram reads it
 }
@@ -114,11 +121,22 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 		bad("audit", "%v: want a fraction of games in [0, 1]", pc.Audit)
 		return fitness.GameInfo{}, false
 	}
+	envOK := true
+	for _, k := range slices.Sorted(maps.Keys(pc.Env)) {
+		if err := external.CheckEnv(k, pc.Env[k]); err != nil {
+			bad(yamlcheck.Join("env", k), "%v", err)
+			envOK = false
+		}
+	}
+	if !envOK {
+		return fitness.GameInfo{}, false
+	}
 	// The program and its files travel with the config: they are found
 	// from its directory, which the checkpoint remembers.
 	c.relative = true
 	log := &switchWriter{}
 	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, timeout, pc.Audit, log)
+	cmd.Files = pc.ProgramFiles
 	desc, err := external.Describe(context.Background(), cmd)
 	if err != nil {
 		// The program's last stderr lines stay lines, indented under
@@ -128,7 +146,12 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 	}
 	files, err := cmd.FileHashes()
 	if err != nil {
-		bad("command", "%s", oneLine(err))
+		key := "command"
+		var fe *external.FileError
+		if errors.As(err, &fe) {
+			key = fmt.Sprintf("program-files[%d]", fe.Index)
+		}
+		bad(key, "%s", oneLine(err))
 		return fitness.GameInfo{}, false
 	}
 	if c.Game != "" && c.Game != desc.Game {
@@ -248,9 +271,17 @@ func (c *Config) Close() error {
 	return fitness.Close(c.game)
 }
 
-// logProgram sends the program's stderr to w (run.log).
+// logProgram sends the program's stderr to w (run.log); nil drops it.
 func (c *Config) logProgram(w io.Writer) {
 	if c.program != nil {
 		c.program.log.set(w)
+	}
+}
+
+// closeProgram ends the outside program's processes, if the config has
+// one, before its log closes; the game plays no more after.
+func (c *Config) closeProgram() {
+	if c.program != nil {
+		c.Close()
 	}
 }

@@ -67,9 +67,10 @@ type Options struct {
 }
 
 // ResumeCommand is the command line that continues the run in dir to
-// budget generations, when the directory's config says configBudget: a
-// resume without --generations runs to the config's budget, so a budget
-// given with run --generations must be given again.
+// budget generations, when the directory's config says configBudget. The
+// checkpoint remembers a budget given with --generations, so a resume
+// without it keeps it too; the command names it all the same, so that
+// it means the same after the config's budget is edited.
 func ResumeCommand(dir string, budget, configBudget int) string {
 	cmd := "evotune resume " + dir
 	if budget > 0 && budget != configBudget {
@@ -279,6 +280,11 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	r := newRunner(cfg, opts)
+	if opts.Generations == 0 && ck.Budget > 0 && cfg.Evolution.Generations == ckCfg.Evolution.Generations {
+		// The budget the run was given (run --generations), not the
+		// config's, which was not edited since.
+		r.budget = ck.Budget
+	}
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
@@ -413,6 +419,9 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
 			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Program: r.cfg.record(), Generation: gen + 1, SpeciesState: states[0]}
+		if r.budget != r.cfg.Evolution.Generations {
+			ck.Budget = r.budget
+		}
 		if len(states) > 1 {
 			ck.Rivals = &states[1]
 		}
@@ -602,8 +611,20 @@ func (r *runner) openLog() (io.Closer, error) {
 	}
 	r.log = f
 	r.cfg.logProgram(f)
-	return f, nil
+	return closerFunc(func() error {
+		// An outside program's last words (each process's count of the
+		// stderr lines dropped, written as it ends) belong in run.log:
+		// its processes end before the log closes, not after.
+		r.cfg.closeProgram()
+		r.cfg.logProgram(nil)
+		return f.Close()
+	}), nil
 }
+
+// closerFunc is a function as an io.Closer.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
 
 // logf appends a timestamped line to run.log: the only place clock values
 // go, so every other file of two identical runs compares byte for byte.

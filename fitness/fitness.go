@@ -135,6 +135,14 @@ type Solo struct {
 	Only bool
 }
 
+// MaxCost bounds a solo game's cost: a cost is a number from 0 to
+// MaxCost (2^53, the largest float64 below which every whole number is
+// exact). A larger cost is no game's: bounding it keeps every sum of
+// costs and of their squares finite, so a program or worker that reports
+// 1e300 shots is refused by name instead of turning a fitness into
+// infinity.
+const MaxCost = 1 << 53
+
 // SoloGame is a game that also measures one player alone, against an
 // opponent of another role or none.
 type SoloGame interface {
@@ -143,8 +151,8 @@ type SoloGame interface {
 	// opponent.
 	Solo() Solo
 	// PlaySolo plays p (of Roles()[0]) against opp (of Solo().Opponent;
-	// nil when there is none) and returns p's cost. Pure in (p, opp,
-	// seed); errors as for Play.
+	// nil when there is none) and returns p's cost, from 0 to MaxCost.
+	// Pure in (p, opp, seed); errors as for Play.
 	PlaySolo(ctx context.Context, p, opp Player, seed uint64) (float64, error)
 }
 

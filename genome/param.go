@@ -215,9 +215,37 @@ func (s Schema) Validate() error {
 		}
 		if err := p.Check(p.Default); err != nil {
 			errs = append(errs, fmt.Errorf("genome: default: %w", err))
+		} else if err := p.checkDefaultSymmetry(); err != nil {
+			errs = append(errs, fmt.Errorf("genome: default: %w", err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkDefaultSymmetry refuses a grid default that breaks the grid's own
+// symmetry: cells its symmetry ties together must hold one value. A
+// search of the grid averages each class's cells, so such a default would
+// be one player where a run seeds it and another where it is played
+// as declared (eval, tuned defaults).
+func (p *Param) checkDefaultSymmetry() error {
+	if p.Kind != Grid || p.Symmetry == Full || len(p.Default.Cells) != p.Rows*p.Cols {
+		return nil
+	}
+	class, n := p.Classes()
+	first := make([]int, n)
+	for i := range first {
+		first[i] = -1
+	}
+	for i, k := range class {
+		switch j := first[k]; {
+		case j < 0:
+			first[k] = i
+		case p.Default.Cells[i] != p.Default.Cells[j]:
+			return fmt.Errorf("%s: cells %d and %d hold %v and %v, which its %s symmetry ties together", p.Name, j, i,
+				p.Default.Cells[j], p.Default.Cells[i], p.Symmetry)
+		}
+	}
+	return nil
 }
 
 // Check reports whether v is a legal value of p.

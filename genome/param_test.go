@@ -145,6 +145,14 @@ func TestSchemaValidate(t *testing.T) {
 		{"grid with a bad symmetry", Schema{{Name: "a", Kind: Grid, Rows: 1, Cols: 1, Max: 1, Symmetry: 7, Default: Value{Cells: []float64{0}}}}, "symmetry"},
 		{"fractional int range", Schema{{Name: "a", Kind: Int, Min: 0.5, Max: 3, Default: Value{Num: 1}}}, "not integral"},
 		{"default outside", Schema{{Name: "a", Kind: Int, Min: 1, Max: 3}}, "outside"},
+		// A grid's default holds one value per class of its own symmetry:
+		// before, a run averaged the class and eval played the cells.
+		{"free grid, any default", Schema{{Name: "a", Kind: Grid, Rows: 2, Cols: 2, Max: 1, Symmetry: Full, Default: Value{Cells: []float64{0, 1, 0.5, 0.25}}}}, ""},
+		{"ring default by ring", Schema{{Name: "a", Kind: Grid, Rows: 3, Cols: 3, Max: 1, Symmetry: Ring, Default: Value{Cells: []float64{1, 1, 1, 1, 0, 1, 1, 1, 1}}}}, ""},
+		{"ring default breaking the ring", Schema{{Name: "a", Kind: Grid, Rows: 3, Cols: 3, Max: 1, Symmetry: Ring, Default: Value{Cells: []float64{1, 1, 1, 1, 0, 1, 1, 1, 0.5}}}},
+			"cells 0 and 8 hold 1 and 0.5, which its ring symmetry ties together"},
+		{"dihedral default breaking a mirror", Schema{{Name: "a", Kind: Grid, Rows: 2, Cols: 3, Max: 1, Symmetry: Dihedral, Default: Value{Cells: []float64{0, 1, 0.5, 0, 1, 0}}}},
+			"which its dihedral symmetry ties together"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

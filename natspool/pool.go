@@ -7,6 +7,7 @@ package natspool
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 
@@ -58,7 +59,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	id := w.Batches[0].ID
 	group := id[:strings.LastIndexByte(id, '.')] // run.generation
 	games := 0
-	return p.C.Play(ctx, natsqueue.Wave{Group: group, Jobs: jobs,
+	return p.C.Play(ctx, natsqueue.Wave{Group: group, Jobs: jobs, Log: w.Log,
 		Accept: func(i int, data []byte) error {
 			b := w.Batches[i]
 			res, err := engine.DecodeResults(b, data)
@@ -78,6 +79,10 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 // one after another (a worker plays several jobs at once instead).
 func Play(w *engine.Worker) natsqueue.PlayFunc {
 	return func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
-		return w.PlayBatch(ctx, payload, 1, engine.Fetch(fetch))
+		res, err := w.PlayBatch(ctx, payload, 1, engine.Fetch(fetch))
+		if errors.Is(err, engine.ErrRefused) {
+			return nil, natsqueue.Refuse(err) // the worker's failing, not the batch's
+		}
+		return res, err
 	}
 }

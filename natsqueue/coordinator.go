@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
@@ -37,7 +39,27 @@ const (
 	headerError = "Evotune-Error"
 	// headerDelivery is the delivery of the job a failure report is of.
 	headerDelivery = "Evotune-Delivery"
+	// headerRefused marks a result message as a worker's refusal of a
+	// job's run (ErrRefused); its value is why.
+	headerRefused = "Evotune-Refused"
+	// headerWorker names the worker that refused, as its hellos do.
+	headerWorker = "Evotune-Worker"
 )
+
+// ErrRefused marks an error of a PlayFunc that cannot play any job of
+// the job's run (the run's first ID token) on this worker: it is not the
+// job's fault, so it never counts against the job. The worker hands the
+// job back, to be queued again for others, and takes no more of that
+// run's jobs while any are queued.
+var ErrRefused = errors.New("the worker refuses the run")
+
+// Refuse wraps err as a refusal (ErrRefused).
+func Refuse(err error) error { return refused{err} }
+
+type refused struct{ err error }
+
+func (r refused) Error() string   { return r.err.Error() }
+func (r refused) Unwrap() []error { return []error{r.err, ErrRefused} }
 
 // Settings of the work queue; the zero value of each means its default.
 type Settings struct {
@@ -92,12 +114,19 @@ type Wave struct {
 	Accept func(i int, result []byte) error
 	// Progress, when not nil, is told how many jobs are done.
 	Progress func(done int)
+	// Log, when not nil, is told of ignored messages, failures and
+	// retries instead of the Coordinator's Log.
+	Log func(format string, args ...any)
 }
 
 // Status is what a coordinator knows of its workers.
 type Status struct {
-	Workers int // worker processes heard from lately
-	Slots   int // the games they play at once
+	Workers  int // worker processes heard from lately that play the run
+	Slots    int // the batches they play at once
+	Refusing int // worker processes heard from lately that refused the run
+	// Disconnected says the coordinator has lost its server (it
+	// reconnects): it hears of no worker meanwhile.
+	Disconnected bool
 }
 
 // Coordinator publishes jobs and collects their results.
@@ -110,12 +139,24 @@ type Coordinator struct {
 	// OnStatus, when not nil, is told the workers connected, every few
 	// seconds while a wave is played.
 	OnStatus func(Status)
+	// OnRefusal, when not nil, is told once per worker that refuses the
+	// run's jobs, with its reason (text from the network: escape it).
+	OnRefusal func(worker, reason string)
 
-	mu      sync.Mutex
-	workers map[string]hello // by worker id
-	refused map[string]bool  // workers CheckWorker refused, by id
-	hellos  *nats.Subscription
+	mu       sync.Mutex
+	workers  map[string]hello    // by worker id
+	refusers map[string]struct{} // workers that refused the run
+	refused  map[string]bool     // workers CheckWorker refused, by id
+	hellos   *nats.Subscription
 }
+
+// maxWorkers bounds the workers a coordinator keeps track of, and
+// maxSlots the slots one may announce, so forged hellos can neither
+// grow its memory nor overflow the count of slots.
+const (
+	maxWorkers = 10_000
+	maxSlots   = 1 << 16
+)
 
 // hello is a worker's periodic announcement.
 type hello struct {
@@ -163,18 +204,21 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	}); err != nil {
 		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
 	}
-	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}, refused: map[string]bool{}}
+	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}, refusers: map[string]struct{}{}, refused: map[string]bool{}}
 	c.hellos, err = nc.Subscribe(helloSubject, func(m *nats.Msg) {
 		var h hello
-		if len(m.Data) > maxHello || json.Unmarshal(m.Data, &h) != nil || h.ID == "" || h.Slots < 0 {
+		if len(m.Data) > maxHello || json.Unmarshal(m.Data, &h) != nil || h.ID == "" || h.Slots < 1 || h.Slots > maxSlots {
 			return // foreign
 		}
+		h.ID = printable.Escape(headerValue(h.ID))
 		h.seen = time.Now()
 		if set.CheckWorker != nil {
 			if err := set.CheckWorker(h.Build); err != nil {
 				c.mu.Lock()
-				first := !c.refused[h.ID]
-				c.refused[h.ID] = true
+				first := !c.refused[h.ID] && len(c.refused) < maxWorkers
+				if first {
+					c.refused[h.ID] = true
+				}
 				c.mu.Unlock()
 				if first && set.OnRefused != nil {
 					set.OnRefused(h.ID, err)
@@ -183,7 +227,9 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 			}
 		}
 		c.mu.Lock()
-		c.workers[h.ID] = h
+		if _, known := c.workers[h.ID]; known || len(c.workers) < maxWorkers {
+			c.workers[h.ID] = h
+		}
 		c.mu.Unlock()
 	})
 	if err != nil {
@@ -200,7 +246,7 @@ func (c *Coordinator) Close() {
 }
 
 // Workers is what the coordinator heard of its workers in the last
-// helloEvery*3.
+// helloEvery*3, those that refused its run left out.
 func (c *Coordinator) Workers() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -210,9 +256,14 @@ func (c *Coordinator) Workers() Status {
 			delete(c.workers, id)
 			continue
 		}
+		if _, ok := c.refusers[id]; ok {
+			s.Refusing++
+			continue
+		}
 		s.Workers++
-		s.Slots += h.Slots
+		s.Slots += h.Slots // at most maxWorkers * maxSlots
 	}
+	s.Disconnected = !c.nc.IsConnected()
 	return s
 }
 
@@ -244,6 +295,18 @@ var ErrJobFailed = errors.New("failed on every delivery")
 // waits until each has a result Accept took, a job fails on every
 // delivery, or ctx ends. Results already in the results stream, of a
 // previous coordinator, count.
+//
+// What counts against a job is what the server did, never what a
+// message claims: a job fails when the server has delivered its copy
+// MaxDeliver times without its being played (its max-deliveries
+// advisory), or when MaxDeliver copies each came back with a result
+// Accept refused. A result counts as its copy's only when its message ID
+// names the copy's stream sequence, once per copy; a failure report only
+// gives the reason quoted when the job fails; a worker's refusal
+// (ErrRefused) queues the job again, counting nothing. Anything else on
+// the results subjects (malformed, oversized, duplicate or foreign
+// messages) is logged and ignored. Text from messages is escaped
+// (package printable) before it is logged or returned.
 func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 	if !idPattern.MatchString(w.Group) {
 		return fmt.Errorf("natsqueue: bad job group %q", w.Group)
@@ -254,6 +317,10 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 			return fmt.Errorf("natsqueue: bad job id %q in group %q", j.ID, w.Group)
 		}
 		index[j.ID] = i
+	}
+	logf := c.logf
+	if w.Log != nil {
+		logf = w.Log
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -272,9 +339,12 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 	go func() { <-ctx.Done(); msgs.Stop() }() // Next takes no context
 	var (
 		mu       sync.Mutex
-		seqJob   = map[uint64]int{} // jobs stream sequence -> job
+		current  = make([]uint64, len(w.Jobs)) // stream sequence of each job's live copy
+		reasons  = make([]string, len(w.Jobs)) // the last failure a worker reported
 		failed   error
-		attempts = make([]int, len(w.Jobs)) // publications of each job
+		copies   = make([]int, len(w.Jobs)) // copies published of each job
+		rejected = make([]int, len(w.Jobs)) // copies whose result Accept refused
+		counted  = map[uint64]bool{}        // copies already judged
 	)
 	stop := func(err error) {
 		mu.Lock()
@@ -287,10 +357,10 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 	publish := func(i int) error {
 		id := w.Jobs[i].ID
 		msgID := id
-		if attempts[i] > 0 {
-			msgID = id + ".retry" + strconv.Itoa(attempts[i])
+		if copies[i] > 0 {
+			msgID = id + ".retry" + strconv.Itoa(copies[i])
 		}
-		attempts[i]++
+		copies[i]++
 		ack, err := c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID))
 		if err != nil {
 			return fmt.Errorf("natsqueue: publish job %s: %w", id, err)
@@ -305,24 +375,33 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 			}
 		}
 		mu.Lock()
-		seqJob[ack.Sequence] = i
+		current[i] = ack.Sequence
 		mu.Unlock()
 		return nil
 	}
-	// A job that no worker survives reaches its last delivery without a
-	// report: the server's advisory says so.
+	// A job whose copy the server delivered MaxDeliver times without a
+	// result (its workers failed, died or were too slow) ends the wave:
+	// the server's advisory says so.
 	adv, err := c.nc.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobsStream+"."+workerConsumer, func(m *nats.Msg) {
 		var a struct {
 			StreamSeq  uint64 `json:"stream_seq"`
 			Deliveries int    `json:"deliveries"`
 		}
-		if json.Unmarshal(m.Data, &a) != nil {
+		if len(m.Data) > 4096 || json.Unmarshal(m.Data, &a) != nil {
 			return
 		}
 		mu.Lock()
-		i, ok := seqJob[a.StreamSeq]
+		i := slices.Index(current, a.StreamSeq)
+		reason := ""
+		if i >= 0 {
+			reason = reasons[i]
+		}
 		mu.Unlock()
-		if ok {
+		switch {
+		case i < 0 || a.StreamSeq == 0:
+		case reason != "":
+			stop(fmt.Errorf("natsqueue: job %s %w (%s): %s", w.Jobs[i].ID, ErrJobFailed, english.Count(a.Deliveries, "delivery"), reason))
+		default:
 			stop(fmt.Errorf("natsqueue: job %s was delivered %s and no worker finished it (workers died on it, or it runs longer than they live): %w",
 				w.Jobs[i].ID, english.Count(a.Deliveries, "time"), ErrJobFailed))
 		}
@@ -337,6 +416,19 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		}
 	}
 	go c.watch(ctx)
+	// judge reports whether a message of job i is its live copy's, the
+	// first such: what it says counts against the job (or queues it
+	// again) once per copy.
+	judge := func(i int, m jetstream.Msg) bool {
+		seq, ok := copyOf(m.Headers().Get(jetstream.MsgIDHeader), w.Jobs[i].ID)
+		mu.Lock()
+		defer mu.Unlock()
+		if !ok || seq != current[i] || counted[seq] {
+			return false
+		}
+		counted[seq] = true
+		return true
+	}
 	done := make([]bool, len(w.Jobs))
 	left := len(w.Jobs)
 	for left > 0 {
@@ -356,29 +448,50 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 		id := strings.TrimPrefix(m.Subject(), resultsPrefix)
 		i, ok := index[id]
 		if !ok {
-			c.logf("a result on %s, of no job of this wave: ignored", m.Subject())
+			logf("a result on %s, of no job of this wave: ignored", printable.Escape(m.Subject()))
 			continue
 		}
 		if done[i] {
 			continue // a late duplicate
 		}
+		if reason := m.Headers().Get(headerRefused); reason != "" {
+			reason, worker := printable.Escape(headerValue(reason)), printable.Escape(headerValue(m.Headers().Get(headerWorker)))
+			c.refusedBy(worker, reason)
+			if !judge(i, m) {
+				logf("a refusal of job %s by worker %s, of no copy in play: ignored", id, worker)
+				continue
+			}
+			logf("worker %s refuses job %s: %s; queued again for another worker", worker, id, reason)
+			if err := publish(i); err != nil {
+				return err
+			}
+			continue
+		}
 		if reason := m.Headers().Get(headerError); reason != "" {
-			delivery, _ := strconv.Atoi(m.Headers().Get(headerDelivery))
-			if delivery >= c.set.MaxDeliver {
-				return fmt.Errorf("natsqueue: job %s %w (%d): %s", id, ErrJobFailed, delivery, reason)
-			}
-			c.logf("job %s failed on delivery %d: %s; it will be delivered again", id, delivery, reason)
+			reason = printable.Escape(headerValue(reason))
+			mu.Lock()
+			reasons[i] = reason
+			mu.Unlock()
+			logf("job %s failed (delivery %s): %s", id, printable.Escape(headerValue(m.Headers().Get(headerDelivery))), reason)
 			continue
 		}
+		var bad error
 		if len(m.Data()) > MaxPayload {
-			c.logf("a result of %d bytes for job %s: ignored", len(m.Data()), id)
-			continue
+			bad = fmt.Errorf("a result of %d bytes", len(m.Data()))
+		} else {
+			bad = w.Accept(i, m.Data())
 		}
-		if err := w.Accept(i, m.Data()); err != nil {
-			if attempts[i] >= c.set.MaxDeliver {
-				return fmt.Errorf("natsqueue: job %s: %w (%s, none good): %v", id, ErrJobFailed, english.Count(attempts[i], "result"), err)
+		if bad != nil {
+			msg := printable.Escape(headerValue(bad.Error()))
+			if !judge(i, m) {
+				logf("job %s: %s, of no copy in play: ignored", id, msg)
+				continue
 			}
-			c.logf("job %s: %v; queued again", id, err)
+			rejected[i]++
+			if rejected[i] >= c.set.MaxDeliver {
+				return fmt.Errorf("natsqueue: job %s: %w (%s, none good): %s", id, ErrJobFailed, english.Count(rejected[i], "result"), msg)
+			}
+			logf("job %s: %s; queued again", id, msg)
 			if err := publish(i); err != nil {
 				return err
 			}
@@ -392,6 +505,33 @@ func (c *Coordinator) Play(ctx context.Context, w Wave) error {
 	}
 	c.purge(ctx, w.Group)
 	return nil
+}
+
+// copyOf reads the stream sequence of the job copy a worker's result
+// message is of, from its message ID: "<job>.s<seq>.d<delivery>" and a
+// suffix.
+func copyOf(msgID, job string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(msgID, job+".s")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, ".")
+	seq, err := strconv.ParseUint(digits, 10, 64)
+	return seq, err == nil && seq > 0
+}
+
+// refusedBy notes that worker refuses the run, telling OnRefusal the
+// first time.
+func (c *Coordinator) refusedBy(worker, reason string) {
+	c.mu.Lock()
+	_, seen := c.refusers[worker]
+	if !seen && len(c.refusers) < maxWorkers {
+		c.refusers[worker] = struct{}{}
+	}
+	c.mu.Unlock()
+	if !seen && c.OnRefusal != nil {
+		c.OnRefusal(worker, reason)
+	}
 }
 
 // purge drops the wave's results, which the caller has taken (and

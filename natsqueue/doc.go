@@ -17,9 +17,13 @@
 //
 // Faults: a worker that dies holding a job stops sending in-progress
 // heartbeats, the job's ack wait runs out and the server delivers it to
-// another worker; a job that fails on every delivery, or that no worker
-// survives, ends the coordinator's wait with one error naming it; a
-// malformed, oversized or foreign message is logged and ignored.
+// another worker; a job that the server delivered MaxDeliver times
+// without a result, or whose results were refused that often, ends the
+// coordinator's wait with one error naming it; what counts is what the
+// server did, so a malformed, oversized, forged or foreign message is
+// logged and ignored. A worker that cannot play a run at all (ErrRefused)
+// hands its jobs back without their counting, and takes none of that
+// run's jobs while any are queued.
 //
 // What a worker runs: only evotune's own games, built into its binary,
 // with parameters from the job; a config that plays an outside program

@@ -6,8 +6,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/url"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -75,6 +78,9 @@ func Serve(o ServerOptions) (*Server, error) {
 			return nil, err
 		}
 	}
+	if err := makeStore(o.StoreDir); err != nil {
+		return nil, err
+	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("natsqueue: start the embedded server: %w", err)
@@ -85,6 +91,33 @@ func Serve(o ServerOptions) (*Server, error) {
 		return nil, fmt.Errorf("natsqueue: the embedded server did not start on %s (is the port taken?)", o.Addr)
 	}
 	return &Server{ns: ns, token: o.Token}, nil
+}
+
+// makeStore makes the server's store directory, or checks the one there
+// is a directory: never a symbolic link, which would have the server
+// write its store wherever the link points, nor a file, which it could
+// not start on (and would be blamed on the port).
+func makeStore(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	err := os.Mkdir(dir, 0o700)
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return fmt.Errorf("natsqueue: make the server's store: %w", err)
+		}
+		return nil
+	}
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("natsqueue: the server's store: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("natsqueue: the server's store %s is a symbolic link; evotune writes its store only in a directory of its own (remove the link)", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("natsqueue: the server's store %s is not a directory (remove it)", dir)
+	}
+	return nil
 }
 
 // CheckListen refuses a listen address that is not HOST:PORT, and a
@@ -256,9 +289,15 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		return nil, err
 	}
 	opts = append(opts, files...)
+	// Without a certificate authority to prove the server, the token
+	// goes only to a server of this user's on this machine (ownDialer).
+	own := &ownDialer{d: net.Dialer{Timeout: nats.DefaultTimeout}}
+	if o.CAFile == "" {
+		opts = append(opts, nats.SetCustomDialer(own))
+	}
 	deadline := time.Now().Add(o.Wait)
 	nc, err := nats.Connect(addr, opts...)
-	for errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline) {
+	for errors.Is(err, nats.ErrNoServers) && own.refusal() == nil && time.Now().Before(deadline) {
 		if o.Waiting != nil {
 			o.Waiting()
 			o.Waiting = nil
@@ -270,7 +309,9 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		}
 		nc, err = nats.Connect(addr, opts...)
 	}
-	switch {
+	switch refused := own.refusal(); {
+	case err != nil && refused != nil:
+		return nil, refused
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.Token == "" && !URLHasSecret(addr):
 		return nil, fmt.Errorf("natsqueue: %s asks for a token: give the coordinator's (--token-file FILE, EVOTUNE_NATS_TOKEN or --token)", Redact(addr))
 	case (errors.Is(err, nats.ErrAuthorization) || (err != nil && isAuthError(err))) && o.TokenFrom != "":
@@ -377,12 +418,24 @@ func CheckURL(raw string) error {
 	return nil
 }
 
-// Redact hides a token or password written in a URL.
+// Redact hides a token or password written in a URL, or in each URL of
+// a comma-separated list, parsed or not.
 func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
+	parts := strings.Split(raw, ",")
+	for i, part := range parts {
+		u, err := url.Parse(strings.TrimSpace(part))
+		switch {
+		case err == nil && u.User == nil && !strings.Contains(part, "@"):
+		case err == nil && u.User != nil:
+			u.User = url.User("REDACTED")
+			parts[i] = strings.Replace(part, strings.TrimSpace(part), u.String(), 1)
+		default:
+			// Not a URL Go parses: hide whatever stands before an @.
+			parts[i] = userinfo.ReplaceAllString(part, "${1}REDACTED@")
+		}
 	}
-	u.User = url.User("REDACTED")
-	return u.String()
+	return strings.Join(parts, ",")
 }
+
+// userinfo is what may stand for a user, password or token in a URL.
+var userinfo = regexp.MustCompile(`^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*://)?)[^/]*@`)

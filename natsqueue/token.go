@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,9 +53,10 @@ func NewToken() (string, error) {
 
 // ReadTokenFile reads the token in path: a regular file (not a link)
 // that no one but its owner may read or write, holding one line of
-// printable text. own also requires the file to belong to this process's
-// user, as the user's own token file must (a file planted by another
-// user would hand them the coordinator's clients).
+// printable text, owned by this process's user or root (another owner
+// can read it). own requires this process's user, as the user's own
+// token file must (a file planted by another user would hand them the
+// coordinator's clients).
 func ReadTokenFile(path string, own bool) (string, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
@@ -67,15 +69,39 @@ func ReadTokenFile(path string, own bool) (string, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return "", fmt.Errorf("token file %s: a symbolic link; give the file itself", path)
 	}
-	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return "", fmt.Errorf("token file %s: mode %04o lets other users read or write it; run: chmod 600 %s", path, perm, path)
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && own && int(st.Uid) != os.Getuid() {
-		return "", fmt.Errorf("token file %s: owned by uid %d, not by this user (uid %d)", path, st.Uid, os.Getuid())
-	}
-	data, err := fileio.ReadFile(path, maxTokenFile)
+	f, err := fileio.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("token file %w", err)
+	}
+	defer f.Close()
+	// What is read is what was checked: the open file's own mode and
+	// owner, and the same file Lstat saw (not one swapped in since).
+	opened, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("token file %s: %w", path, err)
+	}
+	if !os.SameFile(fi, opened) {
+		return "", fmt.Errorf("token file %s: replaced while it was read", path)
+	}
+	if perm := opened.Mode().Perm(); perm&0o077 != 0 {
+		return "", fmt.Errorf("token file %s: mode %04o lets other users read or write it; run: chmod 600 %s", path, perm, path)
+	}
+	if st, ok := opened.Sys().(*syscall.Stat_t); ok {
+		// Its owner can read it: a file of another user (but root) is a
+		// token that user knows, and the user's own file must be theirs.
+		switch uid := int(st.Uid); {
+		case own && uid != os.Getuid():
+			return "", fmt.Errorf("token file %s: owned by uid %d, not by this user (uid %d)", path, st.Uid, os.Getuid())
+		case uid != os.Getuid() && uid != 0:
+			return "", fmt.Errorf("token file %s: owned by uid %d, who can read it: give a file of this user's (uid %d) or root's", path, st.Uid, os.Getuid())
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return "", fmt.Errorf("token file %s: %w", path, err)
+	}
+	if len(data) > maxTokenFile {
+		return "", fmt.Errorf("token file %s: %w: more than the limit of %s", path, fileio.ErrTooLarge, fileio.Size(maxTokenFile))
 	}
 	tok := strings.TrimSpace(string(data))
 	if err := CheckToken(tok); err != nil {

@@ -81,6 +81,37 @@ func TestReadTokenFile(t *testing.T) {
 	}
 }
 
+// TestTokenFileOfAnotherUser: a token file another user owns (but root)
+// is a token that user can read, so it is refused even where this user
+// may read it (root reads every file): before, a root worker given
+// --token-file in a shared directory used a token its owner, nobody,
+// had written and knew. A file of this user's or root's is read.
+func TestTokenFileOfAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to give a file to another user (nobody)")
+	}
+	dir := t.TempDir()
+	theirs := filepath.Join(dir, "theirs")
+	if err := os.WriteFile(theirs, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	for _, own := range []bool{false, true} {
+		if got, err := ReadTokenFile(theirs, own); err == nil || !strings.Contains(err.Error(), "owned by uid 65534") {
+			t.Errorf("own %v: got %q, %v; want a refusal naming its owner", own, got, err)
+		}
+	}
+	mine := filepath.Join(dir, "mine")
+	if err := os.WriteFile(mine, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadTokenFile(mine, false); err != nil || got != "s3cret" {
+		t.Errorf("this user's file: %q, %v", got, err)
+	}
+}
+
 // TestUserTokenIsMadeOnceAndPrivate: the first use makes a token file
 // only its owner can read, in a directory only its owner can enter; later
 // uses, and uses racing the first, all get that one token.
@@ -193,5 +224,23 @@ func TestAuthenticates(t *testing.T) {
 	}
 	if err := Authenticates("nats://127.0.0.1:1", ConnectOptions{Name: "test"}); err == nil || errors.Is(err, ErrOpenServer) {
 		t.Fatalf("no server: %v, want an error other than ErrOpenServer", err)
+	}
+}
+
+// TestRedact: a token or password in a URL, in each URL of a list, or in
+// something Go's parser refuses, never survives Redact.
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"nats://127.0.0.1:4222", "nats://127.0.0.1:4222"},
+		{"nats://s3cret@127.0.0.1:4222", "nats://REDACTED@127.0.0.1:4222"},
+		{"nats://u:s3cret@host:4222", "nats://REDACTED@host:4222"},
+		{"nats://a:1, nats://s3cret@b:2", "nats://a:1, nats://REDACTED@b:2"},
+		{"nats://s3cret@[::1:4222", "nats://REDACTED@[::1:4222"},
+		{"s3cret@host:4222", "REDACTED@host:4222"},
+		{"nats://s3c%zzret@host:4222", "nats://REDACTED@host:4222"},
+	} {
+		if got := Redact(tc.in); got != tc.want || strings.Contains(got, "s3c") {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

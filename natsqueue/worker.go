@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -110,8 +111,6 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 		case <-time.After(time.Second):
 		}
 	}
-	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o,
-		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	host, _ := os.Hostname()
 	me := hello{ID: fmt.Sprintf("%s-%d-%p", host, os.Getpid(), nc), Slots: slots, Build: o.Build}
 	if o.CheckCoordinator != nil {
@@ -123,6 +122,8 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 			return err
 		}
 	}
+	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o, id: me.ID, refused: map[string]error{},
+		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	go announce(ctx, nc, me)
 	var wg sync.WaitGroup
 	errs := make(chan error, slots)
@@ -159,6 +160,75 @@ type worker struct {
 	ackWait    time.Duration
 	maxDeliver int
 	pending    sync.WaitGroup // results not yet acknowledged by the server
+	id         string         // as the worker's hellos name it
+
+	mu      sync.Mutex
+	refused map[string]error // runs this worker refused, whose jobs it does not take, and why
+}
+
+// sitOutEvery is how often a worker that refused a run looks whether
+// that run's jobs are still queued.
+const sitOutEvery = time.Second
+
+// runOf is the run a job ID is of: its first token.
+func runOf(id string) string {
+	run, _, _ := strings.Cut(id, ".")
+	return run
+}
+
+// sitOut reports whether a slot should take no job for now, having
+// waited a while: the worker refused a run (ErrRefused) of which jobs
+// are still queued, and taking one would only hand it back. A run none
+// of whose jobs are queued is forgotten, so its next wave is tried
+// again: the refusal costs a job handed back per slot and wave.
+func (w *worker) sitOut() bool {
+	w.mu.Lock()
+	runs := make([]string, 0, len(w.refused))
+	for run := range w.refused {
+		runs = append(runs, run)
+	}
+	w.mu.Unlock()
+	queued := false
+	for _, run := range runs {
+		if w.queued(run) {
+			queued = true
+			continue
+		}
+		w.mu.Lock()
+		delete(w.refused, run)
+		w.mu.Unlock()
+	}
+	if queued {
+		select {
+		case <-w.ctx.Done():
+		case <-time.After(sitOutEvery):
+		}
+	}
+	return queued
+}
+
+// queued reports whether the work queue holds jobs of run.
+func (w *worker) queued(run string) bool {
+	st, err := w.js.Stream(w.ctx, jobsStream)
+	if err != nil {
+		return false
+	}
+	info, err := st.Info(w.ctx, jetstream.WithSubjectFilter(jobsPrefix+run+".>"))
+	return err == nil && len(info.State.Subjects) > 0
+}
+
+// refuse notes that the worker refuses run, saying why the first time.
+func (w *worker) refuse(run string, err error) {
+	w.mu.Lock()
+	_, seen := w.refused[run]
+	first := !seen
+	if first {
+		w.refused[run] = err
+	}
+	w.mu.Unlock()
+	if first && w.o.Log != nil {
+		w.o.Log("refusing the batches of run %s, handed back to other workers while any are queued: %s", run, printable.Escape(headerValue(err.Error())))
+	}
 }
 
 // held is a job in a worker's hands: the server is told it is in
@@ -216,6 +286,8 @@ func (w *worker) slot() error {
 			ahead = nil
 		case w.ctx.Err() != nil:
 			return nil
+		case w.sitOut():
+			continue
 		default:
 			f.h, f.err = w.next()
 		}
@@ -258,9 +330,24 @@ func (w *worker) playOne(h *held) time.Duration {
 	if md, err := m.Metadata(); err == nil {
 		delivery, seq = int(md.NumDelivered), md.Sequence.Stream
 	}
-	began := time.Now()
-	result, err := w.play(w.ctx, m.Data(), w.fetch)
-	took := time.Since(began)
+	run := runOf(id)
+	w.mu.Lock()
+	before := w.refused[run]
+	w.mu.Unlock()
+	var (
+		result []byte
+		err    error
+		took   time.Duration
+	)
+	if before != nil {
+		// The first refusal's reason: whichever copy the coordinator
+		// hears first, it hears why.
+		err = Refuse(before)
+	} else {
+		began := time.Now()
+		result, err = w.play(w.ctx, m.Data(), w.fetch)
+		took = time.Since(began)
+	}
 	if w.ctx.Err() != nil {
 		h.stop()
 		_ = m.Nak() // stopped: let another worker have it now
@@ -268,11 +355,23 @@ func (w *worker) playOne(h *held) time.Duration {
 	}
 	msg := &nats.Msg{Subject: resultsPrefix + id, Data: result, Header: nats.Header{}}
 	// One result per delivery: the server drops a retried publish of it,
-	// and the coordinator ignores all but the first result of a job.
+	// and the coordinator ignores all but the first result of a job. The
+	// ID names the copy (its stream sequence), which is what the
+	// coordinator counts.
 	msgID := fmt.Sprintf("%s.s%d.d%d", id, seq, delivery)
-	if err != nil {
+	refusal := errors.Is(err, ErrRefused)
+	switch {
+	case refusal:
+		if before == nil {
+			w.refuse(run, err)
+		}
+		msg.Data = nil
+		msg.Header.Set(headerRefused, headerValue(err.Error()))
+		msg.Header.Set(headerWorker, w.id)
+		msgID += ".refused"
+	case err != nil:
 		if w.o.Log != nil {
-			w.o.Log("job %s failed (delivery %d of %d): %v", id, delivery, w.maxDeliver, err)
+			w.o.Log("job %s failed (delivery %d of %d): %s", id, delivery, w.maxDeliver, printable.Escape(headerValue(err.Error())))
 		}
 		msg.Data = nil
 		msg.Header.Set(headerError, headerValue(err.Error()))
@@ -301,9 +400,13 @@ func (w *worker) playOne(h *held) time.Duration {
 			if w.o.Played != nil {
 				w.o.Played(id, took)
 			}
-		case delivery >= w.maxDeliver:
+		case refusal:
+			// The coordinator queues a fresh copy for other workers: this
+			// one's deliveries must not run out on a worker's failing.
 			_ = m.Term()
 		default:
+			// Handed back, its last delivery too: the server counts the
+			// deliveries and, at the last, tells the coordinator.
 			_ = m.NakWithDelay(time.Second)
 		}
 	}()

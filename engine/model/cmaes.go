@@ -33,8 +33,8 @@ func (s *cmaesSettings) Settle(_ *Evolution, has func(string) bool) {
 }
 
 func (s *cmaesSettings) Check(e *Evolution, chosen bool, bad Bad) {
-	if chosen && e.Population >= 2 && !(s.StepSize > 0 && s.StepSize <= 10) {
-		bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", s.StepSize, DefaultStepSize)
+	if chosen && e.Population >= 2 && !(s.StepSize >= MinStepSize && s.StepSize <= 10) {
+		bad("evolution.step-size", "%v: want a number from 1e-9 (a fraction of each gene's range, default %v) to 10", s.StepSize, DefaultStepSize)
 	}
 }
 
@@ -57,6 +57,13 @@ func (s *cmaesSettings) New(e *Evolution, p Problem) (Model, error) {
 const toldKey = "cmaes_told"
 
 func (s *cmaesSettings) StateKeys() []string { return []string{toldKey} }
+
+// StateBound: a row of told figures per generation, one per genome; a
+// float64 in JSON takes at most 24 characters, plus its separator and
+// the row's brackets and indentation.
+func (s *cmaesSettings) StateBound(e *Evolution, _ int) int64 {
+	return int64(min(e.Generations, MaxGenerations)) * (int64(min(e.MaxSize(), MaxPopulation))*32 + 32)
+}
 
 // CheckState checks CMA-ES's record: a row of the generation's size of
 // fitness values per generation. With racing, a dropped individual was
@@ -187,6 +194,11 @@ func (m *cmaesModel) Close() { m.c.close() }
 // and 0.3 twice as badly.
 const DefaultStepSize = 0.15
 
+// MinStepSize is the smallest step size a config may give: a step of a
+// billionth of a gene's range moves no gene, and below about 1.5e-154
+// the covariance sigma^2 underflows to zero.
+const MinStepSize = 1e-9
+
 // cmaes drives gonum's CmaEsChol ask/tell style. CmaEsChol is an
 // optimize.Method: its Run, on a goroutine of its own, sends the samples
 // of a generation as tasks and waits for their values; every exchange is
@@ -238,7 +250,7 @@ func (c *cmaes) start(mean []float64) {
 	}
 	var chol mat.Cholesky
 	if !chol.Factorize(diag) {
-		panic("model: cmaes: sigma^2 I is not positive definite") // sigma > 0 is checked with the config
+		panic("model: cmaes: sigma^2 I is not positive definite") // sigma >= MinStepSize is checked with the config
 	}
 	c.method = &optimize.CmaEsChol{InitStepSize: 1, Population: c.pop, InitCholesky: &chol, ForgetBest: true, Src: c.src}
 	n := c.method.Init(dim, c.pop)

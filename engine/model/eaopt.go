@@ -146,6 +146,7 @@ func (stateless) StateKeys() []string { return nil }
 func (stateless) CheckState(*Evolution, int, State, func(float64) bool) error {
 	return nil
 }
+func (stateless) StateBound(*Evolution, int) int64 { return 0 }
 
 // breeder breeds with eaopt's operators.
 type breeder struct {

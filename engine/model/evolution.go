@@ -196,6 +196,10 @@ func (e *Evolution) CheckState(gens int, st State, inRange func(float64) bool) e
 	return e.settings().CheckState(e, gens, st, inRange)
 }
 
+// StateBound is the most bytes the run's model's state takes in a
+// checkpoint with genomes of genes genes.
+func (e *Evolution) StateBound(genes int) int64 { return e.settings().StateBound(e, genes) }
+
 // IsStateKey reports whether key is a key of some model's State.
 func IsStateKey(key string) bool {
 	for _, m := range Models {

@@ -163,6 +163,11 @@ type Settings interface {
 	// CheckState checks the State a checkpoint holds for the model after
 	// gens generations; inRange says which told figures are possible.
 	CheckState(e *Evolution, gens int, st State, inRange func(float64) bool) error
+	// StateBound is the most bytes the State takes in a checkpoint after
+	// the budget's generations with genomes of genes genes: the
+	// checkpoint's size bound counts it (a state that grows with the
+	// generations must say so, or a run validate accepts outgrows it).
+	StateBound(e *Evolution, genes int) int64
 }
 
 // Info is one row of the table of models.

@@ -246,7 +246,7 @@ func TestEvolutionChecks(t *testing.T) {
 		{"keep at the edge", "  model: natural-selection\n  keep: 23\n", nil},
 		{"offspring", "  model: down-to-size\n  offspring: 1\n", []string{"evolution.offspring: 1: want at least 2"}},
 		{"offspring's limit, any model", "  offspring: 10001\n", []string{"evolution.offspring: 10001: more than the limit of 10000"}},
-		{"step-size", "  model: cmaes\n  step-size: 0\n", []string{"evolution.step-size: 0: want a number above 0 (a fraction of each gene's range, default 0.15), at most 10"}},
+		{"step-size", "  model: cmaes\n  step-size: 0\n", []string{"evolution.step-size: 0: want a number from 1e-9 (a fraction of each gene's range, default 0.15) to 10"}},
 		{"step-size at the edge", "  model: cmaes\n  step-size: 10\n", nil},
 		{"step-size of another model", "  step-size: 0.2\n", []string{"evolution.step-size: belongs to model cmaes, and the model is generational"}},
 		{"unknown names", "  model: annealing\n  selection: lottery\n  crossover: average\n", []string{

@@ -271,6 +271,58 @@ func TestTunedPlacerKnobs(t *testing.T) {
 	})
 }
 
+// TestTunedPlacerKnobsAtEveryEdge: edge affinity means each of the
+// board's four edges, not the ring in sum (a ring missing an edge still
+// moves the sum), on a square board and an oblong one: at +4 every edge
+// holds more ship cells than at the defaults, at -4 fewer, and the
+// horizontal bias at its bounds lays ships along the rows or the
+// columns, whichever edge the ship touches.
+func TestTunedPlacerKnobsAtEveryEdge(t *testing.T) {
+	for _, rules := range []Rules{Classic(), {W: 12, H: 7, Fleet: []int{4, 3, 2}, Reveal: RevealSunk}} {
+		g := mustGeometry(t, rules)
+		const n = 400
+		lines := func(set map[string]float64) (edges [4]float64, horizontalOnEdge float64) {
+			p := mustTuned(t, g, set)
+			for seed := range uint64(n) {
+				l := p.Place(g, fitness.NewRand(seed))
+				for _, ship := range l.Ships {
+					onEdge := false
+					for _, c := range ship.Cells(nil) {
+						r, col := c/g.W, c%g.W
+						for e, on := range [4]bool{r == 0, r == g.H-1, col == 0, col == g.W-1} {
+							if on {
+								edges[e]++
+								onEdge = true
+							}
+						}
+					}
+					if first := ship.First(); onEdge && ship.Count() > 1 && ship.Has(first+1) {
+						horizontalOnEdge++
+					}
+				}
+			}
+			for e := range edges {
+				edges[e] /= n
+			}
+			return edges, horizontalOnEdge / n
+		}
+		base, baseH := lines(nil)
+		hug, _ := lines(map[string]float64{tpEdge: 4})
+		shun, _ := lines(map[string]float64{tpEdge: -4})
+		_, along := lines(map[string]float64{tpHorizontal: 3})
+		_, across := lines(map[string]float64{tpHorizontal: -3})
+		for e, name := range []string{"top", "bottom", "left", "right"} {
+			if hug[e] < base[e]+0.3 || shun[e] > base[e]-0.2 {
+				t.Errorf("%dx%d, %s edge: %.2f ship cells at the defaults, %.2f at edge affinity +4, %.2f at -4",
+					g.W, g.H, name, base[e], hug[e], shun[e])
+			}
+		}
+		if along < baseH+0.5 || across > baseH-0.5 {
+			t.Errorf("%dx%d: horizontal ships on an edge: %.2f at the defaults, %.2f at horizontal bias +3, %.2f at -3", g.W, g.H, baseH, along, across)
+		}
+	}
+}
+
 func TestTunedPlacerSchema(t *testing.T) {
 	for _, r := range placerRules() {
 		s := tunedPlacerSchema(r)

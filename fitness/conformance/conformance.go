@@ -3,7 +3,7 @@
 // worker-count independence need results that depend only on (players,
 // seed); common random numbers need seat-swapped pairs that agree; tuning
 // needs every listed player to build from its defaults and out-of-range
-// parameters to be refused; a solo objective needs finite costs of 0 or more.
+// parameters to be refused; a solo objective needs costs from 0 to fitness.MaxCost.
 //
 // A game's test runs the suite in one line:
 //
@@ -518,7 +518,7 @@ func checkSolo(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Opt
 					return fmt.Errorf("%s %s, seed %d: %w", p.Name(), name, seed, err)
 				}
 				switch {
-				case math.IsNaN(x) || math.IsInf(x, 0) || x < 0:
+				case !(x >= 0 && x <= fitness.MaxCost):
 					errs = append(errs, fmt.Errorf("%s %s, seed %d: %s %v", p.Name(), name, seed, solo.Measure, x))
 				case x != y:
 					errs = append(errs, fmt.Errorf("%s %s, seed %d: %s %v, then %v", p.Name(), name, seed, solo.Measure, x, y))

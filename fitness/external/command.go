@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/evotune/evotune/internal/fileio"
 )
 
 // Defaults of a Command's zero fields.
@@ -31,6 +35,9 @@ type Command struct {
 	Argv []string
 	// Dir is the program's working directory; "" is evotune's.
 	Dir string
+	// Files lists more files and directories of the program (modules a
+	// script imports), relative to Dir, for FileHashes.
+	Files []string
 	// Env holds extra KEY=VALUE pairs added to evotune's environment.
 	Env []string
 	// Timeout bounds, while games are in flight on a process, the wait
@@ -86,14 +93,37 @@ func (c Command) retries() int {
 	return c.Retries
 }
 
+// envName is what an environment variable's name may be: a name every
+// shell and exec takes, so none holds '=' (which would make NAME=VALUE
+// mean another variable) or a space.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckEnv reports what is wrong with an environment variable of a
+// program: a name other than letters, digits and '_' (not starting
+// with a digit), or a value holding a NUL byte, which no environment
+// can hold.
+func CheckEnv(name, value string) error {
+	if !envName.MatchString(name) {
+		return fmt.Errorf("environment variable %q: want a name of letters, digits and _, not starting with a digit", name)
+	}
+	if strings.ContainsRune(value, 0) {
+		return fmt.Errorf("environment variable %s: its value holds a NUL byte", name)
+	}
+	return nil
+}
+
 // check reports what is wrong with the command itself.
 func (c Command) check() error {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return errors.New("no program to run (empty command)")
 	}
 	for _, kv := range c.Env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
 			return fmt.Errorf("env entry %q is not KEY=VALUE", kv)
+		}
+		if err := CheckEnv(k, v); err != nil {
+			return err
 		}
 	}
 	if c.Audit < 0 || c.Audit > 1 || c.Audit != c.Audit {
@@ -157,7 +187,84 @@ func (c Command) FileHashes() (map[string]string, error) {
 		}
 		out[arg] = h
 	}
+	for i, f := range c.Files {
+		path := f
+		if !filepath.IsAbs(path) && c.Dir != "" {
+			path = filepath.Join(c.Dir, path)
+		}
+		h, err := hashTree(path)
+		if err != nil {
+			return nil, &FileError{Index: i, Err: err}
+		}
+		out[f] = h
+	}
 	return out, nil
+}
+
+// FileError is a failure to hash entry Index of Command.Files.
+type FileError struct {
+	Index int
+	Err   error
+}
+
+func (e *FileError) Error() string { return "external: " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Bounds of what Command.Files may name in all: a directory listed by
+// mistake (a home, a root) is refused, not read for an hour.
+const (
+	maxTreeFiles = 10_000
+	maxTreeBytes = 1 << 30
+)
+
+// hashTree returns the SHA-256 of a regular file, or of a directory:
+// of the sorted list of its regular files' paths (relative to it) and
+// SHA-256s, found recursively without following links. Anything else
+// (a link to follow, a device, a FIFO) is refused.
+func hashTree(root string) (string, error) {
+	st, err := os.Lstat(root)
+	switch {
+	case err != nil:
+		return "", err
+	case st.Mode().IsRegular():
+		return hashFile(root)
+	case !st.IsDir():
+		return "", fmt.Errorf("%s: not a regular file or a directory", root)
+	}
+	h := sha256.New()
+	files, size := 0, int64(0)
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return nil // a link is not followed, nor part of the program's content
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", path)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if files++; files > maxTreeFiles {
+			return fmt.Errorf("%s: more than %d files", root, maxTreeFiles)
+		}
+		if size += info.Size(); size > maxTreeBytes {
+			return fmt.Errorf("%s: more than %s", root, fileio.Size(maxTreeBytes))
+		}
+		sum, err := hashFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s\x00%s\n", filepath.ToSlash(rel), sum)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func hashFile(path string) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // SetupError says the program could not be started or described: a
@@ -92,7 +93,11 @@ func tailText(lines []string, shown bool) string {
 	if len(lines) == 0 || shown {
 		return ""
 	}
-	return "\n  last stderr lines:\n    " + strings.Join(lines, "\n    ")
+	escaped := make([]string, len(lines))
+	for i, l := range lines {
+		escaped[i] = printable.Escape(l) // the program's text
+	}
+	return "\n  last stderr lines:\n    " + strings.Join(escaped, "\n    ")
 }
 
 func plural(n int) string {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external/internal/wire"
@@ -77,6 +78,10 @@ type Game struct {
 	sink    *syncWriter
 	roles   []fitness.Role
 	players []fitness.PlayerInfo
+
+	// failures counts process failures, and asked the games asked of
+	// the game, for maxFailures.
+	failures, asked atomic.Int64
 
 	mu     sync.Mutex
 	games  pool // the processes that play the games
@@ -256,7 +261,7 @@ func (g *Game) play(ctx context.Context, ms []Match) ([]result, error) {
 		if err != nil {
 			return nil, err
 		}
-		calls[i] = &call{seed: m.Seed, body: g.body(m.Seed, seats)}
+		calls[i] = &call{seed: m.Seed, rules: g.rules, seats: seats}
 	}
 	if err := g.playAll(ctx, &g.games, calls); err != nil {
 		return nil, err
@@ -273,18 +278,6 @@ func (g *Game) play(ctx context.Context, ms []Match) ([]result, error) {
 	return out, nil
 }
 
-// body is a request's JSON after its id.
-func (g *Game) body(seed uint64, seats [][]byte) []byte {
-	b := make([]byte, 0, 64+len(g.rules)+len(seats[0])*len(seats))
-	b = append(b, `,"seed":"`...)
-	b = strconv.AppendUint(b, seed, 10)
-	b = append(b, `","rules":`...)
-	b = append(b, g.rules...)
-	b = append(b, `,"seats":[`...)
-	b = append(b, bytes.Join(seats, []byte{','})...)
-	return append(b, "]}"...)
-}
-
 // auditRefresh is how many games an audit process replays before it is
 // replaced by a new one.
 const auditRefresh = 256
@@ -293,9 +286,9 @@ const auditRefresh = 256
 func (g *Game) audit(ctx context.Context, calls []*call) error {
 	var sample, replay []*call
 	for _, c := range calls {
-		if sampled(c.body, g.cmd.Audit) {
+		if sampled(c, g.cmd.Audit) {
 			sample = append(sample, c)
-			replay = append(replay, &call{seed: c.seed, body: c.body})
+			replay = append(replay, &call{seed: c.seed, rules: c.rules, seats: c.seats})
 		}
 	}
 	if len(sample) == 0 {
@@ -316,9 +309,9 @@ func (g *Game) audit(ctx context.Context, calls []*call) error {
 // sampled reports whether the audit replays the game with this request
 // body: a hash of the request, so the sample is the same in every run
 // with the same seed and at any worker count.
-func sampled(body []byte, fraction float64) bool {
+func sampled(c *call, fraction float64) bool {
 	h := fnv.New64a()
-	h.Write(body)
+	c.body(func(p []byte) { h.Write(p) })
 	x := fitness.Mix(h.Sum64())
 	return float64(x>>11)/(1<<53) < fraction
 }

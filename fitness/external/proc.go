@@ -12,10 +12,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // tailLines is how many of a program's last stderr lines an error quotes.
@@ -50,7 +50,11 @@ type proc struct {
 	waitErr  error // the exit status, valid after kill
 
 	nextID uint64 // request ids, unique within the process
-	served int    // games answered
+	// The calls of the last batch played, ids from lastBase: a second
+	// reply to one of them is charged to it.
+	last     []*call
+	lastBase uint64
+	served   int // games answered
 }
 
 // The bounds of what a program's stderr may write to the log (run.log):
@@ -101,6 +105,7 @@ func (s *syncWriter) writeLine(prefix, line []byte) {
 }
 
 func (s *syncWriter) write(prefix, line []byte) {
+	line = []byte(printable.Line(string(line))) // the program's text
 	buf := make([]byte, 0, len(prefix)+len(line)+1)
 	buf = append(append(append(buf, prefix...), line...), '\n')
 	s.w.Write(buf) // a broken log must not stop the games
@@ -284,7 +289,7 @@ func (p *proc) forward(sink *syncWriter) {
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
-			line = printable(bytes.TrimSuffix(line, []byte("\n")))
+			line = []byte(printable.Line(string(bytes.TrimSuffix(line, []byte("\n"))))) // the program's text
 			p.keep(line)
 			switch {
 			case droppedLines == 0 && lines < maxProcLines && size+len(line) <= maxProcBytes:
@@ -309,18 +314,6 @@ func (p *proc) forward(sink *syncWriter) {
 	if droppedLines > 0 {
 		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, fileio.Size(int64(droppedBytes))))
 	}
-}
-
-// printable escapes the control characters of a line of a program's
-// stderr (a terminal's escape sequences, a carriage return), so that it
-// reaches a log, a terminal or an error as the text it is. A tab stays
-// (a Go stack trace indents with them).
-func printable(line []byte) []byte {
-	if bytes.IndexFunc(line, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) < 0 {
-		return line
-	}
-	q := strconv.QuoteToGraphic(string(line))
-	return []byte(q[1 : len(q)-1])
 }
 
 func (p *proc) keep(line []byte) {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external/internal/wire"
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // result is one game's result: an outcome (two-seat) or a cost (solo).
@@ -22,8 +24,9 @@ type result struct {
 // call is one game to play: its request without the id, and what came of
 // it.
 type call struct {
-	seed uint64
-	body []byte // the request line after the id: `,"seed":...}`
+	seed  uint64
+	rules []byte   // the rules' JSON, the game's
+	seats [][]byte // each seat's JSON, its player's: shared, not copied
 
 	res     result
 	done    bool
@@ -33,19 +36,56 @@ type call struct {
 	tail    []string
 }
 
+// body calls write with the pieces of the request after its id:
+// `,"seed":...}`. A call keeps the pieces, not the body: a seat may hold a
+// grid of 65,536 cells (1.3 MB of JSON), shared by every game its player
+// plays, and a copy per game made a batch of them take 80 MB.
+func (c *call) body(write func([]byte)) {
+	write([]byte(`,"seed":"`))
+	write(strconv.AppendUint(nil, c.seed, 10))
+	write([]byte(`","rules":`))
+	write(c.rules)
+	write([]byte(`,"seats":[`))
+	for i, s := range c.seats {
+		if i > 0 {
+			write([]byte{','})
+		}
+		write(s)
+	}
+	write([]byte("]}"))
+}
+
+// size is the length of the request line, newline included, give or
+// take the digits of its id.
+func (c *call) size() int {
+	n := 64 + len(c.rules)
+	for _, s := range c.seats {
+		n += len(s) + 1
+	}
+	return n
+}
+
 // line is the request line for id, with its newline.
 func (c *call) line(id uint64) []byte {
-	b := make([]byte, 0, len(c.body)+40)
+	b := make([]byte, 0, c.size())
 	b = append(b, `{"type":"play","id":`...)
 	b = strconv.AppendUint(b, id, 10)
-	b = append(b, c.body...)
+	c.body(func(p []byte) { b = append(b, p...) })
 	return append(b, '\n')
 }
 
-// text is the request as an error quotes it.
+// maxQuoted bounds the request an error quotes.
+const maxQuoted = 2000
+
+// text is the request as an error quotes it, cut short past maxQuoted
+// bytes.
 func (c *call) text() string {
 	l := c.line(0)
-	return string(l[:len(l)-1])
+	l = l[:len(l)-1]
+	if len(l) > maxQuoted {
+		return fmt.Sprintf("%s... (%d bytes)", l[:maxQuoted], len(l))
+	}
+	return string(l)
 }
 
 // failure is a process failure during run: the process must be killed,
@@ -53,20 +93,37 @@ func (c *call) text() string {
 type failure struct {
 	err    error
 	exited bool // the program closed its stdout: it probably died
+	// charged is the game a second reply was to, when it is of this
+	// batch: the failure is its own, its result is not trusted, and the
+	// games in flight are replayed without blame.
+	charged *call
+	// innocent says the games in flight are not to blame (a second
+	// reply, to this batch's game or an earlier one's).
+	innocent bool
 }
 
 func (f *failure) Error() string { return f.err.Error() }
 
-// run plays calls on p, pipelined, at most wire.MaxInFlight at a time. It
+// maxInFlightBytes bounds the bytes of the requests in flight on one
+// process (one request may go alone whatever its size): requests that
+// carry big grids (1.3 MB for 65,536 cells) would otherwise queue
+// wire.MaxInFlight of them in memory, per process.
+const maxInFlightBytes = 4 << 20
+
+// run plays calls on p, pipelined, at most wire.MaxInFlight at a time and
+// maxInFlightBytes of requests. It
 // returns nil when every call is answered. On a process failure it
 // returns a *failure with the calls that were in flight (suspects) and
 // those not sent yet; on cancellation, ctx.Err().
 func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.Duration) (inFlight, unsent []*call, err error) {
 	base := p.nextID
 	p.nextID += uint64(len(calls))
+	defer func() { p.last, p.lastBase = calls, base }()
 	next, answered := 0, 0
 	live := make([]bool, len(calls))
 	outstanding := 0
+	sent := make([]int, len(calls)) // bytes of each request in flight
+	sentBytes := 0                  // their sum
 	var pending []byte
 	t := time.NewTimer(timeout)
 	defer t.Stop()
@@ -84,10 +141,14 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 			if pending == nil {
 				pending = calls[next].line(base + uint64(next))
 			}
-			in = p.in
+			if outstanding == 0 || sentBytes+len(pending) <= maxInFlightBytes {
+				in = p.in
+			}
 		}
 		select {
 		case in <- pending:
+			sent[next] = len(pending)
+			sentBytes += len(pending)
 			pending = nil
 			live[next] = true
 			next++
@@ -106,10 +167,31 @@ func (p *proc) run(ctx context.Context, calls []*call, solo bool, timeout time.D
 				return fail(err)
 			}
 			k := id - base
-			if id < base || k >= uint64(next) || !live[k] {
+			switch {
+			case id < base:
+				// A request of an earlier batch, answered then: its game is
+				// done with (it is charged, for the record); the process
+				// is not to be trusted.
+				in, un, err := fail(fmt.Errorf("a second reply to request %d, answered before: %s", id, clip(line)))
+				f := err.(*failure)
+				f.innocent = true
+				if k := id - p.lastBase; id >= p.lastBase && k < uint64(len(p.last)) {
+					f.charged = p.last[k]
+					f.charged.fails++
+				}
+				return in, un, err
+			case id >= base && k < uint64(next) && calls[k].done:
+				c := calls[k]
+				c.done = false
+				c.fails++
+				in, un, err := fail(fmt.Errorf("a second reply to request %d: %s", id, clip(line)))
+				err.(*failure).innocent, err.(*failure).charged = true, c
+				return in, un, err
+			case id < base || k >= uint64(next) || !live[k]:
 				return fail(fmt.Errorf("reply to unknown request id %d: %s", id, clip(line)))
 			}
 			live[k] = false
+			sentBytes -= sent[k]
 			outstanding--
 			answered++
 			p.served++
@@ -135,7 +217,7 @@ func parseReply(line []byte, solo bool) (id uint64, r result, refused string, er
 	}
 	if rep.ID == nil {
 		if rep.Type == wire.TypeError {
-			return 0, r, "", fmt.Errorf("the program gave up: %s", rep.Error)
+			return 0, r, "", fmt.Errorf("the program gave up: %s", printable.Escape(rep.Error))
 		}
 		return 0, r, "", fmt.Errorf("reply without an id: %s", clip(line))
 	}
@@ -188,6 +270,7 @@ type source interface {
 // timing. Games are sent in order, so when one runs out of retries every
 // earlier one has an answer.
 func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
+	g.asked.Add(int64(len(calls)))
 	pending := calls
 	for len(pending) > 0 {
 		p, err := src.get(ctx)
@@ -214,12 +297,19 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 		}
 		tail := p.stderrTail()
 		cause := describeFailure(err, p)
-		g.note(p, cause, len(suspects))
+		var f *failure
+		errors.As(err, &f)
+		if f.charged != nil && !f.charged.done && slices.Contains(calls, f.charged) {
+			suspects = append([]*call{f.charged}, suspects...) // its result is not trusted
+		}
 		for _, c := range suspects {
-			if len(suspects) == 1 {
+			if len(suspects) == 1 && !f.innocent {
 				c.fails++ // the only game in flight: the failure is its own
 			}
 			c.lastErr, c.tail = cause, tail
+		}
+		if err := g.note(p, cause, len(suspects)); err != nil {
+			return tooManyFailures(f, suspects, err)
 		}
 		if failed, err := g.isolate(ctx, src, suspects); failed != nil || err != nil {
 			return g.firstError(calls, failed, err)
@@ -227,6 +317,17 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 		pending = unsent
 	}
 	return g.firstError(calls, nil, nil)
+}
+
+// tooManyFailures is the error that stops a game whose program failed
+// too often (err, from note), naming the game the last failure is
+// charged to, else the first suspect.
+func tooManyFailures(f *failure, suspects []*call, err error) error {
+	c := f.charged
+	if c == nil {
+		c = suspects[0]
+	}
+	return &fitness.GameError{Seed: c.seed, Err: fmt.Errorf("external: %w", err)}
 }
 
 // firstError returns the error of the first call in batch order that the
@@ -243,7 +344,7 @@ func (g *Game) firstError(calls []*call, failed *call, fatal error) error {
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: c.lastErr}
 		case c.refused != "":
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
-				StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: fmt.Errorf("the program answered: %s", c.refused)}
+				StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: fmt.Errorf("the program answered: %s", printable.Escape(c.refused))}
 		default:
 			continue
 		}
@@ -278,9 +379,14 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, e
 				if err := fatal(ctx, err); err != nil {
 					return nil, err
 				}
-				c.fails++
+				var f *failure
+				if errors.As(err, &f); !f.innocent {
+					c.fails++ // the only game in flight: the failure is its own
+				}
 				c.lastErr, c.tail = describeFailure(err, p), p.stderrTail()
-				g.note(p, c.lastErr, 1)
+				if err := g.note(p, c.lastErr, 1); err != nil {
+					return nil, tooManyFailures(f, []*call{c}, err)
+				}
 				continue
 			}
 			src.put(p)
@@ -289,11 +395,30 @@ func (g *Game) isolate(ctx context.Context, src source, calls []*call) (*call, e
 	return nil, nil
 }
 
+// errTooManyFailures marks the error of a game whose program failed more
+// often than maxFailures allows.
+var errTooManyFailures = errors.New("evotune stops it")
+
+// maxFailures is how many process failures (each a restart) a game
+// allows once games have been asked of it: a program that fails in more
+// than one game in twenty (after ten failures, which any count of games
+// allows) is broken, not unlucky, and restarting it for ever would only
+// slow the run down. (TestFlakyProgramGivesTheSameResults's program
+// fails in one game in a hundred and must not be stopped.)
+func maxFailures(games int64) int64 { return 10 + games/20 }
+
 // note tells the log (Command.Stderr) that a process failed, so that a
-// run slowed by restarts and replays says why.
-func (g *Game) note(p *proc, cause error, replays int) {
+// run slowed by restarts and replays says why, and counts the failure
+// against the game's bound: past it, it returns an error wrapping
+// errTooManyFailures.
+func (g *Game) note(p *proc, cause error, replays int) error {
 	msg := fmt.Sprintf("process failed: %v; %d game%s to replay", cause, replays, plural(replays))
 	g.sink.writeLine([]byte("[evotune] pid "+strconv.Itoa(p.pid)+": "), []byte(strings.ReplaceAll(msg, "\n", " ")))
+	failures, asked := g.failures.Add(1), g.asked.Load()
+	if failures > maxFailures(asked) {
+		return fmt.Errorf("the program failed %d times in %d games (the last: %v); %w", failures, asked, cause, errTooManyFailures)
+	}
+	return nil
 }
 
 // fatal returns the error that ends a batch at once, rather than count

@@ -94,3 +94,13 @@ func TestStderrBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxFailures: a game allows ten process failures whatever it was
+// asked, then one more per twenty games asked.
+func TestMaxFailures(t *testing.T) {
+	for _, tc := range []struct{ games, want int64 }{{0, 10}, {19, 10}, {20, 11}, {2000, 110}} {
+		if got := maxFailures(tc.games); got != tc.want {
+			t.Errorf("maxFailures(%d) = %d, want %d", tc.games, got, tc.want)
+		}
+	}
+}

@@ -47,7 +47,14 @@ while read line; do
     n=0; ids=
   fi
 done`)
-			g := openGame(t, external.Command{Argv: []string{script}, Timeout: time.Second, Retries: -1}, nil)
+			// The timeout matters only where the program is to be taken
+			// for hung: a window it answers may take the busy machine
+			// any time, which an hour's timeout leaves to the test's.
+			timeout := time.Hour
+			if window > wire.MaxInFlight {
+				timeout = time.Second
+			}
+			g := openGame(t, external.Command{Argv: []string{script}, Timeout: timeout, Retries: -1}, nil)
 			p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
 			if err != nil {
 				t.Fatal(err)
@@ -87,6 +94,36 @@ done`)
 	_, err = g.Play(context.Background(), p, p, 1)
 	if err == nil || !strings.Contains(err.Error(), `reply to unknown request id 1: "{\"type\":\"result\",\"id\":1,\"outcome\":\"win\"}"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSecondReplyIsChargedToItsGame: a program that answers one game of
+// a pipelined batch twice fails that game, named by its seed, not the
+// games in flight beside it, which the second reply found there; with
+// no retries, that game's failure is the batch's.
+func TestSecondReplyIsChargedToItsGame(t *testing.T) {
+	const twice = 7 // the game answered twice
+	script := writeScript(t, `read line
+printf '%s\n' '`+hello("")+`'
+while read line; do
+  id=${line#*'"id":'}; id=${id%%,*}
+  seed=${line#*'"seed":"'}; seed=${seed%%'"'*}
+  printf '{"type":"result","id":%s,"outcome":"win"}\n' "$id"
+  if [ "$seed" = "`+strconv.Itoa(twice)+`" ]; then printf '{"type":"result","id":%s,"outcome":"win"}\n' "$id"; fi
+done`)
+	g := openGame(t, external.Command{Argv: []string{script}, Retries: -1, Timeout: time.Hour}, nil)
+	p, err := g.NewPlayer(fitness.Mover, "p", genome.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := make([]external.Match, 40)
+	for i := range ms {
+		ms[i] = external.Match{A: p, B: p, Seed: uint64(i)}
+	}
+	_, err = g.(*external.Game).PlayBatch(context.Background(), ms)
+	var ge *external.GameError
+	if !errors.As(err, &ge) || ge.Seed != twice || !strings.Contains(err.Error(), "a second reply to request") {
+		t.Fatalf("err = %v, want game seed %d's, a second reply", err, twice)
 	}
 }
 

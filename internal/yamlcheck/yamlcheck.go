@@ -355,11 +355,19 @@ func (c *Checker) Names(dst *[]string) Reader {
 	}
 }
 
-// Options reads a mapping of option: value as strings (game rule options,
-// environment variables); a list value is joined with commas
+// Options reads a mapping of option: value as strings (game rule
+// options); a list value is joined with commas
 // (fleet: [5, 4, 3] is "5,4,3"). Each option's line is recorded as
 // key.option.
-func (c *Checker) Options(dst *map[string]string) Reader {
+func (c *Checker) Options(dst *map[string]string) Reader { return c.mapping(dst, true) }
+
+// Scalars reads a mapping of names to single values (a program's
+// environment): a list is refused, not joined.
+func (c *Checker) Scalars(dst *map[string]string) Reader { return c.mapping(dst, false) }
+
+// mapping reads a mapping of names to values, a list joined with commas
+// when lists is set.
+func (c *Checker) mapping(dst *map[string]string, lists bool) Reader {
 	return func(n *yaml.Node, key string) {
 		n = Resolve(n)
 		if IsNull(n) {
@@ -383,7 +391,7 @@ func (c *Checker) Options(dst *map[string]string) Reader {
 			switch {
 			case !IsNull(v) && v.Kind == yaml.ScalarNode:
 				(*dst)[k.Value] = v.Value
-			case !IsNull(v) && v.Kind == yaml.SequenceNode:
+			case !IsNull(v) && v.Kind == yaml.SequenceNode && lists:
 				parts := make([]string, len(v.Content))
 				for j, item := range v.Content {
 					parts[j] = Resolve(item).Value

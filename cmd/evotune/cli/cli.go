@@ -13,6 +13,7 @@ import (
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/spf13/cobra"
 )
 
@@ -207,13 +208,16 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
 	case errors.As(err, &ce) && len(ce) == 1:
-		fmt.Fprintf(e.stderr, "%s: %s\n", name, ce.Error())
+		fmt.Fprintf(e.stderr, "%s: %s\n", name, escapeLines(ce.Error()))
 	case errors.As(err, &ce):
-		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
+		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), escapeLines(ce.Error()))
 	default:
-		line := english.OneLine(err.Error())
+		// An error may quote a program or the network (a failure report,
+		// a program's answer or stderr): it is escaped (printable), line
+		// by line where a program's own lines are kept.
+		line := printable.Escape(english.OneLine(err.Error()))
 		if programSaid(err) {
-			line = err.Error()
+			line = escapeLines(err.Error())
 		}
 		if note != "" {
 			line += " (" + note + ")"
@@ -221,6 +225,15 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		fmt.Fprintf(e.stderr, "%s: %s\n", name, line)
 	}
 	return code
+}
+
+// escapeLines escapes each line of s (printable), keeping the lines.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = printable.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // programSaid reports whether err is an outside program's failure, whose

@@ -10,6 +10,7 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,7 @@ func (o *gamesOptions) run(ctx context.Context) error {
 			return writeJSON(e.stdout, list)
 		}
 		for _, g := range catalog.All() {
-			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
+			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, printable.Escape(g.Summary))
 		}
 		return nil
 	case len(o.args) <= 1:
@@ -92,19 +93,27 @@ func (o *gamesOptions) run(ctx context.Context) error {
 }
 
 func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
-	fmt.Fprintf(w, "%s: %s\n\nRule options (--rule KEY=VALUE, or rules: in a config):\n", info.Name, info.Summary)
+	// An outside program wrote the names, summaries and choices: each
+	// line is escaped (printable), so none can drive the terminal.
+	line := func(format string, args ...any) {
+		fmt.Fprintln(w, printable.Escape(fmt.Sprintf(format, args...)))
+	}
+	line("%s: %s", info.Name, info.Summary)
+	fmt.Fprintln(w, "\nRule options (--rule KEY=VALUE, or rules: in a config):")
 	for _, o := range info.Options {
-		fmt.Fprintf(w, "  %-10s default %-10s %s\n", o.Name, o.Default, o.Summary)
+		line("  %-10s default %-10s %s", o.Name, o.Default, o.Summary)
 	}
 	if len(g.Roles()) > 1 {
-		fmt.Fprintf(w, "\nRoles: %s (head-to-head games; a config's player:), %s (coevolve: player:)\n", g.Roles()[0], fitness.JoinRoles(g.Roles()[1:]))
+		fmt.Fprintln(w)
+		line("Roles: %s (head-to-head games; a config's player:), %s (coevolve: player:)", g.Roles()[0], fitness.JoinRoles(g.Roles()[1:]))
 	}
 	if solo, ok := fitness.SoloOf(g); ok {
 		against := "alone"
 		if solo.Opponent != "" {
 			against = fmt.Sprintf("against a %v (default %s; eval --opponent SPEC)", solo.Opponent, solo.DefaultOpponent)
 		}
-		fmt.Fprintf(w, "\nSolo measure: %s, lower is better, played %s\n", solo.Measure, against)
+		fmt.Fprintln(w)
+		line("Solo measure: %s, lower is better, played %s", solo.Measure, against)
 	}
 	fmt.Fprintln(w, "\nPlayers:")
 	for _, p := range g.Players() {
@@ -112,10 +121,10 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		if p.Role != fitness.Mover {
 			role = " (" + p.Role.String() + ")"
 		}
-		fmt.Fprintf(w, "  %s%s: %s\n", p.Name, role, p.Summary)
+		line("  %s%s: %s", p.Name, role, p.Summary)
 		for i := range p.Schema {
 			q := &p.Schema[i]
-			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s%s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
+			line("      %-16s %-6s %-28s default %-10s %s%s", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
 		}
 	}
 }

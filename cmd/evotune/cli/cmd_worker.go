@@ -118,7 +118,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", natsqueue.Redact(nc.ConnectedUrl()), english.Count(slots, "batch"))
 		// A coordinator of another build gets no results from this
 		// worker: it says so before the worker takes a batch (Build,
 		// CheckCoordinator); and should a run's description show another

@@ -421,16 +421,10 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cmd.Process.Kill()
-				deadline := time.Now().Add(time.Minute)
-				for !tc.atWork(dir) {
-					if time.Now().After(deadline) {
-						t.Fatal("no work under way within a minute")
-					}
-					time.Sleep(5 * time.Millisecond)
-				}
+				waitFor(t, "work under way", func() bool { return tc.atWork(dir) })
 				time.Sleep(tc.settles)
 				_ = cmd.Process.Signal(sig)
-				err := waitOrKill(t, cmd, time.Minute)
+				err := waitOrKill(t, cmd)
 				var exitErr *exec.ExitError
 				if want := "evotune " + args[0] + ": interrupted\n"; !errors.As(err, &exitErr) ||
 					exitErr.ExitCode() != int(ExitInterrupted) || errb.String() != want {
@@ -442,19 +436,20 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 }
 
 // waitOrKill waits for cmd, signalled to stop, to exit. Stopping takes
-// milliseconds; a process still running after limit ignored the signal,
-// and is killed so that the test fails instead of hanging.
-func waitOrKill(t *testing.T, cmd *exec.Cmd, limit time.Duration) error {
+// milliseconds; a process still running at the end of the test's
+// patience ignored the signal, and is killed so that the test fails
+// instead of hanging.
+func waitOrKill(t *testing.T, cmd *exec.Cmd) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(limit):
+	case <-time.After(time.Until(patience(t))):
 		_ = cmd.Process.Kill()
 		<-done
-		t.Fatalf("still running %v after the signal", limit)
+		t.Fatalf("still running at the end of the test's time, after the signal")
 		return nil
 	}
 }

@@ -282,13 +282,27 @@ func (p *lazyPool) start() error {
 	p.closers = append(p.closers, c.Close)
 	p.workers.Store(-1)
 	c.OnStatus = func(s natsqueue.Status) {
-		if old := p.workers.Swap(int64(s.Workers)); old != int64(s.Workers) && !p.quiet {
-			if s.Workers == 0 {
-				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
-			} else {
-				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "game"))
+		state := int64(s.Workers)
+		if s.Disconnected {
+			state = -2
+		}
+		if old := p.workers.Swap(state); old != state && !p.quiet {
+			switch {
+			case s.Disconnected:
+				fmt.Fprintf(p.e.stderr, "evotune: lost the connection to the NATS server at %s; reconnecting (the batches played are kept)\n", natsqueue.Redact(url))
+			case s.Workers == 0 && s.Refusing > 0:
+				fmt.Fprintf(p.e.stderr, "evotune: no worker plays this run (%s refusing it); waiting (start one with: evotune worker %s)\n", english.Count(s.Refusing, "worker"), natsqueue.Redact(url))
+			case s.Workers == 0:
+				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", natsqueue.Redact(url))
+			default:
+				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "batch"))
 			}
 		}
+	}
+	// A worker's refusal is said whatever --quiet: the run may wait for
+	// ever on workers that all refuse it.
+	c.OnRefusal = func(worker, reason string) {
+		fmt.Fprintf(p.e.stderr, "evotune: worker %s refuses this run's batches: %s\n", worker, reason)
 	}
 	p.pool = natspool.Pool{C: c, OneCore: d.play == 0}
 	if d.play > 0 {
@@ -323,9 +337,13 @@ func (p *lazyPool) close(finished bool) {
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
 	}
-	if finished {
-		if err := os.RemoveAll(filepath.Join(p.dir, rundir.StoreDir)); err != nil {
-			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+	if store := filepath.Join(p.dir, rundir.StoreDir); finished {
+		// Only a store that is there is removed: on a read-only file
+		// system removing one that is not fails too (EROFS).
+		if _, err := os.Lstat(store); err == nil {
+			if err := os.RemoveAll(store); err != nil {
+				fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
+			}
 		}
 	}
 }

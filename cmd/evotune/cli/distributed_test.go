@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -110,7 +111,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
+	timer := time.AfterFunc(time.Until(patience(t)), func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd, errb
 }
@@ -124,17 +125,10 @@ func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 // batches of generation gen (from 0).
 func waitJournal(t *testing.T, dir string, gen, n int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	waitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
 		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
-		if g > gen || (g == gen && k >= n) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("generation %d never reached %d batches (at generation %d, %d batches)", gen+1, n, g+1, k)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return g > gen || (g == gen && k >= n)
+	})
 }
 
 // TestWorkerProcessesMatchLocal: a coordinator (run --serve on a random
@@ -155,7 +149,7 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
-	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); !os.IsNotExist(err) {
 		t.Errorf("the finished run left its server's store behind (stat: %v)", err)
 	}
 }
@@ -182,7 +176,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	waitJournal(t, dir, 1, batches/2)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
-	if _, err := os.Stat(filepath.Join(dir, "nats")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); err != nil {
 		t.Errorf("the killed coordinator's server store is gone before its resume: %v", err)
 	}
 	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
@@ -190,7 +184,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	sameAsStraight(t, want, dir, "a worker and the coordinator killed")
-	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); !os.IsNotExist(err) {
 		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
 	}
 	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
@@ -228,35 +222,23 @@ func TestWorkerSecurity(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
-	// Wait for the server to listen.
-	deadline := time.Now().Add(time.Minute)
-	for {
+	waitFor(t, "listening coordinator", func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the coordinator never listened")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil
+	})
 	out, err := evotune("worker", "nats://wrong@"+addr, "--quiet").CombinedOutput()
 	exitErr, ok := err.(*exec.ExitError)
 	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused the token given") ||
 		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
 		t.Fatalf("worker with a wrong token: %v: %q", err, out)
 	}
-	for {
+	waitFor(t, "word that no workers are connected", func() bool {
 		said, _ := os.ReadFile(stderrPath)
-		if strings.Contains(string(said), "no workers connected") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the coordinator never said it has no workers:\n%s", said)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return strings.Contains(string(said), "no workers connected")
+	})
 }
 
 // TestCoordinatorPlaysItself: with --play and no worker, the coordinator
@@ -277,8 +259,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 // TestProgramOverTheQueue: a config played by an outside program
 // (examples/pig/pig.py) runs on a worker started with --allow-programs,
 // from the worker's machine, and gives the files of a local run; a
-// worker without it refuses every batch, and the run stops with one line
-// saying why.
+// worker without it refuses the run, and the coordinator says why.
 func TestProgramOverTheQueue(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
@@ -314,14 +295,21 @@ evolution:
 	want := rundirtest.Read(t, local, false)
 
 	t.Run("refused", func(t *testing.T) {
+		// A worker that runs no programs refuses the run's batches, which
+		// wait for a worker that plays them; the coordinator says why in
+		// one line, and a Ctrl-C stops it at once, no worker playing.
 		addr := freeAddr(t)
-		coord, errb := startCoordinator(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--quiet", "--max-deliver", "2")
+		coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--quiet", "--max-deliver", "1")
 		startWorker(t, "nats://"+addr, "--workers", "1")
-		err := coord.Wait()
+		waitFor(t, "refusal", saysAny(said, "refuses this run's batches"))
+		if err := coord.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		err := coord.wait()
 		exitErr, ok := err.(*exec.ExitError)
-		said := strings.TrimSpace(errb.String())
-		if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(said, "--allow-programs") || strings.Contains(said, "\n") {
-			t.Fatalf("coordinator with a worker that runs no programs: %v: %q", err, said)
+		if !ok || exitErr.ExitCode() != int(ExitInterrupted) || strings.Count(said.String(), "refuses this run's batches") != 1 ||
+			!strings.Contains(said.String(), "--allow-programs") {
+			t.Fatalf("coordinator with a worker that runs no programs: %v:\n%s", err, said)
 		}
 	})
 	t.Run("allowed", func(t *testing.T) {

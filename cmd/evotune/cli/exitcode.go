@@ -97,12 +97,15 @@ func exitCodeOf(err error) ExitCode {
 		return ExitCode(status)
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	// A run directory whose checkpoint belongs to another config is a
-	// runtime failure (exit 1), like a corrupt one: the directory, not the
-	// command line, is wrong. A path that is no run directory at all is
-	// the command line's mistake (exit 2).
+	// A run directory whose config.yaml was edited in a way that changes
+	// results is a config error (exit 2), as the contract has config
+	// errors: restoring the config is the user's to do. A corrupt
+	// checkpoint or a changed program is a runtime failure (exit 1). A
+	// path that is no run directory at all is the command line's mistake
+	// (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
-		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
+		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget),
+		errors.Is(err, engine.ErrNoRivals), errors.Is(err, engine.ErrConfigChanged):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -74,8 +74,9 @@ func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 		case rundir.CheckpointFile:
 			got = withoutBestGenes(t, got)
 			// The remeasure, on by default since, adds its figures at the
-			// end; the evolution must be the old one to the byte.
-			got = withoutTopLevelKeys(got, "remeasured", "verdict")
+			// end, and the budget given with --generations is kept since;
+			// the evolution must be the old one to the byte.
+			got = withoutTopLevelKeys(got, "remeasured", "verdict", "budget")
 		case rundir.BestFile:
 			// best.yaml now names the remeasure's winner: derived from the
 			// checkpoint compared above, its selection figures and values

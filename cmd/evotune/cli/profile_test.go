@@ -338,17 +338,11 @@ func TestEvalSignalProfile(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Signal once the profile is open, so the games are under way.
-			deadline := time.Now().Add(time.Minute)
-			for {
-				if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(tmp) > 0 {
-					break
-				}
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatal("no profile opened within a minute")
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			defer cmd.Process.Kill()
+			waitFor(t, "profile opened", func() bool {
+				tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+				return len(tmp) > 0
+			})
 			time.Sleep(100 * time.Millisecond)
 			_ = cmd.Process.Signal(sig)
 			err := cmd.Wait()

@@ -114,18 +114,11 @@ func alive(t *testing.T, pidDir string) []int {
 
 func waitForCheckpoint(t *testing.T, dir string, generation int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
 	want := fmt.Sprintf(`"generation": %d,`, generation)
-	for {
+	waitFor(t, fmt.Sprintf("checkpoint of generation %d", generation), func() bool {
 		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
-		if err == nil && bytes.Contains(data, []byte(want)) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint of generation %d within a minute", generation)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return err == nil && bytes.Contains(data, []byte(want))
+	})
 }
 
 // TestNoProcessOutlivesARun runs real evotune processes over coinbot,
@@ -169,8 +162,8 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 			cfg := coinConfig(t, dir, coinbotCopy(t, dir), env, 30, tc.extra)
 			run := filepath.Join(dir, "run")
 			cmd := evotune("run", cfg, "--out", run, "--quiet", "--workers", "2")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
+			stderr := &syncBuffer{}
+			cmd.Stderr = stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -178,12 +171,16 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 				// Signal while generation 2 is in flight: after the
 				// checkpoint of generation 1 come its derived files,
 				// each fsynced, which on a loaded machine take well over
-				// 50 ms; a generation here lasts about a second.
+				// 50 ms; a generation here lasts about a second. A second
+				// signal goes once the first is acknowledged: two sent
+				// while the process was not running merge into one.
 				waitForCheckpoint(t, run, 1)
 				time.Sleep(400 * time.Millisecond)
-				for _, s := range tc.signals {
+				for i, s := range tc.signals {
+					if i > 0 {
+						waitFor(t, "acknowledgement of the first signal", func() bool { return strings.Contains(stderr.String(), "again to abort") })
+					}
 					_ = cmd.Process.Signal(s)
-					time.Sleep(50 * time.Millisecond)
 				}
 			}
 			err := cmd.Wait()

@@ -185,16 +185,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no checkpoint within a minute")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	_ = cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	var exitErr *exec.ExitError
@@ -294,30 +285,24 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	var errb bytes.Buffer
+	errb := &syncBuffer{}
 	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
-	cmd.Stderr = &errb
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
 	// The journal is written as the generation's games start.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no generation under way within a minute")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitFor(t, "generation under way", exists(filepath.Join(dir, rundir.JournalFile)))
 	time.Sleep(500 * time.Millisecond) // into the searches
-	for range 2 {
-		_ = cmd.Process.Signal(os.Interrupt)
-		time.Sleep(50 * time.Millisecond)
-	}
-	err := waitOrKill(t, cmd, time.Minute)
+	// The second signal goes once the first is acknowledged: two sent
+	// 50 ms apart to a process the busy machine had not run meanwhile
+	// merged into one (a signal pending is not queued twice), and the
+	// run only stopped after its minutes-long generation.
+	_ = cmd.Process.Signal(os.Interrupt)
+	waitFor(t, "acknowledgement of the first Ctrl-C", func() bool { return strings.Contains(errb.String(), "Ctrl-C again to abort") })
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := waitOrKill(t, cmd)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) ||
 		!strings.Contains(errb.String(), "Ctrl-C again to abort") || !strings.Contains(errb.String(), "aborted before the first checkpoint") {
@@ -328,9 +313,10 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 	}
 }
 
-// TestBrokenRunDirectoriesExitOne: a corrupt checkpoint or one from
-// another config is a clear error, exit 1, and no file changes.
-func TestBrokenRunDirectoriesExitOne(t *testing.T) {
+// TestBrokenRunDirectoriesExitClearly: a corrupt checkpoint is a clear
+// error, exit 1, and a config edited since the checkpoint one too, exit
+// 2 (a config error); no file changes.
+func TestBrokenRunDirectoriesExitClearly(t *testing.T) {
 	copyRun := func(t *testing.T) string {
 		dir := t.TempDir()
 		for _, f := range rundir.Results(false) {
@@ -351,18 +337,19 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 	tests := []struct {
 		name   string
 		damage func(dir string)
+		code   ExitCode
 		want   string
 	}{
 		{"truncated checkpoint", func(dir string) {
 			p := filepath.Join(dir, rundir.CheckpointFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/3], 0o644)
-		}, "corrupt checkpoint"},
+		}, ExitFailure, "corrupt checkpoint"},
 		{"checkpoint of another config", func(dir string) {
 			p := filepath.Join(dir, rundir.ConfigFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
-		}, "evolution.population"},
+		}, ExitUsage, "evolution.population"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -370,8 +357,8 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 			tc.damage(dir)
 			before := allFiles(t, dir)
 			code, _, errs := run(t, "resume", dir, "--generations", "2")
-			if code != ExitFailure || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-				t.Fatalf("exit %d, stderr %q; want exit 1 and one line about %q", code, errs, tc.want)
+			if code != tc.code || !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want exit %d and one line about %q", code, errs, tc.code, tc.want)
 			}
 			sameFiles(t, before, allFiles(t, dir))
 		})

@@ -16,13 +16,13 @@ import (
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
-// waitFor polls until ok or fails t after a minute.
+// waitFor polls until ok, or fails t at the end of its patience.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	deadline := patience(t)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("no %s within a minute", what)
+			t.Fatalf("no %s before the test's time ran out", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // sprtJSON is what these tests read of sprt --json.
@@ -186,7 +185,7 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	}
 	_ = cmd.Process.Signal(os.Interrupt)
 	rest, _ := io.ReadAll(lines)
-	err = waitOrKill(t, cmd, time.Minute)
+	err = waitOrKill(t, cmd)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
 		t.Fatalf("interrupted: %v, stderr %q, stdout after the first batch %q; want exit 130", err, errb.String(), rest)

@@ -21,7 +21,7 @@ func TestFinishedRunsLeaveNoStore(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", dir, "--quiet", "--generations", "1")
-	store := filepath.Join(dir, "nats")
+	store := filepath.Join(dir, rundir.StoreDir)
 	if err := os.MkdirAll(filepath.Join(store, "jetstream"), 0o755); err != nil { // what a killed coordinator leaves
 		t.Fatal(err)
 	}
@@ -42,23 +42,18 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--quiet")
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err == nil {
-			break // the first generation is queued
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the coordinator never started its first generation:\n%s", errb)
-		}
-	}
+	waitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
 	if err := coord.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// Without the stop it would wait for workers for ever: the test's
+	// patience, not a fixed time, tells the two apart.
 	done := make(chan error, 1)
 	go func() { done <- coord.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("one SIGTERM did not stop a coordinator without workers in 30 s:\n%s", errb)
+	case <-time.After(time.Until(patience(t))):
+		t.Fatalf("one SIGTERM did not stop a coordinator without workers:\n%s", errb)
 	}
 	if code := coord.ProcessState.ExitCode(); code != int(ExitInterrupted) || !strings.Contains(errb.String(), "no workers connected: stopping now") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit %d, saying no workers are connected", code, errb, ExitInterrupted)
@@ -80,11 +75,7 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = w.Process.Kill(); _ = w.Wait() }()
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(errb.String(), "no coordinator at"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the worker never said it waits:\n%s", errb.String())
-		}
-	}
+	waitFor(t, "word that the worker waits", func() bool { return strings.Contains(errb.String(), "no coordinator at") })
 	if err := w.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

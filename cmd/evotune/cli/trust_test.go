@@ -181,10 +181,10 @@ evolution:
 	if err := os.Chmod(emptyConfig, 0o777); err != nil { // past the umask
 		t.Fatal(err)
 	}
-	// An attacker that gets in may play for ever: a minute is far more
-	// than a refusal takes.
+	// An attacker that gets in may play for ever: the test's patience
+	// ends it.
 	attacker := func(env []string, args ...string) (*exec.Cmd, bool) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithDeadline(context.Background(), patience(t))
 		t.Cleanup(cancel)
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = open
@@ -313,7 +313,7 @@ func TestWorkerRefusesAnOpenServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(30 * time.Second) {
+	if !ns.ReadyForConnections(time.Until(patience(t))) {
 		t.Fatal("the open server did not start")
 	}
 	defer ns.Shutdown()

@@ -47,7 +47,7 @@ func TestConcurrentRepliesAreFlushed(t *testing.T) {
 		for k := range 3 {
 			select {
 			case <-lines:
-			case <-time.After(2 * time.Second):
+			case <-time.After(patience(t)):
 				t.Fatalf("burst %d: reply %d of 3 never came", burst, k+1)
 			}
 		}

@@ -21,7 +21,7 @@ func TestParamRoundTrip(t *testing.T) {
 		{Name: "o", Kind: genome.Int, Min: 8, Max: 1024, Log: true, Default: genome.Value{Num: 96}, OptIn: true},
 		{Name: "c", Kind: genome.Choice, Choices: []string{"x", "y \"quoted\""}, Default: genome.Value{Str: "y \"quoted\""}},
 		{Name: "g", Kind: genome.Grid, Rows: 2, Cols: 3, Min: 0, Max: 1, Symmetry: genome.Dihedral,
-			Default: genome.Value{Cells: []float64{0, 0.5, 1, math.Nextafter(0.5, 1), 0.25, 0}}},
+			Default: genome.Value{Cells: []float64{0.25, math.Nextafter(0.5, 1), 0.25, 0.25, math.Nextafter(0.5, 1), 0.25}}},
 	}
 	for _, p := range schema {
 		t.Run(p.Name, func(t *testing.T) {
