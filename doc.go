@@ -27,6 +27,10 @@
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
+//	internal/spsa        SPSA as fishtest runs it, in genome units; imports
+//	                     nothing of evotune
+//	internal/gp          Gaussian-process regression for a bayes model;
+//	                     imports nothing of evotune
 //	internal/cputime     thread CPU time for the benchmarks (tests only)
 //	internal/bits128     the 128-bit cell set the games' bitboards share
 //	internal/yamlcheck   the one YAML checker: configs, parameter spaces and

@@ -258,7 +258,8 @@ func (m *Model) LogMarginalLikelihood() float64 { return m.lml }
 
 // Predict is the posterior of the game-free surface at x, in the
 // figures' units: its mean and its variance (of the mean surface, not of
-// a new noisy figure; no group's offset).
+// a new noisy figure; no group's offset). x must have Dims coordinates:
+// another length panics, as a programmer error.
 func (m *Model) Predict(x []float64) (mean, variance float64) {
 	mu, v := m.predictStd([][]float64{x})
 	return m.dt.mean + m.dt.scale*mu[0], m.dt.scale * m.dt.scale * v[0]
