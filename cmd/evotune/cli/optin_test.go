@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // copyDir copies the files of a test fixture directory into a fresh one.
@@ -29,32 +32,32 @@ func copyDir(t *testing.T, from string) string {
 	return dir
 }
 
-// TestPreIssue13RunResumes resumes a run that the evotune of commit
-// bafc248 (the last before issue 13 gave the tuned shooter its model and
-// samples knobs) left after generation 2 of configs/quickstart.yaml, and
-// compares it with that evotune's uninterrupted 4-generation run (see
-// testdata/pre-issue13/README.md). The checkpoint holds 12 genes a member;
+// TestRunFromBeforeOptInKnobsResumes resumes a run that an evotune from
+// before the tuned shooter had its model and samples knobs left after
+// generation 2 of configs/quickstart.yaml, and compares it with that
+// evotune's uninterrupted 4-generation run (see
+// testdata/before-optin-knobs/README.md). The checkpoint holds 12 genes a member;
 // with model and samples searched by default it was refused as corrupt.
 // Every file is byte-identical but best.yaml, which now also names the two
 // knobs at their defaults.
-func TestPreIssue13RunResumes(t *testing.T) {
+func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	dir := copyDir(t, filepath.Join("testdata", "pre-issue13", "run"))
+	dir := copyDir(t, filepath.Join("testdata", "before-optin-knobs", "run"))
 	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
 	}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.ReportFile, rundir.BestFile} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue13", "want", f))
+		want, err := os.ReadFile(filepath.Join("testdata", "before-optin-knobs", "want", f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "best.yaml" {
+		if f == rundir.BestFile {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
 			for _, line := range []string{"      model: density\n", "      samples: 256\n"} {
@@ -68,9 +71,18 @@ func TestPreIssue13RunResumes(t *testing.T) {
 		// report.svg draws them below the old picture (issue 12): leave
 		// both out; the rest must be the old bytes.
 		switch f {
-		case "checkpoint.json":
+		case rundir.CheckpointFile:
 			got = withoutBestGenes(t, got)
-		case "report.svg":
+			// The remeasure, on by default since, adds its figures at the
+			// end; the evolution must be the old one to the byte.
+			got = withoutTopLevelKeys(got, "remeasured", "verdict")
+		case rundir.BestFile:
+			// best.yaml now names the remeasure's winner: derived from the
+			// checkpoint compared above, its selection figures and values
+			// are the hall-of-fame member's it names.
+			checkWinnerFile(t, dir, got)
+			continue
+		case rundir.ReportFile:
 			got, want = withoutKnobs(got), withoutKnobs(want)
 		}
 		if !bytes.Equal(got, want) {
@@ -110,7 +122,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s%s", name, code, out, errs)
 		}
 	}
-	for _, f := range []string{"generations.csv", "best.yaml"} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 		a, errA := os.ReadFile(filepath.Join(runs["bare"], f))
 		b, errB := os.ReadFile(filepath.Join(runs["pinned"], f))
 		if errA != nil || errB != nil {
@@ -122,7 +134,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 	}
 	// The checkpoints differ in the config they carry, not in the state.
 	state := func(dir string) string {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,6 +172,73 @@ func withoutBestGenes(t *testing.T, data []byte) []byte {
 		out = append(out, line)
 	}
 	return []byte(strings.Join(out, ""))
+}
+
+// withoutTopLevelKeys drops top-level keys (one space of indent) and
+// their values from an indented checkpoint, and the comma they leave.
+func withoutTopLevelKeys(data []byte, keys ...string) []byte {
+	var out []string
+	end := ""
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if end != "" {
+			if strings.HasPrefix(line, end) {
+				end = ""
+			}
+			continue
+		}
+		for _, k := range keys {
+			if strings.HasPrefix(line, ` "`+k+`": `) {
+				switch {
+				case strings.HasSuffix(strings.TrimSpace(line), "["):
+					end = " ]"
+				case strings.HasSuffix(strings.TrimSpace(line), "{"):
+					end = " }"
+				}
+				line = ""
+			}
+		}
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	// The last field kept may have lost its successor.
+	for i := len(out) - 1; i > 0; i-- {
+		if strings.HasPrefix(out[i], "}") {
+			out[i-1] = strings.Replace(out[i-1], ",\n", "\n", 1)
+			break
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}
+
+// checkWinnerFile checks best.yaml against the run's checkpoint: its
+// first player is the verdict's, with that member's selection figures.
+func checkWinnerFile(t *testing.T, dir string, best []byte) {
+	t.Helper()
+	ckData, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ck struct {
+		HallOfFame []struct {
+			Fitness float64
+			Games   int
+		} `json:"hall_of_fame"`
+		Verdict *struct{ Rank int } `json:"verdict"`
+	}
+	if err := json.Unmarshal(ckData, &ck); err != nil || ck.Verdict == nil {
+		t.Fatalf("checkpoint: %v, verdict %v", err, ck.Verdict)
+	}
+	m := ck.HallOfFame[ck.Verdict.Rank-1]
+	for _, want := range []string{
+		fmt.Sprintf("hall_of_fame_rank: %d\n", ck.Verdict.Rank),
+		fmt.Sprintf("games: %d\n", m.Games),
+		"fresh:",
+	} {
+		if !bytes.Contains(best, []byte(want)) {
+			t.Errorf("best.yaml lacks %q:\n%s", want, best)
+		}
+	}
 }
 
 // withoutKnobs drops report.svg's header line (its size grows with the
