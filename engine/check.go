@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
@@ -137,8 +138,22 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	}
 }
 
+// uses is what the config asks of a run beyond its evolution: section,
+// for a model to refuse what it cannot honour.
+func (c *Config) uses() model.Uses {
+	f := c.Fitness
+	u := model.Uses{Score: f.Objective == Score, Racing: c.Racing != nil, Coevolve: c.Coevolve != nil,
+		Baselines: f.Baselines.Weight > 0, Population: f.Population.Weight > 0, HallOfFame: f.HallOfFame.Weight > 0,
+		BaselineGames: f.Baselines.Games, PopulationGames: f.Population.Games, Rated: f.Population.Rating != MeanScore}
+	if c.main != nil {
+		u.Genes, u.BaselineOpponents = c.main.space.Len(), len(c.main.baselines)
+	}
+	return u
+}
+
 func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	e := &c.Evolution
+	e.Uses = c.uses()
 	e.Check(c.has, bad)
 	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
 		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)

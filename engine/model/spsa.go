@@ -1,0 +1,264 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/spsa"
+	"github.com/evotune/evotune/internal/yamlcheck"
+)
+
+// spsaSettings are SPSA's own settings (internal/spsa's Schedule, as
+// fishtest states it). A generation is population/2 iterations, each
+// theta+ and theta- drawn from the same theta; an iteration's pairs are
+// the games its two genomes play: head to head (the score objective),
+// fitness.population.games seat-swapped games against each other, two a
+// pair; on a solo measure, the baselines' games, one shared deal a pair.
+type spsaSettings struct {
+	// Pairs is the schedule's planned budget in pairs (fishtest's
+	// num_iter); 0 plans it from evolution.generations, so that a resume
+	// with a larger budget continues the same schedule.
+	Pairs int     `json:"spsa_pairs"`
+	CEnd  float64 `json:"spsa_c_end"`
+	REnd  float64 `json:"spsa_r_end"`
+	Alpha float64 `json:"spsa_alpha"`
+	Gamma float64 `json:"spsa_gamma"`
+	A     float64 `json:"spsa_a_ratio"`
+}
+
+func (s *spsaSettings) Fields(d *yamlcheck.Checker) yamlcheck.Fields {
+	return yamlcheck.Fields{
+		"spsa-pairs": d.Int(&s.Pairs), "spsa-c-end": d.Number(&s.CEnd), "spsa-r-end": d.Number(&s.REnd),
+		"spsa-alpha": d.Number(&s.Alpha), "spsa-gamma": d.Number(&s.Gamma), "spsa-a-ratio": d.Number(&s.A),
+	}
+}
+
+// The defaults: Spall's exponents and ratio, c_end as Stockfish's tuning
+// macro prints it (a twentieth of each range), and an r_end that moves
+// theta across a gene's range within a few thousand pairs, not fishtest's
+// 0.002, which is sized for budgets of 100,000 games and more.
+const (
+	spsaDefaultCEnd = spsa.StockfishCEnd
+	spsaDefaultREnd = 0.02
+)
+
+func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
+	for _, d := range []struct {
+		key string
+		v   *float64
+		def float64
+	}{{"spsa-c-end", &s.CEnd, spsaDefaultCEnd}, {"spsa-r-end", &s.REnd, spsaDefaultREnd},
+		{"spsa-alpha", &s.Alpha, spsa.DefaultAlpha}, {"spsa-gamma", &s.Gamma, spsa.DefaultGamma},
+		{"spsa-a-ratio", &s.A, spsa.DefaultARatio}} {
+		if !has("evolution." + d.key) {
+			*d.v = d.def
+		}
+	}
+}
+
+// Check refuses, one line each, what SPSA cannot honour: its games are
+// theta+ against theta- (or both on the same deals), every one of them
+// the gradient's evidence, so no racing, no co-evolution, no
+// hall-of-fame games, and no mode that mixes another figure in.
+func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
+	if !chosen {
+		return
+	}
+	u := e.Uses
+	if e.Population%2 != 0 {
+		bad("evolution.population", "%d: model spsa asks for theta+ and theta- of population/2 iterations: want an even number", e.Population)
+	}
+	if s.Pairs < 0 {
+		bad("evolution.spsa-pairs", "%d: want 0 (planned from evolution.generations) or more", s.Pairs)
+	}
+	if !(s.CEnd > 0 && s.CEnd <= 1) {
+		bad("evolution.spsa-c-end", "%v: want above 0 (a fraction of each gene's range), at most 1", s.CEnd)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"spsa-r-end", s.REnd}, {"spsa-alpha", s.Alpha}, {"spsa-gamma", s.Gamma}, {"spsa-a-ratio", s.A}} {
+		if !(f.v >= 0 && f.v <= 100) {
+			bad("evolution."+f.key, "%v: want a number from 0 to 100", f.v)
+		}
+	}
+	switch {
+	case u.Racing:
+		bad("racing", "model spsa reads every pair it plays: no racing")
+	case u.Coevolve:
+		bad("coevolve", "model spsa tunes one species: no co-evolution")
+	case u.HallOfFame:
+		bad("fitness.hall-of-fame", "model spsa plays theta+ against theta- or both on the same deals: give hall-of-fame games no weight")
+	case u.Score && u.Baselines:
+		bad("fitness.baselines", "model spsa with the score objective plays theta+ against theta- (the population mode): give baselines no weight")
+	case u.Score && !u.Population:
+		bad("fitness.population", "model spsa with the score objective plays theta+ against theta- in the population mode: give it a weight")
+	case u.Score && u.Rated:
+		bad("fitness.population.rating", "model spsa adds up the wins and losses of theta+ against theta-: use the mean score")
+	case u.Score && u.PopulationGames%2 != 0:
+		bad("fitness.population.games", "%d: model spsa plays seat-swapped pairs: want an even number", u.PopulationGames)
+	case !u.Score && u.Population:
+		bad("fitness.population", "model spsa on a solo measure plays theta+ and theta- on the same deals: give the population mode no weight")
+	}
+}
+
+func (s *spsaSettings) Size(e *Evolution, _ int) int { return e.Population }
+
+// Kept: SPSA reads every genome it asks for; racing is refused anyway.
+func (s *spsaSettings) Kept(e *Evolution) int { return e.Population }
+
+// perIteration is how many pairs an iteration's genomes play.
+func perIteration(u Uses) int {
+	if u.Score {
+		return u.PopulationGames / 2
+	}
+	return u.BaselineGames * max(1, u.BaselineOpponents)
+}
+
+func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
+	theta := p.Space.Random(fitness.NewRand(p.Streams.Init(0, 0)))
+	if len(p.Starts) > 0 {
+		theta = slices.Clone(p.Starts[0])
+	}
+	per := perIteration(e.Uses)
+	pairs := s.Pairs
+	if pairs == 0 {
+		pairs = max(1, e.Generations*(e.Population/2)*per)
+	}
+	sched := spsa.NewSchedule(p.Space.Len(), pairs, s.CEnd, s.REnd)
+	sched.Alpha, sched.Gamma, sched.ARatio = s.Alpha, s.Gamma, s.A
+	st, err := spsa.New(theta, sched)
+	if err != nil {
+		return nil, fmt.Errorf("model: spsa: %w", err)
+	}
+	return &spsaModel{p: p, iterations: e.Population / 2, per: per, score: e.Uses.Score, st: spsaState{SPSA: st}}, nil
+}
+
+// spsaKey is the checkpoint's key of SPSA's state.
+const spsaKey = "spsa_state"
+
+func (s *spsaSettings) StateKeys() []string { return []string{spsaKey} }
+
+func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64) bool) error {
+	var v spsaState
+	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
+		return fmt.Errorf("%s: %v", spsaKey, err)
+	}
+	if v.SPSA == nil {
+		return fmt.Errorf("%s.spsa: missing", spsaKey)
+	}
+	if n := len(v.SPSA.Theta()); e.Uses.Genes > 0 && n != e.Uses.Genes {
+		return fmt.Errorf("%s: theta has %d genes, the space %d", spsaKey, n, e.Uses.Genes)
+	}
+	if !(v.Scale >= 0 && v.Scale < math.Inf(1)) {
+		return fmt.Errorf("%s.scale: %v: want a finite number, 0 or more", spsaKey, v.Scale)
+	}
+	return nil
+}
+
+// spsaState is what the checkpoint keeps: the SPSA state (schedule,
+// theta, pairs told), the solo measure's scale, and the recommendation,
+// theta snapped to a genome.
+type spsaState struct {
+	SPSA *spsa.State `json:"spsa"`
+	// Scale is, on a solo measure, the standard deviation of one game's
+	// measure in generation 1 (0 before it and head to head): a pair's
+	// result is counted in it, so that r_end means the same whatever the
+	// measure's units.
+	Scale     float64   `json:"scale"`
+	Recommend []float64 `json:"recommend,omitempty"`
+}
+
+// spsaModel asks, each generation, for the pairs theta+ and theta- of
+// its iterations (genomes 2b and 2b+1), all drawn from one theta, and
+// moves theta by their results in that order: the same theta whatever
+// the workers and wherever the run resumed.
+type spsaModel struct {
+	p          Problem
+	iterations int
+	per        int
+	score      bool
+	st         spsaState
+}
+
+// perturbations draws generation gen's iterations from the current
+// theta, iteration b from its own stream.
+func (m *spsaModel) perturbations(gen int) []spsa.Perturbation {
+	out := make([]spsa.Perturbation, m.iterations)
+	k := m.st.SPSA.K()
+	for b := range out {
+		out[b] = m.st.SPSA.Perturb(k+b*m.per, m.p.Space, fitness.NewRand(m.p.Streams.Own(gen, 0, uint64(b))))
+	}
+	return out
+}
+
+func (m *spsaModel) Ask(gen int) ([][]float64, error) {
+	var out [][]float64
+	for _, p := range m.perturbations(gen) {
+		out = append(out, p.Plus, p.Minus)
+	}
+	return out, nil
+}
+
+// Pairs: theta+ of each iteration meets its theta-.
+func (m *spsaModel) Pairs(int) [][2]int {
+	out := make([][2]int, m.iterations)
+	for b := range out {
+		out[b] = [2]int{2 * b, 2*b + 1}
+	}
+	return out
+}
+
+// Tell moves theta by each iteration's result: how much better theta+
+// did than theta-, summed over the games (wins minus losses head to
+// head, the measure's differences deal by deal on a solo measure).
+func (m *spsaModel) Tell(gen int, g Generation) error {
+	if len(g.Results) != 2*m.iterations {
+		return fmt.Errorf("model: spsa told %d results for %d genomes", len(g.Results), 2*m.iterations)
+	}
+	if !m.score && m.st.Scale == 0 {
+		var v float64
+		for _, r := range g.Results {
+			v += float64(r.Games) * r.SE * r.SE
+		}
+		m.st.Scale = math.Sqrt(v / float64(len(g.Results)))
+	}
+	for b, p := range m.perturbations(gen) {
+		plus, minus := g.Results[2*b], g.Results[2*b+1]
+		sum := float64(plus.Games) * (minus.Cost - plus.Cost)
+		pairs := plus.Games
+		if m.score {
+			pairs = plus.Games / 2
+		} else if m.st.Scale > 0 {
+			sum /= m.st.Scale
+		}
+		if err := m.st.SPSA.Update(p, spsa.Result{Pairs: pairs, Sum: sum}); err != nil {
+			return fmt.Errorf("model: spsa: %w", err)
+		}
+	}
+	m.st.Recommend = m.p.Space.Project(m.st.SPSA.Theta())
+	if m.p.Logf != nil {
+		m.p.Logf("spsa%s: after generation %d (%d pairs) theta is %v", m.p.Label, gen+1, m.st.SPSA.K(), m.st.Recommend)
+	}
+	return nil
+}
+
+// Resume reads the state: theta after generation gen holds all of it.
+func (m *spsaModel) Resume(_ int, st State, _ Generation) error {
+	var v spsaState
+	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
+		return fmt.Errorf("model: spsa: %s: %w", spsaKey, err)
+	}
+	m.st = v
+	return nil
+}
+
+func (m *spsaModel) State() State {
+	data, _ := json.Marshal(m.st) // finite numbers always encode
+	return State{spsaKey: data}
+}
+
+func (m *spsaModel) Close() {}
