@@ -145,8 +145,11 @@ func (c *Config) uses() model.Uses {
 	u := model.Uses{Score: f.Objective == Score, Racing: c.Racing != nil, Coevolve: c.Coevolve != nil,
 		Baselines: f.Baselines.Weight > 0, Population: f.Population.Weight > 0, HallOfFame: f.HallOfFame.Weight > 0,
 		BaselineGames: f.Baselines.Games, PopulationGames: f.Population.Games, Rated: f.Population.Rating != MeanScore}
+	if c.main != nil && c.main.space != nil {
+		u.Genes = c.main.space.Len()
+	}
 	if c.main != nil {
-		u.Genes, u.BaselineOpponents = c.main.space.Len(), len(c.main.baselines)
+		u.BaselineOpponents = len(c.main.baselines)
 	}
 	return u
 }

@@ -2,8 +2,10 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -137,4 +139,44 @@ func TestSPSABeatsRandomSearch(t *testing.T) { beatsRandomSearch(t, "spsa", 12, 
 // default, to keep the test quick.
 func TestBayesBeatsRandomSearch(t *testing.T) {
 	beatsRandomSearch(t, "bayes", 8, 10, func(s Settings) { s.(*bayesSettings).Candidates = 150 })
+}
+
+// TestTunersRefuse: what spsa and bayes cannot honour is refused, one
+// line naming the key; the same config under another model is not.
+func TestTunersRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		uses  Uses
+		pop   int
+		key   string
+		msg   string
+	}{
+		{"bayes", Uses{Genes: 24, Baselines: true, BaselineGames: 10}, 8, "evolution.model", "model bayes models at most 20 genes; this space has 24"},
+		{"bayes", Uses{Genes: 4, Baselines: true, Racing: true}, 8, "racing", "no racing"},
+		{"bayes", Uses{Genes: 4, Coevolve: true}, 8, "coevolve", "no co-evolution"},
+		{"spsa", Uses{Genes: 4, Score: true, Population: true, PopulationGames: 4, Rated: true}, 8, "fitness.population.rating", "use the mean score"},
+		{"spsa", Uses{Genes: 4, Baselines: true, Population: true}, 8, "fitness.population", "on a solo measure plays theta+ and theta- on the same deals"},
+		{"spsa", Uses{Genes: 4, Score: true, Baselines: true}, 8, "fitness.baselines", "give baselines no weight"},
+		{"spsa", Uses{Genes: 4, Baselines: true}, 9, "evolution.population", "want an even number"},
+	} {
+		t.Run(tc.model+" "+tc.key, func(t *testing.T) {
+			for _, name := range []string{tc.model, "cmaes"} {
+				e := Defaults()
+				e.Model, _ = Lookup(name)
+				e.Population, e.Uses = tc.pop, tc.uses
+				e.Settle(func(string) bool { return false })
+				var got []string
+				e.Check(func(string) bool { return false }, func(key, format string, args ...any) {
+					got = append(got, key+": "+fmt.Sprintf(format, args...))
+				})
+				refused := len(got) == 1 && strings.HasPrefix(got[0], tc.key+": ") && strings.Contains(got[0], tc.msg)
+				if name == tc.model && !refused {
+					t.Errorf("%s refuses %q, want one line at %s saying %q", name, got, tc.key, tc.msg)
+				}
+				if name != tc.model && len(got) != 0 {
+					t.Errorf("%s refuses %q, want nothing", name, got)
+				}
+			}
+		})
+	}
 }
