@@ -14,9 +14,10 @@ import (
 // spsaSettings are SPSA's own settings (internal/spsa's Schedule, as
 // fishtest states it). A generation is population/2 iterations, each
 // theta+ and theta- drawn from the same theta; an iteration's pairs are
-// the games its two genomes play: head to head (the score objective),
+// the games its two genomes play: with the population mode,
 // fitness.population.games seat-swapped games against each other, two a
-// pair; on a solo measure, the baselines' games, one shared deal a pair.
+// pair (fishtest's self-play); with the baselines mode, each baseline
+// game of theta+ and the same game of theta-, one shared deal a pair.
 type spsaSettings struct {
 	// Pairs is the schedule's planned budget in pairs (fishtest's
 	// num_iter); 0 plans it from evolution.generations, so that a resume
@@ -91,17 +92,13 @@ func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
 	case u.Coevolve:
 		bad("coevolve", "model spsa tunes one species: no co-evolution")
 	case u.HallOfFame:
-		bad("fitness.hall-of-fame", "model spsa plays theta+ against theta- or both on the same deals: give hall-of-fame games no weight")
-	case u.Score && u.Baselines:
-		bad("fitness.baselines", "model spsa with the score objective plays theta+ against theta- (the population mode): give baselines no weight")
-	case u.Score && !u.Population:
-		bad("fitness.population", "model spsa with the score objective plays theta+ against theta- in the population mode: give it a weight")
-	case u.Score && u.Rated:
+		bad("fitness.hall-of-fame", "model spsa plays theta+ against theta-, or both against the baselines on the same deals: give hall-of-fame games no weight")
+	case u.Population && u.Baselines:
+		bad("fitness.baselines", "model spsa plays theta+ against theta- (the population mode) or both against the baselines on the same deals, not both: give one mode no weight")
+	case u.Population && u.Rated:
 		bad("fitness.population.rating", "model spsa adds up the wins and losses of theta+ against theta-: use the mean score")
-	case u.Score && u.PopulationGames%2 != 0:
+	case u.Population && u.PopulationGames%2 != 0:
 		bad("fitness.population.games", "%d: model spsa plays seat-swapped pairs: want an even number", u.PopulationGames)
-	case !u.Score && u.Population:
-		bad("fitness.population", "model spsa on a solo measure plays theta+ and theta- on the same deals: give the population mode no weight")
 	}
 }
 
@@ -112,7 +109,7 @@ func (s *spsaSettings) Kept(e *Evolution) int { return e.Population }
 
 // perIteration is how many pairs an iteration's genomes play.
 func perIteration(u Uses) int {
-	if u.Score {
+	if u.Population {
 		return u.PopulationGames / 2
 	}
 	return u.BaselineGames * max(1, u.BaselineOpponents)
@@ -134,7 +131,7 @@ func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: spsa: %w", err)
 	}
-	return &spsaModel{p: p, iterations: e.Population / 2, per: per, score: e.Uses.Score, st: spsaState{SPSA: st}}, nil
+	return &spsaModel{p: p, iterations: e.Population / 2, per: per, duel: e.Uses.Population, st: spsaState{SPSA: st}}, nil
 }
 
 // spsaKey is the checkpoint's key of SPSA's state.
@@ -164,8 +161,8 @@ func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64)
 // theta snapped to a genome.
 type spsaState struct {
 	SPSA *spsa.State `json:"spsa"`
-	// Scale is, on a solo measure, the standard deviation of one game's
-	// measure in generation 1 (0 before it and head to head): a pair's
+	// Scale is, with the baselines mode, the standard deviation of one
+	// game's figure in generation 1 (0 before it, and head to head): a pair's
 	// result is counted in it, so that r_end means the same whatever the
 	// measure's units.
 	Scale     float64   `json:"scale"`
@@ -180,7 +177,7 @@ type spsaModel struct {
 	p          Problem
 	iterations int
 	per        int
-	score      bool
+	duel       bool // theta+ plays theta- (else both play the baselines)
 	st         spsaState
 }
 
@@ -219,7 +216,7 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 	if len(g.Results) != 2*m.iterations {
 		return fmt.Errorf("model: spsa told %d results for %d genomes", len(g.Results), 2*m.iterations)
 	}
-	if !m.score && m.st.Scale == 0 {
+	if !m.duel && m.st.Scale == 0 {
 		var v float64
 		for _, r := range g.Results {
 			v += float64(r.Games) * r.SE * r.SE
@@ -230,7 +227,7 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 		plus, minus := g.Results[2*b], g.Results[2*b+1]
 		sum := float64(plus.Games) * (minus.Cost - plus.Cost)
 		pairs := plus.Games
-		if m.score {
+		if m.duel {
 			pairs = plus.Games / 2
 		} else if m.st.Scale > 0 {
 			sum /= m.st.Scale

@@ -155,8 +155,8 @@ func TestTunersRefuse(t *testing.T) {
 		{"bayes", Uses{Genes: 4, Baselines: true, Racing: true}, 8, "racing", "no racing"},
 		{"bayes", Uses{Genes: 4, Coevolve: true}, 8, "coevolve", "no co-evolution"},
 		{"spsa", Uses{Genes: 4, Score: true, Population: true, PopulationGames: 4, Rated: true}, 8, "fitness.population.rating", "use the mean score"},
-		{"spsa", Uses{Genes: 4, Baselines: true, Population: true}, 8, "fitness.population", "on a solo measure plays theta+ and theta- on the same deals"},
-		{"spsa", Uses{Genes: 4, Score: true, Baselines: true}, 8, "fitness.baselines", "give baselines no weight"},
+		{"spsa", Uses{Genes: 4, Baselines: true, Population: true}, 8, "fitness.baselines", "not both: give one mode no weight"},
+		{"spsa", Uses{Genes: 4, Score: true, Population: true, HallOfFame: true}, 8, "fitness.hall-of-fame", "give hall-of-fame games no weight"},
 		{"spsa", Uses{Genes: 4, Baselines: true}, 9, "evolution.population", "want an even number"},
 	} {
 		t.Run(tc.model+" "+tc.key, func(t *testing.T) {
