@@ -172,15 +172,18 @@ func (m *bayesModel) Ask(gen int) ([][]float64, error) {
 	if m.gp == nil {
 		return fresh(m.p, gen-1, 0, m.pop), nil
 	}
-	idx, err := m.gp.Thompson(m.cs, m.pop, fitness.NewRand(m.p.Streams.Own(gen, 3)))
+	// The batch: Thompson's picks, and the pessimistic optimum, last, so
+	// that the point the model recommends is measured, ranked and kept in
+	// the hall of fame like any genome.
+	idx, err := m.gp.Thompson(m.cs, m.pop-1, fitness.NewRand(m.p.Streams.Own(gen, 3)))
 	if err != nil {
 		return nil, fmt.Errorf("model: bayes: %w", err)
 	}
-	out := make([][]float64, len(idx))
-	for i, k := range idx {
-		out[i] = slices.Clone(m.cs[k])
+	out := make([][]float64, 0, m.pop)
+	for _, k := range idx {
+		out = append(out, slices.Clone(m.cs[k]))
 	}
-	return out, nil
+	return append(out, slices.Clone(m.st.Recommend)), nil
 }
 
 // figure is a cost as the GP wants it, higher better.

@@ -102,10 +102,18 @@ func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
 	}
 }
 
-func (s *spsaSettings) Size(e *Evolution, _ int) int { return e.Population }
+// Size: the iterations' pairs, and with the baselines mode theta itself,
+// last, so that the point SPSA recommends is measured, ranked and kept
+// in the hall of fame like any genome (its games are not a pair's).
+func (s *spsaSettings) Size(e *Evolution, _ int) int {
+	if e.Uses.Population {
+		return e.Population
+	}
+	return e.Population + 1
+}
 
 // Kept: SPSA reads every genome it asks for; racing is refused anyway.
-func (s *spsaSettings) Kept(e *Evolution) int { return e.Population }
+func (s *spsaSettings) Kept(e *Evolution) int { return s.Size(e, 0) }
 
 // perIteration is how many pairs an iteration's genomes play.
 func perIteration(u Uses) int {
@@ -170,7 +178,8 @@ type spsaState struct {
 }
 
 // spsaModel asks, each generation, for the pairs theta+ and theta- of
-// its iterations (genomes 2b and 2b+1), all drawn from one theta, and
+// its iterations (genomes 2b and 2b+1), all drawn from one theta (and,
+// with the baselines mode, for theta snapped to a genome, last), and
 // moves theta by their results in that order: the same theta whatever
 // the workers and wherever the run resumed.
 type spsaModel struct {
@@ -197,6 +206,9 @@ func (m *spsaModel) Ask(gen int) ([][]float64, error) {
 	for _, p := range m.perturbations(gen) {
 		out = append(out, p.Plus, p.Minus)
 	}
+	if !m.duel {
+		out = append(out, m.p.Space.Project(m.st.SPSA.Theta()))
+	}
 	return out, nil
 }
 
@@ -213,15 +225,19 @@ func (m *spsaModel) Pairs(int) [][2]int {
 // did than theta-, summed over the games (wins minus losses head to
 // head, the measure's differences deal by deal on a solo measure).
 func (m *spsaModel) Tell(gen int, g Generation) error {
-	if len(g.Results) != 2*m.iterations {
-		return fmt.Errorf("model: spsa told %d results for %d genomes", len(g.Results), 2*m.iterations)
+	asked := 2 * m.iterations
+	if !m.duel {
+		asked++
+	}
+	if len(g.Results) != asked {
+		return fmt.Errorf("model: spsa told %d results for %d genomes", len(g.Results), asked)
 	}
 	if !m.duel && m.st.Scale == 0 {
 		var v float64
-		for _, r := range g.Results {
+		for _, r := range g.Results[:2*m.iterations] {
 			v += float64(r.Games) * r.SE * r.SE
 		}
-		m.st.Scale = math.Sqrt(v / float64(len(g.Results)))
+		m.st.Scale = math.Sqrt(v / float64(2*m.iterations))
 	}
 	for b, p := range m.perturbations(gen) {
 		plus, minus := g.Results[2*b], g.Results[2*b+1]

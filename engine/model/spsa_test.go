@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,16 +118,22 @@ func beatsRandomSearch(t *testing.T, name string, pop, gens int, set func(Settin
 	s := mixedSpace(t)
 	const games, sd, seeds = 20, 0.25, 7
 	var own, rs []float64
-	wins := 0
+	wins, size := 0, 0
 	for seed := range uint64(seeds) {
-		own = append(own, optimiseBowl(t, s, newOwn(t, name, s, pop, gens, games, seed, set), gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
-		rs = append(rs, optimiseBowl(t, s, newOwn(t, "random-search", s, pop, gens, games, seed, nil), gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
+		m := newOwn(t, name, s, pop, gens, games, seed, set)
+		first, err := m.Ask(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = len(first) // spsa asks for theta beside its pairs: random search gets as many games
+		own = append(own, optimiseBowl(t, s, m, gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
+		rs = append(rs, optimiseBowl(t, s, newOwn(t, "random-search", s, size, gens, games, seed, nil), gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
 		if own[seed] < rs[seed] {
 			wins++
 		}
 	}
 	t.Logf("true cost of the recommendation after %d games: %s %.4f (median of %v), random search %.4f (median of %v)",
-		pop*gens*games, name, median(own), own, median(rs), rs)
+		size*gens*games, name, median(own), own, median(rs), rs)
 	if !(median(own) < median(rs)) || wins < seeds-2 {
 		t.Errorf("%s median %.4f, random search %.4f, %s better on %d of %d seeds: want better in the median and on all but two seeds",
 			name, median(own), median(rs), name, wins, seeds)
@@ -178,5 +185,51 @@ func TestTunersRefuse(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTunersAskForTheirRecommendation: with the baselines mode spsa's
+// generation ends with theta snapped to a genome, and a fitted bayes
+// generation ends with its pessimistic optimum, so the point each
+// recommends is measured and can enter the hall of fame.
+func TestTunersAskForTheirRecommendation(t *testing.T) {
+	s := mixedSpace(t)
+	for _, name := range []string{"spsa", "bayes"} {
+		m := newOwn(t, name, s, 8, 4, 20, 3, func(st Settings) {
+			if b, ok := st.(*bayesSettings); ok {
+				b.Initial, b.Candidates = 8, 40
+			}
+		})
+		rng := fitness.NewRand(11)
+		for gen := range 3 {
+			pool, err := m.Ask(gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v struct {
+				Recommend []float64 `json:"recommend"`
+				SPSA      *struct {
+					Theta []float64 `json:"theta"`
+				} `json:"spsa"`
+			}
+			for _, raw := range m.State() {
+				if err := json.Unmarshal(raw, &v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := v.Recommend
+			if v.SPSA != nil {
+				want = s.Project(v.SPSA.Theta)
+				if len(pool) != 9 {
+					t.Fatalf("spsa asked for %d genomes, want 4 pairs and theta", len(pool))
+				}
+			}
+			if gen > 0 && !slices.Equal(pool[len(pool)-1], want) {
+				t.Errorf("%s generation %d ends with %v, want its recommendation %v", name, gen, pool[len(pool)-1], want)
+			}
+			if err := m.Tell(gen, playBowl(t, s, pool, 20, 0.25, rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
