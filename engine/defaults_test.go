@@ -108,6 +108,7 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 	remeasure := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nremeasure: {}\n")
 	stop := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nstop: {}\n")
 	dts := evolution("evolution: {model: down-to-size}\n")
+	spsa, bayes := evolution("evolution: {model: spsa}\n"), evolution("evolution: {model: bayes}\n")
 	s := fmt.Sprint
 	code := map[string]string{
 		"seed":                           s(bare.Seed),
@@ -136,6 +137,16 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 		"evolution.elitism":              s(gen["elitism"]),
 		"evolution.keep":                 s(gen["keep"]),
 		"evolution.step-size":            s(evolution("evolution: {model: cmaes}\n")["step_size"]),
+		"evolution.spsa-pairs":           s(spsa["spsa_pairs"]),
+		"evolution.spsa-c-end":           s(spsa["spsa_c_end"]),
+		"evolution.spsa-r-end":           s(spsa["spsa_r_end"]),
+		"evolution.spsa-alpha":           s(spsa["spsa_alpha"]),
+		"evolution.spsa-gamma":           s(spsa["spsa_gamma"]),
+		"evolution.spsa-a-ratio":         s(spsa["spsa_a_ratio"]),
+		"evolution.bayes-candidates":     s(bayes["bayes_candidates"]),
+		"evolution.bayes-spread":         s(bayes["bayes_spread"]),
+		"evolution.bayes-refit-every":    s(bayes["bayes_refit_every"]),
+		"evolution.bayes-bound":          s(bayes["bayes_bound"]),
 		"evolution.hall-of-fame":         s(gen["hall_of_fame"]),
 		"racing.rounds":                  s(racing.Racing.Rounds),
 		"racing.confidence":              s(racing.Racing.Confidence),
@@ -145,6 +156,11 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 		"stop.confidence":                s(stop.Stop.Confidence),
 		"stop.games":                     s(stop.Stop.Games),
 		"run.workers":                    s(bare.Run.Workers),
+	}
+	if bayes["bayes_initial"] == 2*bayes["population"].(float64) {
+		code["evolution.bayes-initial"] = "2xpopulation"
+	} else {
+		code["evolution.bayes-initial"] = s(bayes["bayes_initial"])
 	}
 	if dts["offspring"] == dts["population"] {
 		code["evolution.offspring"] = "population"
