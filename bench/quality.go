@@ -58,7 +58,7 @@ evolution:
   population: 16
   generations: 20
 %s`},
-	{name: "pig", generations: 20, deals: 1000, opponent: "hold20", score: 0.5, config: `name: bench
+	{name: "pig", generations: 20, deals: 1000, opponent: "hold20", score: 0.55, config: `name: bench
 seed: %d
 command: [python3, {EXAMPLES}/pig/pig.py]
 player: tuned
@@ -73,7 +73,7 @@ evolution:
 	{name: "connect4", generations: 20, deals: 500, opponent: "classic", score: 0.55, config: `name: bench
 seed: %d
 game: mnk
-rules: {m: 7, n: 6, k: 4, gravity: true, depth: 2}
+rules: {m: 7, n: 6, k: 4, gravity: true, depth: 4, opening: 4}
 player: tuned
 fitness:
   objective: score
@@ -293,8 +293,8 @@ func quantiles(xs []float64) (med, lo, hi float64) {
 	q := func(f float64) float64 {
 		pos := f * float64(len(s)-1)
 		i := int(pos)
-		if i+1 >= len(s) {
-			return s[len(s)-1]
+		if i+1 >= len(s) || pos == float64(i) { // (an infinite neighbour would give NaN)
+			return s[i]
 		}
 		return s[i] + (pos-float64(i))*(s[i+1]-s[i])
 	}
@@ -352,8 +352,12 @@ func (p qualityProblem) report(dir string, ms []method, seeds int) error {
 		reached := 0
 		for _, r := range recs {
 			first := math.Inf(1)
+			target := r.Reference
+			if p.reference == "" {
+				target = p.score // the problem's, which a report may move
+			}
 			for g, f := range r.Figures {
-				if (p.lowerBetter && f <= r.Reference) || (!p.lowerBetter && f >= r.Reference) {
+				if (p.lowerBetter && f <= target) || (!p.lowerBetter && f >= target) {
 					first = float64(r.Games[g])
 					break
 				}
@@ -374,13 +378,16 @@ func (p qualityProblem) report(dir string, ms []method, seeds int) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	var refs []float64
+	refs := []float64{p.score}
 	for _, m := range ms {
+		if p.reference == "" {
+			break
+		}
 		data, err := os.ReadFile(filepath.Join(dir, m.name, "seed1.json"))
 		if err == nil {
 			var r qualityRecord
 			if json.Unmarshal(data, &r) == nil {
-				refs = append(refs, r.Reference)
+				refs = []float64{r.Reference}
 				break
 			}
 		}
@@ -389,7 +396,7 @@ func (p qualityProblem) report(dir string, ms []method, seeds int) error {
 	if p.lowerBetter {
 		what = "mean shots (lower is better)"
 	}
-	svg := drawQuality(fmt.Sprintf("%s: the recommendation's %s on fresh deals, median and interquartile range over the seeds", p.name, what), budget, refs, lines)
+	svg := drawQuality(fmt.Sprintf("%s: the recommendation's %s on fresh deals", p.name, what), budget, refs, lines)
 	return os.WriteFile(filepath.Join(dir, "quality.svg"), svg, 0o644)
 }
 
@@ -422,6 +429,7 @@ func drawQuality(title string, budget int, target []float64, lines []qualityLine
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", w, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="10" y="20" font-size="13">%s</text>`+"\n", title)
+	fmt.Fprintf(&b, `<text x="10" y="36" fill="#555">line: the median over the seeds; band: the interquartile range; dashed: the target</text>`+"\n")
 	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, h-bottom, w-right, h-bottom)
 	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top, left, h-bottom)
 	for k := 0; k <= 4; k++ {
@@ -431,7 +439,7 @@ func drawQuality(title string, budget int, target []float64, lines []qualityLine
 		f := lo + (hi-lo)*float64(k)/4
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", left-6, y(f)+4, f)
 	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">games played by the run (25%%, 50%%, 100%% of the budget at the grid lines)</text>`+"\n", (left+w-right)/2, h-12)
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">games played by the run</text>`+"\n", (left+w-right)/2, h-12)
 	if len(target) > 0 {
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black" stroke-dasharray="5,4"/>`+"\n", left, y(target[0]), w-right, y(target[0]))
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f">target</text>`+"\n", w-right+6, y(target[0])+4)
