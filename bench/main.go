@@ -153,7 +153,7 @@ func main() {
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
 	quality := flag.Bool("quality", false, "the quality benchmark instead: every model at a fixed budget, its recommendation on fresh deals (-problems picks problems, -methods models)")
-	problems := flag.String("problems", "", "with -quality: comma-separated problems (default quickstart,pig; also connect4)")
+	problems := flag.String("problems", "", "with -quality: comma-separated problems (default quickstart,pig; also connect4, hadron)")
 	stopBench := flag.Bool("stop", false, "the stop-rule benchmark instead: quickstart, pig and connect4, full budget against stop: {} (-methods picks problems)")
 	flag.Parse()
 	if *quality {

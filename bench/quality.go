@@ -83,6 +83,19 @@ evolution:
   population: 16
   generations: 20
 %s`},
+	{name: "hadron", generations: 20, deals: 500, opponent: "aenigma", score: 0.55, config: `name: bench
+seed: %d
+game: hadron
+rules: {size: 9, depth: 2}
+player: tuned
+fitness:
+  objective: score
+  baselines: {opponents: [aenigma], games: 40}
+remeasure: off
+evolution:
+  population: 16
+  generations: 20
+%s`},
 }
 
 // qualityModels are the models compared, each at its documented
@@ -108,7 +121,7 @@ type qualityRecord struct {
 
 func runQualityBench(ctx context.Context, out, problems, models string, seeds, workers int, reportOnly bool) error {
 	for _, p := range qualityProblems {
-		if !picked(problems, p.name, p.name != "connect4") {
+		if !picked(problems, p.name, p.name == "quickstart" || p.name == "pig") {
 			continue
 		}
 		dir := filepath.Join(out, "quality", p.name)
