@@ -20,14 +20,14 @@ var tunerCases = []struct{ name, text string }{
 }
 
 // TestFieldTunersResumeExactly: each tuner's run gives the same files at
-// 1 and 2 workers, and resumed after every generation (at 3 workers)
+// 1, 2 and 3 workers, and resumed after every generation (at 3 workers)
 // gives the straight run's files byte for byte, its state included.
 func TestFieldTunersResumeExactly(t *testing.T) {
 	for _, tc := range tunerCases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfgDir := t.TempDir()
 			var straight []map[string][]byte
-			for _, w := range []int{1, 2} {
+			for _, w := range []int{1, 2, 3} {
 				dir := t.TempDir()
 				if _, err := Start(context.Background(), loadText(t, cfgDir, tc.text), Options{Dir: dir, Workers: w}); err != nil {
 					t.Fatal(err)
@@ -35,6 +35,7 @@ func TestFieldTunersResumeExactly(t *testing.T) {
 				straight = append(straight, readRun(t, dir))
 			}
 			sameRun(t, straight[0], straight[1], "workers 1 vs 2")
+			sameRun(t, straight[0], straight[2], "workers 1 vs 3")
 			for gen := 1; gen < 4; gen++ {
 				dir := t.TempDir()
 				if _, err := Start(context.Background(), loadText(t, cfgDir, tc.text), Options{Dir: dir, Workers: 1, Generations: gen}); err != nil {
