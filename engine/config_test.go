@@ -166,6 +166,25 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 	}
 }
 
+// TestSummaryCountsTheGenomes: validate's summary names the genomes a
+// generation evaluates where the model's differ from its population
+// (spsa's theta beside its pairs on a solo measure), and only there.
+func TestSummaryCountsTheGenomes(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"spsa shots", tunerCases[0].text, "spsa model, population 6 (7 genomes evaluated a generation), 4 generations"},
+		{"spsa score", tunerCases[1].text, "spsa model, population 6, 4 generations"},
+		{"bayes", tunerCases[2].text, "bayes model, population 5, 4 generations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := loadText(t, t.TempDir(), tc.text)
+			defer cfg.Close()
+			if s := cfg.Summary(); !strings.Contains(s, tc.want) {
+				t.Fatalf("summary:\n%s\nwant %q", s, tc.want)
+			}
+		})
+	}
+}
+
 // TestSummaryListsWeightedModes: validate's summary lists the fitness
 // modes that have weight, and only those.
 func TestSummaryListsWeightedModes(t *testing.T) {
