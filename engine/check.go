@@ -156,7 +156,6 @@ func (c *Config) uses() model.Uses {
 
 func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 	e := &c.Evolution
-	e.Uses = c.uses()
 	e.Check(c.has, bad)
 	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
 		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)

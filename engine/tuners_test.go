@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/spsa"
 )
 
 // The field's tuners as runs: spsa on a solo measure and head to head,
@@ -114,5 +116,56 @@ func TestFieldTunersRecommend(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSPSAAutoselectPlans: spsa-autoselect gives the run fishtest's
+// plan for the space's genes (constant gains, c_end and r_end for every
+// gene, the planned pairs) and, left out, the generations that play its
+// pairs; written, generations only bound the run.
+func TestSPSAAutoselectPlans(t *testing.T) {
+	const text = "seed: 3\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\nevolution:\n  model: spsa\n  population: 6\n" +
+		"  spsa-autoselect: {precision: 0.05, edge-loss: 0.5, variance: 1.5}\n"
+	cfg := loadText(t, t.TempDir(), text)
+	genes := cfg.species[0].space.Len()
+	plan, err := spsa.Autoselect(spsa.Target{Genes: genes, Precision: 0.05, EdgeLoss: 0.5, Variance: 1.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perGeneration := 3 * 12 // iterations x pairs of an iteration
+	if want := (plan.Schedule.Pairs + perGeneration - 1) / perGeneration; cfg.Evolution.Generations != want || want < 2 {
+		t.Errorf("%d generations, want the %d that play the plan's %d pairs", cfg.Evolution.Generations, want, plan.Schedule.Pairs)
+	}
+	cfg.Close()
+	if g := loadText(t, t.TempDir(), text+"  generations: 3\n").Evolution.Generations; g != 3 {
+		t.Errorf("generations: 3 written, the run has %d", g)
+	}
+
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ck, cfg, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	var st struct {
+		SPSA struct {
+			Schedule spsa.Schedule `json:"schedule"`
+		} `json:"spsa"`
+	}
+	for _, raw := range ck.Model {
+		if err := json.Unmarshal(raw, &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, want := st.SPSA.Schedule, plan.Schedule
+	if got.Pairs != want.Pairs || got.Alpha != 0 || got.Gamma != 0 || got.ARatio != 0 || !slices.Equal(got.CEnd, want.CEnd) || !slices.Equal(got.REnd, want.REnd) {
+		t.Errorf("the run's schedule %+v, want autoselect's %+v", got, want)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "run.log"))
+	if err != nil || !strings.Contains(string(log), fmt.Sprintf("autoselect plans %d pairs with constant gains", want.Pairs)) {
+		t.Errorf("run.log does not state the plan: %v\n%s", err, log)
 	}
 }

@@ -179,6 +179,21 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 	}
 }
 
+// A Planner is a model's Settings that set the budget from what the rest
+// of the config asks (Uses), once that is known: spsa's autoselect plans
+// its generations.
+type Planner interface {
+	Plan(e *Evolution)
+}
+
+// Plan lets the run's model set what depends on Uses (set it first),
+// between the defaults and the checks.
+func (e *Evolution) Plan() {
+	if p, ok := e.settings().(Planner); ok {
+		p.Plan(e)
+	}
+}
+
 // Size is how many genomes generation gen evaluates.
 func (e *Evolution) Size(gen int) int { return e.settings().Size(e, gen) }
 

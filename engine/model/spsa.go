@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/spsa"
 	"github.com/evotune/evotune/internal/yamlcheck"
+	"gopkg.in/yaml.v3"
 )
 
 // spsaSettings are SPSA's own settings (internal/spsa's Schedule, as
@@ -28,12 +30,73 @@ type spsaSettings struct {
 	Alpha float64 `json:"spsa_alpha"`
 	Gamma float64 `json:"spsa_gamma"`
 	A     float64 `json:"spsa_a_ratio"`
+	// Auto, when set, plans the schedule and the budget instead
+	// (fishtest's autoselect).
+	Auto *spsaAutoselect `json:"spsa_autoselect,omitempty"`
+	// planned are the keys written beside spsa-autoselect that it sets
+	// (refused), and whether evolution.generations was left to it.
+	planned     []string
+	generations bool
+}
+
+// spsaAutoselect is fishtest's autoselect (internal/spsa.Target), in the
+// units of a pair's result: wins minus losses over a pair's two games
+// head to head, the difference of one shared deal's figures, in standard
+// deviations of one game's figure, on a solo measure.
+type spsaAutoselect struct {
+	Precision   float64 `json:"precision"`
+	EdgeLoss    float64 `json:"edge_loss"`
+	Variance    float64 `json:"variance"`
+	Confidence  float64 `json:"confidence"`
+	CRatio      float64 `json:"c_ratio"`
+	LambdaRatio float64 `json:"lambda_ratio"`
+}
+
+// spsaDefaultVariance is a pair's variance with no draws head to head
+// (two games of W-L, each of variance 1) and, on a solo measure, with
+// theta+'s and theta-'s figures uncorrelated: an upper bound either way,
+// so that the plan errs towards more games.
+const spsaDefaultVariance = 2
+
+// check refuses, one line each, the values autoselect cannot plan with.
+func (a *spsaAutoselect) check(bad Bad) bool {
+	ok := true
+	for _, f := range []struct {
+		key    string
+		v, top float64
+		want   string
+	}{
+		{"precision", a.Precision, math.Inf(1), "above 0"}, {"edge-loss", a.EdgeLoss, math.Inf(1), "above 0"},
+		{"variance", a.Variance, math.Inf(1), "above 0"}, {"lambda-ratio", a.LambdaRatio, math.Inf(1), "above 0"},
+		{"confidence", a.Confidence, 1, "between 0 and 1"}, {"c-ratio", a.CRatio, 1, "above 0, at most 1 (a fraction of each gene's range)"},
+	} {
+		if !(f.v > 0 && f.v < f.top || f.key == "c-ratio" && f.v == 1) {
+			bad("evolution.spsa-autoselect."+f.key, "%v: want a number %s", f.v, f.want)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// plan is autoselect's plan for genes genes.
+func (a *spsaAutoselect) plan(genes int) (spsa.Plan, error) {
+	return spsa.Autoselect(spsa.Target{Genes: genes, Precision: a.Precision, EdgeLoss: a.EdgeLoss, Variance: a.Variance,
+		Confidence: a.Confidence, CRatio: a.CRatio, LambdaRatio: a.LambdaRatio})
 }
 
 func (s *spsaSettings) Fields(d *yamlcheck.Checker) yamlcheck.Fields {
 	return yamlcheck.Fields{
 		"spsa-pairs": d.Int(&s.Pairs), "spsa-c-end": d.Number(&s.CEnd), "spsa-r-end": d.Number(&s.REnd),
 		"spsa-alpha": d.Number(&s.Alpha), "spsa-gamma": d.Number(&s.Gamma), "spsa-a-ratio": d.Number(&s.A),
+		"spsa-autoselect": func(n *yaml.Node, path string) {
+			s.Auto = &spsaAutoselect{Variance: spsaDefaultVariance, Confidence: spsa.DefaultConfidence,
+				CRatio: spsa.DefaultCRatio, LambdaRatio: spsa.DefaultLambdaRatio}
+			d.Map(n, path, yamlcheck.Fields{
+				"precision": d.Number(&s.Auto.Precision), "edge-loss": d.Number(&s.Auto.EdgeLoss),
+				"variance": d.Number(&s.Auto.Variance), "confidence": d.Number(&s.Auto.Confidence),
+				"c-ratio": d.Number(&s.Auto.CRatio), "lambda-ratio": d.Number(&s.Auto.LambdaRatio),
+			})
+		},
 	}
 }
 
@@ -47,6 +110,14 @@ const (
 )
 
 func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
+	if s.Auto != nil {
+		for _, key := range []string{"spsa-pairs", "spsa-c-end", "spsa-r-end", "spsa-alpha", "spsa-gamma", "spsa-a-ratio"} {
+			if has("evolution." + key) {
+				s.planned = append(s.planned, key)
+			}
+		}
+		s.generations = !has("evolution.generations")
+	}
 	for _, d := range []struct {
 		key string
 		v   *float64
@@ -58,6 +129,24 @@ func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
 			*d.v = d.def
 		}
 	}
+}
+
+// Plan sets, with autoselect, the generations its budget of pairs takes
+// when the config left them out; a larger budget on resume continues
+// the same constant gains.
+func (s *spsaSettings) Plan(e *Evolution) {
+	if s.Auto == nil || !s.generations || e.Population < 2 || e.Uses.Genes < 1 {
+		return
+	}
+	if p, err := s.Auto.plan(e.Uses.Genes); err == nil && s.planGenerations(e, p) <= MaxGenerations {
+		e.Generations = s.planGenerations(e, p) // Check refuses more
+	}
+}
+
+// planGenerations is how many generations play the plan's pairs.
+func (s *spsaSettings) planGenerations(e *Evolution, p spsa.Plan) int {
+	per := max(1, (e.Population/2)*perIteration(e.Uses))
+	return (p.Schedule.Pairs + per - 1) / per
 }
 
 // Check refuses, one line each, what SPSA cannot honour: its games are
@@ -84,6 +173,18 @@ func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
 	}{{"spsa-r-end", s.REnd}, {"spsa-alpha", s.Alpha}, {"spsa-gamma", s.Gamma}, {"spsa-a-ratio", s.A}} {
 		if !(f.v >= 0 && f.v <= 100) {
 			bad("evolution."+f.key, "%v: want a number from 0 to 100", f.v)
+		}
+	}
+	if s.Auto != nil {
+		for _, key := range s.planned {
+			bad("evolution."+key, "spsa-autoselect sets it: write one or the other")
+		}
+		if !s.Auto.check(bad) {
+			// said
+		} else if p, err := s.Auto.plan(max(1, u.Genes)); err != nil {
+			bad("evolution.spsa-autoselect", "%s", strings.TrimPrefix(err.Error(), "spsa: autoselect "))
+		} else if g := s.planGenerations(e, p); s.generations && g > MaxGenerations {
+			bad("evolution.spsa-autoselect", "plans %d pairs, %d generations of population %d: more than the limit of %d", p.Schedule.Pairs, g, e.Population, MaxGenerations)
 		}
 	}
 	switch {
@@ -135,6 +236,16 @@ func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
 	}
 	sched := spsa.NewSchedule(p.Space.Len(), pairs, s.CEnd, s.REnd)
 	sched.Alpha, sched.Gamma, sched.ARatio = s.Alpha, s.Gamma, s.A
+	if s.Auto != nil {
+		plan, err := s.Auto.plan(p.Space.Len())
+		if err != nil {
+			return nil, fmt.Errorf("model: spsa: %w", err)
+		}
+		sched = plan.Schedule
+		if p.Logf != nil {
+			p.Logf("spsa%s: autoselect plans %d pairs with constant gains: c_end %.4g, r_end %.4g for every gene", p.Label, plan.Schedule.Pairs, plan.Schedule.CEnd[0], plan.R)
+		}
+	}
 	st, err := spsa.New(theta, sched)
 	if err != nil {
 		return nil, fmt.Errorf("model: spsa: %w", err)
