@@ -119,13 +119,17 @@ func TestFieldTunersRecommend(t *testing.T) {
 	}
 }
 
+// autoselectConfig is an spsa run whose schedule and generations are
+// autoselect's.
+const autoselectConfig = "seed: 3\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\nevolution:\n  model: spsa\n  population: 6\n" +
+	"  spsa-autoselect: {precision: 0.05, edge-loss: 0.5, variance: 1.5}\n"
+
 // TestSPSAAutoselectPlans: spsa-autoselect gives the run fishtest's
 // plan for the space's genes (constant gains, c_end and r_end for every
 // gene, the planned pairs) and, left out, the generations that play its
 // pairs; written, generations only bound the run.
 func TestSPSAAutoselectPlans(t *testing.T) {
-	const text = "seed: 3\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\nevolution:\n  model: spsa\n  population: 6\n" +
-		"  spsa-autoselect: {precision: 0.05, edge-loss: 0.5, variance: 1.5}\n"
+	const text = autoselectConfig
 	cfg := loadText(t, t.TempDir(), text)
 	genes := cfg.species[0].space.Len()
 	plan, err := spsa.Autoselect(spsa.Target{Genes: genes, Precision: 0.05, EdgeLoss: 0.5, Variance: 1.5})
