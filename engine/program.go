@@ -121,7 +121,9 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, timeout, pc.Audit, log)
 	desc, err := external.Describe(context.Background(), cmd)
 	if err != nil {
-		bad("command", "%s", oneLine(err))
+		// The program's last stderr lines stay lines, indented under
+		// the problem.
+		bad("command", "%s", err)
 		return fitness.GameInfo{}, false
 	}
 	files, err := cmd.FileHashes()
