@@ -36,6 +36,10 @@
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
+//	internal/spsa        SPSA as fishtest runs it, in genome units; imports
+//	                     nothing of evotune
+//	internal/gp          Gaussian-process regression for the bayes model;
+//	                     imports nothing of evotune
 //	fitness/stats        paired and pentanomial figures with intervals,
 //	                     the sequential tests (SPRT); imports nothing of
 //	                     evotune (docs/statistics.md)

@@ -152,8 +152,19 @@ func main() {
 	racing := flag.Bool("racing", false, "also run every method with racing: on")
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
+	quality := flag.Bool("quality", false, "the quality benchmark instead: every model at a fixed budget, its recommendation on fresh deals (-problems picks problems, -methods models)")
+	problems := flag.String("problems", "", "with -quality: comma-separated problems (default quickstart,pig; also connect4, hadron)")
 	stopBench := flag.Bool("stop", false, "the stop-rule benchmark instead: quickstart, pig and connect4, full budget against stop: {} (-methods picks problems)")
 	flag.Parse()
+	if *quality {
+		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer cancel()
+		if err := runQualityBench(ctx, *out, *problems, *only, *seeds, *workers, *reportOnly); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *stopBench {
 		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer cancel()

@@ -169,48 +169,56 @@ func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int)
 }
 
 // measure plays the two players on the same fresh deals and returns
-// their results deal by deal: a solo cost, or a seat-swapped pair's mean
-// score against the opponent.
+// their results deal by deal.
 func (p stopProblem) measure(ctx context.Context, g fitness.Game, fullFile, stopFile string, workers int) (full, stop []float64, err error) {
-	role := g.Roles()[0]
-	out := make([][]float64, 2)
-	for k, file := range []string{fullFile, stopFile} {
-		player, err := fitness.ParseSpec(g, role, "tuned:"+file)
-		if err != nil {
-			return nil, nil, err
-		}
-		if sg, ok := g.(fitness.SoloGame); ok && p.opponent == "" {
-			opp, err := fitness.ParseSpec(g, sg.Solo().Opponent, sg.Solo().DefaultOpponent)
-			if err != nil {
-				return nil, nil, err
-			}
-			ms := make([]fitness.Match, p.deals)
-			for i := range ms {
-				ms[i] = fitness.Match{A: player, B: opp, Seed: fitness.Derive(freshSeed, uint64(i))}
-			}
-			if out[k], err = fitness.PlaySoloMatches(ctx, sg, ms, workers, nil); err != nil {
-				return nil, nil, err
-			}
-			continue
-		}
-		opp, err := fitness.ParseSpec(g, role, p.opponent)
-		if err != nil {
-			return nil, nil, err
-		}
-		ms := make([]fitness.Match, 2*p.deals)
-		for i := range p.deals {
-			s := fitness.Derive(freshSeed, uint64(i))
-			ms[2*i], ms[2*i+1] = fitness.Match{A: player, B: opp, Seed: s}, fitness.Match{A: opp, B: player, Seed: s}
-		}
-		outs, err := fitness.PlayMatches(ctx, g, ms, workers, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		for i := range p.deals {
-			out[k] = append(out[k], (outs[2*i].Score()+outs[2*i+1].Flip().Score())/2)
-		}
+	if full, err = measureSpec(ctx, g, "tuned:"+fullFile, p.opponent, p.deals, workers); err != nil {
+		return nil, nil, err
 	}
-	return out[0], out[1], nil
+	if stop, err = measureSpec(ctx, g, "tuned:"+stopFile, p.opponent, p.deals, workers); err != nil {
+		return nil, nil, err
+	}
+	return full, stop, nil
+}
+
+// measureSpec plays the player spec on deals fresh deals and returns
+// its results deal by deal: a solo cost against the game's default
+// opponent (opponent empty), or a seat-swapped pair's mean score against
+// opponent.
+func measureSpec(ctx context.Context, g fitness.Game, spec, opponent string, deals, workers int) ([]float64, error) {
+	role := g.Roles()[0]
+	player, err := fitness.ParseSpec(g, role, spec)
+	if err != nil {
+		return nil, err
+	}
+	if sg, ok := g.(fitness.SoloGame); ok && opponent == "" {
+		opp, err := fitness.ParseSpec(g, sg.Solo().Opponent, sg.Solo().DefaultOpponent)
+		if err != nil {
+			return nil, err
+		}
+		ms := make([]fitness.Match, deals)
+		for i := range ms {
+			ms[i] = fitness.Match{A: player, B: opp, Seed: fitness.Derive(freshSeed, uint64(i))}
+		}
+		return fitness.PlaySoloMatches(ctx, sg, ms, workers, nil)
+	}
+	opp, err := fitness.ParseSpec(g, role, opponent)
+	if err != nil {
+		return nil, err
+	}
+	ms := make([]fitness.Match, 2*deals)
+	for i := range deals {
+		s := fitness.Derive(freshSeed, uint64(i))
+		ms[2*i], ms[2*i+1] = fitness.Match{A: player, B: opp, Seed: s}, fitness.Match{A: opp, B: player, Seed: s}
+	}
+	outs, err := fitness.PlayMatches(ctx, g, ms, workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, deals)
+	for i := range deals {
+		out[i] = (outs[2*i].Score() + outs[2*i+1].Flip().Score()) / 2
+	}
+	return out, nil
 }
 
 // stopReport prints the table of a problem's recorded seeds.

@@ -34,6 +34,11 @@ type Budget struct {
 // evolution.generations, the way the run lists them.
 func (c *Config) Budget() Budget {
 	r := &runner{cfg: c}
+	// A model that plays its own pairs (model.Pairer) decides the
+	// population mode's games; a valid config's models start.
+	if r.startModels() == nil {
+		defer r.closeModels()
+	}
 	// A generation's whole pool enters the hall of fame, so after g
 	// generations it holds at most the genomes they made (fewer where
 	// genomes repeat), up to its size; the hall-of-fame mode meets the

@@ -17,7 +17,8 @@ import (
 func TestBudgetCountsTheRunsGames(t *testing.T) {
 	type budgetCase struct {
 		name, fitness, evolution string
-		first, later             int // 0: not checked
+		text                     string // the whole config, instead of the two above
+		first, later             int    // 0: not checked
 		atMost                   bool
 	}
 	var cases []budgetCase
@@ -37,10 +38,19 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 			evolution: "  elitism: 1\n", atMost: true},
 		budgetCase{name: "coevolution", fitness: "  baselines: {games: 4}\n  population: {opponents: 2, games: 2}\n  hall-of-fame: {members: 2, games: 2}\n",
 			evolution: "  elitism: 1\ncoevolve: {player: tuned, opponents: [random]}\n"},
+		// The field's tuners: spsa evaluates theta beside its pairs on a
+		// solo measure, and head to head plays its own pairs (3 of 4 games),
+		// not the seeded pairing.
+		budgetCase{name: tunerCases[0].name, text: tunerCases[0].text, first: 7 * 12, later: 7 * 12},
+		budgetCase{name: tunerCases[1].name, text: tunerCases[1].text, first: 3 * 4, later: 3 * 4},
+		budgetCase{name: tunerCases[2].name, text: tunerCases[2].text, first: 5 * 12, later: 5 * 12},
 	)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			text := modeConfig(tc.fitness, tc.evolution)
+			text := tc.text
+			if text == "" {
+				text = modeConfig(tc.fitness, tc.evolution)
+			}
 			if tc.name == "a hall of fame that fills over generations" {
 				text = strings.Replace(strings.Replace(text, "population: 6", "population: 2", 1), "tournament-size: 2", "tournament-size: 1", 1)
 			}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
@@ -135,6 +136,22 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
 		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
 	}
+}
+
+// uses is what the config asks of a run beyond its evolution: section,
+// for a model to refuse what it cannot honour.
+func (c *Config) uses() model.Uses {
+	f := c.Fitness
+	u := model.Uses{Score: f.Objective == Score, Racing: c.Racing != nil, Coevolve: c.Coevolve != nil,
+		Baselines: f.Baselines.Weight > 0, Population: f.Population.Weight > 0, HallOfFame: f.HallOfFame.Weight > 0,
+		BaselineGames: f.Baselines.Games, PopulationGames: f.Population.Games, Rated: f.Population.Rating != MeanScore}
+	if c.main != nil && c.main.space != nil {
+		u.Genes = c.main.space.Len()
+	}
+	if c.main != nil {
+		u.BaselineOpponents = len(c.main.baselines)
+	}
+	return u
 }
 
 func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {

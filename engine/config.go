@@ -462,7 +462,13 @@ func (c *Config) Summary() string {
 	if f.HallOfFame.Weight > 0 {
 		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
-	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
+	// A model may evaluate more genomes than its population (spsa's theta
+	// beside its pairs, down-to-size's offspring): say how many.
+	pop := fmt.Sprintf("population %d", e.Population)
+	if n := e.MaxSize(); n != e.Population {
+		pop += fmt.Sprintf(" (%s evaluated a generation)", english.Count(n, "genome"))
+	}
+	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, %s, %s, seed %d\n",
 		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model.Name, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
+		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

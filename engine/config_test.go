@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/golden"
 )
 
@@ -105,6 +106,45 @@ func TestHashIgnoresBudgetAndWorkers(t *testing.T) {
 	}
 }
 
+// fuzzConfigs are valid configs FuzzParse starts from beside the broken
+// and the shipped ones, which use few of the models: one of every model,
+// and spsa's and bayes's keys (theirs are checked against the rest of
+// the config, so a mutation of one reaches those checks).
+func fuzzConfigs() []string {
+	out := []string{autoselectConfig}
+	for _, tc := range tunerCases {
+		out = append(out, tc.text)
+	}
+	for _, m := range model.Models {
+		out = append(out, fmt.Sprintf("game: battleship\nplayer: tuned\nevolution: {model: %s, population: 6}\n", m.Name))
+	}
+	return out
+}
+
+// TestFuzzConfigsAreValid: FuzzParse's own seeds load, and hold a config
+// of every model, spsa's autoselect among them.
+func TestFuzzConfigsAreValid(t *testing.T) {
+	models := map[string]bool{}
+	auto := false
+	for _, text := range fuzzConfigs() {
+		cfg, err := Parse("fuzz.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("a seed of FuzzParse is refused: %v\n%s", err, text)
+		}
+		models[cfg.Evolution.Model.Name] = true
+		auto = auto || strings.Contains(text, "spsa-autoselect:")
+		cfg.Close()
+	}
+	for _, m := range model.Models {
+		if !models[m.Name] {
+			t.Errorf("no seed of FuzzParse runs model %s", m.Name)
+		}
+	}
+	if !auto {
+		t.Error("no seed of FuzzParse asks for spsa's autoselect")
+	}
+}
+
 // FuzzParse feeds arbitrary text to the config decoder: it must return a
 // config or an error, never panic, and every error line must carry the
 // file name.
@@ -118,6 +158,9 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("game: battleship\nplayer: tuned\nspace: {weights: {symmetry: dihedral}}\nseeds: [{}, ~]\n"))
+	for _, text := range fuzzConfigs() {
+		f.Add([]byte(text))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse("fuzz.yaml", data)
 		if err == nil {
@@ -163,6 +206,25 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 	e := &c.Evolution
 	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.main.starts) != 0 {
 		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.starts))
+	}
+}
+
+// TestSummaryCountsTheGenomes: validate's summary names the genomes a
+// generation evaluates where the model's differ from its population
+// (spsa's theta beside its pairs on a solo measure), and only there.
+func TestSummaryCountsTheGenomes(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"spsa shots", tunerCases[0].text, "spsa model, population 6 (7 genomes evaluated a generation), 4 generations"},
+		{"spsa score", tunerCases[1].text, "spsa model, population 6, 4 generations"},
+		{"bayes", tunerCases[2].text, "bayes model, population 5, 4 generations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := loadText(t, t.TempDir(), tc.text)
+			defer cfg.Close()
+			if s := cfg.Summary(); !strings.Contains(s, tc.want) {
+				t.Fatalf("summary:\n%s\nwant %q", s, tc.want)
+			}
+		})
 	}
 }
 

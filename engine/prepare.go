@@ -94,6 +94,9 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 	if c.main.space != nil {
 		c.species = append([]*species{c.main}, c.species...)
 	}
+	// What the model is told of the rest, and what it plans from it.
+	c.Evolution.Uses = c.uses()
+	c.Evolution.Plan()
 	return true
 }
 

@@ -329,7 +329,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		// The checkpoint keeps the last generation best first.
 		last := model.Generation{Results: make([]model.Result, len(states[s].Population))}
 		for i, m := range states[s].Population {
-			last.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m)}
+			last.Results[i] = modelResult(sp, m)
 			last.Ranked = append(last.Ranked, i)
 		}
 		if err := r.models[s].Resume(ck.Generation-1, states[s].Model, last); err != nil {
@@ -514,7 +514,8 @@ func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
 	// Only the main species races (racing refuses co-evolution).
 	raced := s == 0 && r.race != nil && len(r.race.alive) == len(members)
 	for i, m := range members {
-		g.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m), Dropped: raced && !r.race.alive[i]}
+		g.Results[i] = modelResult(sp, m)
+		g.Results[i].Dropped = raced && !r.race.alive[i]
 	}
 	if err := r.models[s].Tell(gen, g); err != nil {
 		return nil, err
@@ -524,6 +525,11 @@ func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
 		sorted[k] = members[i]
 	}
 	return sorted, nil
+}
+
+// modelResult is member m of species sp as its model is told it.
+func modelResult(sp *species, m Member) model.Result {
+	return model.Result{Genes: m.Genes, Cost: sp.cost(m), Games: m.Games, SE: (m.CI95[1] - m.CI95[0]) / (2 * 1.96)}
 }
 
 // closeModels releases the models (CMA-ES's goroutines).

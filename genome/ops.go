@@ -122,13 +122,10 @@ func (s *Space) Mutate(genes []float64, m Mutation, rng *rand.Rand) int {
 // number, rounds that stochastically and returns the centre of the
 // integer's bucket.
 func roundInt(p *Param, g float64, rng *rand.Rand) float64 {
-	x := scaleOf(p).from(g)
-	k := math.Floor(x)
-	// A gene already on a centre decodes to its integer give or take an
-	// ulp; do not let that ulp move it (identical parents must breed true).
-	if r := math.Round(x); math.Abs(x-r) < 1e-9*max(1, math.Abs(r)) {
-		k = r
-	} else if rng.Float64() < x-k {
+	// A gene already on a centre has no fraction and draws nothing
+	// (identical parents must breed true).
+	k, f := intFloor(p, g)
+	if f > 0 && rng.Float64() < f {
 		k++
 	}
 	return encodeInt(p, k)

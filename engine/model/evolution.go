@@ -29,7 +29,28 @@ type Evolution struct {
 	Generations int // a budget, not in the hash: raising it on resume is allowed
 	HallOfFame  int
 	Operators
-	own map[string]Settings // every model's settings, by its name
+	// Uses is what the rest of the config asks of the run, for the models
+	// that cannot honour all of it to refuse (Settings.Check); the engine
+	// sets it before the checks. It is not a setting and not in the hash.
+	Uses Uses
+	own  map[string]Settings // every model's settings, by its name
+}
+
+// Uses is what a config asks of a run beyond its evolution: section.
+type Uses struct {
+	Genes  int  // the main species' genes
+	Score  bool // the objective is score (head to head), not a solo measure
+	Racing bool // a racing: section
+	// Coevolve says a second species evolves beside the main one.
+	Coevolve bool
+	// The fitness modes with a weight, and their games: Baselines games
+	// against each of BaselineOpponents, Population games against each
+	// opponent (seats swapped), and whether the population's games become
+	// a fitness by a rating rather than the mean score.
+	Baselines, Population, HallOfFame bool
+	BaselineGames, BaselineOpponents  int
+	PopulationGames                   int
+	Rated                             bool
 }
 
 // Defaults is the evolution: section a config without one has.
@@ -155,6 +176,21 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 	}
 	for _, m := range Models {
 		e.own[m.Name].Check(e, m == e.Model, bad)
+	}
+}
+
+// A Planner is a model's Settings that set the budget from what the rest
+// of the config asks (Uses), once that is known: spsa's autoselect plans
+// its generations.
+type Planner interface {
+	Plan(e *Evolution)
+}
+
+// Plan lets the run's model set what depends on Uses (set it first),
+// between the defaults and the checks.
+func (e *Evolution) Plan() {
+	if p, ok := e.settings().(Planner); ok {
+		p.Plan(e)
 	}
 }
 

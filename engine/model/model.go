@@ -81,6 +81,12 @@ type Result struct {
 	// Dropped says racing stopped its games early, sure that it is not
 	// among the best Settings.Kept: its Cost comes from fewer games.
 	Dropped bool
+	// Games is how many games Cost comes from, and SE its standard error
+	// (the half-width of its 95% interval over 1.96): what a model that
+	// weighs each figure by its noise (bayes) or adds figures up game by
+	// game (spsa) needs.
+	Games int
+	SE    float64
 }
 
 // Ranking returns g's results best first.
@@ -199,6 +205,10 @@ var Models = []*Info{
 		Summary: "CMA-ES: each generation sampled from a normal distribution over the genome, updated by the ranking (gonum's CmaEsChol)"},
 	{Name: "random-search", Settings: func() Settings { return randomSearchSettings{} },
 		Summary: "every generation fresh uniform genomes: the baseline a model has to beat"},
+	{Name: "spsa", Settings: func() Settings { return &spsaSettings{} },
+		Summary: "SPSA as chess engines tune (fishtest, OpenBench): theta+ against theta- (or both on the same deals) moves theta, the recommendation"},
+	{Name: "bayes", Settings: func() Settings { return &bayesSettings{} },
+		Summary: "a Gaussian process over the genome, each figure with its games' noise; a generation by Thompson sampling, the pessimistic optimum recommended"},
 }
 
 // Lookup returns the model named name.

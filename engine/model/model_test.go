@@ -250,7 +250,7 @@ func TestEvolutionChecks(t *testing.T) {
 		{"step-size at the edge", "  model: cmaes\n  step-size: 10\n", nil},
 		{"step-size of another model", "  step-size: 0.2\n", []string{"evolution.step-size: belongs to model cmaes, and the model is generational"}},
 		{"unknown names", "  model: annealing\n  selection: lottery\n  crossover: average\n", []string{
-			"evolution.model: unknown model \"annealing\" (want generational, down-to-size, natural-selection, cmaes, random-search)",
+			"evolution.model: unknown model \"annealing\" (want generational, down-to-size, natural-selection, cmaes, random-search, spsa, bayes)",
 			"evolution.selection: unknown selection \"lottery\" (want tournament, roulette)",
 			"evolution.crossover: unknown crossover \"average\" (want uniform or blend)"}},
 	} {

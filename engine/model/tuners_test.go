@@ -1,0 +1,235 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
+)
+
+// newOwn starts the model named name at its defaults on space s, as the
+// engine would for a solo measure of games games a genome a generation.
+func newOwn(t testing.TB, name string, s *genome.Space, pop, gens, games int, seed uint64, set func(Settings)) Model {
+	t.Helper()
+	e := Defaults()
+	info, _ := Lookup(name)
+	e.Model, e.Population, e.Generations = info, pop, gens
+	e.Uses = Uses{Genes: s.Len(), Baselines: true, BaselineGames: games, BaselineOpponents: 1}
+	e.Settle(func(string) bool { return false })
+	if set != nil {
+		set(e.settings())
+	}
+	var problems []string
+	e.Check(func(string) bool { return false }, func(key, format string, args ...any) { problems = append(problems, key) })
+	if len(problems) > 0 {
+		t.Fatalf("the settings are refused: %v", problems)
+	}
+	of := func(purpose uint64) Stream {
+		return func(gen int, index ...uint64) uint64 {
+			return fitness.Derive(seed, append([]uint64{uint64(gen), purpose}, index...)...)
+		}
+	}
+	m, err := e.New(Problem{Space: s, Streams: Streams{Init: of(1), Breed: of(2), Fresh: of(3), Own: of(4)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// playBowl plays generation gen of a solo measure on the noisy bowl:
+// every genome on the same games deals (a deal shifts every genome's
+// cost alike, as common random numbers do), each game with its own noise
+// of sd on top; a genome's figure is its mean.
+func playBowl(t testing.TB, s *genome.Space, pool [][]float64, games int, sd float64, rng *rand.Rand) Generation {
+	deals := make([]float64, games)
+	for d := range deals {
+		deals[d] = sd * rng.NormFloat64()
+	}
+	g := Generation{}
+	for i, genes := range pool {
+		c := trueCost(t, s, genes)
+		var sum, sq float64
+		for _, shared := range deals {
+			x := c + shared + sd*rng.NormFloat64()
+			sum += x
+			sq += x * x
+		}
+		mean := sum / float64(games)
+		v := (sq - sum*mean) / float64(games-1)
+		g.Results = append(g.Results, Result{Genes: genes, Cost: mean, Games: games, SE: math.Sqrt(v / float64(games))})
+		g.Ranked = append(g.Ranked, i)
+	}
+	return g
+}
+
+// recommended is the true cost of what a model recommends after its
+// run: spsa's theta and bayes's pessimistic optimum from their state,
+// any other model's best figure seen (as the hall of fame reports).
+func recommended(t testing.TB, s *genome.Space, m Model, bestSeen []float64) float64 {
+	st := m.State()
+	for _, key := range []string{spsaKey, bayesKey} {
+		if raw, ok := st[key]; ok {
+			var v struct {
+				Recommend []float64 `json:"recommend"`
+			}
+			if err := json.Unmarshal(raw, &v); err != nil {
+				t.Fatal(err)
+			}
+			return trueCost(t, s, v.Recommend)
+		}
+	}
+	return trueCost(t, s, bestSeen)
+}
+
+// optimiseBowl runs model m for gens generations on the noisy bowl and
+// returns the true cost of what it recommends.
+func optimiseBowl(t testing.TB, s *genome.Space, m Model, gens, games int, sd float64, noise *rand.Rand) float64 {
+	var best []float64
+	bestCost := math.Inf(1)
+	for gen := range gens {
+		pool, err := m.Ask(gen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := playBowl(t, s, pool, games, sd, noise)
+		for _, r := range g.Results {
+			if r.Cost < bestCost {
+				best, bestCost = r.Genes, r.Cost
+			}
+		}
+		if err := m.Tell(gen, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return recommended(t, s, m, best)
+}
+
+// beatsRandomSearch: on the noisy bowl over genes of every kind, model
+// name recommends a genome of lower true cost than random search's best
+// figure at the same games, in the median of 7 seeds and on most seeds.
+func beatsRandomSearch(t *testing.T, name string, pop, gens int, set func(Settings)) {
+	s := mixedSpace(t)
+	const games, sd, seeds = 20, 0.25, 7
+	var own, rs []float64
+	wins, size := 0, 0
+	for seed := range uint64(seeds) {
+		m := newOwn(t, name, s, pop, gens, games, seed, set)
+		first, err := m.Ask(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = len(first) // spsa asks for theta beside its pairs: random search gets as many games
+		own = append(own, optimiseBowl(t, s, m, gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
+		rs = append(rs, optimiseBowl(t, s, newOwn(t, "random-search", s, size, gens, games, seed, nil), gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
+		if own[seed] < rs[seed] {
+			wins++
+		}
+	}
+	t.Logf("true cost of the recommendation after %d games: %s %.4f (median of %v), random search %.4f (median of %v)",
+		size*gens*games, name, median(own), own, median(rs), rs)
+	if !(median(own) < median(rs)) || wins < seeds-2 {
+		t.Errorf("%s median %.4f, random search %.4f, %s better on %d of %d seeds: want better in the median and on all but two seeds",
+			name, median(own), median(rs), name, wins, seeds)
+	}
+}
+
+func TestSPSABeatsRandomSearch(t *testing.T) { beatsRandomSearch(t, "spsa", 12, 25, nil) }
+
+// TestBayesBeatsRandomSearch runs on a smaller candidate set than the
+// default, to keep the test quick.
+func TestBayesBeatsRandomSearch(t *testing.T) {
+	beatsRandomSearch(t, "bayes", 8, 10, func(s Settings) { s.(*bayesSettings).Candidates = 150 })
+}
+
+// TestTunersRefuse: what spsa and bayes cannot honour is refused, one
+// line naming the key; the same config under another model is not.
+func TestTunersRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		uses  Uses
+		pop   int
+		key   string
+		msg   string
+	}{
+		{"bayes", Uses{Genes: 24, Baselines: true, BaselineGames: 10}, 8, "evolution.model", "model bayes models at most 20 genes; this space has 24"},
+		{"bayes", Uses{Genes: 4, Baselines: true, Racing: true}, 8, "racing", "no racing"},
+		{"bayes", Uses{Genes: 4, Coevolve: true}, 8, "coevolve", "no co-evolution"},
+		{"spsa", Uses{Genes: 4, Score: true, Population: true, PopulationGames: 4, Rated: true}, 8, "fitness.population.rating", "use the mean score"},
+		{"spsa", Uses{Genes: 4, Baselines: true, Population: true}, 8, "fitness.baselines", "not both: give one mode no weight"},
+		{"spsa", Uses{Genes: 4, Score: true, Population: true, HallOfFame: true}, 8, "fitness.hall-of-fame", "give hall-of-fame games no weight"},
+		{"spsa", Uses{Genes: 4, Baselines: true}, 9, "evolution.population", "want an even number"},
+	} {
+		t.Run(tc.model+" "+tc.key, func(t *testing.T) {
+			for _, name := range []string{tc.model, "cmaes"} {
+				e := Defaults()
+				e.Model, _ = Lookup(name)
+				e.Population, e.Uses = tc.pop, tc.uses
+				e.Settle(func(string) bool { return false })
+				var got []string
+				e.Check(func(string) bool { return false }, func(key, format string, args ...any) {
+					got = append(got, key+": "+fmt.Sprintf(format, args...))
+				})
+				refused := len(got) == 1 && strings.HasPrefix(got[0], tc.key+": ") && strings.Contains(got[0], tc.msg)
+				if name == tc.model && !refused {
+					t.Errorf("%s refuses %q, want one line at %s saying %q", name, got, tc.key, tc.msg)
+				}
+				if name != tc.model && len(got) != 0 {
+					t.Errorf("%s refuses %q, want nothing", name, got)
+				}
+			}
+		})
+	}
+}
+
+// TestTunersAskForTheirRecommendation: with the baselines mode spsa's
+// generation ends with theta snapped to a genome, and a fitted bayes
+// generation ends with its pessimistic optimum, so the point each
+// recommends is measured and can enter the hall of fame.
+func TestTunersAskForTheirRecommendation(t *testing.T) {
+	s := mixedSpace(t)
+	for _, name := range []string{"spsa", "bayes"} {
+		m := newOwn(t, name, s, 8, 4, 20, 3, func(st Settings) {
+			if b, ok := st.(*bayesSettings); ok {
+				b.Initial, b.Candidates = 8, 40
+			}
+		})
+		rng := fitness.NewRand(11)
+		for gen := range 3 {
+			pool, err := m.Ask(gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v struct {
+				Recommend []float64 `json:"recommend"`
+				SPSA      *struct {
+					Theta []float64 `json:"theta"`
+				} `json:"spsa"`
+			}
+			for _, raw := range m.State() {
+				if err := json.Unmarshal(raw, &v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := v.Recommend
+			if v.SPSA != nil {
+				want = s.Project(v.SPSA.Theta)
+				if len(pool) != 9 {
+					t.Fatalf("spsa asked for %d genomes, want 4 pairs and theta", len(pool))
+				}
+			}
+			if gen > 0 && !slices.Equal(pool[len(pool)-1], want) {
+				t.Errorf("%s generation %d ends with %v, want its recommendation %v", name, gen, pool[len(pool)-1], want)
+			}
+			if err := m.Tell(gen, playBowl(t, s, pool, 20, 0.25, rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
