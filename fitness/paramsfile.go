@@ -27,9 +27,9 @@ type ParamsFile struct {
 	// Settings are the player's settings (Setting), which loading the
 	// file applies: the run's player spec's, such as depth for tuned@depth=3.
 	// Rules only record what the run played under and are not applied.
-	Settings  map[string]string `json:"settings,omitempty" yaml:"settings,omitempty"`
-	Params    map[string]any    `json:"params,omitempty" yaml:"params,omitempty"` // one set, when not ranked
-	Players   []RankedParams    `json:"players" yaml:"players"`
+	Settings map[string]string `json:"settings,omitempty" yaml:"settings,omitempty"`
+	Params   map[string]any    `json:"params,omitempty" yaml:"params,omitempty"` // one set, when not ranked
+	Players  []RankedParams    `json:"players" yaml:"players"`
 }
 
 // RankedParams is one parameter set of an export and its figures.
