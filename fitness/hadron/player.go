@@ -225,6 +225,7 @@ func (g *Game) newMover(p *Player, seed uint64) mover {
 	t := getTable()
 	depth, nodes := g.limits(p)
 	s := &searcher{w: p.weights, salt: seed, tt: *t, depth: depth, budget: nodes, tab: t}
+	s.useWeights()
 	for i := range s.killer {
 		s.killer[i] = [2]int8{-1, -1}
 	}
@@ -271,5 +272,9 @@ func (s *searcher) release() {
 	if s.tab != nil {
 		putTable(s.tab)
 		s.tab, s.tt = nil, nil
+	}
+	if s.nimbers != nil {
+		putNimberCache(s.nimbers)
+		s.nimbers = nil
 	}
 }
