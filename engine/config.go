@@ -76,8 +76,9 @@ type CoevolveConfig struct {
 
 // species is one evolving population: who it is and how it is scored.
 type species struct {
-	label     string // "" for the main species, "rivals" for the co-evolving one
-	player    string
+	label     string           // "" for the main species, "rivals" for the co-evolving one
+	player    string           // the tuned player's name
+	settings  fitness.Settings // its settings, from player: NAME@KEY=VALUE
 	role      fitness.Role
 	space     *genome.Space
 	seeds     [][]float64
@@ -457,13 +458,18 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.role = g.Roles()[0]
 	c.settleGame()
 	c.checkObjective(bad)
+	var name string // the tuned player's, without its settings
+	var settings fitness.Settings
 	if c.Player != "" {
-		pi, ok := fitness.Info(g, c.role, c.Player)
+		var ok bool
+		name, settings, ok = c.tunedSpec(bad, "player", c.role, c.Player)
+		pi, found := fitness.Info(g, c.role, name)
 		switch {
 		case !ok:
-			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(c.tunable(g), ", "))
+		case !found:
+			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, name, strings.Join(c.tunable(g), ", "))
 		case !pi.Tunable() && yamlcheck.IsNull(c.space):
-			bad("player", "%s has no parameters to tune (tunable: %s)", c.Player, strings.Join(c.tunable(g), ", "))
+			bad("player", "%s has no parameters to tune (tunable: %s)", name, strings.Join(c.tunable(g), ", "))
 		default:
 			sp, err := genome.NewSpace(pi.Schema, c.space)
 			if err != nil {
@@ -482,7 +488,7 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	c.checkFitness(bad)
 	c.checkEvolution(bad)
 	if c.spaceOf != nil {
-		main := &species{player: c.Player, role: c.role, space: c.spaceOf, seeds: c.seedGenes,
+		main := &species{player: name, settings: settings, role: c.role, space: c.spaceOf, seeds: c.seedGenes,
 			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
 		c.species = append([]*species{main}, c.species...)
 	}
@@ -596,12 +602,16 @@ func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string
 		bad("coevolve.player", "missing: name the tunable %v that evolves against the %vs", role, c.role)
 		return
 	}
-	pi, ok := fitness.Info(c.game, role, co.Player)
-	if !ok || !pi.Tunable() {
-		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
+	name, settings, ok := c.tunedSpec(bad, "coevolve.player", role, co.Player)
+	if !ok {
 		return
 	}
-	rivals := &species{label: "rivals", player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
+	pi, found := fitness.Info(c.game, role, name)
+	if !found || !pi.Tunable() {
+		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, name)
+		return
+	}
+	rivals := &species{label: "rivals", player: name, settings: settings, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
 	sp, err := genome.NewSpace(pi.Schema, co.space)
 	if err != nil {
 		// Go on to the opponents: a user sees every mistake in one pass.
@@ -761,6 +771,31 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// tunedSpec reads the spec of a tuned player (key player: or
+// coevolve.player:): its name and settings, NAME@KEY=VALUE. Its values
+// come from the genomes, so a file is refused; so are a setting the
+// player lacks and one whose value the game refuses, at the key's line.
+func (c *Config) tunedSpec(bad func(key, format string, args ...any), key string, role fitness.Role, spec string) (string, fitness.Settings, bool) {
+	sp, err := fitness.SplitSpec(spec)
+	if err != nil {
+		bad(key, "%s", err)
+		return "", nil, false
+	}
+	if sp.HasFile {
+		bad(key, "%q: the tuned player's values are its genomes, not a file: write its starting values under seeds:", spec)
+		return "", nil, false
+	}
+	pi, found := fitness.Info(c.game, role, sp.Name)
+	if !found || len(sp.Settings) == 0 {
+		return sp.Name, nil, true
+	}
+	if _, err := fitness.NewPlayerWith(c.game, role, sp.Name, pi.Schema.Defaults(), sp.Settings); err != nil {
+		bad(key, "%s", oneLine(err))
+		return "", nil, false
+	}
+	return sp.Name, sp.Settings, true
 }
 
 // resolvePath makes a NAME:FILE spec's file relative to the config's
