@@ -92,13 +92,16 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		}
 		fmt.Fprintf(w, "\nSolo measure: %s, lower is better, played %s\n", solo.Measure, against)
 	}
-	fmt.Fprintln(w, "\nPlayers:")
+	fmt.Fprintln(w, "\nPlayers (a SPEC: NAME, NAME@SETTING=VALUE,..., NAME:FILE for a tunable player's values):")
 	for _, p := range g.Players() {
 		role := ""
 		if p.Role != fitness.Mover {
 			role = " (" + p.Role.String() + ")"
 		}
 		fmt.Fprintf(w, "  %s%s: %s\n", p.Name, role, p.Summary)
+		for _, s := range p.Settings {
+			fmt.Fprintf(w, "      @%-15s %-6s %-28s default %-10s %s\n", s.Name, "", p.Name+"@"+s.Name+"=VALUE", s.Default, s.Summary)
+		}
 		for i := range p.Schema {
 			q := &p.Schema[i]
 			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s%s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
