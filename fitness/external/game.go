@@ -94,9 +94,9 @@ type SoloGame struct{ *Game }
 var (
 	_ fitness.Game         = (*Game)(nil)
 	_ fitness.SettingsGame = (*Game)(nil)
-	_ fitness.Batcher     = (*Game)(nil)
-	_ fitness.SoloGame    = (*SoloGame)(nil)
-	_ fitness.SoloBatcher = (*SoloGame)(nil)
+	_ fitness.Batcher      = (*Game)(nil)
+	_ fitness.SoloGame     = (*SoloGame)(nil)
+	_ fitness.SoloBatcher  = (*SoloGame)(nil)
 )
 
 // Player is a player of an outside game: a name, a role and the values of
