@@ -176,3 +176,39 @@ func withoutKnobs(data []byte) []byte {
 	}
 	return []byte(strings.Join(out, ""))
 }
+
+// TestPreIssue29HadronRunResumes resumes a Hadron run of the evotune
+// before issue 29 gave the tuned player its opt-in terms (mobility,
+// regions, unlocks, lead, tied parity; testdata/pre-issue29/README.md):
+// its genomes keep their 6 genes, so it resumes, and it evolves exactly
+// as the old evotune went on, byte for byte, but for best.yaml, which
+// lists the new knobs at their defaults (off).
+func TestPreIssue29HadronRunResumes(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "pre-issue29", "run"))
+	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
+		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
+	}
+	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue29", "want", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "best.yaml" {
+			for _, line := range []string{"lead_early: 0", "lead_late: 0", "mobility_early: 0", "mobility_late: 0", "regions_early: 0",
+				"regions_late: 0", "tied_parity: false", "unlock_early: 0", "unlock_late: 0"} {
+				line = "      " + line + "\n"
+				if !bytes.Contains(got, []byte(line)) {
+					t.Errorf("best.yaml lacks %q", line)
+				}
+				got = bytes.Replace(got, []byte(line), nil, 1)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the uninterrupted run of the old evotune:\n%s", f, got)
+		}
+	}
+}
