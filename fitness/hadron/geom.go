@@ -20,7 +20,6 @@ type geom struct {
 	// notFirst and notLast mask out the columns a sideways shift would
 	// wrap into.
 	notFirst, notLast bits128.Bits
-	column            [MaxSize]bits128.Bits  // the cells of each column
 	adj               [maxCells][4]int8      // orthogonal neighbours of a cell
 	deg               [maxCells]int8         // how many of adj are used
 	nbr               [maxCells]bits128.Bits // adj as a set
@@ -40,7 +39,6 @@ func newGeom(n int) *geom {
 		for c := range n {
 			i := r*n + c
 			g.full = g.full.Or(bits128.Cell(i))
-			g.column[c] = g.column[c].Or(bits128.Cell(i))
 			if c != 0 {
 				g.notFirst = g.notFirst.Or(bits128.Cell(i))
 			}

@@ -61,13 +61,15 @@ func (g *geom) nimber(s bits128.Bits, c *nimberCache) uint8 {
 // is row 0 and its leftmost column column 0, so that every translate of a
 // shape has one cache entry. Shifting right by rows*n+cols keeps each
 // cell's column offset since no cell lies left of the leftmost column.
+// The leftmost column is the first cell of the rows folded onto row 0
+// (or-ing the set shifted up by 1, 2, 4 and 8 rows).
 func (g *geom) normalize(r bits128.Bits) bits128.Bits {
-	col := 0
-	for !r.Meets(g.column[col]) {
-		col++
-	}
 	top := r.First() / g.n
-	return r.Shr(uint(top*g.n + col))
+	folded := r
+	for s := g.n; s < g.cells; s *= 2 {
+		folded = folded.Or(folded.Shr(uint(s)))
+	}
+	return r.Shr(uint(top*g.n + folded.First()%g.n))
 }
 
 // nimberCache holds nimbers of normalized regions of one board size: a
