@@ -101,7 +101,7 @@ func TestExtraTermsOnADrawnPosition(t *testing.T) {
 		{Extra{Lead: 0.5}, 0.5 * -1},
 		{Extra{Unlock: 0.25}, 0.25 * 3},
 		{Extra{Regions: 0.5}, 0.5 * 1},
-		{Extra{Mobility: 0.1, Lead: 0.5, Unlock: 0.25, Regions: 0.5}, 0.5 - 0.5 + 0.75 + 0.5},
+		{Extra{Mobility: 0.1, Lead: 0.5, Unlock: 0.25, Regions: 0.5}, 0.1*5 + 0.5*-1 + 0.25*3 + 0.5*1},
 	} {
 		s := searcher{b: *b, w: Weights{T: 0, Early: tc.extra}}
 		s.useWeights()
