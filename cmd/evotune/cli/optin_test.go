@@ -41,19 +41,8 @@ func TestPreIssue13RunResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	dir := copyDir(t, filepath.Join("testdata", "pre-issue13", "run"))
-	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
-		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
-	}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
-		got, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue13", "want", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for f, files := range resumeOldRun(t, "pre-issue13") {
+		got, want := files[0], files[1]
 		if f == "best.yaml" {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
@@ -184,19 +173,8 @@ func withoutKnobs(data []byte) []byte {
 // as the old evotune went on, byte for byte, but for best.yaml, which
 // lists the new knobs at their defaults (off).
 func TestPreIssue29HadronRunResumes(t *testing.T) {
-	dir := copyDir(t, filepath.Join("testdata", "pre-issue29", "run"))
-	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
-		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
-	}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
-		got, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue29", "want", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for f, files := range resumeOldRun(t, "pre-issue29") {
+		got, want := files[0], files[1]
 		if f == "best.yaml" {
 			for _, line := range []string{"lead_early: 0", "lead_late: 0", "mobility_early: 0", "mobility_late: 0", "regions_early: 0",
 				"regions_late: 0", "tied_parity: false", "unlock_early: 0", "unlock_late: 0"} {
@@ -211,4 +189,29 @@ func TestPreIssue29HadronRunResumes(t *testing.T) {
 			t.Errorf("%s differs from the uninterrupted run of the old evotune:\n%s", f, got)
 		}
 	}
+}
+
+// resumeOldRun resumes testdata/NAME/run, a run an older evotune left
+// after 2 generations, to 4 generations, and returns each file that run
+// and the older evotune's uninterrupted run (testdata/NAME/want) wrote:
+// got, then want.
+func resumeOldRun(t *testing.T, name string) map[string][2][]byte {
+	t.Helper()
+	dir := copyDir(t, filepath.Join("testdata", name, "run"))
+	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
+		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
+	}
+	files := map[string][2][]byte{}
+	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", name, "want", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = [2][]byte{got, want}
+	}
+	return files
 }
