@@ -36,6 +36,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // method is one search model as the benchmark runs it: the lines of its
@@ -151,7 +152,17 @@ func main() {
 	racing := flag.Bool("racing", false, "also run every method with racing: on")
 	workers := flag.Int("workers", 1, "games at once")
 	reportOnly := flag.Bool("report", false, "print the table and write the picture from what is recorded; run nothing")
+	stopBench := flag.Bool("stop", false, "the stop-rule benchmark instead: quickstart, pig and connect4, full budget against stop: {} (-methods picks problems)")
 	flag.Parse()
+	if *stopBench {
+		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer cancel()
+		if err := runStopBench(ctx, *out, *only, *seeds, *workers, *reportOnly); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*game, *seeds, *maxGames, *out, *only, *racing, *workers, *reportOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -252,7 +263,7 @@ func (t *task) runOne(ctx context.Context, dir string, m method, seed, maxGames,
 		for _, h := range ck.History {
 			games += h.Games
 		}
-		best := filepath.Join(runDir, "best.yaml")
+		best := filepath.Join(runDir, rundir.BestFile)
 		data, err := os.ReadFile(best)
 		if err != nil {
 			return err
@@ -290,7 +301,7 @@ func verdict(r record) string {
 // resumed with a budget of gen.
 func (t *task) advance(ctx context.Context, cfgPath, runDir string, gen, workers int) (*engine.Checkpoint, error) {
 	opts := engine.Options{Dir: runDir, Workers: workers, Generations: gen}
-	if _, err := os.Stat(filepath.Join(runDir, "checkpoint.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(runDir, rundir.CheckpointFile)); err == nil {
 		if _, err := engine.Resume(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -380,7 +391,10 @@ func measureHadron(ctx context.Context, t *task, best string) (measurement, erro
 	if err != nil {
 		return measurement{}, err
 	}
-	if ci := screen.CI95(); ci[1]+(ci[1]-ci[0])/2 < want { // about 3 standard errors short
+	// The screen keeps the per-game (Wilson) interval it was measured
+	// with, so the published tables reproduce; it only decides whether
+	// to play the full 1,000 pairs, and reports no interval.
+	if ci := screen.Tally.CI95(); ci[1]+(ci[1]-ci[0])/2 < want { // about 3 standard errors short
 		return measurement{Figure: screen.Score(), Target: want, Games: screen.Games(), Screened: true}, nil
 	}
 	all, err := fitness.PlayPairs(ctx, t.game, p, opp, 2*pairs, freshSeed, 1, nil)
@@ -446,7 +460,7 @@ type outcome struct {
 // savedGames sums generations.csv's saved column over the run's first
 // gens generations.
 func savedGames(runDir string, gens int) (int, error) {
-	data, err := os.ReadFile(filepath.Join(runDir, "generations.csv"))
+	data, err := os.ReadFile(filepath.Join(runDir, rundir.GenerationsFile))
 	if err != nil {
 		return 0, err
 	}

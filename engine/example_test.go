@@ -32,6 +32,8 @@ evolution: {population: 1, model: annealing}
 	//   battleship, player tuned, 12 genes to search, 1 seed
 	//   objective shots: baselines [random] x 100 games (weight 1)
 	//   generational model, population 16, 10 generations, seed 1
+	//   remeasure: the best 3 on 1000 fresh games per baseline opponent at the end; the winner again,
+	//     beside the starting point, on a second fresh sample
 	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search)
 	// broken.yaml:4: evolution.population: 1: want at least 2
 }

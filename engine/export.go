@@ -10,7 +10,9 @@ import (
 
 // exportFile lists the top k members of a species' hall of fame, with
 // their ratings and fresh-deal figures when the run has them, and says
-// which eval flag loads the first.
+// which eval flag loads the first. A finished run's remeasure orders the
+// members it measured by their fresh figures, the recommended one first
+// with its verdict; the others follow in hall-of-fame order.
 func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
 	hof := st.HallOfFame
 	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName(), Settings: sp.settings}
@@ -18,31 +20,69 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
 		flag = "--opponent"
 	}
-	for i := 0; i < k && i < len(hof); i++ {
-		m := hof[i]
+	order := exportOrder(sp, st)
+	for i := 0; i < k && i < len(order); i++ {
+		h := order[i]
+		m := hof[h]
 		vals, err := sp.space.Decode(m.Genes)
 		if err != nil {
 			continue // checked when the checkpoint was read
 		}
-		p := fitness.RankedParams{
-			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
-			CI95:   [2]float64{round6(m.CI95[0]), round6(m.CI95[1])},
-			Params: readable(vals),
-		}
+		p := fitness.RankedParams{Rank: i + 1, Generation: m.Generation + 1, Figure: rounded(m.Figure), Params: readable(vals)}
 		if m.Rating != nil {
 			rt := *m.Rating
-			rt.Elo, rt.CI95 = round6(rt.Elo), [2]float64{round6(rt.CI95[0]), round6(rt.CI95[1])}
+			rt.Elo, rt.CI95 = round6(rt.Elo), round6s(rt.CI95)
 			p.Rating = &rt
 		}
 		for _, rm := range st.Remeasured {
-			if rm.Rank == i+1 {
-				p.Remeasured = &fitness.Figure{Fitness: round6(rm.Fitness), Games: rm.Games, CI95: [2]float64{round6(rm.CI95[0]), round6(rm.CI95[1])}}
+			if rm.Rank == h+1 {
+				f := rounded(rm.Figure)
+				p.Remeasured = &f
+				p.HallOfFameRank = h + 1
+			}
+		}
+		if v := st.Verdict; v != nil && v.Rank == h+1 && v.Games > 0 {
+			p.Fresh = &fitness.Fresh{Against: v.Against, Figure: rounded(v.Figure)}
+			if v.Start != nil {
+				start := rounded(*v.Start)
+				p.Fresh.Start = &start
+			}
+			if d := v.Difference; d != nil {
+				p.Fresh.VsStart = &fitness.Difference{Difference: round6(d.Value), Games: d.N, CI95: round6s(d.CI95)}
 			}
 		}
 		f.Players = append(f.Players, p)
 	}
 	return f, flag
 }
+
+// exportOrder is the order of the hall of fame's members (indices) in an
+// export: the remeasured ones by their fresh figures when the run has a
+// verdict, best first, then the rest in hall-of-fame order.
+func exportOrder(sp *species, st SpeciesState) []int {
+	var order []int
+	taken := make([]bool, len(st.HallOfFame))
+	if st.Verdict != nil {
+		for _, rm := range winnerOrder(st.Remeasured, sp.minimise) {
+			order = append(order, rm.Rank-1)
+			taken[rm.Rank-1] = true
+		}
+	}
+	for i := range st.HallOfFame {
+		if !taken[i] {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// rounded is a figure with its fitness and interval rounded by round6.
+func rounded(f fitness.Figure) fitness.Figure {
+	return fitness.Figure{Fitness: round6(f.Fitness), Games: f.Games, CI95: round6s(f.CI95)}
+}
+
+// round6s rounds both ends of an interval.
+func round6s(ci [2]float64) [2]float64 { return [2]float64{round6(ci[0]), round6(ci[1])} }
 
 // exportYAML renders the top k as a YAML parameter file whose comment
 // says how to load it.

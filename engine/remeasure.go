@@ -1,59 +1,128 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
+	"github.com/evotune/evotune/rundir"
 	"gopkg.in/yaml.v3"
 )
 
-// RemeasureConfig asks for an unbiased figure of the best: when a run
-// ends, the Top best of the hall of fame each play Games games against
-// every baseline opponent on fresh deals, drawn from a stream of their
-// own that selection never saw. The hall of fame's own figures are the
+// RemeasureConfig says how a finished run re-measures its best. Unless
+// the config says remeasure: off, the Top best of the hall of fame each
+// play Games games against every baseline opponent on fresh deals, drawn
+// from a stream of their own that selection never saw, and the best of
+// them on those deals is the run's recommended player; its figure is then
+// measured once more, with the run's starting point beside it, on a
+// second fresh sample that chose nothing (Verdict). Without baselines the
+// Top meet each other in seat-swapped pairs instead, and the winner then
+// meets the starting point. The hall of fame's own figures are the
 // maximum of many noisy scores, biased towards luck (the winner's curse);
-// these are not.
+// picking among Top on one sample brings a little of it back, which the
+// second sample removes.
 type RemeasureConfig struct {
 	Top   int `json:"top"`
 	Games int `json:"games"`
+	// Off is remeasure: off.
+	Off bool `json:"-"`
+}
+
+// MarshalJSON writes remeasure: off as "off", so the hash of a config
+// that writes {top, games} is what it always was.
+func (rc RemeasureConfig) MarshalJSON() ([]byte, error) {
+	if rc.Off {
+		return []byte(`"off"`), nil
+	}
+	type plain RemeasureConfig
+	return json.Marshal(plain(rc))
 }
 
 // Remeasured is the fresh-deal figure of one hall-of-fame member.
 type Remeasured struct {
-	Rank    int        `json:"rank"` // its place in the hall of fame, from 1
-	Genes   []float64  `json:"genes"`
-	Fitness float64    `json:"fitness"`
-	Games   int        `json:"games"`
-	CI95    [2]float64 `json:"ci95"`
+	Rank  int       `json:"rank"` // its place in the hall of fame, from 1
+	Genes []float64 `json:"genes"`
+	fitness.Figure
 }
 
-func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
+// The opponents a verdict's figure is measured against.
+const (
+	againstBaselines = "baselines" // the baseline opponents, beside the start
+	againstStart     = "start"     // the starting point, head to head
+	againstRunnerUp  = "runner-up" // no start point: the second of the remeasure
+)
+
+// Verdict is a finished run's account of the player it recommends, from a
+// second fresh sample: deals neither selection nor the remeasure's
+// ranking saw, so the figure is not the one that chose the player.
+type Verdict struct {
+	Rank    int       `json:"rank"` // the winner's place in the hall of fame, from 1
+	Genes   []float64 `json:"genes"`
+	Against string    `json:"against"` // baselines, start or runner-up
+	// Figure is the winner's figure against them: its headline.
+	fitness.Figure
+	// StartGenes is the run's starting point: the first seed, else the
+	// player's defaults (absent when the space excludes them).
+	StartGenes []float64 `json:"start_genes,omitempty"`
+	// Against baselines: the start's figure on the same deals and the
+	// paired difference winner - start, per deal (a pair's mean score
+	// head to head).
+	Start      *fitness.Figure `json:"start,omitempty"`
+	Difference *stats.Estimate `json:"difference,omitempty"`
+	// Head to head against the start or the runner-up: the winner's pairs.
+	Pairs *stats.Pentanomial `json:"pentanomial,omitempty"`
+}
 
 func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
+	section := optional(d, &c.Remeasure, defaultRemeasure, func(rc *RemeasureConfig) yamlcheck.Fields {
+		return yamlcheck.Fields{"top": d.Int(&rc.Top), "games": d.Int(&rc.Games)}
+	})
 	return func(n *yaml.Node, path string) {
-		rc := defaultRemeasure()
-		c.Remeasure = &rc
-		d.Map(n, path, yamlcheck.Fields{
-			"top":   d.Int(&rc.Top),
-			"games": d.Int(&rc.Games),
-		})
+		if r := yamlcheck.Resolve(n); r != nil && r.Kind == yaml.ScalarNode && r.Tag != "!!null" {
+			if r.Value != "off" && r.Value != "false" {
+				d.Add(r.Line, path, "%q: want off, or a mapping of top and games", r.Value)
+			}
+			rc := defaultRemeasure()
+			rc.Off = true
+			c.Remeasure = &rc
+			return
+		}
+		section(n, path)
 	}
 }
 
-// checkRemeasure refuses a remeasure that has nothing fixed to measure
-// against, or sizes out of range.
+// remeasure is the remeasure the run does: what the config wrote, else
+// the default; ok is false with remeasure: off.
+func (c *Config) remeasure() (rc RemeasureConfig, ok bool) {
+	switch {
+	case c.Remeasure == nil:
+		rc := defaultRemeasure()
+		if defaultRemeasureGames > 0 {
+			rc.Games = defaultRemeasureGames
+		}
+		return rc, true
+	case c.Remeasure.Off:
+		return RemeasureConfig{}, false
+	}
+	return *c.Remeasure, true
+}
+
+// checkRemeasure refuses a written remeasure that has nothing to measure
+// against, or sizes out of range. The default adapts instead (see
+// remeasures and top).
 func (c *Config) checkRemeasure(bad func(key, format string, args ...any)) {
 	rc := c.Remeasure
-	if rc == nil {
+	if rc == nil || rc.Off {
 		return
 	}
-	if c.Fitness.Baselines.Weight <= 0 {
-		bad("remeasure", "re-measures against the baseline opponents, and fitness.baselines has no weight: give it one, or leave remeasure out")
+	if c.Fitness.Baselines.Weight <= 0 && c.Fitness.Objective == Solo {
+		bad("remeasure", "re-measures a solo measure against the baseline opponents, and fitness.baselines has no weight: give it one, or write remeasure: off")
 	}
 	if rc.Top < 1 || rc.Top > c.Evolution.HallOfFame {
 		bad("remeasure.top", "%d: want from 1 to evolution.hall-of-fame (%d)", rc.Top, c.Evolution.HallOfFame)
@@ -68,25 +137,31 @@ func (c *Config) checkRemeasure(bad func(key, format string, args ...any)) {
 	}
 }
 
-// remeasures reports whether species sp is re-measured at the end of a run.
+// remeasures reports whether species sp is re-measured at the end of a
+// run: against its baselines, or, head to head, among its best.
 func (r *runner) remeasures(sp *species) bool {
-	return r.cfg.Remeasure != nil && len(sp.baselines) > 0
+	if _, on := r.cfg.remeasure(); !on {
+		return false
+	}
+	return len(sp.baselines) > 0 || r.cfg.Fitness.Objective == Score && sp.role == r.cfg.role
 }
 
 // remeasureMissing reports whether a finished checkpoint lacks the figures
 // the config asks for (a run killed between its last generation and them
-// cannot be, since both are in one checkpoint; an older evotune's can).
+// cannot be, since both are in one checkpoint; an older evotune's can, and
+// one of before the verdict has the remeasure without it).
 func (r *runner) remeasureMissing(ck *Checkpoint) bool {
 	for s, st := range ck.states() {
-		if r.remeasures(r.cfg.species[s]) && len(st.Remeasured) == 0 {
+		if r.remeasures(r.cfg.species[s]) && (len(st.Remeasured) == 0 || st.Verdict == nil) {
 			return true
 		}
 	}
 	return false
 }
 
-// remeasure plays the top of every species' hall of fame on fresh deals
-// and records the figures in states. The deals depend on the run's seed
+// remeasure plays the top of every species' hall of fame on fresh deals,
+// picks the winner by them and measures it on a second fresh sample, and
+// records the figures in states. The deals depend on the run's seed
 // only, not on the generation the run ended at, so a run resumed with a
 // raised budget re-measures as a straight run to that budget does.
 func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
@@ -97,72 +172,302 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	// The last generation's race and ratings are done with; these games
 	// are not theirs to record.
 	r.race, r.rated, r.ratings = nil, nil, nil
-	rc := r.cfg.Remeasure
+	rc, _ := r.cfg.remeasure()
 	for s, sp := range r.cfg.species {
 		if !r.remeasures(sp) {
 			continue
 		}
 		top := states[s].HallOfFame[:min(rc.Top, len(states[s].HallOfFame))]
-		players := make([][]fitness.Player, len(r.cfg.species))
-		for _, m := range top {
-			p, err := r.player(sp, m.Genes)
-			if err != nil {
-				return err
-			}
-			players[s] = append(players[s], p)
+		var out []Remeasured
+		var err error
+		if len(sp.baselines) > 0 {
+			out, err = r.remeasureOnBaselines(ctx, s, sp, top, rc.Games)
+		} else {
+			out, err = r.roundRobin(ctx, s, sp, top, rc.Games)
 		}
-		stats := make([][][nModes]modeStats, len(r.cfg.species))
-		stats[s] = make([][nModes]modeStats, len(top))
-		solo := r.cfg.Fitness.Objective == Solo
-		chunk := make([]job, 0, min(jobChunk, len(top)*len(sp.baselines)*rc.Games))
-		played := 0
-		flush := func() error {
-			if len(chunk) == 0 {
-				return nil
-			}
-			if err := r.playChunk(ctx, r.budget-1, chunk, played, players, stats); err != nil {
-				return fmt.Errorf("remeasuring the best: %w", err)
-			}
-			played += len(chunk)
-			chunk = chunk[:0]
+		if err != nil {
+			return err
+		}
+		states[s].Remeasured = out
+		if states[s].Verdict, err = r.verdict(ctx, s, sp, out, rc.Games); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remeasureOnBaselines plays the top members against every baseline
+// opponent on the remeasure's fresh deals.
+func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
+	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
+	if err != nil {
+		return nil, err
+	}
+	stats := make([][][nModes]modeStats, len(r.cfg.species))
+	stats[s] = make([][nModes]modeStats, len(top))
+	solo := r.cfg.Fitness.Objective == Solo
+	chunk := make([]job, 0, min(jobChunk, len(top)*len(sp.baselines)*games))
+	played := 0
+	flush := func() error {
+		if len(chunk) == 0 {
 			return nil
 		}
-		for i := range top {
-			for o, opp := range sp.baselines {
-				for g := range rc.Games {
-					j := job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo}
-					// The generation slot holds 0 and the purpose is one
-					// selection never draws from: these deals are fresh.
-					j.seed = r.stream(0, sp.offset+purposeRemeasure, uint64(o), uint64(g))
-					if !solo {
-						j.seed, j.swap = r.stream(0, sp.offset+purposeRemeasure, uint64(o), uint64(g/2)), g%2 == 1
-					}
-					chunk = append(chunk, j)
-					if len(chunk) == jobChunk {
-						if err := flush(); err != nil {
-							return err
-						}
+		if err := r.playChunk(ctx, r.budget-1, chunk, played, players, stats); err != nil {
+			return fmt.Errorf("remeasuring the best: %w", err)
+		}
+		played += len(chunk)
+		chunk = chunk[:0]
+		return nil
+	}
+	for i := range top {
+		for o, opp := range sp.baselines {
+			for g := range games {
+				j := job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo}
+				// The generation slot holds 0 and the purpose is one
+				// selection never draws from: these deals are fresh.
+				j.seed = r.stream(0, sp.offset+purposeRemeasure, uint64(o), uint64(g))
+				if !solo {
+					j.seed, j.swap = r.stream(0, sp.offset+purposeRemeasure, uint64(o), uint64(g/2)), g%2 == 1
+				}
+				chunk = append(chunk, j)
+				if len(chunk) == jobChunk {
+					if err := flush(); err != nil {
+						return nil, err
 					}
 				}
 			}
 		}
-		if err := flush(); err != nil {
-			return err
-		}
-		out := make([]Remeasured, len(top))
-		for i, m := range top {
-			c := combine(m.Genes, 0, stats[s][i], [nModes]float64{modeBaselines: 1})
-			if !finite(c.Fitness, c.CI95[0], c.CI95[1]) {
-				return fmt.Errorf("engine: remeasuring the best: %w: hall-of-fame member %d%s scored %v", ErrNotFinite, i+1, labelled(sp), c.Fitness)
-			}
-			if r.cfg.Fitness.Objective == Score {
-				c.CI95 = [2]float64{max(0, c.CI95[0]), min(1, c.CI95[1])}
-			}
-			out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Fitness: c.Fitness, Games: c.Games, CI95: c.CI95}
-		}
-		states[s].Remeasured = out
 	}
-	return nil
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	out := make([]Remeasured, len(top))
+	for i, m := range top {
+		c, err := r.figure(sp, fmt.Sprintf("hall-of-fame member %d", i+1), stats[s][i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: c.Figure}
+	}
+	return out, nil
+}
+
+// speciesPlayers builds the players of genomes of species s, placed as
+// r.play and r.playChunk want them: players[s][i] plays genes[i].
+func (r *runner) speciesPlayers(s int, sp *species, genes ...[]float64) ([][]fitness.Player, error) {
+	players := make([][]fitness.Player, len(r.cfg.species))
+	for _, g := range genes {
+		p, err := r.player(sp, g)
+		if err != nil {
+			return nil, err
+		}
+		players[s] = append(players[s], p)
+	}
+	return players, nil
+}
+
+// genesOf lists the members' genomes.
+func genesOf(ms []Member) [][]float64 {
+	out := make([][]float64, len(ms))
+	for i, m := range ms {
+		out[i] = m.Genes
+	}
+	return out
+}
+
+// figure is a member's fitness from its games in one mode, checked
+// finite, a score's interval clipped to [0, 1].
+func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, error) {
+	mode := modeBaselines
+	if st[modeBaselines].n == 0 {
+		mode = modePopulation
+	}
+	var w [nModes]float64
+	w[mode] = 1
+	c := combine(nil, 0, st, w)
+	if !finite(c.Fitness, c.CI95[0], c.CI95[1]) {
+		return Member{}, fmt.Errorf("engine: remeasuring the best: %w: %s%s scored %v", ErrNotFinite, who, labelled(sp), c.Fitness)
+	}
+	if r.cfg.Fitness.Objective == Score {
+		c.CI95 = [2]float64{max(0, c.CI95[0]), min(1, c.CI95[1])}
+	}
+	return c, nil
+}
+
+// roundRobin plays every two of the top members against each other,
+// games seat-swapped games each, on fresh deals: a member's figure is its
+// mean score against the others (head to head without baselines).
+func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
+	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []job
+	for i := range top {
+		for k := i + 1; k < len(top); k++ {
+			for g := range games {
+				jobs = append(jobs, job{sp: s, a: i, bsp: s, b: k, mode: modePopulation,
+					seed: r.stream(0, sp.offset+purposeRemeasure, uint64(i), uint64(k), uint64(g/2)), swap: g%2 == 1})
+			}
+		}
+	}
+	res, err := r.play(ctx, jobs, players, nil)
+	if err != nil {
+		return nil, fmt.Errorf("remeasuring the best: %w", err)
+	}
+	st := make([][nModes]modeStats, len(top))
+	for n, j := range jobs {
+		st[j.a][modePopulation].addPaired(res[n], j.swap)
+		st[j.b][modePopulation].addPaired(1-res[n], j.swap)
+	}
+	out := make([]Remeasured, len(top))
+	for i, m := range top {
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: fitness.Figure{Games: int(st[i][modePopulation].n)}}
+		if len(top) == 1 {
+			// Nobody to meet: the winner by default, with no figure.
+			out[i].Fitness, out[i].CI95 = 0.5, [2]float64{0, 1}
+			continue
+		}
+		c, err := r.figure(sp, fmt.Sprintf("hall-of-fame member %d", i+1), st[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i].Fitness, out[i].CI95 = c.Fitness, c.CI95
+	}
+	return out, nil
+}
+
+// winnerOrder lists the remeasured members best first by their fresh
+// figures, ties in hall-of-fame order.
+func winnerOrder(rm []Remeasured, minimise bool) []Remeasured {
+	out := slices.Clone(rm)
+	slices.SortStableFunc(out, func(a, b Remeasured) int {
+		if minimise {
+			return cmp.Compare(a.Fitness, b.Fitness)
+		}
+		return cmp.Compare(b.Fitness, a.Fitness)
+	})
+	return out
+}
+
+// startGenes is a species' starting point: its first seed, else its
+// player's defaults (nil when the space excludes them).
+func startGenes(sp *species) []float64 {
+	if len(sp.starts) > 0 {
+		return slices.Clone(sp.starts[0])
+	}
+	genes, err := sp.space.Encode(sp.space.Schema().Defaults())
+	if err != nil {
+		return nil
+	}
+	return genes
+}
+
+// verdict measures the remeasure's winner on a second fresh sample
+// (purposeVerdict): against the baselines beside the starting point on
+// the same deals, or, without baselines, head to head against the
+// starting point (the runner-up when there is none).
+func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasured, games int) (*Verdict, error) {
+	order := winnerOrder(rm, sp.minimise)
+	w := order[0]
+	v := &Verdict{Rank: w.Rank, Genes: slices.Clone(w.Genes), StartGenes: startGenes(sp)}
+	other := v.StartGenes
+	v.Against = againstStart
+	switch {
+	case len(sp.baselines) > 0:
+		v.Against = againstBaselines
+	case other == nil && len(order) > 1:
+		other, v.Against = order[1].Genes, againstRunnerUp
+	case other == nil:
+		return v, nil // one member, no start: nothing to measure against
+	}
+	genes := [][]float64{w.Genes}
+	if other != nil {
+		genes = append(genes, other)
+	}
+	players, err := r.speciesPlayers(s, sp, genes...)
+	if err != nil {
+		return nil, err
+	}
+	solo := r.cfg.Fitness.Objective == Solo
+	var jobs []job
+	if v.Against == againstBaselines {
+		for o, opp := range sp.baselines {
+			for g := range games {
+				seed, swap := r.stream(0, sp.offset+purposeVerdict, uint64(o), uint64(g)), false
+				if !solo {
+					seed, swap = r.stream(0, sp.offset+purposeVerdict, uint64(o), uint64(g/2)), g%2 == 1
+				}
+				for i := range players[s] {
+					jobs = append(jobs, job{sp: s, a: i, b: -1, opp: opp, mode: modeBaselines, solo: solo, seed: seed, swap: swap})
+				}
+			}
+		}
+	} else {
+		for g := range games {
+			jobs = append(jobs, job{sp: s, a: 0, bsp: s, b: 1, mode: modePopulation,
+				seed: r.stream(0, sp.offset+purposeVerdict, 0, uint64(g/2)), swap: g%2 == 1})
+		}
+	}
+	res, err := r.play(ctx, jobs, players, nil)
+	if err != nil {
+		return nil, fmt.Errorf("measuring the recommended player: %w", err)
+	}
+	st := make([][nModes]modeStats, len(players[s]))
+	if v.Against != againstBaselines {
+		var pairs stats.Pentanomial
+		for n, j := range jobs {
+			st[0][modePopulation].addPaired(res[n], j.swap)
+			if j.swap {
+				pairs.Add(res[n-1], res[n])
+			}
+		}
+		c, err := r.figure(sp, "the recommended player", st[0])
+		if err != nil {
+			return nil, err
+		}
+		v.Fitness, v.Games, v.CI95, v.Pairs = c.Fitness, c.Games, c.CI95, &pairs
+		return v, nil
+	}
+	// Per deal (head to head: per pair), the winner's result minus the
+	// start's: the deals' luck cancels.
+	var diffs []float64
+	per := len(players[s])
+	for n := 0; n < len(jobs); n += per {
+		j := jobs[n]
+		for i := range per {
+			if solo {
+				st[i][modeBaselines].add(res[n+i])
+			} else {
+				st[i][modeBaselines].addPaired(res[n+i], j.swap)
+			}
+		}
+		if per == 2 {
+			switch {
+			case solo:
+				diffs = append(diffs, res[n]-res[n+1])
+			case j.swap:
+				diffs = append(diffs, (res[n-2]+res[n])/2-(res[n-1]+res[n+1])/2)
+			}
+		}
+	}
+	c, err := r.figure(sp, "the recommended player", st[0])
+	if err != nil {
+		return nil, err
+	}
+	v.Figure = c.Figure
+	if per == 2 {
+		sc, err := r.figure(sp, "the starting point", st[1])
+		if err != nil {
+			return nil, err
+		}
+		v.Start = &sc.Figure
+		if len(diffs) > 1 { // one difference has no interval
+			d := stats.Mean(diffs)
+			v.Difference = &d
+		}
+	}
+	return v, nil
 }
 
 // checkRemeasured checks a checkpoint's fresh-deal figures against its
@@ -186,6 +491,40 @@ func checkRemeasured(prefix string, st SpeciesState, score bool) error {
 	return nil
 }
 
+// checkVerdict checks a checkpoint's verdict against its hall of fame
+// and remeasure.
+func checkVerdict(prefix string, st SpeciesState, space interface{ Check([]float64) error }, score bool) error {
+	v := st.Verdict
+	if v == nil {
+		return nil
+	}
+	field := prefix + "verdict"
+	inRange := func(x float64) bool { return finite(x) && x >= 0 && (!score || x <= 1) }
+	holds := func(x float64, ci [2]float64) bool { return finite(ci[0], ci[1]) && ci[0] <= x && x <= ci[1] }
+	switch {
+	case len(st.Remeasured) == 0:
+		return fmt.Errorf("%s: a verdict without the remeasure that chose it", field)
+	case v.Rank < 1 || v.Rank > len(st.HallOfFame):
+		return fmt.Errorf("%s.rank: %d, the hall of fame has %d members", field, v.Rank, len(st.HallOfFame))
+	case !slices.Equal(v.Genes, st.HallOfFame[v.Rank-1].Genes):
+		return fmt.Errorf("%s.genes: not those of hall-of-fame member %d", field, v.Rank)
+	case v.Against != againstBaselines && v.Against != againstStart && v.Against != againstRunnerUp:
+		return fmt.Errorf("%s.against: %q", field, v.Against)
+	case v.StartGenes != nil && space.Check(v.StartGenes) != nil:
+		return fmt.Errorf("%s.start_genes: %v", field, space.Check(v.StartGenes))
+	case v.Games > 0 && (!inRange(v.Fitness) || !holds(v.Fitness, v.CI95)):
+		return fmt.Errorf("%s: %v [%v, %v] is not a figure in its interval", field, v.Fitness, v.CI95[0], v.CI95[1])
+	case v.Start != nil && (v.Start.Games < 1 || !inRange(v.Start.Fitness) || !holds(v.Start.Fitness, v.Start.CI95)):
+		return fmt.Errorf("%s.start: %v [%v, %v] over %d games is not a figure in its interval", field, v.Start.Fitness, v.Start.CI95[0], v.Start.CI95[1], v.Start.Games)
+	case v.Difference != nil && (!finite(v.Difference.Value) || v.Difference.N < 1 ||
+		!(v.Difference.CI95[0] <= v.Difference.Value && v.Difference.Value <= v.Difference.CI95[1])):
+		return fmt.Errorf("%s.difference: %v [%v, %v] is not a figure in its interval", field, v.Difference.Value, v.Difference.CI95[0], v.Difference.CI95[1])
+	case v.Pairs != nil && v.Pairs.Games() != v.Games:
+		return fmt.Errorf("%s.pentanomial: %d games in pairs, the verdict has %d", field, v.Pairs.Games(), v.Games)
+	}
+	return nil
+}
+
 // finishRemeasure adds the missing figures to a finished run's checkpoint.
 func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 	states := ck.states()
@@ -201,7 +540,7 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 		return err
 	}
 	r.logf("remeasured the best of the finished run on fresh deals")
-	return writeAtomic(filepath.Join(r.dir, fileCheckpoint), data)
+	return r.writeFile(rundir.CheckpointFile, data)
 }
 
 // spendingSummary is what validate says of racing, ratings and the
@@ -209,13 +548,22 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 func (c *Config) spendingSummary() string {
 	var s string
 	if rc := c.Racing; rc != nil {
-		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.keptSize())
+		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.Evolution.Kept())
 	}
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
 	}
-	if rc := c.Remeasure; rc != nil {
-		s += fmt.Sprintf("  remeasure: the best %d on %d fresh games per baseline opponent at the end\n", rc.Top, rc.Games)
+	rc, on := c.remeasure()
+	if c.Remeasure == nil {
+		rc = defaultRemeasure() // what a run plays outside the tests
+	}
+	if on && len(c.species) > 0 {
+		switch sp := c.species[0]; {
+		case len(sp.baselines) > 0:
+			s += fmt.Sprintf("  remeasure: the best %d on %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", rc.Top, rc.Games)
+		case c.Fitness.Objective == Score:
+			s += fmt.Sprintf("  remeasure: the best %d against each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", rc.Top, rc.Games)
+		}
 	}
 	return s
 }

@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/evotune/evotune/fitness"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // noiseConfig evolves coin players whose cost is pure noise (mean 5 + 3
@@ -36,13 +41,7 @@ remeasure:
 // selection's deals) the figures would keep the bias.
 func TestRemeasureIsUnbiased(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), noiseConfig), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, noiseConfig, Options{Dir: dir, Workers: 2})
 	if best := ck.HallOfFame[0].Fitness; best > 7.5 {
 		t.Fatalf("the selection-time best is %v: the example should show the winner's curse (well below 8)", best)
 	}
@@ -60,7 +59,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("remeasured %d: %v, interval half-width %v: the truth 8 is far outside", i, m.Fitness, half)
 		}
 	}
-	best, err := os.ReadFile(filepath.Join(dir, fileBest))
+	best, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,22 +131,44 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			}
 		}
 		var ck map[string]any
-		if err := json.Unmarshal(want[fileCheckpoint], &ck); err != nil {
+		if err := json.Unmarshal(want[rundir.CheckpointFile], &ck); err != nil {
 			t.Fatal(err)
 		}
 		delete(ck, "remeasured")
+		delete(ck, "verdict")
 		data, _ := json.Marshal(ck)
-		write(t, dir, fileCheckpoint, data)
+		write(t, dir, rundir.CheckpointFile, data)
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(dir, fileBest))
+		got, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want[fileBest]) {
-			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[fileBest])
+		if string(got) != string(want[rundir.BestFile]) {
+			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[rundir.BestFile])
 		}
+	})
+	t.Run("missing verdict", func(t *testing.T) {
+		// A finished run of the evotune before the verdict: remeasured,
+		// no verdict. Resume adds it, as a straight run has it.
+		dir := t.TempDir()
+		for name, data := range want {
+			if name != "export" {
+				write(t, dir, name, data)
+			}
+		}
+		var ck map[string]any
+		if err := json.Unmarshal(want[rundir.CheckpointFile], &ck); err != nil {
+			t.Fatal(err)
+		}
+		delete(ck, "verdict")
+		data, _ := json.Marshal(ck)
+		write(t, dir, rundir.CheckpointFile, data)
+		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		sameRun(t, want, readRun(t, dir), "a finished run without its verdict, resumed")
 	})
 }
 
@@ -155,8 +176,9 @@ func TestRemeasureConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"no baselines", "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  population:\n    games: 2\nremeasure: {}\n",
-			"remeasure: re-measures against the baseline opponents"},
+		{"no baselines", "game: coin\nplayer: tuned\nfitness:\n  objective: cost\n  hall-of-fame:\n    games: 2\nremeasure: {}\n",
+			"remeasure: re-measures a solo measure against the baseline opponents"},
+		{"neither off nor a mapping", noiseConfig[:strings.Index(noiseConfig, "remeasure:")] + "remeasure: maybe\n", `remeasure: "maybe": want off, or a mapping`},
 		{"top zero", strings.Replace(noiseConfig, "top: 3", "top: 0", 1), "remeasure.top: 0: want from 1 to evolution.hall-of-fame (10)"},
 		{"odd games", "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\nremeasure:\n  games: 3\n",
 			"remeasure.games: 3: want an even number"},
@@ -179,7 +201,339 @@ func TestSummaryNamesSpending(t *testing.T) {
 			t.Fatalf("summary lacks %q:\n%s", want, cfg.Summary())
 		}
 	}
-	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); s != "" {
-		t.Fatalf("a config without the keys says %q", s)
+	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); !strings.Contains(s, "remeasure: the best 3 on 1000 fresh games") || strings.Contains(s, "racing") {
+		t.Fatalf("a config without the keys says %q; want the default remeasure alone", s)
+	}
+	if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n").spendingSummary(); s != "" {
+		t.Fatalf("a config with remeasure: off and no other key says %q", s)
+	}
+}
+
+// reRankConfig evolves coin players whose true cost is 8 + 2s (the knob s
+// from 0 to 1; the rest is the deal's and the player's own noise), with
+// 30 games an individual: seed 10's hall of fame ranks first a player of
+// s 0.27 over two better ones (s 0.18 and 0.00).
+const reRankConfig = `seed: 10
+game: coin
+rules: {slope: 2, own: 6}
+player: tuned
+fitness:
+  baselines:
+    games: 30
+evolution:
+  population: 12
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 3
+  games: 3000
+`
+
+// TestRemeasureReRanks: rank 1 by selection is not the best on fresh
+// deals; the run recommends the one that is, puts it first in best.yaml
+// and export, and reports it from a second fresh sample, beside the
+// starting point (the defaults, s = 1/2, cost 9) on the same deals.
+func TestRemeasureReRanks(t *testing.T) {
+	dir := t.TempDir()
+	ck := runText(t, reRankConfig, Options{Dir: dir, Workers: 2})
+	s := func(m Member) float64 { return m.Genes[0] }
+	truest := 0
+	for i := range 3 {
+		if s(ck.HallOfFame[i]) < s(ck.HallOfFame[truest]) {
+			truest = i
+		}
+	}
+	if truest == 0 {
+		t.Fatalf("the hall of fame's first is the truly best (s %v): the example shows nothing", s(ck.HallOfFame[0]))
+	}
+	v := ck.Verdict
+	if v == nil || v.Rank != truest+1 || v.Against != againstBaselines {
+		t.Fatalf("verdict %+v: want hall-of-fame member %d (s %.3f), the best on fresh deals", v, truest+1, s(ck.HallOfFame[truest]))
+	}
+	// The headline is a second sample's: not the figure that ranked it,
+	// and it holds the truth.
+	rm := ck.Remeasured[truest]
+	truth := 8 + 2*s(ck.HallOfFame[truest])
+	if v.Fitness == rm.Fitness || v.Games != 3000 || v.CI95[0] > truth || v.CI95[1] < truth {
+		t.Errorf("verdict %v %v over %d games (remeasure said %v); truth %v", v.Fitness, v.CI95, v.Games, rm.Fitness, truth)
+	}
+	if v.Start == nil || v.Difference == nil || v.StartGenes[0] != 0.5 {
+		t.Fatalf("verdict without the starting point: %+v", v)
+	}
+	if d := v.Difference.Value - (v.Fitness - v.Start.Fitness); d > 1e-9 || d < -1e-9 {
+		t.Errorf("paired difference %v, the means differ by %v", v.Difference.Value, v.Fitness-v.Start.Fitness)
+	}
+	if want := truth - 9; !v.Difference.Contains(want) || v.Difference.CI95[1] >= 0 {
+		t.Errorf("winner - start = %v, truth %v", v.Difference, want)
+	}
+	// The start's own interval is far wider than the paired difference's:
+	// the deals' luck cancels.
+	if paired, own := v.Difference.CI95[1]-v.Difference.CI95[0], v.Start.CI95[1]-v.Start.CI95[0]; paired >= own {
+		t.Errorf("paired interval %v not narrower than the start's own %v", paired, own)
+	}
+	exp, err := Export(dir, 5, JSON, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc fitness.ParamsFile
+	if err := json.Unmarshal(exp, &doc); err != nil {
+		t.Fatal(err)
+	}
+	first := doc.Players[0]
+	if first.HallOfFameRank != truest+1 || first.Fresh == nil || first.Fresh.Fitness != round6(v.Fitness) || first.Params["s"] != s(ck.HallOfFame[truest]) {
+		t.Fatalf("export's first: %+v, want hall-of-fame member %d with its fresh figure", first, truest+1)
+	}
+	for i, p := range doc.Players {
+		if i > 0 && p.Fresh != nil {
+			t.Errorf("export rank %d has a fresh figure: only the recommended player does", i+1)
+		}
+		if i > 0 && i < 3 && p.Remeasured.Fitness < doc.Players[i-1].Remeasured.Fitness {
+			t.Errorf("export ranks %d and %d out of the remeasure's order", i, i+1)
+		}
+	}
+	best, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"hall_of_fame_rank: " + itoa(truest+1), "fresh:", "against: baselines", "vs_start:", "the figure to quote"} {
+		if !strings.Contains(string(best), want) {
+			t.Errorf("best.yaml lacks %q:\n%s", want, best)
+		}
+	}
+	// tuned:best.yaml loads the recommended player.
+	vals, _, err := fitness.LoadParams(filepath.Join(dir, rundir.BestFile), "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: coinSchema})
+	if err != nil || vals.Get("s").Num != s(ck.HallOfFame[truest]) {
+		t.Errorf("best.yaml loads s %v (%v), want %v", vals.Get("s").Num, err, s(ck.HallOfFame[truest]))
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestRemeasureWithoutBaselines: a head-to-head run without baselines
+// ranks its best by a round among them on fresh seeds, and measures the
+// winner against the starting point.
+func TestRemeasureWithoutBaselines(t *testing.T) {
+	const text = `seed: 4
+game: coin
+player: tuned
+fitness:
+  objective: score
+  population:
+    opponents: 3
+    games: 10
+evolution:
+  population: 8
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 3
+  games: 2000
+`
+	dir := t.TempDir()
+	res, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.Remeasured) != 3 {
+		t.Fatalf("remeasured %+v", ck.Remeasured)
+	}
+	// Three pairs of 2,000 games, then 2,000 against the start.
+	if n := res.Summary.RemeasureGames; n != 8000 {
+		t.Errorf("the summary counts %d games at the end, want 8000", n)
+	}
+	// Each meets the other two: scores against each other sum to 3/2
+	// over the three (each pair of them splits one point per game).
+	sum := 0.0
+	for _, m := range ck.Remeasured {
+		sum += m.Fitness
+		if m.Games != 4000 {
+			t.Errorf("member %d: %d games, want 2 x 2000", m.Rank, m.Games)
+		}
+	}
+	if sum < 1.5-1e-9 || sum > 1.5+1e-9 {
+		t.Errorf("round-robin scores sum to %v, want 1.5", sum)
+	}
+	v := ck.Verdict
+	best := winnerOrder(ck.Remeasured, false)[0]
+	if v == nil || v.Rank != best.Rank || v.Against != againstStart || v.Pairs == nil || v.Pairs.Games() != 2000 {
+		t.Fatalf("verdict %+v, want the round's winner %d against the start over 2000 games", v, best.Rank)
+	}
+	// coin: a beats b with probability 1/2 + (s_a - s_b)/2.
+	truth := 0.5 + (best.Genes[0]-0.5)/2
+	if v.CI95[0] > truth || v.CI95[1] < truth {
+		t.Errorf("winner against the start: %v %v, truth %v", v.Fitness, v.CI95, truth)
+	}
+}
+
+// TestRemeasureOff: remeasure: off leaves a run's end as it was: no
+// figures, best.yaml the hall of fame's first.
+func TestRemeasureOff(t *testing.T) {
+	text := strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "remeasure: off\n", 1)
+	dir := t.TempDir()
+	startText(t, text, Options{Dir: dir, Workers: 2})
+	ck, cfg, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	if len(ck.Remeasured) != 0 || ck.Verdict != nil {
+		t.Fatalf("remeasure: off, yet figures %+v %+v", ck.Remeasured, ck.Verdict)
+	}
+	best, _ := os.ReadFile(filepath.Join(dir, rundir.BestFile))
+	if strings.Contains(string(best), "fresh") || strings.Contains(string(best), "remeasured") {
+		t.Errorf("best.yaml:\n%s", best)
+	}
+	if on := loadText(t, t.TempDir(), strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "", 1)); on.Hash() == cfg.Hash() {
+		t.Error("remeasure: off and the default hash alike: they end differently")
+	}
+}
+
+// TestRemeasureOfWholeBatches: a remeasure whose games fill its batches
+// exactly plays them all (no empty batch after the last), and one cut
+// into several chunks plays every chunk.
+func TestRemeasureOfWholeBatches(t *testing.T) {
+	defer func(n int) { jobChunk = n }(jobChunk)
+	for _, chunk := range []int{jobChunk, 50} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			jobChunk = chunk
+			text := strings.Replace(noiseConfig, "games: 4000", "games: 64", 1)
+			text = strings.Replace(text, "top: 3", "top: 2", 1)
+			text = strings.Replace(text, "generations: 5", "generations: 1", 1)
+			dir := t.TempDir()
+			ck := runText(t, text, Options{Dir: dir, Workers: 2, BatchGames: 64})
+			if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
+				t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
+			}
+		})
+	}
+}
+
+// TestScoreRemeasurePlaysSeatSwappedPairs: a head-to-head remeasure plays
+// each deal twice, seats swapped: in coin with spread 0 the deal alone
+// decides which seat wins, so every pair scores exactly 1 of 2 and the
+// figure is exactly 1/2 (one pair: played twice from one seat it would
+// be 0 or 1).
+func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
+	for _, games := range []int{2, 60} {
+		t.Run(fmt.Sprint(games), func(t *testing.T) {
+			text := "seed: 4\ngame: coin\nrules: {spread: 0}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+				fmt.Sprintf("evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: %d}\n", games)
+			dir := t.TempDir()
+			ck := runText(t, text, Options{Dir: dir, Workers: 2})
+			if len(ck.Remeasured) != 2 {
+				t.Fatalf("remeasured %+v", ck.Remeasured)
+			}
+			for _, m := range ck.Remeasured {
+				if m.Fitness != 0.5 || m.Games != games {
+					t.Fatalf("remeasured %+v, want exactly 0.5 over %d games", m, games)
+				}
+			}
+		})
+	}
+}
+
+// TestRemeasureDealsArePinned pins the remeasured figures of two small
+// runs, solo and head-to-head, so the stream the fresh deals come from
+// (purposeRemeasure, generation slot 0) cannot change unnoticed: every
+// finished run's remeasured figures depend on it. After an intended
+// change, put the new figures here. (Within 1e-9, for platforms that
+// fuse multiply-adds; another stream moves them by far more.)
+func TestRemeasureDealsArePinned(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		genes      float64
+		fitness    float64
+	}{
+		{"solo", "seed: 4\ngame: coin\nrules: {own: 6}\nplayer: tuned\nfitness:\n  baselines:\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 10}\n", 0.007380576825548046, 7.824829858416865},
+		{"score", "seed: 4\ngame: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 200}\n", 0.9860824048105866, 0.715},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ck := runText(t, tc.text, Options{Dir: dir, Workers: 2})
+			m := ck.Remeasured[0]
+			if len(m.Genes) != 1 || m.Genes[0] != tc.genes || !(math.Abs(m.Fitness-tc.fitness) <= 1e-9) {
+				t.Fatalf("remeasured %v: %.17g, want %v: %.17g", m.Genes, m.Fitness, tc.genes, tc.fitness)
+			}
+		})
+	}
+}
+
+// TestRemeasureLimits: remeasure.top runs from 1 to the hall of fame's
+// size and remeasure.games from 1 (2 for head-to-head games, in pairs)
+// to MaxGames, both ends included.
+func TestRemeasureLimits(t *testing.T) {
+	solo := "game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
+	score := "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"top 1", solo + "remeasure: {top: 1}\n", ""},
+		{"top the hall of fame", solo + "remeasure: {top: 5}\n", ""},
+		{"top above it", solo + "remeasure: {top: 6}\n", "remeasure.top: 6: want from 1 to evolution.hall-of-fame (5)"},
+		{"one solo game", solo + "remeasure: {games: 1}\n", ""},
+		{"no games", solo + "remeasure: {games: 0}\n", "remeasure.games: 0: want at least 1"},
+		{"the most games", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames), ""},
+		{"more", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames+1), fmt.Sprintf("remeasure.games: %d: more than the limit of %d", MaxGames+1, MaxGames)},
+		{"two head-to-head games", score + "remeasure: {games: 2}\n", ""},
+		{"one head-to-head game", score + "remeasure: {games: 1}\n", "remeasure.games: 1: want an even number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tc.text))
+			wantError(t, err, tc.want)
+		})
+	}
+}
+
+// TestCheckRemeasuredEdges: a checkpoint's remeasured figures are
+// accepted up to every edge (the last rank, one game, a score of 0 or 1,
+// an interval that closes on its figure) and refused one past it.
+func TestCheckRemeasuredEdges(t *testing.T) {
+	hof := []Member{{Genes: []float64{0.1}}, {Genes: []float64{0.2}}}
+	ok := Remeasured{Rank: 2, Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 1, Games: 1, CI95: [2]float64{1, 1}}}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Remeasured)
+		score bool
+		want  string
+	}{
+		{"the last rank, one game, a score of 1", func(*Remeasured) {}, true, ""},
+		{"a score of 0", func(m *Remeasured) { m.Fitness, m.CI95 = 0, [2]float64{0, 0} }, true, ""},
+		{"a cost above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 7, [2]float64{7, 7} }, false, ""},
+		{"a rank past the hall of fame", func(m *Remeasured) { m.Rank = 3 }, true, "remeasured[0].rank: 3, the hall of fame has 2 members"},
+		{"rank 0", func(m *Remeasured) { m.Rank = 0 }, true, "remeasured[0].rank: 0"},
+		{"no games", func(m *Remeasured) { m.Games = 0 }, true, "remeasured[0].games: 0"},
+		{"a score above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 1.5, [2]float64{1.5, 1.5} }, true, "remeasured[0].fitness: 1.5 is out of range"},
+		{"a negative figure", func(m *Remeasured) { m.Fitness, m.CI95 = -0.5, [2]float64{-0.5, -0.5} }, false, "remeasured[0].fitness: -0.5 is out of range"},
+		{"an interval above", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.6, 0.9} }, true, "remeasured[0].ci95: [0.6, 0.9] does not hold its fitness 0.5"},
+		{"an interval below", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.1, 0.4} }, true, "remeasured[0].ci95: [0.1, 0.4] does not hold its fitness 0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ok
+			tc.edit(&m)
+			err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{m}}, tc.score)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRemeasureSkipsSpeciesWithoutBaselines: in a co-evolving run whose
+// rivals have no baseline opponents, the remeasure plays the main
+// species' best only.
+func TestRemeasureSkipsSpeciesWithoutBaselines(t *testing.T) {
+	text := "game: battleship\nrules: {size: 6, fleet: '3,2'}\nplayer: tuned\ncoevolve:\n  player: tuned\n  opponents: []\n" +
+		"fitness:\n  baselines: {games: 2}\n  population: {opponents: 1, games: 2}\n" +
+		"evolution:\n  population: 4\n  tournament-size: 2\n  generations: 1\nremeasure: {top: 1, games: 4}\n"
+	dir := t.TempDir()
+	ck := runText(t, text, Options{Dir: dir, Workers: 2})
+	if len(ck.Remeasured) != 1 || ck.Remeasured[0].Games != 4 || ck.Rivals == nil || len(ck.Rivals.Remeasured) != 0 {
+		t.Fatalf("remeasured %+v, rivals %+v", ck.Remeasured, ck.Rivals)
 	}
 }

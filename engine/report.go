@@ -8,14 +8,10 @@ import (
 	"github.com/evotune/evotune/genome"
 )
 
-// fileReport is the run's picture: fitness over generations and, when the
-// player has a weight grid, the best genome's grid. It holds no clock
-// values, so it compares byte for byte like the other files.
-const fileReport = "report.svg"
-
-// reportSVG draws the history of a species, the grids of its best
-// parameter set and, below, how each knob of the run's best moved over
-// the generations. searched gives the effective parameters (the grid
+// reportSVG draws the run's picture (rundir.ReportFile): the history of
+// a species, the grids of its best parameter set and, below, how each
+// knob of the run's best moved over the generations. It holds no clock
+// values, so it compares byte for byte like the other files. searched gives the effective parameters (the grid
 // symmetry searched), genes the genes the knob picture names.
 func reportSVG(title, measure string, minimise bool, history []GenStats, best genome.Values, searched genome.Schema, genes []genome.Gene) []byte {
 	var b bytes.Buffer

@@ -14,8 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // Progress is told how a run goes; the CLI draws it. Calls come from the
@@ -25,6 +27,18 @@ type Progress interface {
 	StartGeneration(gen, budget, games int)
 	Games(done int)
 	EndGeneration(gen int, s GenStats, best Member)
+}
+
+// RunInfo is what a Progress that also has a Begin(RunInfo) method is
+// told once, before the first generation a process plays.
+type RunInfo struct {
+	Objective     string
+	LowerIsBetter bool
+	Budget        int // the generation budget
+	From          int // the first generation this process plays, from 0
+	// EndGames is the games a finished run plays after its last
+	// generation: the remeasure of its best.
+	EndGames int
 }
 
 // Options control a run without changing its results.
@@ -94,6 +108,9 @@ type Result struct {
 	ConfigBudget int
 	Best         Member
 	Dir          string
+	// Summary is set when the run has finished: what it recommends and
+	// how that compares with where it started.
+	Summary *Summary
 }
 
 type runner struct {
@@ -108,14 +125,14 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
-	autoBatch  bool // batchGames is set per generation (AutoBatchGames)
-	journal    *journal
-	id         string // runID, once computed
+	autoBatch  bool            // batchGames is set per generation (AutoBatchGames)
+	journal    *rundir.Journal // the generation's; nil journals nothing
+	id         string          // runID, once computed
 
-	lastGames int // games of the last evaluated generation
-	cma       map[*species]*cmaes
-	replayed  int // games of the generation in flight read back from the journal
-	lastSaved int // games racing saved in it
+	lastGames int           // games of the last evaluated generation
+	models    []model.Model // each species' model
+	replayed  int           // games of the generation in flight read back from the journal
+	lastSaved int           // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
@@ -137,7 +154,7 @@ func newRunner(cfg *Config, opts Options) *runner {
 	if r.now == nil {
 		r.now = time.Now
 	}
-	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	r.pool, r.batchGames = opts.Pool, opts.BatchGames
 	_, local := r.pool.(localPool)
 	if r.pool == nil {
 		r.pool, local = LocalPool(r.workers), true
@@ -154,31 +171,31 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
+		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, fileio.Cause(err))
 	}
-	if err := checkOwnership(opts.Dir); err != nil {
+	if err := rundir.CheckOwnership(opts.Dir); err != nil {
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused start leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	if lock.ReadOnly() {
-		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
+		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, rundir.ErrReadOnly)
 	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
-	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
+	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
 		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
 			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
+	if err := rundir.WriteAtomic(disk, filepath.Join(opts.Dir, rundir.ConfigFile), cfg.text); err != nil {
 		return nil, err
 	}
 	r := newRunner(cfg, opts)
@@ -188,8 +205,16 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
-	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model.Name, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
+	genomes, err := r.ask(0)
+	if err != nil {
+		r.closeModels()
+		return nil, err
+	}
+	return r.loop(ctx, 0, genomes, make([]SpeciesState, len(cfg.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
@@ -204,22 +229,22 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	// A directory without a checkpoint gets its error before anything,
 	// a lock file included, is made in it.
-	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
+	if _, err := os.Lstat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err != nil {
 		_, _, err := ReadCheckpoint(opts.Dir)
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused resume leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
 	if err != nil {
 		return nil, err
 	}
 	ckCfg.Close()
-	cfgPath := filepath.Join(opts.Dir, fileConfig)
+	cfgPath := filepath.Join(opts.Dir, rundir.ConfigFile)
 	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -257,14 +282,15 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
+	finished := ck.Generation >= r.budget || cfg.stopRule(ck.History) != nil
 	if lock.ReadOnly() {
-		if ck.Generation >= r.budget {
+		if finished {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
-		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
+		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, rundir.ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
 	logf, err := r.openLog()
@@ -273,7 +299,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
-	if ck.Generation >= r.budget && r.remeasureMissing(ck) {
+	if finished && r.remeasureMissing(ck) {
 		if err := r.finishRemeasure(ctx, ck); err != nil {
 			return nil, err
 		}
@@ -283,25 +309,34 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err := r.writeDerived(ck); err != nil {
 		return nil, err
 	}
-	if ck.Generation >= r.budget {
-		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
-		r.journal.remove()
-		return r.result(ck.Generation, ck.HallOfFame[0]), nil
+	if finished {
+		rundir.RemoveJournal(r.dir, nil) // of a run killed as it finished
+		res := r.result(ck.Generation, ck.HallOfFame[0])
+		res.Summary = r.summary(ck.states())
+		return res, nil
 	}
 	states := ck.states()
-	pools := make([][][]float64, len(states))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
 	for s, sp := range cfg.species {
-		if cfg.Evolution.Model == CMAES {
-			if err := r.replayCMAES(sp, states[s]); err != nil {
-				r.closeSearch()
-				return nil, err
-			}
+		// The checkpoint keeps the last generation best first.
+		last := model.Generation{Results: make([]model.Result, len(states[s].Population))}
+		for i, m := range states[s].Population {
+			last.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m)}
+			last.Ranked = append(last.Ranked, i)
 		}
-		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
+		if err := r.models[s].Resume(ck.Generation-1, states[s].Model, last); err != nil {
+			r.closeModels()
 			return nil, err
 		}
 	}
-	return r.loop(ctx, ck.Generation, pools, states)
+	genomes, err := r.ask(ck.Generation)
+	if err != nil {
+		r.closeModels()
+		return nil, err
+	}
+	return r.loop(ctx, ck.Generation, genomes, states)
 }
 
 func joinKeys(keys []string) string {
@@ -321,50 +356,54 @@ func (r *runner) result(gen int, best Member) *Result {
 }
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
-	defer r.closeSearch()
-	defer r.journal.close()
+func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, states []SpeciesState) (res *Result, err error) {
+	defer r.closeModels()
+	defer func() { r.journal.Close() }()
 	checkpointed := gen
 	defer func() {
 		if err != nil && res == nil {
 			res = r.result(checkpointed, Member{})
 		}
 	}()
+	if b, ok := r.progress.(interface{ Begin(RunInfo) }); ok {
+		b.Begin(RunInfo{Objective: r.cfg.ObjectiveName(), LowerIsBetter: r.cfg.species[0].minimise,
+			Budget: r.budget, From: gen, EndGames: r.remeasureGames()})
+	}
 	for ; gen < r.budget; gen++ {
 		began := r.now()
 		hofs := make([][]Member, len(states))
 		for s := range states {
 			hofs[s] = states[s].HallOfFame
 		}
-		members, err := r.evaluate(ctx, gen, pools, hofs)
+		members, err := r.evaluate(ctx, gen, genomes, hofs)
 		if err != nil {
 			r.logf("generation %d abandoned: %v", gen+1, err)
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := r.sortGeneration(sp, members[s])
-			told := states[s].Told
-			if r.cfg.Evolution.Model == CMAES {
-				var finished []bool
-				if r.race != nil {
-					finished = r.race.alive
-				}
-				if told, err = r.tellCMAES(sp, members[s], told, finished); err != nil {
-					return nil, err
-				}
+			sorted, err := r.tell(s, gen, members[s])
+			if err != nil {
+				return nil, err
 			}
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
 			row.BestGenes = slices.Clone(hof[0].Genes)
+			if r.cfg.trendRule() {
+				row.MeanSE = meanSE(sorted, row.SD)
+			}
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: hof,
 				History:    append(states[s].History, row),
-				Told:       told,
+				Model:      r.models[s].State(),
 			}
 		}
-		if gen+1 == r.budget {
+		// The run ends at its budget, or earlier by its stop rule, read
+		// from the history alone.
+		stopped := r.cfg.stopRule(states[0].History)
+		done := gen+1 == r.budget || stopped != nil
+		if done {
 			// The final figures go into the last checkpoint with the
 			// generation, so no kill leaves a finished run without them.
 			if err := r.remeasure(ctx, states); err != nil {
@@ -392,21 +431,98 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		if r.progress != nil {
 			r.progress.EndGeneration(gen, main.History[gen], main.HallOfFame[0])
 		}
-		if gen+1 < r.budget && r.stopRequested() {
+		if done {
+			rundir.RemoveJournal(r.dir, r.journal)
+			if stopped != nil {
+				r.logf("%s", stopped)
+			}
+			r.logf("finished %s", english.Count(gen+1, "generation"))
+			res = r.result(gen+1, states[0].HallOfFame[0])
+			res.Summary = r.summary(states)
+			return res, nil
+		}
+		if r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
 			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
-		if gen+1 < r.budget {
-			for s, sp := range r.cfg.species {
-				if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
-					return nil, err
-				}
-			}
+		if genomes, err = r.ask(gen + 1); err != nil {
+			return nil, err
 		}
 	}
-	r.journal.remove()
-	r.logf("finished %s", english.Count(r.budget, "generation"))
-	return r.result(r.budget, states[0].HallOfFame[0]), nil
+	// A resumed run whose budget was already reached ends above; the
+	// loop ends by its last generation.
+	rundir.RemoveJournal(r.dir, r.journal)
+	res = r.result(gen, states[0].HallOfFame[0])
+	res.Summary = r.summary(states)
+	return res, nil
+}
+
+// startModels starts every species' model.
+func (r *runner) startModels() error {
+	for _, sp := range r.cfg.species {
+		m, err := r.cfg.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
+			Streams: r.modelStreams(sp), Logf: r.logf, Label: labelled(sp)})
+		if err != nil {
+			r.closeModels()
+			return err
+		}
+		r.models = append(r.models, m)
+	}
+	return nil
+}
+
+// modelPairs is the population mode's pairing of generation gen when the
+// main species' model chooses it (model.Pairer).
+func (r *runner) modelPairs(gen int) ([][2]int, bool) {
+	if len(r.models) == 0 {
+		return nil, false
+	}
+	p, ok := r.models[0].(model.Pairer)
+	if !ok {
+		return nil, false
+	}
+	return p.Pairs(gen), true
+}
+
+// ask returns every species' genomes of generation gen.
+func (r *runner) ask(gen int) ([][][]float64, error) {
+	genomes := make([][][]float64, len(r.models))
+	for s, m := range r.models {
+		var err error
+		if genomes[s], err = m.Ask(gen); err != nil {
+			return nil, err
+		}
+	}
+	return genomes, nil
+}
+
+// tell tells species s's model the results of generation gen (members,
+// in the order it asked for them) and returns them best first.
+func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
+	sp := r.cfg.species[s]
+	ranked := r.rankGeneration(sp, members)
+	g := model.Generation{Results: make([]model.Result, len(members)), Ranked: ranked}
+	// Only the main species races (racing refuses co-evolution).
+	raced := s == 0 && r.race != nil && len(r.race.alive) == len(members)
+	for i, m := range members {
+		g.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m), Dropped: raced && !r.race.alive[i]}
+	}
+	if err := r.models[s].Tell(gen, g); err != nil {
+		return nil, err
+	}
+	sorted := make([]Member, len(ranked))
+	for k, i := range ranked {
+		sorted[k] = members[i]
+	}
+	return sorted, nil
+}
+
+// closeModels releases the models (CMA-ES's goroutines).
+func (r *runner) closeModels() {
+	for _, m := range r.models {
+		m.Close()
+	}
+	r.models = nil
 }
 
 func labelled(sp *species) string {
@@ -432,7 +548,7 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(r.dir, fileCheckpoint), data); err != nil {
+	if err := r.writeFile(rundir.CheckpointFile, data); err != nil {
 		return err
 	}
 	return r.writeDerived(ck)
@@ -445,14 +561,14 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if r.cfg.Racing != nil {
 			csv = racingCSV(st.History)
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.GenerationsFile), csv); err != nil {
 			return err
 		}
 		best, err := r.cfg.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.BestFile), best); err != nil {
 			return err
 		}
 		vals, err := sp.space.Decode(st.HallOfFame[0].Genes)
@@ -467,23 +583,15 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if r.cfg.Racing != nil {
 			svg = withRacingPanel(svg, st.History)
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.ReportFile), svg); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// file names a per-species file: rivals get a prefix.
-func (sp *species) file(name string) string {
-	if sp.label == "" {
-		return name
-	}
-	return sp.label + "-" + name
-}
-
 func (r *runner) openLog() (io.Closer, error) {
-	path := filepath.Join(r.dir, fileLog)
+	path := filepath.Join(r.dir, rundir.LogFile)
 	f, err := fileio.OpenAppend(path)
 	if err != nil {
 		var pe *os.PathError

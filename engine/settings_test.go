@@ -3,12 +3,15 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // settingsConfig tunes Hadron at depth 2 against baselines and the hall
@@ -38,14 +41,14 @@ evolution:
 
 // TestPlayerSettingsPlayInRuns: a run whose players carry their own depth
 // (player: tuned@depth=2, a baseline aenigma@depth=2, in a game whose rule
-// says depth 1) plays every game, baselines and hall of fame, as the run
-// whose rule says depth 2; its export carries the tuned player's
-// settings, and loading it plays at that depth.
+// says depth 1) plays every game, baselines, hall of fame and the
+// remeasure of the best, as the run whose rule says depth 2; its export
+// carries the tuned player's settings, and loading it plays at that depth.
 func TestPlayerSettingsPlayInRuns(t *testing.T) {
 	history := func(depth, player, baseline string) (string, []byte) {
 		t.Helper()
 		dir := t.TempDir()
-		cfg := loadText(t, t.TempDir(), sprintf(settingsConfig, depth, player, baseline))
+		cfg := loadText(t, t.TempDir(), fmt.Sprintf(settingsConfig, depth, player, baseline))
 		if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
@@ -53,11 +56,22 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		csv, err := os.ReadFile(filepath.Join(dir, fileGenerations))
+		csv, err := os.ReadFile(filepath.Join(dir, rundir.GenerationsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(csv), exp
+		ck, _, err := ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ck.Remeasured) == 0 || ck.Verdict == nil {
+			t.Fatal("the run re-measured nothing")
+		}
+		remeasure, err := json.Marshal([]any{ck.Remeasured, ck.Verdict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(csv) + string(remeasure), exp
 	}
 	want, plain := history("2", "tuned", "aenigma")
 	got, exp := history("1", "tuned@depth=2", "aenigma@depth=2")
@@ -95,17 +109,9 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 	}
 }
 
-func sprintf(format string, args ...any) string {
-	s := format
-	for _, a := range args {
-		s = strings.Replace(s, "%s", a.(string), 1)
-	}
-	return s
-}
-
 func hadronGame(t *testing.T, depth string) fitness.Game {
 	t.Helper()
-	cfg, err := Parse("h.yaml", []byte(sprintf("game: hadron\nrules: {size: 5, depth: %s}\nplayer: tuned\nfitness: {objective: score, baselines: {opponents: [greedy]}}\n", depth)))
+	cfg, err := Parse("h.yaml", []byte(fmt.Sprintf("game: hadron\nrules: {size: 5, depth: %s}\nplayer: tuned\nfitness: {objective: score, baselines: {opponents: [greedy]}}\n", depth)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -866,5 +867,55 @@ func TestOtherRole(t *testing.T) {
 				t.Fatalf("OtherRole(%v, %v) = %q, %v; want %q, %v", tc.roles, tc.role, other, ok, tc.other, tc.ok)
 			}
 		})
+	}
+}
+
+// TestEvaluatePairsAndDifferences: head-to-head intervals come from the
+// seat-swapped pairs, and every two players' solo costs are compared on
+// their shared deals.
+func TestEvaluatePairsAndDifferences(t *testing.T) {
+	g := soloCoin{}
+	fair := coin{"fair", 0.5}
+	// A player against itself, where the first seat decides: every pair
+	// splits 1-1, so the score is exactly 1/2 (a per-game interval would
+	// say +-0.03 over 1,000 games).
+	req := fitness.EvalRequest{Game: g, Players: []fitness.Contender{{Label: "a", Player: fair}, {Label: "b", Player: coin{"b", 0.25}}},
+		Opponents: []fitness.Contender{{Label: "a", Player: fair}}, Games: 1000, Seed: 4, Workers: 3}
+	rep, err := fitness.Evaluate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := rep.Matches[0]
+	if self.Pairs != (stats.Pentanomial{0, 0, 500, 0, 0}) || self.Score != 0.5 || self.CI95[1]-self.CI95[0] > 1e-3 {
+		t.Errorf("a player against itself: pairs %v, score %v %v; want every pair split and a point interval", self.Pairs, self.Score, self.CI95)
+	}
+	if self.Elo.Value != 0 || self.NormalizedElo.Value != 0 {
+		t.Errorf("a player against itself: Elo %v, normalized %v", self.Elo, self.NormalizedElo)
+	}
+	weaker := rep.Matches[1]
+	if weaker.Pairs.Pairs() != 500 || !weaker.Elo.Contains(stats.EloOf(weaker.Score)) || weaker.Elo.CI95[1] >= 0 {
+		t.Errorf("bias 0.25 against 0.5: %+v", weaker)
+	}
+	if want := weaker.Pairs.Score().CI95; weaker.CI95 != want {
+		t.Errorf("score interval %v, want the pairs' %v", weaker.CI95, want)
+	}
+	// Solo: a, b (half a's cost on every deal) and the opponent a again.
+	if len(rep.Differences) != 3 {
+		t.Fatalf("differences %+v, want one for each of the 3 pairs of players", rep.Differences)
+	}
+	d := rep.Differences[0]
+	if d.A != "a" || d.B != "b" || d.Measure != "draws" || d.Difference.N != 1000 {
+		t.Fatalf("first difference %+v", d)
+	}
+	if a, b := rep.Players[0].Solo.Mean, rep.Players[1].Solo.Mean; math.Abs(d.Difference.Value-(a-b)) > 1e-12 || !d.Difference.Contains(a-b) {
+		t.Errorf("a - b = %v, means %v and %v", d.Difference, a, b)
+	}
+	if same := rep.Differences[1]; same.Difference.Value != 0 || same.Difference.CI95 != [2]float64{0, 0} {
+		t.Errorf("a player against itself on the same deals: %+v", same)
+	}
+	// The paired interval is far narrower than the two means' together.
+	sa, sb := rep.Players[0].Solo, rep.Players[1].Solo
+	if paired := d.Difference.CI95[1] - d.Difference.CI95[0]; paired >= (sa.CI95[1]-sa.CI95[0]+sb.CI95[1]-sb.CI95[0])/2 {
+		t.Errorf("paired interval %v not narrower than the means' %v, %v", d.Difference.CI95, sa.CI95, sb.CI95)
 	}
 }

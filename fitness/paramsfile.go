@@ -34,15 +34,20 @@ type ParamsFile struct {
 
 // RankedParams is one parameter set of an export and its figures.
 type RankedParams struct {
-	Rank       int        `json:"rank" yaml:"rank"`
-	Generation int        `json:"generation" yaml:"generation"`
-	Fitness    float64    `json:"fitness" yaml:"fitness"`
-	Games      int        `json:"games" yaml:"games"`
-	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
-	// Remeasured is the figure on fresh deals that selection never saw
-	// (a run with remeasure:, once finished); Fitness, Games and CI95
+	Rank       int `json:"rank" yaml:"rank"`
+	Generation int `json:"generation" yaml:"generation"`
+	Figure     `yaml:",inline"`
+	// HallOfFameRank is the set's place in the run's hall of fame, when
+	// the file is ordered by the remeasure (the recommended set first):
+	// Rank is then the file's order.
+	HallOfFameRank int `json:"hall_of_fame_rank,omitempty" yaml:"hall_of_fame_rank,omitempty"`
+	// Remeasured is the figure on fresh deals that selection never saw,
+	// which ranked the best of a finished run; Fitness, Games and CI95
 	// above are selection's, biased towards luck by it.
 	Remeasured *Figure `json:"remeasured,omitempty" yaml:"remeasured,omitempty"`
+	// Fresh is the recommended set's figure on a second fresh sample,
+	// which chose nothing: the figure to quote.
+	Fresh *Fresh `json:"fresh,omitempty" yaml:"fresh,omitempty"`
 	// Rating is the Bradley-Terry rating (fitness.population.rating).
 	Rating *Rating        `json:"rating,omitempty" yaml:"rating,omitempty"`
 	Params map[string]any `json:"params" yaml:"params"`
@@ -53,6 +58,28 @@ type Figure struct {
 	Fitness float64    `json:"fitness" yaml:"fitness"`
 	Games   int        `json:"games" yaml:"games"`
 	CI95    [2]float64 `json:"ci95" yaml:"ci95,flow"`
+}
+
+// Fresh is a figure on a second fresh sample and what it was measured
+// against: the baselines (with the run's starting point on the same
+// deals, and the paired difference), or, head to head, the starting
+// point or the remeasure's runner-up.
+type Fresh struct {
+	Against string `json:"against" yaml:"against"`
+	Figure  `yaml:",inline"`
+	// Start is the run's starting point on the same deals (the first
+	// seed, else the player's defaults), VsStart the paired difference
+	// fresh - start, per deal.
+	Start   *Figure     `json:"start,omitempty" yaml:"start,omitempty"`
+	VsStart *Difference `json:"vs_start,omitempty" yaml:"vs_start,omitempty"`
+}
+
+// Difference is a paired difference with its 95% interval, over Games
+// deals (head to head: seat-swapped pairs) both sides played.
+type Difference struct {
+	Difference float64    `json:"difference" yaml:"difference"`
+	Games      int        `json:"games" yaml:"games"`
+	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
 }
 
 // Rating is a Bradley-Terry rating in Elo points with its 95% interval,
@@ -76,8 +103,12 @@ func (f *ParamsFile) YAML(comment string) ([]byte, error) {
 	root.HeadComment = comment
 	if f.remeasured() {
 		root.HeadComment += "\nfitness, games and ci95 are selection-time figures, from the games that chose these players\n" +
-			"(biased towards luck); remeasured: the same players on fresh deals selection never saw"
+			"(biased towards luck); remeasured: the same players on fresh deals selection never saw, which ranked them"
 		labelSelection(&root)
+	}
+	if len(f.Players) > 0 && f.Players[0].Fresh != nil {
+		root.HeadComment += "\nfresh: the first player on a second fresh sample that chose nothing, the figure to quote;\n" +
+			"start: the run's starting point on the same deals; vs_start: the paired difference fresh - start"
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -227,14 +258,16 @@ func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, info Player
 				var node *yaml.Node
 				at := fmt.Sprintf("%s[%d]", key, i)
 				ck.Map(item, at, yamlcheck.Fields{
-					"rank":       ck.Int(&rp.Rank),
-					"generation": ck.Int(&rp.Generation),
-					"fitness":    ck.Number(&rp.Fitness),
-					"games":      ck.Int(&rp.Games),
-					"ci95":       interval(ck, &rp.CI95),
-					"remeasured": figure(ck, &rp.Remeasured),
-					"rating":     rating(ck, &rp.Rating),
-					"params":     ck.Node(&node),
+					"rank":              ck.Int(&rp.Rank),
+					"generation":        ck.Int(&rp.Generation),
+					"fitness":           ck.Number(&rp.Fitness),
+					"games":             ck.Int(&rp.Games),
+					"ci95":              interval(ck, &rp.CI95),
+					"remeasured":        figure(ck, &rp.Remeasured),
+					"hall_of_fame_rank": ck.Int(&rp.HallOfFameRank),
+					"fresh":             freshFigure(ck, &rp.Fresh),
+					"rating":            rating(ck, &rp.Rating),
+					"params":            ck.Node(&node),
 				})
 				if i == 0 {
 					firstParams = node
@@ -286,6 +319,30 @@ func figure(ck *yamlcheck.Checker, dst **Figure) yamlcheck.Reader {
 			"fitness": ck.Number(&f.Fitness),
 			"games":   ck.Int(&f.Games),
 			"ci95":    interval(ck, &f.CI95),
+		})
+		*dst = &f
+	}
+}
+
+// freshFigure reads a fresh figure.
+func freshFigure(ck *yamlcheck.Checker, dst **Fresh) yamlcheck.Reader {
+	return func(n *yaml.Node, key string) {
+		var f Fresh
+		ck.Map(n, key, yamlcheck.Fields{
+			"against": ck.String(&f.Against),
+			"fitness": ck.Number(&f.Fitness),
+			"games":   ck.Int(&f.Games),
+			"ci95":    interval(ck, &f.CI95),
+			"start":   figure(ck, &f.Start),
+			"vs_start": func(n *yaml.Node, key string) {
+				var d Difference
+				ck.Map(n, key, yamlcheck.Fields{
+					"difference": ck.Number(&d.Difference),
+					"games":      ck.Int(&d.Games),
+					"ci95":       interval(ck, &d.CI95),
+				})
+				f.VsStart = &d
+			},
 		})
 		*dst = &f
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/spf13/cobra"
 )
@@ -17,8 +18,9 @@ import (
 // can run commands in-process.
 type env struct {
 	stdout, stderr io.Writer
-	// stderrTTY says whether stderr is a terminal (progress bars).
-	stderrTTY bool
+	// stderrTTY says whether stderr is a terminal (progress bars), and
+	// stdoutTTY whether stdout is (sprt redraws its line there).
+	stderrTTY, stdoutTTY bool
 }
 
 // commands are the constructors of the subcommands. Each command lives in
@@ -137,7 +139,7 @@ func Run() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 // exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
-	e := &env{stdout: out, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	e := &env{stdout: out, stderr: stderr, stdoutTTY: isTerminal(stdout), stderrTTY: isTerminal(stderr)}
 	code := dispatch(context.Background(), e, args)
 	if out.err != nil && code == ExitOK {
 		// Results that did not reach stdout are a failure, whatever the
@@ -181,7 +183,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		if note != "" {
 			fmt.Fprintf(e.stderr, "%s: %s\n", name, note)
 		}
-	case errors.Is(err, errUsageShown):
+	case errors.Is(err, errUsageShown), errors.As(err, new(exitStatus)):
 	case code == ExitInterrupted:
 		fmt.Fprintf(e.stderr, "%s: interrupted\n", name)
 	case errors.As(err, &ce) && len(ce) == 1:
@@ -189,7 +191,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
 	default:
-		line := oneLine(err)
+		line := english.OneLine(err.Error())
 		if note != "" {
 			line += " (" + note + ")"
 		}
@@ -197,9 +199,6 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	}
 	return code
 }
-
-// oneLine folds a joined error onto one line.
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
 // exactlyOne returns the one positional argument of a command, what
 // naming it in the error.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"no player", []string{"eval", "battleship"}, "--player is required"},
 		{"no game", []string{"eval", "--player", "random"}, "want exactly one GAME"},
 		{"bad rule", []string{"eval", "battleship", "--player", "random", "--rule", "size=99"}, "at most 128 cells"},
-		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, "unknown rule option colour"},
+		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, `unknown option "colour" (want size, width, height, fleet, reveal or placer)`},
 		{"rule given twice", []string{"eval", "battleship", "--player", "random", "--rule", "size=10", "--rule", "size=8"}, "--rule: size given twice (size=10, then size=8)"},
 		{"rule given twice, once the old way", []string{"perft", "hadron", "--size", "5", "--rule", "size=7", "--depth", "1"}, "size given twice"},
 		{"env given twice", []string{"games", "--command", "true", "--env", "A=1", "--env", "A=1"}, "--env: A given twice"},
@@ -270,5 +271,66 @@ func TestEvalSeries(t *testing.T) {
 	code, text, errs := run(t, "eval", "battleship", "--player", "learner", "--games", "40", "--series", "20")
 	if code != ExitOK || !strings.Contains(text, "2 series of 20 games") || !strings.Contains(text, "\n19-20 ") {
 		t.Fatalf("exit %d: %s%s", code, text, errs)
+	}
+}
+
+// TestEvalTextAndJSONCarryTheSameFigures: the paired differences and the
+// pentanomial figures of --json are those the text prints.
+func TestEvalTextAndJSONCarryTheSameFigures(t *testing.T) {
+	args := []string{"eval", "battleship", "--player", "over9000", "--player", "bob", "--vs", "random", "--games", "200", "--seed", "3"}
+	code, text, errs := run(t, args...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, js, errs := run(t, append(args, "--json")...)
+	if code != ExitOK {
+		t.Fatalf("--json: exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Differences []struct {
+			A, B, Measure string
+			Difference    struct {
+				Value float64
+				CI95  [2]float64
+				N     int
+			}
+		}
+		Matches []struct {
+			A, B        string
+			Score       float64
+			CI95        [2]float64
+			Pentanomial [5]int
+			EloJSON     struct {
+				Value float64
+				CI95  [2]float64
+			} `json:"elo"`
+			NormalizedEloJSON struct {
+				Value float64
+				CI95  [2]float64
+			} `json:"normalized_elo"`
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Differences) != 3 || len(rep.Matches) != 2 {
+		t.Fatalf("--json: %d differences and %d matches, want 3 (over9000, bob and random) and 2:\n%s", len(rep.Differences), len(rep.Matches), js)
+	}
+	d := rep.Differences[0]
+	want := []string{fmt.Sprintf("  over9000 - bob = %+.3f [%+.3f, %+.3f] shots", d.Difference.Value, d.Difference.CI95[0], d.Difference.CI95[1])}
+	for _, m := range rep.Matches {
+		want = append(want,
+			fmt.Sprintf("  score %.4f [%.4f, %.4f] (higher is better), Elo %+.1f [%+.1f, %+.1f], normalized Elo %+.1f [%+.1f, %+.1f]",
+				m.Score, m.CI95[0], m.CI95[1], m.EloJSON.Value, m.EloJSON.CI95[0], m.EloJSON.CI95[1],
+				m.NormalizedEloJSON.Value, m.NormalizedEloJSON.CI95[0], m.NormalizedEloJSON.CI95[1]),
+			fmt.Sprintf("  pairs scoring 0, 1/2, 1, 3/2, 2: [%d, %d, %d, %d, %d]", m.Pentanomial[0], m.Pentanomial[1], m.Pentanomial[2], m.Pentanomial[3], m.Pentanomial[4]))
+	}
+	for _, line := range want {
+		if !strings.Contains(text, line+"\n") {
+			t.Errorf("the text lacks the --json figure line %q:\n%s", line, text)
+		}
+	}
+	if d.Difference.N != 200 || d.Difference.CI95[1] >= 0 {
+		t.Errorf("over9000 - bob over 200 deals: %+v (over9000 needs some 11 shots fewer)", d)
 	}
 }

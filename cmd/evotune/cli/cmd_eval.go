@@ -10,7 +10,9 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -45,10 +47,13 @@ func newEvalCmd(e *env) *cobra.Command {
 		Use:   "eval GAME --player SPEC [--vs SPEC ...]",
 		Short: "Play games and report figures with 95% intervals",
 		Long: `Play games and report, per player, its solo figures (Battleship: shots to sink a
-fleet) and, per pairing with a --vs opponent, wins, draws, losses and score, all
-with 95% intervals. Solo games share their deals across players; head-to-head
-games are played in seat-swapped pairs on the same deal. Results do not depend
-on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
+fleet; lower is better) and, per pairing with a --vs opponent, wins, draws,
+losses, score, Elo and normalized Elo (higher is better), all with 95%
+intervals. Solo games share their deals across players, so every two players
+also get the paired difference of their means; head-to-head games are played in
+seat-swapped pairs on the same deal, and their intervals come from the variance
+of the pairs (docs/statistics.md). Results do not depend on --workers. Ctrl-C or
+SIGTERM stops the games at once (exit 130).`,
 		Example: `  evotune eval battleship --player over9000 --player tuned:best.yaml --games 20000
   evotune eval hadron --player tuned:best.yaml --vs aenigma --rule size=7
   evotune eval mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true --player classic --vs random
@@ -59,7 +64,7 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 			if o.game, err = oneGame(args, &o.program); err != nil {
 				return err
 			}
-			if err := o.checkSVG(); err != nil {
+			if err := o.check(); err != nil {
 				return err
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
@@ -68,7 +73,7 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVar(&o.player, "player", nil, "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
+	fs.StringArrayVar(&o.player, "player", nil, "player `SPEC` to evaluate (repeatable): a registered name, NAME@KEY=VALUE,... with\nits own settings (see 'evotune games GAME'), or NAME:FILE")
 	fs.StringArrayVar(&o.vs, "vs", nil, "opponent `SPEC` met head to head by every player (repeatable)")
 	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer laying the fleets;\ndefault: the game's, see 'evotune games GAME')")
 	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")
@@ -85,61 +90,49 @@ on --workers. Ctrl-C or SIGTERM stops the games at once (exit 130).`,
 	return cmd
 }
 
-func (o *evalOptions) run(ctx context.Context) error {
-	e := o.e
-	if len(o.player) == 0 {
+// check checks every flag once parsed, changing nothing.
+func (o *evalOptions) check() error {
+	if err := o.checkSVG(); err != nil {
+		return err
+	}
+	switch {
+	case len(o.player) == 0:
 		return usagef("--player is required")
-	}
-	if o.games < 1 {
+	case o.games < 1:
 		return usagef("--games must be at least 1, got %d", o.games)
-	}
-	if o.games > maxEvalGames {
+	case o.games > maxEvalGames:
 		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
-	}
-	if o.workers < 0 || o.workers > engine.MaxWorkers {
+	case o.workers < 0 || o.workers > engine.MaxWorkers:
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
-	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if len(o.vs) > 0 && o.games%2 != 0 {
+	case len(o.vs) > 0 && o.games%2 != 0:
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
-	}
-	if o.series < 0 {
+	case o.series < 0:
 		return usagef("--series %d: want 0 (no series) or a series length", o.series)
-	}
-	if o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0) {
+	case o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0):
 		return usagef("--series %d: want --games a multiple of it and no --vs opponents", o.series)
-	}
-	if o.svg != "" && o.series == 0 {
+	case o.svg != "" && o.series == 0:
 		return usagef("--svg draws series: give --series N")
 	}
-	info, err := o.program.lookup(ctx, e, o.game)
+	return nil
+}
+
+// workersOf is a --workers flag's number of games at once: 0 means all
+// cores.
+func workersOf(n int) int {
+	if n == 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+func (o *evalOptions) run(ctx context.Context) error {
+	e := o.e
+	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
 	if err != nil {
 		return err
 	}
-	o.game = info.Name
-	g, err := info.New(o.rules)
-	if err != nil {
-		return asUsage(err)
-	}
-	defer fitness.Close(g)
-	solo, hasSolo := fitness.SoloOf(g)
-	opponent, err := o.soloOpponent(solo)
-	if err != nil {
-		return err
-	}
-	if opponent != "" && solo.OpponentRule != "" {
-		// The game reads its opponent from a rule, so the whole game (its
-		// head-to-head deals too) uses the one named.
-		fitness.Close(g)
-		o.rules[solo.OpponentRule] = opponent
-		if g, err = info.New(o.rules); err != nil {
-			return asUsage(err)
-		}
-		defer fitness.Close(g)
-		opponent = ""
-	}
+	defer closeGame()
+	_, hasSolo := fitness.SoloOf(g)
 	if o.series > 0 {
 		return o.runSeries(ctx, g)
 	}
@@ -149,12 +142,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
 		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
 	}
-	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers}
-	if opponent != "" {
-		if req.SoloOpponent, err = fitness.ParseSpec(g, solo.Opponent, opponent); err != nil {
-			return asUsage(err)
-		}
-	}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: workersOf(o.workers), SoloOpponent: opponent}
 	for _, list := range []struct {
 		specs []string
 		into  *[]fitness.Contender
@@ -201,49 +189,46 @@ func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	return nil
 }
 
-// placerRole is the role --placer names: the flag predates --opponent and
-// stays for the games whose solo opponents are placers.
-const placerRole fitness.Role = "placer"
-
-// soloOpponent returns the SPEC of --opponent (or --placer, its name for
-// games whose solo opponents are placers), "" when neither is given.
-func (o *evalOptions) soloOpponent(solo fitness.Solo) (string, error) {
-	spec, flag := o.opponent, "--opponent"
-	switch {
-	case o.placer != "" && o.opponent != "":
-		return "", usagef("--placer and --opponent name the same player: give one")
-	case o.placer != "":
-		spec, flag = o.placer, "--placer"
-		if solo.Opponent != placerRole {
-			return "", usagef("--placer: %s has no placers; see 'evotune games %s'", o.game, o.game)
-		}
-	}
-	if spec != "" && solo.Opponent == "" {
-		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, o.game, o.game)
-	}
-	return spec, nil
-}
-
 func writeEvalText(w io.Writer, rep fitness.EvalReport) {
 	fmt.Fprintf(w, "%s: %s per player and pairing, seed %d\n", rep.Game, english.Count(rep.Games, "game"), rep.Seed)
 	if len(rep.Players) > 0 {
 		measure := rep.Players[0].Measure
 		width := labelWidth(rep)
-		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
+		fmt.Fprintf(w, "\n%-*s  %8s  %-17s  %6s  %6s  %7s   (lower is better)\n", width, "player", "mean "+measure, "95% CI", "median", "sd", "games")
 		for _, p := range rep.Players {
 			s := p.Solo
 			fmt.Fprintf(w, "%-*s  %8.3f  [%6.3f, %6.3f]  %6.1f  %6.3f  %7d\n",
 				width, p.Name, s.Mean, s.CI95[0], s.CI95[1], s.Median, s.SD, s.N)
 		}
 	}
+	if len(rep.Differences) > 0 {
+		fmt.Fprintf(w, "\npaired differences of mean %s on the same deals, 95%% CI (below 0: the first needs fewer):\n", rep.Differences[0].Measure)
+		for _, d := range rep.Differences {
+			fmt.Fprintf(w, "  %s - %s = %+.3f [%+.3f, %+.3f] %s\n", d.A, d.B, d.Difference.Value, d.Difference.CI95[0], d.Difference.CI95[1], d.Measure)
+		}
+	}
 	if len(rep.Matches) > 0 {
 		fmt.Fprintln(w)
 		for _, m := range rep.Matches {
-			fmt.Fprintf(w, "%s vs %s: %s, %s, %s, %s, score %.4f [%.4f, %.4f]\n",
-				m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"),
-				m.Score, m.CI95[0], m.CI95[1])
+			writeMatchText(w, m)
 		}
 	}
+}
+
+// writeMatchText is a pairing's figures: the tally, then the pentanomial
+// figures (higher is better for the first named).
+func writeMatchText(w io.Writer, m fitness.MatchReport) {
+	fmt.Fprintf(w, "%s vs %s: %s in %s: %s, %s, %s\n",
+		m.A, m.B, english.Count(m.Games, "game"), english.Count(m.Pairs.Pairs(), "seat-swapped pair"),
+		english.Count(m.Wins, "win"), english.Count(m.Draws, "draw"), english.Count(m.Losses, "loss"))
+	fmt.Fprintf(w, "  score %.4f [%.4f, %.4f] (higher is better), Elo %s, normalized Elo %s\n",
+		m.Score, m.CI95[0], m.CI95[1], formatElo(m.Elo), formatElo(m.NormalizedElo))
+	fmt.Fprintf(w, "  pairs scoring 0, 1/2, 1, 3/2, 2: %v\n", m.Pairs)
+}
+
+// formatElo is an Elo figure with its interval.
+func formatElo(e stats.Estimate) string {
+	return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", e.Value, e.CI95[0], e.CI95[1])
 }
 
 func labelWidth(rep fitness.EvalReport) int {
@@ -261,7 +246,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 	if !ok {
 		return usagef("--series: %s has no series of solo games", g.Name())
 	}
-	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: o.workers}
+	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: workersOf(o.workers)}
 	for _, spec := range o.player {
 		p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
 		if err != nil {
@@ -277,7 +262,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 		return err
 	}
 	if o.svg != "" {
-		if err := engine.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+		if err := rundir.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
 			return err
 		}
 	}

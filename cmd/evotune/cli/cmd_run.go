@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
-	"github.com/schollz/progressbar/v3"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -36,8 +34,15 @@ func newRunCmd(e *env) *cobra.Command {
 		Long: `Start a tuning run: evaluate, checkpoint and breed every generation, and write
 config.yaml, checkpoint.json, generations.csv, best.yaml, report.svg and run.log
 to the run directory. Ctrl-C (or SIGTERM) stops after the generation in flight is
-checkpointed; a second one aborts it. 'best so far' is the hall of fame's best;
-re-evaluation can move it either way.`,
+checkpointed; a second one aborts it.
+
+Progress: one line per generation (a bar on a terminal) with the direction of
+the objective, the generation's best and mean, and the hall of fame's best
+(hof), whose games pool every generation it was re-evaluated in, so its figure
+moves either way as they add up. At the end the run re-measures its best on
+fresh deals and prints what it recommends beside where it started, paired on
+the same deals, and the command that tests it further (--json: as one JSON
+document).`,
 		Example: `  evotune run configs/quickstart.yaml
   evotune run configs/hadron.yaml --out runs/h1 --workers 4 --generations 50`,
 		ValidArgsFunction: completeConfig,
@@ -63,7 +68,7 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 		}
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
-	pool := o.dist.apply(o.e, o.quiet, &opts)
+	pool := o.dist.apply(o.e, o.quiet, o.distSetup, &opts)
 	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)
@@ -79,20 +84,24 @@ type engineFlags struct {
 	workers     int
 	generations int
 	quiet       bool
+	json        bool
 	prof        profiles
 	dist        distFlags // play on other machines
+	distSetup   distSetup // what dist resolves to, before anything runs
 }
 
 func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
 	fs.IntVar(&f.workers, "workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	fs.IntVar(&f.generations, "generations", 0, generations)
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	fs.BoolVar(&f.json, "json", false, "print the end-of-run summary as one JSON document")
 	f.prof.addFlags(fs)
 	f.dist.addFlags(fs)
 }
 
 // runE is the RunE of run and resume: their one argument, what names it,
-// into arg, the counts checked, then run.
+// into arg, every flag checked (check), what the distribution flags mean
+// worked out (resolve), then run.
 func (f *engineFlags) runE(what string, arg *string, run func(context.Context) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		var err error
@@ -107,14 +116,14 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 		if err := f.check(cmd.Flags()); err != nil {
 			return err
 		}
-		if err := f.dist.check(); err != nil {
+		if f.distSetup, err = f.dist.resolve(); err != nil {
 			return err
 		}
 		return run(cmd.Context())
 	}
 }
 
-// check checks the counts once parsed.
+// check checks the flags once parsed, changing nothing.
 func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.workers < 0 || f.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, engine.MaxWorkers)
@@ -125,7 +134,7 @@ func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.generations > engine.MaxGenerations {
 		return usagef("--generations %d: more than the limit of %d", f.generations, engine.MaxGenerations)
 	}
-	return nil
+	return f.dist.check()
 }
 
 // runEngine wires profiles, progress and the two-stage interrupt around
@@ -139,13 +148,14 @@ func (f *engineFlags) runEngine(ctx context.Context, e *env, opts *engine.Option
 			if !f.quiet {
 				opts.Progress = newRunProgress(e)
 			}
-			return reportRun(ctx, e, opts, start)
+			return reportRun(ctx, e, opts, f.json, start)
 		})
 	})
 }
 
 // reportRun runs start and says how it ended.
-func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(context.Context) (*engine.Result, error)) error {
+func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, start func(context.Context) (*engine.Result, error)) error {
+	began := time.Now()
 	// start reads opts (Stop, Progress) through the closure's copy.
 	res, err := start(ctx)
 	if p, ok := opts.Progress.(*runProgress); ok {
@@ -157,7 +167,7 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
-		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
+		if _, serr := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); serr == nil {
 			resume := engine.ResumeCommand(opts.Dir, 0, 0)
 			if res != nil {
 				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
@@ -170,75 +180,11 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, start func(con
 	case err != nil:
 		return err
 	}
-	b := res.Best
-	fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
-		res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
-	return nil
-}
-
-// runProgress draws one bar per generation on a terminal, or one plain
-// line per generation otherwise.
-type runProgress struct {
-	w      io.Writer
-	tty    bool
-	mu     sync.Mutex
-	bar    *progressbar.ProgressBar
-	start  time.Time
-	budget int
-	gen    int
-	last   int
-	best   string
-	// spent and done time the generations of this process, for the ETA.
-	spent time.Duration
-	done  int
-}
-
-func newRunProgress(e *env) *runProgress { return &runProgress{w: e.stderr, tty: e.stderrTTY} }
-
-func (p *runProgress) StartGeneration(gen, budget, games int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.start, p.gen, p.budget, p.last = time.Now(), gen, budget, 0
-	if !p.tty {
-		return
+	if res.Summary == nil { // a finished run in a directory it cannot write
+		b := res.Best
+		fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
+			res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, rundir.BestFile))
+		return nil
 	}
-	desc := fmt.Sprintf("generation %d/%d", gen+1, budget)
-	if p.best != "" {
-		desc += ", best so far " + p.best
-	}
-	p.bar = newBar(p.w, games, desc)
-}
-
-func (p *runProgress) Games(done int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil && done > p.last {
-		_ = p.bar.Set(done)
-		p.last = done
-	}
-}
-
-func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Member) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Finish()
-		p.bar = nil
-	}
-	took := time.Since(p.start)
-	p.spent += took
-	p.done++
-	eta := eta(p.spent, p.done, p.budget-gen-1)
-	p.best = fmt.Sprintf("%.4g", best.Fitness)
-	fmt.Fprintf(p.w, "generation %d/%d: best %.4g, mean %.4g (sd %.3g); best so far %.4g [%.4g, %.4g] over %s; %s, %.0f games/s, ETA %v\n",
-		gen+1, p.budget, s.Best, s.Mean, s.SD, best.Fitness, best.CI95[0], best.CI95[1], english.Count(best.Games, "game"),
-		english.Count(s.Games, "game"), float64(s.Games)/max(took.Seconds(), 1e-9), eta)
-}
-
-func (p *runProgress) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Exit()
-	}
+	return writeSummary(e.stdout, res.Summary, time.Since(began), json)
 }

@@ -2,17 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/spf13/cobra"
 )
 
@@ -23,7 +22,7 @@ type workerOptions struct {
 	e       *env
 	url     string
 	workers int
-	token   string
+	tok     tokenFlags
 	ca      string
 	creds   string
 	allow   bool
@@ -40,13 +39,19 @@ func newWorkerCmd(e *env) *cobra.Command {
 		Long: `Play batches of games for a coordinator ('evotune run CONFIG --serve' or
 '--nats URL') until stopped: pull a batch, play it, send its results. Workers
 may join and leave at any time; a batch held by a worker that dies goes to
-another. A worker plays evotune's own games only, unless --allow-programs lets
-it run the outside program a config names (from this machine).`,
+another. A worker gives the coordinator's token: --token-file, $EVOTUNE_NATS_TOKEN,
+--token or the URL, else the user's token file, which a coordinator on localhost
+uses. A worker plays evotune's own games only, unless --allow-programs lets it
+run the outside program a config names (from this machine); it then refuses to
+start without a token or --creds.`,
 		Example: `  evotune worker nats://127.0.0.1:4222
-  EVOTUNE_NATS_TOKEN=... evotune worker nats://coord:4222 --workers 8`,
+  evotune worker nats://coord:4222 --token-file coord.token --workers 8`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
+				return err
+			}
+			if err := o.check(); err != nil {
 				return err
 			}
 			return o.prof.profiled(func() error { return o.run(cmd.Context()) })
@@ -54,7 +59,7 @@ it run the outside program a config names (from this machine).`,
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&o.workers, "workers", 0, "batches played at once (default: all cores)")
-	fs.StringVar(&o.token, "token", "", "the coordinator's token (default $"+tokenEnv+"; or in the URL: nats://TOKEN@HOST:PORT)")
+	o.tok.addFlags(fs, "the coordinator's token (or in the URL: nats://TOKEN@HOST:PORT)")
 	fs.StringVar(&o.ca, "tls-ca", "", "the certificate authority `FILE` of the coordinator's TLS certificate")
 	fs.StringVar(&o.creds, "creds", "", "a NATS credentials `FILE`")
 	fs.BoolVar(&o.allow, "allow-programs", false, "play configs whose games are played by an outside program (the config names the command)")
@@ -64,21 +69,25 @@ it run the outside program a config names (from this machine).`,
 	return cmd
 }
 
-func (o *workerOptions) run(ctx context.Context) error {
+// check checks every flag once parsed, changing nothing.
+func (o *workerOptions) check() error {
 	if o.workers < 0 || o.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if err := dist.CheckURL(o.url); err != nil {
+	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}
 	}
-	if o.token == "" {
-		o.token = os.Getenv(tokenEnv)
-	}
-	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
+	}
+	return nil
+}
+
+func (o *workerOptions) run(ctx context.Context) error {
+	slots := workersOf(o.workers)
+	token, tokenFrom, err := o.token()
+	if err != nil {
+		return err
 	}
 	var logw io.Writer = o.e.stderr
 	if o.quiet {
@@ -87,19 +96,29 @@ func (o *workerOptions) run(ctx context.Context) error {
 	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
 	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: o.token, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		nc, err := natsqueue.Connect(ctx, o.url, natsqueue.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
 			Waiting: func() {
-				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", natsqueue.Redact(o.url), o.wait)
 			}})
 		if err != nil {
 			return err
 		}
 		defer nc.Close()
+		if o.allow {
+			// A server that takes anyone's jobs would make this worker
+			// run anyone's programs.
+			if err := natsqueue.Authenticates(o.url, natsqueue.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
+				if errors.Is(err, natsqueue.ErrOpenServer) {
+					return fmt.Errorf("%w: --allow-programs takes work only from a server that authenticates its clients", err)
+				}
+				return err
+			}
+		}
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
-		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
+		err = natsqueue.Work(ctx, nc, natspool.Play(w), natsqueue.WorkerOptions{Slots: slots,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
@@ -108,4 +127,30 @@ func (o *workerOptions) run(ctx context.Context) error {
 		}
 		return err
 	})
+}
+
+// token is the token the worker gives and where it comes from: the one
+// given (flags, the environment, the URL), else the user's token file's,
+// made if there is none yet, so that a worker started before its
+// coordinator agrees with it. A worker that runs programs needs one (or
+// credentials).
+func (o *workerOptions) token() (tok, from string, err error) {
+	tok, _, err = o.tok.given()
+	if err != nil || tok != "" || natsqueue.URLHasSecret(o.url) {
+		return tok, "", err
+	}
+	tok, path, made, err := userToken(true)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return "", "", err // a token file that is there but unfit: say so
+	case err != nil && o.allow && o.creds == "":
+		return "", "", noTokenForPrograms(err)
+	case err != nil:
+		return "", "", nil // no place for one: a server that asks says so
+	}
+	if made && !o.quiet {
+		fmt.Fprintf(o.e.stderr, "evotune worker: made a token for this user's coordinators and workers in %s (mode 600)\n", path)
+	}
+	return tok, path, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -59,7 +60,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"help already shown", errUsageShown, ExitUsage},
 		{"config errors", engine.ConfigErrors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
 		{"run exists", fmt.Errorf("run: %w", engine.ErrRunExists), ExitUsage},
-		{"not an evotune directory", fmt.Errorf("run: %w", engine.ErrNotEvotuneDir), ExitUsage},
+		{"not an evotune directory", fmt.Errorf("run: %w", rundir.ErrNotEvotuneDir), ExitUsage},
 		{"budget", fmt.Errorf("resume: %w", engine.ErrBudget), ExitUsage},
 		{"no rivals", fmt.Errorf("export: %w", engine.ErrNoRivals), ExitUsage},
 		{"outside program setup", fmt.Errorf("eval: %w", &external.SetupError{}), ExitUsage},
@@ -192,8 +193,8 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{"unknown flag", []string{"export", "run", "--frob"}, "evotune export: unknown flag: --frob; run 'evotune export --help' for usage"},
 		{"missing value", []string{"run", "c.yaml", "--out"}, "evotune run: flag needs an argument: --out"},
 		{"unknown command with flags", []string{"frobnicate", "--x"}, `evotune: unknown command "frobnicate"`},
-		{"worker URL", []string{"worker", "not a url"}, `evotune worker: dist: not a url: not a server URL`},
-		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: dist: http://h:4222: scheme "http", want nats, tls, ws or wss`},
+		{"worker URL", []string{"worker", "not a url"}, `evotune worker: natsqueue: not a url: not a server URL`},
+		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: natsqueue: http://h:4222: scheme "http", want nats, tls, ws or wss`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,7 +257,7 @@ func TestCompletion(t *testing.T) {
 		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"params files", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/"}, []string{"tuned:testdata/no-rivals/best.yaml", "tuned:testdata/no-rivals/config.yaml", "tuned:testdata/no-rivals/checkpoint.json"}, []string{"tuned:testdata/no-rivals/report.svg", "tuned:testdata/no-rivals/generations.csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"params files by prefix", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, []string{"tuned:testdata/no-rivals/config.yaml"}, cobra.ShellCompDirectiveNoFileComp},
-		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/pre-issue13/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/before-optin-knobs/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"placer files", []string{"eval", "battleship", "--placer", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"no files for an untunable player", []string{"eval", "battleship", "--player", "over9000:testdata/"}, nil, []string{"over9000:testdata/no-rivals/"}, cobra.ShellCompDirectiveNoFileComp},
 	}
@@ -429,9 +430,9 @@ func TestCountsOfOne(t *testing.T) {
 		{"eval", []string{"eval", "battleship", "--player", "random", "--games", "1"}, nil, "battleship: 1 game per player and pairing"},
 		{"eval series", []string{"eval", "battleship", "--player", "learner", "--games", "2", "--series", "1"}, nil, "2 series of 1 game per player"},
 		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
-		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation; best fitness"},
+		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation, "},
 		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
-			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+			data, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 			return string(data)
 		}, "1 generation, 1 worker\n"},
 	}
@@ -468,7 +469,7 @@ func TestReadmeSynopsis(t *testing.T) {
 	block, _, _ = strings.Cut(block, "```")
 	// An indented line goes on with the line above it.
 	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
-	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z-]*)`)
+	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z0-9-]*)`)
 	for _, c := range ourCommands(t) {
 		t.Run(c.Name(), func(t *testing.T) {
 			var lines []string

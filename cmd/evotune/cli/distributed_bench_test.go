@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 )
 
 // BenchmarkQuickstartProcesses times the generations of
@@ -147,7 +148,8 @@ func median(xs []float64) float64 {
 // of them. stop ends them all.
 func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	b.Helper()
-	srv, err := dist.Serve(dist.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir()})
+	const token = "bench-token"
+	srv, err := natsqueue.Serve(natsqueue.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir(), Token: token})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -155,7 +157,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -173,6 +175,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	url := "nats://" + srv.Addr().String()
 	for range n {
 		cmd := exec.Command(bin, "worker", url, "--workers", "1", "--quiet")
+		cmd.Env = append(os.Environ(), tokenEnv+"="+token)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
@@ -190,5 +193,5 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 			b.Fatalf("heard from %d of %d workers in a minute", c.Workers().Workers, n)
 		}
 	}
-	return distpool.Pool{C: c, OneCore: true}, stop // as run --serve without --play
+	return natspool.Pool{C: c, OneCore: true}, stop // as run --serve without --play
 }

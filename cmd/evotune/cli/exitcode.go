@@ -8,6 +8,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/rundir"
 )
 
 // ExitCode is what the process returns. exitCodes is the one table of
@@ -16,10 +17,12 @@ type ExitCode int
 
 // The exit codes.
 const (
-	ExitOK          ExitCode = 0
-	ExitFailure     ExitCode = 1   // a runtime failure: I/O, a corrupt checkpoint
-	ExitUsage       ExitCode = 2   // bad flags, arguments or config
-	ExitInterrupted ExitCode = 130 // stopped by Ctrl-C or SIGTERM
+	ExitOK           ExitCode = 0
+	ExitFailure      ExitCode = 1   // a runtime failure: I/O, a corrupt checkpoint
+	ExitUsage        ExitCode = 2   // bad flags, arguments or config
+	ExitH0           ExitCode = 3   // sprt accepted H0
+	ExitInconclusive ExitCode = 4   // sprt reached --max-games without a verdict
+	ExitInterrupted  ExitCode = 130 // stopped by Ctrl-C or SIGTERM
 )
 
 // exitCodes says what each exit code means, in the order help lists them.
@@ -28,9 +31,11 @@ var exitCodes = []struct {
 	name    string
 	meaning string
 }{
-	{ExitOK, "ok", "success"},
+	{ExitOK, "ok", "success (sprt: H1 accepted)"},
 	{ExitFailure, "failure", "runtime failure (I/O, a corrupt checkpoint, a game that cannot be played)"},
 	{ExitUsage, "usage", "bad usage or config (flags, arguments, a config, a player file, an outside program that fails its handshake)"},
+	{ExitH0, "h0", "sprt: H0 accepted"},
+	{ExitInconclusive, "inconclusive", "sprt: --max-games reached without a verdict"},
 	{ExitInterrupted, "interrupted", "interrupted by Ctrl-C or SIGTERM"},
 }
 
@@ -73,14 +78,23 @@ func asUsage(err error) error {
 // already on stderr: exit 2 and nothing more to print.
 var errUsageShown = errors.New("usage shown")
 
+// exitStatus ends a command that worked with an exit code other than 0
+// (sprt's verdicts): the command has said everything already.
+type exitStatus ExitCode
+
+func (s exitStatus) Error() string { return ExitCode(s).String() }
+
 // exitCodeOf maps the error a command returned to the exit code.
 func exitCodeOf(err error) ExitCode {
 	var ue usageError
 	var ce engine.ConfigErrors
 	var setup *external.SetupError
+	var status exitStatus
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &status):
+		return ExitCode(status)
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	// A run directory whose checkpoint belongs to another config is a
@@ -88,7 +102,7 @@ func exitCodeOf(err error) ExitCode {
 	// command line, is wrong. A path that is no run directory at all is
 	// the command line's mistake (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
-		errors.Is(err, engine.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
+		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // copyDir copies the files of a test fixture directory into a fresh one.
@@ -29,21 +32,22 @@ func copyDir(t *testing.T, from string) string {
 	return dir
 }
 
-// TestPreIssue13RunResumes resumes a run that the evotune of commit
-// bafc248 (the last before issue 13 gave the tuned shooter its model and
-// samples knobs) left after generation 2 of configs/quickstart.yaml, and
-// compares it with that evotune's uninterrupted 4-generation run (see
-// testdata/pre-issue13/README.md). The checkpoint holds 12 genes a member;
+// TestRunFromBeforeOptInKnobsResumes resumes a run that an evotune from
+// before the tuned shooter had its model and samples knobs left after
+// generation 2 of configs/quickstart.yaml, and compares it with that
+// evotune's uninterrupted 4-generation run (see
+// testdata/before-optin-knobs/README.md). The checkpoint holds 12 genes a member;
 // with model and samples searched by default it was refused as corrupt.
 // Every file is byte-identical but best.yaml, which now also names the two
 // knobs at their defaults.
-func TestPreIssue13RunResumes(t *testing.T) {
+func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	for f, files := range resumeOldRun(t, "pre-issue13") {
+	dir, files := resumeOldRun(t, "before-optin-knobs")
+	for f, files := range files {
 		got, want := files[0], files[1]
-		if f == "best.yaml" {
+		if f == rundir.BestFile {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
 			for _, line := range []string{"      model: density\n", "      samples: 256\n"} {
@@ -57,9 +61,18 @@ func TestPreIssue13RunResumes(t *testing.T) {
 		// report.svg draws them below the old picture (issue 12): leave
 		// both out; the rest must be the old bytes.
 		switch f {
-		case "checkpoint.json":
+		case rundir.CheckpointFile:
 			got = withoutBestGenes(t, got)
-		case "report.svg":
+			// The remeasure, on by default since, adds its figures at the
+			// end; the evolution must be the old one to the byte.
+			got = withoutTopLevelKeys(got, "remeasured", "verdict")
+		case rundir.BestFile:
+			// best.yaml now names the remeasure's winner: derived from the
+			// checkpoint compared above, its selection figures and values
+			// are the hall-of-fame member's it names.
+			checkWinnerFile(t, dir, got)
+			continue
+		case rundir.ReportFile:
 			got, want = withoutKnobs(got), withoutKnobs(want)
 		}
 		if !bytes.Equal(got, want) {
@@ -99,7 +112,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s%s", name, code, out, errs)
 		}
 	}
-	for _, f := range []string{"generations.csv", "best.yaml"} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 		a, errA := os.ReadFile(filepath.Join(runs["bare"], f))
 		b, errB := os.ReadFile(filepath.Join(runs["pinned"], f))
 		if errA != nil || errB != nil {
@@ -111,7 +124,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 	}
 	// The checkpoints differ in the config they carry, not in the state.
 	state := func(dir string) string {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,6 +164,105 @@ func withoutBestGenes(t *testing.T, data []byte) []byte {
 	return []byte(strings.Join(out, ""))
 }
 
+// withoutTopLevelKeys drops top-level keys (one space of indent) and
+// their values from an indented checkpoint, and the comma they leave.
+func withoutTopLevelKeys(data []byte, keys ...string) []byte {
+	var out []string
+	end := ""
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if end != "" {
+			if strings.HasPrefix(line, end) {
+				end = ""
+			}
+			continue
+		}
+		for _, k := range keys {
+			if strings.HasPrefix(line, ` "`+k+`": `) {
+				switch {
+				case strings.HasSuffix(strings.TrimSpace(line), "["):
+					end = " ]"
+				case strings.HasSuffix(strings.TrimSpace(line), "{"):
+					end = " }"
+				}
+				line = ""
+			}
+		}
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	// The last field kept may have lost its successor.
+	for i := len(out) - 1; i > 0; i-- {
+		if strings.HasPrefix(out[i], "}") {
+			out[i-1] = strings.Replace(out[i-1], ",\n", "\n", 1)
+			break
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}
+
+// withoutKeys drops the keys, at every depth, from a JSON document and
+// writes it indented.
+func withoutKeys(t *testing.T, data []byte, keys ...string) []byte {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var drop func(v any)
+	drop = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range keys {
+				delete(v, k)
+			}
+			for _, x := range v {
+				drop(x)
+			}
+		case []any:
+			for _, x := range v {
+				drop(x)
+			}
+		}
+	}
+	drop(doc)
+	out, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkWinnerFile checks best.yaml against the run's checkpoint: its
+// first player is the verdict's, with that member's selection figures.
+func checkWinnerFile(t *testing.T, dir string, best []byte) {
+	t.Helper()
+	ckData, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ck struct {
+		HallOfFame []struct {
+			Fitness float64
+			Games   int
+		} `json:"hall_of_fame"`
+		Verdict *struct{ Rank int } `json:"verdict"`
+	}
+	if err := json.Unmarshal(ckData, &ck); err != nil || ck.Verdict == nil {
+		t.Fatalf("checkpoint: %v, verdict %v", err, ck.Verdict)
+	}
+	m := ck.HallOfFame[ck.Verdict.Rank-1]
+	for _, want := range []string{
+		fmt.Sprintf("hall_of_fame_rank: %d\n", ck.Verdict.Rank),
+		fmt.Sprintf("games: %d\n", m.Games),
+		"fresh:",
+	} {
+		if !bytes.Contains(best, []byte(want)) {
+			t.Errorf("best.yaml lacks %q:\n%s", want, best)
+		}
+	}
+}
+
 // withoutKnobs drops report.svg's header line (its size grows with the
 // knob picture) and the knob picture's lines.
 func withoutKnobs(data []byte) []byte {
@@ -166,24 +278,31 @@ func withoutKnobs(data []byte) []byte {
 	return []byte(strings.Join(out, ""))
 }
 
-// TestPreIssue29HadronRunResumes resumes a Hadron run of the evotune
-// before issue 29 gave the tuned player its opt-in terms (mobility,
-// regions, unlocks, lead, tied parity; testdata/pre-issue29/README.md):
+// TestHadronRunFromBeforeOptInTermsResumes resumes a Hadron run of the
+// evotune from before the tuned player had its opt-in terms (mobility,
+// regions, unlocks, lead, tied parity; testdata/before-hadron-terms/README.md):
 // its genomes keep their 6 genes, so it resumes, and it evolves exactly
-// as the old evotune went on, byte for byte, but for best.yaml, which
-// lists the new knobs at their defaults (off).
-func TestPreIssue29HadronRunResumes(t *testing.T) {
-	for f, files := range resumeOldRun(t, "pre-issue29") {
+// as the old evotune went on, byte for byte, but for the remeasure, on by
+// default since, which adds its figures at the checkpoint's end and names
+// its winner in best.yaml, which also lists the new knobs at their
+// defaults (off), and for the members' intervals, computed from the
+// seat-swapped pairs since.
+func TestHadronRunFromBeforeOptInTermsResumes(t *testing.T) {
+	dir, files := resumeOldRun(t, "before-hadron-terms")
+	for f, files := range files {
 		got, want := files[0], files[1]
-		if f == "best.yaml" {
+		switch f {
+		case rundir.CheckpointFile:
+			got, want = withoutKeys(t, got, "remeasured", "verdict", "ci95"), withoutKeys(t, want, "ci95")
+		case rundir.BestFile:
 			for _, line := range []string{"lead_early: 0", "lead_late: 0", "mobility_early: 0", "mobility_late: 0", "regions_early: 0",
 				"regions_late: 0", "tied_parity: false", "unlock_early: 0", "unlock_late: 0"} {
-				line = "      " + line + "\n"
-				if !bytes.Contains(got, []byte(line)) {
+				if line = "      " + line + "\n"; !bytes.Contains(got, []byte(line)) {
 					t.Errorf("best.yaml lacks %q", line)
 				}
-				got = bytes.Replace(got, []byte(line), nil, 1)
 			}
+			checkWinnerFile(t, dir, got)
+			continue
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from the uninterrupted run of the old evotune:\n%s", f, got)
@@ -194,15 +313,15 @@ func TestPreIssue29HadronRunResumes(t *testing.T) {
 // resumeOldRun resumes testdata/NAME/run, a run an older evotune left
 // after 2 generations, to 4 generations, and returns each file that run
 // and the older evotune's uninterrupted run (testdata/NAME/want) wrote:
-// got, then want.
-func resumeOldRun(t *testing.T, name string) map[string][2][]byte {
+// got, then want, and the resumed run's directory.
+func resumeOldRun(t *testing.T, name string) (string, map[string][2][]byte) {
 	t.Helper()
 	dir := copyDir(t, filepath.Join("testdata", name, "run"))
 	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
 	}
 	files := map[string][2][]byte{}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "report.svg", "best.yaml"} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.ReportFile, rundir.BestFile} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -213,5 +332,5 @@ func resumeOldRun(t *testing.T, name string) map[string][2][]byte {
 		}
 		files[f] = [2][]byte{got, want}
 	}
-	return files
+	return dir, files
 }

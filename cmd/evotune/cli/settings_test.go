@@ -54,6 +54,10 @@ func TestSettingsThePlayerLacks(t *testing.T) {
 			`battleship: over9000 has no setting "depth" (it has none)`},
 		{"settings after the file", []string{"eval", "hadron", "--player", "tuned:best.yaml@depth=2", "--vs", "aenigma", "--games", "2"},
 			"(settings go before the file: tuned@depth=2:best.yaml)"},
+		{"sprt player", []string{"sprt", "hadron", "--rule", "size=5", "--player", "greedy@depth=2", "--vs", "aenigma"},
+			`hadron: greedy has no setting "depth" (it has none)`},
+		{"sprt vs", []string{"sprt", "mnk", "--player", "classic", "--vs", "classic@nodes=-1"},
+			"mnk: nodes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := run(t, tc.args...)
@@ -61,5 +65,24 @@ func TestSettingsThePlayerLacks(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d and %q", code, errs, ExitUsage, tc.want)
 			}
 		})
+	}
+}
+
+// TestSPRTPlaysSettings: sprt's players play with their own settings, as
+// under the rule: aenigma@depth=2 in a depth-1 game ends with the
+// counts of aenigma in a depth-2 game, which are not those of depth 1.
+func TestSPRTPlaysSettings(t *testing.T) {
+	counts := func(depth, player string) [5]int {
+		t.Helper()
+		rep, _ := sprtRun(t, ExitInconclusive, "hadron", "--rule", "size=5", "--rule", "depth="+depth, "--player", player, "--vs", "greedy",
+			"--batch", "20", "--max-games", "40", "--seed", "4", "--json")
+		return rep.Pairs
+	}
+	want := counts("2", "aenigma")
+	if got := counts("1", "aenigma@depth=2"); got != want {
+		t.Fatalf("aenigma@depth=2 under a depth-1 rule: pairs %v, want the depth-2 rule's %v", got, want)
+	}
+	if shallow := counts("1", "aenigma"); shallow == want {
+		t.Fatalf("depth 1 and 2 end on the same pairs %v: the test cannot tell settings from rules", want)
 	}
 }

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/english"
+)
+
+// runSummaryJSON is the summary as --json prints it: the engine's, with
+// the wall time of this process.
+type runSummaryJSON struct {
+	*engine.Summary
+	WallSeconds float64 `json:"wall_seconds"`
+}
+
+// writeSummary says what a finished run found: the starting point and
+// the recommended player on the same fresh deals, their paired
+// difference, the games and time it took, and the next command.
+func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(runSummaryJSON{Summary: s, WallSeconds: wall.Seconds()})
+	}
+	extra := ""
+	if s.RemeasureGames > 0 {
+		extra = fmt.Sprintf(" and %s re-measuring the best", english.Count(s.RemeasureGames, "game"))
+	}
+	fmt.Fprintf(w, "%s: %s, %s%s, in %s\n", s.Dir, english.Count(s.Generations, "generation"),
+		english.Count(s.Games, "game"), extra, wall.Round(100*time.Millisecond))
+	if s.Stopped != nil {
+		fmt.Fprintf(w, "%s (of a budget of %d)\n", s.Stopped, s.Budget)
+	}
+	b := s.Best
+	sel := fmt.Sprintf("%.4g over %s", b.Selection.Fitness, english.Count(b.Selection.Games, "game"))
+	if b.Fresh == nil {
+		fmt.Fprintf(w, "%s, %s; 95%% intervals\n", s.Objective, direction(s.LowerIsBetter))
+		fmt.Fprintf(w, "  best (hall of fame #%d, generation %d): %s %s: the figure that chose it,\n", b.HallOfFameRank, b.Generation,
+			interval(b.Selection), "over "+english.Count(b.Selection.Games, "game"))
+		fmt.Fprintln(w, "    so flattered by luck; remeasure: off measured nothing fresh")
+	} else {
+		on := fmt.Sprintf("on %s no selection saw", english.Count(b.Fresh.Games, "fresh game"))
+		fmt.Fprintf(w, "%s, %s; figures %s, 95%% intervals:\n", s.Objective, direction(s.LowerIsBetter), on)
+		against := ""
+		if s.Against != "baselines" {
+			against = " against the " + map[string]string{"start": "start", "runner-up": "runner-up"}[s.Against]
+		}
+		if st := s.Start; st != nil && st.Fresh != nil {
+			fmt.Fprintf(w, "  start (%s): %s\n", st.Source, interval(*st.Fresh))
+		}
+		fmt.Fprintf(w, "  recommended%s (hall of fame #%d, generation %d): %s\n", against, b.HallOfFameRank, b.Generation, interval(*b.Fresh))
+		fmt.Fprintf(w, "    (selection said %s; the fresh figure chose nothing)\n", sel)
+		if d := s.Difference; d != nil {
+			verdict := "a gain"
+			switch {
+			case d.CI95[0] <= 0 && d.CI95[1] >= 0:
+				verdict = "no demonstrated gain"
+			case (d.Value < 0) != s.LowerIsBetter:
+				verdict = "worse than the start"
+			}
+			fmt.Fprintf(w, "  recommended - start: %s, paired on the same deals: %s\n", signedInterval(d.Value, d.CI95), verdict)
+		}
+		if e := s.Elo; e != nil {
+			fmt.Fprintf(w, "  Elo against the %s: %s over %s\n", s.Against, formatElo(*e), english.Count(s.Pairs.Pairs(), "seat-swapped pair"))
+		}
+	}
+	fmt.Fprintf(w, "best parameters: %s\n", s.BestFile)
+	fmt.Fprintf(w, "next: %s\n", s.Next)
+	return nil
+}
+
+// interval is a figure with its interval.
+func interval(f fitness.Figure) string {
+	return fmt.Sprintf("%.4g [%.4g, %.4g]", f.Fitness, f.CI95[0], f.CI95[1])
+}
+
+// signedInterval is a difference with its interval, signed, to two
+// significant digits of the interval's half-width: the digits beyond
+// those are noise.
+func signedInterval(v float64, ci [2]float64) string {
+	d := 2
+	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
+		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
+	}
+	return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
+}

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
+)
+
+// TestGenerationLineFits80Columns: at the extremes evotune allows (the
+// largest budget, scores and costs of every size, games in millions, an
+// ETA of days) a progress line names the direction and fits 80 columns.
+func TestGenerationLineFits80Columns(t *testing.T) {
+	for _, tc := range []struct {
+		lower bool
+		s     engine.GenStats
+		best  engine.Member
+		eta   time.Duration
+	}{
+		{true, engine.GenStats{Best: 44.123456, Mean: 60.987654}, engine.Member{Figure: fitness.Figure{Fitness: 43.987654, CI95: [2]float64{43.1, 44.9}, Games: 4000}}, 51 * time.Second},
+		{false, engine.GenStats{Best: 0.5123456, Mean: 0.4987654}, engine.Member{Figure: fitness.Figure{Fitness: 0.5123456, CI95: [2]float64{0.4912345, 0.5334567}, Games: 123_456_789}}, 99 * time.Hour},
+		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
+	} {
+		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("%d columns: %q", n, line)
+		}
+		if want := map[bool]string{true: "lower=better", false: "higher=better"}[tc.lower]; !strings.Contains(line, want) {
+			t.Errorf("%q does not say %q", line, want)
+		}
+	}
+}
+
+// TestRunSummary: a finished run says where it started, what it
+// recommends on fresh deals, their paired difference, the games and the
+// time, and a next command that runs; --json says the same; every
+// progress line names the direction and fits 80 columns.
+func TestRunSummary(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(cfg, []byte(`name: small
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 40
+evolution:
+  population: 6
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 2
+  games: 200
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	code, text, errs := run(t, "run", cfg, "--out", out, "--workers", "2")
+	if code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(errs), "\n")
+	gens := 0
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("a progress line of %d columns: %q", n, l)
+		}
+		if strings.HasPrefix(l, "gen ") {
+			gens++
+			if !strings.Contains(l, "lower=better") {
+				t.Errorf("a generation line without the direction: %q", l)
+			}
+		}
+	}
+	if gens != 3 || !strings.Contains(errs, "shots: lower is better") {
+		t.Errorf("%d generation lines, want 3, and the header:\n%s", gens, errs)
+	}
+	code, js, errs := run(t, "resume", out, "--json")
+	if code != ExitOK {
+		t.Fatalf("resume of the finished run: exit %d: %s", code, errs)
+	}
+	var s struct {
+		engine.Summary
+		WallSeconds float64 `json:"wall_seconds"`
+	}
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatalf("%v:\n%s", err, js)
+	}
+	if s.Games != 3*6*40 || s.RemeasureGames != (2+2)*200 || s.Generations != 3 || !s.LowerIsBetter {
+		t.Errorf("games %d, remeasure games %d, generations %d: want %d, %d and 3", s.Games, s.RemeasureGames, s.Generations, 3*6*40, 4*200)
+	}
+	if s.Start == nil || s.Start.Source != "first seed" || s.Start.Fresh == nil || s.Best.Fresh == nil || s.Difference == nil {
+		t.Fatalf("summary without the start, the fresh figure or the difference:\n%s", js)
+	}
+	if d := s.Difference.Value - (s.Best.Fresh.Fitness - s.Start.Fresh.Fitness); d > 1e-9 || d < -1e-9 {
+		t.Errorf("difference %v, fresh figures %v and %v", s.Difference.Value, s.Best.Fresh.Fitness, s.Start.Fresh.Fitness)
+	}
+	for _, want := range []string{
+		"start (first seed): ",
+		"recommended (hall of fame #",
+		"recommended - start: ",
+		"paired on the same deals",
+		"best parameters: " + s.BestFile,
+		"next: " + s.Next,
+		"on 200 fresh games no selection saw",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+	// The next command runs.
+	args := strings.Fields(s.Next)
+	if args[0] != "evotune" {
+		t.Fatalf("next %q", s.Next)
+	}
+	args = append(args[1:], "--games", "40", "--workers", "2")
+	if args[0] == "sprt" {
+		args = append(args[:len(args)-4], "--max-games", "200", "--workers", "2")
+	}
+	if code, _, errs := run(t, args...); code == ExitFailure || code == ExitUsage {
+		t.Errorf("next command %q: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+}
+
+// TestETACountsGamesLeft: the ETA is the games left (the generations to
+// come and the remeasure) at the rate games have been played, not the
+// generations left at the time one took.
+func TestETACountsGamesLeft(t *testing.T) {
+	var b strings.Builder
+	clock := time.Unix(0, 0)
+	p := &runProgress{w: &b, now: func() time.Time { return clock }}
+	p.Begin(engine.RunInfo{Objective: "shots", LowerIsBetter: true, Budget: 10, EndGames: 500})
+	p.StartGeneration(0, 10, 1000)
+	clock = clock.Add(10 * time.Second) // 100 games/s
+	p.EndGeneration(0, engine.GenStats{Games: 1000, Best: 44, Mean: 50}, engine.Member{Figure: fitness.Figure{Fitness: 44, CI95: [2]float64{43, 45}, Games: 1000}})
+	// 9 generations of 1,000 games and 500 to remeasure: 95 s, not the
+	// 90 s of 9 generations at 10 s each.
+	if !strings.Contains(b.String(), "ETA 1m35s\n") {
+		t.Errorf("want ETA 1m35s:\n%s", b.String())
+	}
+}
+
+func TestSignedInterval(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		ci   [2]float64
+		want string
+	}{
+		{-0.6074, [2]float64{-0.8436, -0.3712}, "-0.61 [-0.84, -0.37]"},
+		{0.0485, [2]float64{0.0453, 0.0518}, "+0.0485 [+0.0453, +0.0518]"},
+		{-12.3, [2]float64{-40, 15}, "-12 [-40, +15]"},
+		{0.5, [2]float64{0.5, 0.5}, "+0.50 [+0.50, +0.50]"},
+		{1, [2]float64{0, 2.5}, "+1.0 [+0.0, +2.5]"},
+	} {
+		if got := signedInterval(tc.v, tc.ci); got != tc.want {
+			t.Errorf("signedInterval(%v, %v) = %q, want %q", tc.v, tc.ci, got, tc.want)
+		}
+	}
+}
