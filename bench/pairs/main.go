@@ -1,7 +1,8 @@
-// Command pairs measures head-to-head scores with paired intervals: the
-// games of `evotune eval` (the same seats and seeds: seat-swapped pairs on
-// one seed each), reported with a 95% interval from the variance of the
-// pair scores, next to the interval that treats the games as independent.
+// Command pairs measures what pairing does to head-to-head scores: the
+// games of `evotune eval` (fitness.PlayPairs on eval's seeds), with the
+// 95% interval from the variance of the pair scores next to the interval
+// that treats the games as independent, the ratio of the two variances,
+// and the games a decision would take with each.
 //
 //	go run ./bench/pairs -game hadron -rule depth=2 -rule opening=4 \
 //	    -player tuned:best.yaml -vs aenigma -vs aenigma@depth=3 -pairs 2000 -seed 101
@@ -34,12 +35,8 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/fitness/stats"
 )
-
-// evalMatch is the stream `evotune eval` derives its head-to-head seeds
-// from (fitness.Evaluate); playing the same seeds makes a row here the
-// same games as the eval of the same players.
-const evalMatch = 2
 
 type multi []string
 
@@ -101,69 +98,45 @@ func run(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			scores, err := gameScores(ctx, g, a, b, *pairs, *seed, *workers)
+			t, err := fitness.PlayPairs(ctx, g, a, b, 2**pairs, fitness.MatchSeed(*seed), *workers, nil)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(out, row(ps, vsSpec, summarize(scores)))
+			fmt.Fprintln(out, row(ps, vsSpec, summarize(t)))
 		}
 	}
 	return nil
-}
-
-// gameScores plays n pairs as fitness.Evaluate does and returns a's
-// score in each game, a pair's two games side by side.
-func gameScores(ctx context.Context, g fitness.Game, a, b fitness.Player, n int, seed uint64, workers int) ([]float64, error) {
-	base := fitness.Derive(seed, evalMatch)
-	ms := make([]fitness.Match, 2*n)
-	for i := range ms {
-		ms[i] = fitness.Match{A: a, B: b, Seed: fitness.Derive(base, uint64(i/2))}
-		if i%2 == 1 {
-			ms[i].A, ms[i].B = b, a
-		}
-	}
-	outs, err := fitness.PlayMatches(ctx, g, ms, workers, nil)
-	if err != nil {
-		return nil, err
-	}
-	scores := make([]float64, len(outs))
-	for i, o := range outs {
-		if i%2 == 1 {
-			o = o.Flip()
-		}
-		scores[i] = o.Score()
-	}
-	return scores, nil
 }
 
 // paired are the figures of a pairing.
 type paired struct {
 	score             float64    // mean per game
 	ci, ciUnpaired    [2]float64 // 95%
-	counts            [5]int     // pairs scoring 0, 1/2, 1, 3/2, 2
-	pairVar, gameVar  float64    // of a pair's mean score, and of a game's score
-	decide, decideUnp float64    // games until the interval excludes 0.5
+	counts            stats.Pentanomial
+	pairVar, gameVar  float64 // of a pair's mean score, and of a game's score
+	decide, decideUnp float64 // games until the interval excludes 0.5
 }
 
 const z95 = 1.959963984540054
 
-// summarize computes the figures of game scores, a pair's two games side
-// by side.
-func summarize(games []float64) paired {
-	var p paired
-	n := float64(len(games) / 2) // pairs
-	p.score = mean(games)
-	means := make([]float64, len(games)/2)
-	for i := range means {
-		s := games[2*i] + games[2*i+1]
-		p.counts[int(math.Round(2*s))]++
-		means[i] = s / 2
+// summarize computes the figures of a pairing's games, played as eval
+// plays them (fitness.PlayPairs).
+func summarize(t fitness.PairTally) paired {
+	p := paired{score: t.Score(), counts: t.Pairs}
+	n := float64(t.Pairs.Pairs())
+	// A pair scoring k/2 over its two games has the mean score k/4.
+	var ss float64
+	for k, c := range t.Pairs {
+		d := float64(k)/4 - p.score
+		ss += float64(c) * d * d
 	}
-	p.pairVar = variance(means, p.score)
-	p.gameVar = variance(games, p.score)
+	p.pairVar = ss / (n - 1)
+	games := float64(t.Games())
+	p.gameVar = (float64(t.Wins)*(1-p.score)*(1-p.score) + float64(t.Draws)*(0.5-p.score)*(0.5-p.score) +
+		float64(t.Losses)*p.score*p.score) / (games - 1)
 	half := z95 * math.Sqrt(p.pairVar/n)
 	p.ci = [2]float64{p.score - half, p.score + half}
-	halfU := z95 * math.Sqrt(p.gameVar/(2*n))
+	halfU := z95 * math.Sqrt(p.gameVar/games)
 	p.ciUnpaired = [2]float64{p.score - halfU, p.score + halfU}
 	if d := p.score - 0.5; d != 0 {
 		// k pairs give a half-width of z*sqrt(pairVar/k), which is |d| at
@@ -172,23 +145,6 @@ func summarize(games []float64) paired {
 		p.decideUnp = z95 * z95 * p.gameVar / (d * d)
 	}
 	return p
-}
-
-func mean(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// variance is the sample variance of xs about their mean m.
-func variance(xs []float64, m float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return s / float64(len(xs)-1)
 }
 
 func row(player, opp string, p paired) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // TestSummarize checks the figures against values worked by hand: four
 // pairs scoring 2, 1, 1 and 0 (games 1 1, 1 0, 0 1, 0 0).
 func TestSummarize(t *testing.T) {
-	p := summarize([]float64{1, 1, 1, 0, 0, 1, 0, 0})
+	p := summarize(tally([]float64{1, 1, 1, 0, 0, 1, 0, 0}))
 	// Pair means 1, .5, .5, 0: mean .5, sample variance (.25+0+0+.25)/3.
 	// Games: mean .5, each (x-.5)^2 = .25, sample variance 8*.25/7.
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -28,14 +29,55 @@ func TestSummarize(t *testing.T) {
 		t.Fatalf("interval %v (half-width %v), decide %v", p.ci, half, p.decide)
 	}
 	// A draw pair scores 1/2 per game: index 2 of 0..4 (0, 1/2, 1, 3/2, 2).
-	if q := summarize([]float64{0.5, 0.5, 1, 0.5}); q.counts != [5]int{0, 0, 1, 1, 0} {
+	if q := summarize(tally([]float64{0.5, 0.5, 1, 0.5})); q.counts != [5]int{0, 0, 1, 1, 0} {
 		t.Fatalf("pairs with draws: counts %v", q.counts)
 	}
 }
 
-// TestEvalsGames: the games played are eval's (fitness.PlayPairs on the
-// seed eval derives), so a row here and `evotune eval` agree.
+// tally counts game scores, a pair's two games side by side, as
+// fitness.PlayPairs does.
+func tally(scores []float64) fitness.PairTally {
+	var t fitness.PairTally
+	for i, s := range scores {
+		switch s {
+		case 1:
+			t.Wins++
+		case 0.5:
+			t.Draws++
+		default:
+			t.Losses++
+		}
+		if i%2 == 1 {
+			t.Pairs.Add(scores[i-1], s)
+		}
+	}
+	return t
+}
+
+// TestEvalsGames: a row is eval's figures for the same players and seed:
+// the same games, so the same score and pentanomial counts.
 func TestEvalsGames(t *testing.T) {
+	g := hadron5(t)
+	rep, err := fitness.Evaluate(context.Background(), fitness.EvalRequest{Game: g, Games: 20, Seed: 7, Workers: 2,
+		Players: []fitness.Contender{{Label: "a", Player: spec(t, g, "aenigma")}}, Opponents: []fitness.Contender{{Label: "b", Player: spec(t, g, "greedy")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rep.Matches[0]
+	var out strings.Builder
+	if err := run([]string{"-game", "hadron", "-rule", "size=5", "-rule", "depth=2", "-rule", "opening=2",
+		"-player", "aenigma", "-vs", "greedy", "-pairs", "10", "-seed", "7"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("| aenigma | greedy | %.3f | ", m.Score)
+	counts := fmt.Sprintf(" | %d/%d/%d/%d/%d | ", m.Pairs[0], m.Pairs[1], m.Pairs[2], m.Pairs[3], m.Pairs[4])
+	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), counts) {
+		t.Fatalf("eval scored %.3f with pairs %v; pairs printed\n%s", m.Score, m.Pairs, out.String())
+	}
+}
+
+func hadron5(t *testing.T) fitness.Game {
+	t.Helper()
 	info, err := catalog.Lookup("hadron")
 	if err != nil {
 		t.Fatal(err)
@@ -44,27 +86,14 @@ func TestEvalsGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := fitness.ParseSpec(g, fitness.Mover, "aenigma")
-	b, _ := fitness.ParseSpec(g, fitness.Mover, "greedy")
-	scores, err := gameScores(context.Background(), g, a, b, 50, 7, 2)
+	return g
+}
+
+func spec(t *testing.T, g fitness.Game, s string) fitness.Player {
+	t.Helper()
+	p, err := fitness.ParseSpec(g, fitness.Mover, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := fitness.Evaluate(context.Background(), fitness.EvalRequest{Game: g, Games: 100, Seed: 7, Workers: 2,
-		Players: []fitness.Contender{{Label: "a", Player: a}}, Opponents: []fitness.Contender{{Label: "b", Player: b}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wins float64
-	for _, s := range scores {
-		wins += s
-	}
-	if int(wins) != rep.Matches[0].Wins || len(scores) != rep.Matches[0].Games {
-		t.Fatalf("%v wins in %d games, eval has %d in %d", wins, len(scores), rep.Matches[0].Wins, rep.Matches[0].Games)
-	}
-	var out strings.Builder
-	if err := run([]string{"-game", "hadron", "-rule", "size=5", "-player", "aenigma", "-vs", "greedy", "-pairs", "10"}, &out); err != nil ||
-		!strings.Contains(out.String(), "| aenigma | greedy |") {
-		t.Fatalf("run: %v\n%s", err, out.String())
-	}
+	return p
 }
