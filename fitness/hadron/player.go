@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
@@ -159,9 +158,9 @@ func (g *Game) NewPlayerSettings(role fitness.Role, name string, params genome.V
 			errs = append(errs, fmt.Errorf("hadron: %s has no setting %q", name, k))
 			continue
 		}
-		x, err := strconv.ParseInt(strings.TrimSpace(s[k]), 10, 64)
+		x, err := fitness.OptionInt("hadron", k, s[k])
 		if err != nil {
-			errs = append(errs, fmt.Errorf("hadron: %s@%s=%s: not an integer", name, k, s[k]))
+			errs = append(errs, fmt.Errorf("%w (%s@%s=%s)", err, name, k, s[k]))
 			continue
 		}
 		switch k {

@@ -112,7 +112,7 @@ func TestSettingErrors(t *testing.T) {
 		{"aenigma@width=3", `hadron: aenigma has no setting "width" (its settings: depth, nodes)`},
 		{"aenigma@depth=0", "hadron: depth 0: must be from 1 to 16 (aenigma@depth=0)"},
 		{"aenigma@depth=17", "hadron: depth 17: must be from 1 to 16 (aenigma@depth=17)"},
-		{"tuned@depth=deep", "hadron: tuned@depth=deep: not an integer"},
+		{"tuned@depth=deep", `hadron: depth "deep": not a whole number (tuned@depth=deep)`},
 		{"tuned@nodes=-1", "hadron: nodes -1: must be 0 (no budget) to 1000000000 (tuned@nodes=-1)"},
 		{"aenigma@depth=3,depth=4", `hadron: player spec "aenigma@depth=3,depth=4": setting depth given twice`},
 		{"aenigma@depth", `hadron: player spec "aenigma@depth": setting "depth": want KEY=VALUE, such as depth=4`},
