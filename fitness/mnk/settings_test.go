@@ -72,7 +72,7 @@ func TestSettingErrors(t *testing.T) {
 		{"perfect@depth=2", `mnk: perfect has no setting "depth" (its settings: ties)`},
 		{"classic@ties=first", `mnk: classic has no setting "ties" (its settings: depth, nodes)`},
 		{"classic@depth=0", "mnk: depth 0 is outside [1, 64] (classic@depth=0)"},
-		{"tuned@nodes=lots", `mnk: option nodes: "lots" is not an integer (tuned@nodes=lots)`},
+		{"tuned@nodes=lots", `mnk: nodes "lots": not a whole number (tuned@nodes=lots)`},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			if _, err := fitness.ParseSpec(gm, fitness.Mover, tc.spec); err == nil || err.Error() != tc.err {
