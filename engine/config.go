@@ -82,8 +82,9 @@ type CoevolveConfig struct {
 
 // species is one evolving population: who it is and how it is scored.
 type species struct {
-	label     string // "" for the main species, "rivals" for the co-evolving one
-	player    string
+	label     string           // "" for the main species, "rivals" for the co-evolving one
+	player    string           // the tuned player's name
+	settings  fitness.Settings // its settings, from player: NAME@KEY=VALUE
 	role      fitness.Role
 	space     *genome.Space
 	starts    [][]float64 // the genomes of its seeds: section

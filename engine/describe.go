@@ -501,7 +501,7 @@ func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch 
 		if err != nil {
 			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
 		}
-		if players[i], err = cfg.game.NewPlayer(sp.role, sp.player, vals); err != nil {
+		if players[i], err = sp.build(cfg.game, vals); err != nil {
 			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
 		}
 	}

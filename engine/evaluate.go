@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
 )
 
@@ -512,5 +513,11 @@ func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.cfg.game.NewPlayer(sp.role, sp.player, vals)
+	return sp.build(r.cfg.game, vals)
+}
+
+// build makes one of the species' players from its values, with the
+// settings of its player spec.
+func (sp *species) build(g fitness.Game, vals genome.Values) (fitness.Player, error) {
+	return fitness.NewPlayerWith(g, sp.role, sp.player, vals, sp.settings)
 }

@@ -15,7 +15,7 @@ import (
 // with its verdict; the others follow in hall-of-fame order.
 func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
 	hof := st.HallOfFame
-	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName()}
+	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName(), Settings: sp.settings}
 	flag := "--player"
 	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
 		flag = "--opponent"

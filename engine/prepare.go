@@ -67,14 +67,17 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 	c.solo, c.hasSolo = fitness.SoloOf(g)
 	c.role = g.Roles()[0]
 	c.settleGame()
-	c.main = &species{player: c.Player, role: c.role, minimise: c.Fitness.Objective.Minimise()}
+	c.main = &species{role: c.role, minimise: c.Fitness.Objective.Minimise()}
 	if c.Player != "" {
-		pi, ok := fitness.Info(g, c.role, c.Player)
+		name, settings, ok := c.tunedSpec(bad, "player", c.role, c.Player)
+		c.main.player, c.main.settings = name, settings
+		pi, found := fitness.Info(g, c.role, name)
 		switch {
 		case !ok:
-			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(c.tunable(g), ", "))
+		case !found:
+			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, name, strings.Join(c.tunable(g), ", "))
 		case !pi.Tunable() && yamlcheck.IsNull(c.space):
-			bad("player", "%s has no parameters to tune (tunable: %s)", c.Player, strings.Join(c.tunable(g), ", "))
+			bad("player", "%s has no parameters to tune (tunable: %s)", name, strings.Join(c.tunable(g), ", "))
 		default:
 			sp, err := genome.NewSpace(pi.Schema, c.space)
 			if err != nil {
@@ -156,12 +159,16 @@ func (c *Config) prepareRivals(p *yamlcheck.Checker, bad func(key, format string
 		bad("coevolve.player", "missing: name the tunable %v that evolves against the %vs", role, c.role)
 		return
 	}
-	pi, ok := fitness.Info(c.game, role, co.Player)
-	if !ok || !pi.Tunable() {
-		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
+	name, settings, ok := c.tunedSpec(bad, "coevolve.player", role, co.Player)
+	if !ok {
 		return
 	}
-	rivals := &species{label: rundir.Rivals, player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
+	pi, found := fitness.Info(c.game, role, name)
+	if !found || !pi.Tunable() {
+		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, name)
+		return
+	}
+	rivals := &species{label: rundir.Rivals, player: name, settings: settings, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
 	sp, err := genome.NewSpace(pi.Schema, co.space)
 	if err != nil {
 		// Go on to the opponents: a user sees every mistake in one pass.
@@ -243,6 +250,31 @@ type workerGuard struct {
 	allowPrograms bool
 	files         map[string]string // NAME:FILE spec as written -> sha256 of the coordinator's file
 	refused       bool              // the config names a program, which is not allowed
+}
+
+// tunedSpec reads the spec of a tuned player (key player: or
+// coevolve.player:): its name and settings, NAME@KEY=VALUE. Its values
+// come from the genomes, so a file is refused; so are a setting the
+// player lacks and one whose value the game refuses, at the key's line.
+func (c *Config) tunedSpec(bad func(key, format string, args ...any), key string, role fitness.Role, spec string) (string, fitness.Settings, bool) {
+	sp, err := fitness.SplitSpec(spec)
+	if err != nil {
+		bad(key, "%s", err)
+		return "", nil, false
+	}
+	if sp.HasFile {
+		bad(key, "%q: the tuned player's values are its genomes, not a file: write its starting values under seeds:", spec)
+		return "", nil, false
+	}
+	pi, found := fitness.Info(c.game, role, sp.Name)
+	if !found || len(sp.Settings) == 0 {
+		return sp.Name, nil, true
+	}
+	if _, err := fitness.NewPlayerWith(c.game, role, sp.Name, pi.Schema.Defaults(), sp.Settings); err != nil {
+		bad(key, "%s", oneLine(err))
+		return "", nil, false
+	}
+	return sp.Name, sp.Settings, true
 }
 
 // resolvePath makes a NAME:FILE spec's file relative to the config's

@@ -301,7 +301,7 @@ func TestRemeasureReRanks(t *testing.T) {
 		}
 	}
 	// tuned:best.yaml loads the recommended player.
-	vals, err := fitness.LoadParams(filepath.Join(dir, rundir.BestFile), "coin", fitness.Mover, "tuned", coinSchema)
+	vals, _, err := fitness.LoadParams(filepath.Join(dir, rundir.BestFile), "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: coinSchema})
 	if err != nil || vals.Get("s").Num != s(ck.HallOfFame[truest]) {
 		t.Errorf("best.yaml loads s %v (%v), want %v", vals.Get("s").Num, err, s(ck.HallOfFame[truest]))
 	}

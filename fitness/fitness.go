@@ -66,6 +66,10 @@ type PlayerInfo struct {
 	Role    Role
 	Summary string
 	Schema  genome.Schema // empty when the player has nothing to tune
+	// Settings are the player's own settings (a search's depth and node
+	// budget), set by a SPEC after @ and by a player file; empty when it
+	// has none. See Setting.
+	Settings []Setting
 }
 
 // Tunable reports whether the player has parameters.

@@ -361,7 +361,7 @@ func TestLoadParams(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			file := write(strings.ReplaceAll(tc.name, " ", "_")+".yaml", tc.body)
-			v, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema)
+			v, _, err := fitness.LoadParams(file, "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: coinSchema})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), file) {
 					t.Fatalf("err = %v, want one naming the file and %q", err, tc.err)
@@ -376,7 +376,7 @@ func TestLoadParams(t *testing.T) {
 			}
 		})
 	}
-	if _, err := fitness.LoadParams(filepath.Join(dir, "missing.yaml"), "coin", fitness.Mover, "tuned", coinSchema); err == nil ||
+	if _, _, err := fitness.LoadParams(filepath.Join(dir, "missing.yaml"), "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: coinSchema}); err == nil ||
 		!strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing file: %v", err)
 	}
@@ -663,7 +663,7 @@ func TestLoadParamsRole(t *testing.T) {
 		{fitness.Mover, ""}, // one-role games do not check roles
 		{fitness.Role("placer"), "for a shooter, not a placer"},
 	} {
-		_, err := fitness.LoadParams(file, "coin", tc.role, "tuned", coinSchema)
+		_, _, err := fitness.LoadParams(file, "coin", fitness.PlayerInfo{Name: "tuned", Role: tc.role, Schema: coinSchema})
 		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("role %v: %v, want %q", tc.role, err, tc.err)
 		}
@@ -764,7 +764,7 @@ func TestLoadParamsExports(t *testing.T) {
 		if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", coinSchema); err == nil || !strings.Contains(err.Error(), tc.err) {
+		if _, _, err := fitness.LoadParams(file, "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: coinSchema}); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
 	}

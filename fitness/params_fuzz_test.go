@@ -30,7 +30,7 @@ func FuzzLoadParams(f *testing.F) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		vals, err := fitness.LoadParams(file, "battleship", fitness.Role("shooter"), "tuned", info.Schema)
+		vals, _, err := fitness.LoadParams(file, "battleship", fitness.PlayerInfo{Name: "tuned", Role: fitness.Role("shooter"), Schema: info.Schema})
 		if err != nil {
 			return
 		}

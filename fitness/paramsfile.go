@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,8 +25,12 @@ type ParamsFile struct {
 	Role      Role              `json:"role" yaml:"role"`
 	Rules     map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
 	Objective string            `json:"objective" yaml:"objective"`
-	Params    map[string]any    `json:"params,omitempty" yaml:"params,omitempty"` // one set, when not ranked
-	Players   []RankedParams    `json:"players" yaml:"players"`
+	// Settings are the player's settings (Setting), which loading the
+	// file applies: the run's player spec's, such as depth for tuned@depth=3.
+	// Rules only record what the run played under and are not applied.
+	Settings map[string]string `json:"settings,omitempty" yaml:"settings,omitempty"`
+	Params   map[string]any    `json:"params,omitempty" yaml:"params,omitempty"` // one set, when not ranked
+	Players  []RankedParams    `json:"players" yaml:"players"`
 }
 
 // RankedParams is one parameter set of an export and its figures.
@@ -169,40 +174,43 @@ func (f *ParamsFile) JSON() ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// LoadParams reads parameter values for player (in role) of game from a
-// parameter file in YAML or JSON and checks them against schema. Every
-// problem is reported at once, each as file:line: key: message.
-func LoadParams(file, game string, role Role, player string, schema genome.Schema) (genome.Values, error) {
+// LoadParams reads the parameter values and settings of player (of
+// game) from a player file in YAML or JSON, and checks the values against
+// the player's schema and the settings' names against its settings. Every
+// problem is reported at once, each as file:line: key: message. The
+// settings' values are the game's to check, when it builds the player.
+func LoadParams(file, game string, player PlayerInfo) (genome.Values, Settings, error) {
 	data, err := fileio.ReadFile(file, fileio.MaxPlayerFile)
 	if err != nil {
-		return genome.Values{}, err
+		return genome.Values{}, nil, err
 	}
 	ck := yamlcheck.New(file)
 	root := ck.Parse(data)
 	if err := ck.Err(); err != nil {
-		return genome.Values{}, err
+		return genome.Values{}, nil, err
 	}
 	if root == nil {
-		ck.Add(0, "", "empty file, want parameter values for %s", player)
-		return genome.Values{}, ck.Err()
+		ck.Add(0, "", "empty file, want parameter values for %s", player.Name)
+		return genome.Values{}, nil, ck.Err()
 	}
 	values, key := root, ""
+	var settings Settings
 	if isExport(root) {
-		values, key = readExport(ck, root, game, role, player)
-	} else if sections := configSections(root, schema); len(sections) > 0 {
+		values, key, settings = readExport(ck, root, game, player)
+	} else if sections := configSections(root, player.Schema); len(sections) > 0 {
 		ck.Add(0, "", "is a config (it has %s), not a player file; a player file is a run's best.yaml or an export ('evotune export RUN_DIR -o FILE')",
 			strings.Join(sections, ", "))
-		return genome.Values{}, ck.Err()
+		return genome.Values{}, nil, ck.Err()
 	}
 	if ck.Err() != nil || values == nil {
-		return genome.Values{}, ck.Err()
+		return genome.Values{}, nil, ck.Err()
 	}
-	vals, err := schema.ParseValues(values)
+	vals, err := player.Schema.ParseValues(values)
 	if es, ok := errors.AsType[yamlcheck.Errors](err); ok {
 		ck.AddErrors(es.Under(key))
-		return genome.Values{}, ck.Err()
+		return genome.Values{}, nil, ck.Err()
 	}
-	return vals, err
+	return vals, settings, err
 }
 
 // configOnly are the keys of a config that no player file has: a file
@@ -237,7 +245,7 @@ func isExport(root *yaml.Node) bool {
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		switch k, v := yamlcheck.Resolve(root.Content[i]), root.Content[i+1]; k.Value {
-		case "params":
+		case "params", "settings":
 			return true
 		case "players":
 			if !yamlcheck.IsNull(yamlcheck.Resolve(v)) {
@@ -248,10 +256,12 @@ func isExport(root *yaml.Node) bool {
 	return false
 }
 
-// readExport decodes an export, checks it is meant for game, role and
-// player, and returns the node of the values to load (top-level params,
-// or else the first ranked player's) and its key.
-func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, role Role, player string) (*yaml.Node, string) {
+// readExport decodes an export, checks it is meant for game and player
+// (and the player's role), and returns the node of the values to load
+// (top-level params, or else the first ranked player's), its key, and
+// the file's settings.
+func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, info PlayerInfo) (*yaml.Node, string, Settings) {
+	role, player := info.Role, info.Name
 	var pf ParamsFile
 	var params *yaml.Node
 	var firstParams *yaml.Node
@@ -261,6 +271,7 @@ func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, role Role, 
 		"role":      ck.String((*string)(&pf.Role)),
 		"rules":     ck.Options(&pf.Rules),
 		"objective": ck.String(&pf.Objective),
+		"settings":  ck.Options(&pf.Settings),
 		"params":    ck.Node(&params),
 		"players": func(n *yaml.Node, key string) {
 			n = yamlcheck.Resolve(n)
@@ -294,7 +305,7 @@ func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, role Role, 
 		},
 	})
 	if ck.Err() != nil {
-		return nil, ""
+		return nil, "", nil
 	}
 	mismatch := func(key, what, is, want string) {
 		ck.Add(ck.Line(key), key, "the parameters are for %s %q, not %q", what, is, want)
@@ -310,16 +321,23 @@ func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, role Role, 
 	if pf.Player != "" && pf.Player != player {
 		mismatch("player", "player", pf.Player, player)
 	}
+	for _, k := range slices.Sorted(maps.Keys(pf.Settings)) {
+		if !info.hasSetting(k) {
+			key := yamlcheck.Join("settings", k)
+			ck.Add(ck.Line(key), key, "%s has no setting %q (%s)", player, k, info.settingNames())
+		}
+	}
+	settings := Settings(pf.Settings)
 	switch {
 	case ck.Err() != nil:
-		return nil, ""
+		return nil, "", nil
 	case !yamlcheck.IsNull(yamlcheck.Resolve(params)):
-		return params, "params"
+		return params, "params", settings
 	case !yamlcheck.IsNull(yamlcheck.Resolve(firstParams)):
-		return firstParams, "players[0].params"
+		return firstParams, "players[0].params", settings
 	}
 	ck.Add(ck.Line("params"), "params", "no parameter values found: want params, or players with params")
-	return nil, ""
+	return nil, "", nil
 }
 
 // figure reads a remeasured figure.

@@ -3,6 +3,7 @@ package fitness_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,7 +43,7 @@ func TestParamsFileGolden(t *testing.T) {
 		}
 		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
-			v, err := fitness.LoadParams(file, "coin", fitness.Mover, "tuned", fileSchema)
+			v, _, err := fitness.LoadParams(file, "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: fileSchema})
 			var got string
 			if err != nil {
 				got = "error:\n" + err.Error() + "\n"
@@ -75,7 +76,7 @@ func TestParamsFileRoundTrip(t *testing.T) {
 	params := vals.Map()
 	params["weights"] = [][]float64{{0.25, 0.5}, {0.75, 1}} // as export writes grids: rows
 	file := &fitness.ParamsFile{Game: "coin", Player: "tuned", Role: fitness.Mover, Rules: map[string]string{"size": "9"},
-		Objective: "score", Players: []fitness.RankedParams{
+		Objective: "score", Settings: map[string]string{"depth": "3"}, Players: []fitness.RankedParams{
 			{Rank: 1, Generation: 7, Figure: fitness.Figure{Fitness: 0.625, Games: 40, CI95: [2]float64{0.5, 0.75}}, Params: params,
 				Remeasured:     &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.5, 0.6}},
 				HallOfFameRank: 2,
@@ -103,12 +104,16 @@ func TestParamsFileRoundTrip(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, err := fitness.LoadParams(path, "coin", fitness.Mover, "tuned", fileSchema)
+			got, settings, err := fitness.LoadParams(path, "coin", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: fileSchema,
+				Settings: []fitness.Setting{{Name: "depth", Default: "2"}}})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
 			if fmt.Sprint(got.Map()) != fmt.Sprint(vals.Map()) {
 				t.Fatalf("loaded %v, want %v", got.Map(), vals.Map())
+			}
+			if !maps.Equal(settings, fitness.Settings(file.Settings)) {
+				t.Fatalf("loaded settings %v, want %v", settings, file.Settings)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package fitness
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,19 @@ func Info(g Game, role Role, name string) (PlayerInfo, bool) {
 	return PlayerInfo{}, false
 }
 
-// ParseSpec builds a player from a SPEC: a registered name ("over9000"),
-// or NAME:FILE ("tuned:best.yaml") where FILE holds parameter values for
-// the tunable player NAME in YAML or JSON. role is the role wanted, one of
-// g.Roles().
+// ParseSpec builds a player from a SPEC (see Spec): a registered name
+// ("over9000"), with settings after an @ ("aenigma@depth=6"), and for a
+// tunable player its values from a player file after a colon
+// ("tuned:best.yaml", "tuned@depth=3:best.yaml") in YAML or JSON. The
+// spec's settings override the file's. role is the role wanted, one of
+// g.Roles(). Every command that takes a player reads it here, so every
+// one takes the same specs.
 func ParseSpec(g Game, role Role, spec string) (Player, error) {
-	name, file, hasFile := strings.Cut(spec, ":")
+	sp, err := SplitSpec(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", g.Name(), err)
+	}
+	name := sp.Name
 	if name == "" {
 		return nil, fmt.Errorf("%s: empty player name in spec %q", g.Name(), spec)
 	}
@@ -38,25 +46,49 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 		if err == nil {
 			err = fmt.Errorf("%s: unknown %v %q", g.Name(), role, name)
 		}
-		if meant := fileSpec(g, role, spec); meant != "" && !hasFile {
+		if meant := fileSpec(g, role, spec); meant != "" && !sp.HasFile {
 			err = fmt.Errorf("%w; did you mean %s?", err, meant)
 		}
 		return nil, err
 	}
-	if !hasFile {
-		return g.NewPlayer(role, name, info.Schema.Defaults())
+	if err := CheckSettings(g.Name(), info, sp.Settings); err != nil {
+		return nil, err
 	}
+	if !sp.HasFile {
+		return NewPlayerWith(g, role, name, info.Schema.Defaults(), sp.Settings)
+	}
+	file := sp.File
 	if file == "" {
 		return nil, fmt.Errorf("%s: %q names no file after %s:; want %s:FILE, such as %s:best.yaml", g.Name(), spec, name, name, name)
 	}
 	if !info.Tunable() {
 		return nil, fmt.Errorf("%s: %s has no parameters to load from %s", g.Name(), name, file)
 	}
-	vals, err := LoadParams(file, g.Name(), role, name, info.Schema)
+	vals, settings, err := LoadParams(file, g.Name(), info)
 	if err != nil {
-		return nil, err
+		return nil, misplacedSettings(err, name, file)
 	}
-	return g.NewPlayer(role, name, vals)
+	if len(sp.Settings) > 0 {
+		settings = maps.Clone(settings)
+		if settings == nil {
+			settings = Settings{}
+		}
+		maps.Copy(settings, sp.Settings)
+	}
+	return NewPlayerWith(g, role, name, vals, settings)
+}
+
+// misplacedSettings adds a hint to the error of a file that does not
+// exist because settings were written after it ("tuned:best.yaml@depth=3").
+func misplacedSettings(err error, name, file string) error {
+	at := strings.LastIndex(file, "@")
+	if at < 0 || !strings.Contains(file[at:], "=") {
+		return err
+	}
+	if _, statErr := os.Stat(file); statErr == nil {
+		return err
+	}
+	return fmt.Errorf("%w (settings go before the file: %s@%s:%s)", err, name, file[at+1:], file[:at])
 }
 
 // CheckParams reports whether params fit schema: the same parameters, of

@@ -73,7 +73,11 @@ func newBridge(name string, args []string, twoSeat bool) (program.Game, error) {
 		if _, err := game.NewPlayer(p.Role, p.Name, p.Schema.Defaults()); err != nil {
 			continue // listed but not for these rules (a solver on a big board)
 		}
-		pg.Players = append(pg.Players, program.Player{Name: p.Name, Role: string(p.Role), Summary: p.Summary, Schema: p.Schema})
+		pp := program.Player{Name: p.Name, Role: string(p.Role), Summary: p.Summary, Schema: p.Schema}
+		for _, st := range p.Settings {
+			pp.Settings = append(pp.Settings, program.Option{Name: st.Name, Default: st.Default, Summary: st.Summary})
+		}
+		pg.Players = append(pg.Players, pp)
 	}
 	solo, isSolo := fitness.SoloOf(game)
 	switch {
@@ -110,7 +114,7 @@ type bridge struct {
 }
 
 func (b *bridge) player(s program.Seat) (fitness.Player, error) {
-	key := s.Role + "/" + s.Player + fmt.Sprint(s.Params.Map()) // fmt sorts map keys
+	key := s.Role + "/" + s.Player + fmt.Sprint(s.Params.Map(), s.Settings) // fmt sorts map keys
 	b.mu.Lock()
 	p, ok := b.players[key]
 	b.mu.Unlock()
@@ -121,7 +125,7 @@ func (b *bridge) player(s program.Seat) (fitness.Player, error) {
 	if len(params.Schema()) == 0 {
 		params = genome.Values{}
 	}
-	p, err := b.game.NewPlayer(fitness.Role(s.Role), s.Player, params)
+	p, err := fitness.NewPlayerWith(b.game, fitness.Role(s.Role), s.Player, params, s.Settings)
 	if err != nil {
 		return nil, err
 	}

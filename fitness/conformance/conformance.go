@@ -64,6 +64,7 @@ var Checks = []Check{
 	{"results depend only on players and seed", checkPure},
 	{"seat-swapped pairs agree", onGame(checkSeats)},
 	{"solo measures finite", onGame(checkSolo)},
+	{"settings: defaults play as none, unknown ones refused", onGame(checkSettings)},
 }
 
 // onGame runs a check on the game built under o's rules, and closes it.
@@ -246,6 +247,62 @@ func checkDefaults(ctx context.Context, info fitness.GameInfo, g fitness.Game, o
 		if ps := playersOf(g, roles[0]); len(ps) > 0 {
 			if _, err := g.NewPlayer("no-such-role-x", ps[0].Name, ps[0].Schema.Defaults()); err == nil {
 				errs = append(errs, errors.New("a player was built in an undeclared role"))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkSettings: a player that declares settings (fitness.Setting) is
+// built by a fitness.SettingsGame; with every setting written at its
+// default it plays the games it plays without settings (a setting left
+// out takes its default); and the game itself refuses a setting the
+// player does not declare, so none is ever ignored.
+func checkSettings(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Options) error {
+	var errs []error
+	sg, isSG := g.(fitness.SettingsGame)
+	role, ok := firstRole(g)
+	for _, p := range g.Players() {
+		if len(p.Settings) == 0 {
+			continue
+		}
+		names := map[string]bool{}
+		defaults := fitness.Settings{}
+		for _, st := range p.Settings {
+			if names[st.Name] {
+				errs = append(errs, fmt.Errorf("%v %q: setting %q declared twice", p.Role, p.Name, st.Name))
+			}
+			names[st.Name] = true
+			defaults[st.Name] = st.Default
+		}
+		if !isSG {
+			errs = append(errs, fmt.Errorf("%v %q declares settings, but the game is not a fitness.SettingsGame", p.Role, p.Name))
+			continue
+		}
+		if _, err := sg.NewPlayerSettings(p.Role, p.Name, p.Schema.Defaults(), fitness.Settings{"no-such-setting-x": "1"}); err == nil {
+			errs = append(errs, fmt.Errorf("%v %q was built with a setting it does not declare", p.Role, p.Name))
+		}
+		explicit, err := sg.NewPlayerSettings(p.Role, p.Name, p.Schema.Defaults(), defaults)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%v %q with its settings' defaults %v: %w", p.Role, p.Name, defaults, err))
+			continue
+		}
+		if !ok || p.Role != role || !fitness.HasHeadToHead(g) {
+			continue
+		}
+		plain, err := g.NewPlayer(p.Role, p.Name, p.Schema.Defaults())
+		if err != nil {
+			continue // checkDefaults reports it
+		}
+		for k := range o.seeds() {
+			seed := fitness.Derive(o.Seed, 0x73657474, uint64(k)) // "sett"
+			a, errA := g.Play(ctx, plain, plain, seed)
+			b, errB := g.Play(ctx, explicit, explicit, seed)
+			if err := errors.Join(errA, errB); err != nil {
+				return err
+			}
+			if a != b {
+				errs = append(errs, fmt.Errorf("%v %q, seed %d: %v without settings, %v with their defaults %v", p.Role, p.Name, seed, a, b, defaults))
 			}
 		}
 	}

@@ -36,7 +36,7 @@ func TestCatalogGamesConform(t *testing.T) {
 
 // TestRuleVariantsConform checks rule sets that change how a game is
 // played or what its players are: drop-the-chip m,n,k (with a random
-// opening), Hadron under a node budget, Battleship's other reveal rules
+// opening), Hadron under a node budget and with a random opening, Battleship's other reveal rules
 // and placer.
 func TestRuleVariantsConform(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,6 +45,7 @@ func TestRuleVariantsConform(t *testing.T) {
 	}{
 		{"mnk", map[string]string{"m": "5", "n": "4", "k": "4", "gravity": "true", "depth": "2", "opening": "2"}},
 		{"hadron", map[string]string{"size": "5", "depth": "3", "nodes": "200"}},
+		{"hadron", map[string]string{"size": "5", "depth": "2", "opening": "3"}},
 		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "hits-only", "placer": "blockhalf"}},
 		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "ship"}},
 	} {

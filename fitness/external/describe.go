@@ -36,10 +36,19 @@ type Description struct {
 	Players  []PlayerDesc
 }
 
-// Option is one rule option of the program's game.
+// Option is one rule option of the program's game, or one setting of a
+// player.
 type Option struct {
 	Name, Default, Summary string
 	Choices                []string // the legal values; nil = any
+}
+
+// summary is the summary with the choices, for `evotune games`.
+func (o Option) summary() string {
+	if o.Choices == nil {
+		return o.Summary
+	}
+	return strings.TrimSpace(o.Summary + " (" + strings.Join(o.Choices, " | ") + ")")
 }
 
 // PlayerDesc is one player the program offers.
@@ -48,6 +57,9 @@ type PlayerDesc struct {
 	Role    string
 	Summary string
 	Schema  genome.Schema // empty when the player has nothing to tune
+	// Settings are the player's own settings (a search depth), which a
+	// player SPEC sets after @; empty when it has none.
+	Settings []Option
 }
 
 // Player returns the player called name in role ("" = any role).
@@ -82,6 +94,9 @@ func (d *Description) offer() wire.Offer {
 		wp := wire.Player{Name: p.Name, Role: p.Role, Summary: p.Summary, Params: []wire.Param{}}
 		for _, q := range p.Schema {
 			wp.Params = append(wp.Params, wire.WireParam(q))
+		}
+		for _, st := range p.Settings {
+			wp.Settings = append(wp.Settings, wire.Option{Name: st.Name, Default: st.Default, Summary: st.Summary, Choices: st.Choices})
 		}
 		o.Players = append(o.Players, wp)
 	}
@@ -205,17 +220,9 @@ func parseOffer(line []byte) (*Description, error) {
 		return nil, fmt.Errorf("a solo game has one or two roles, not %d", len(o.Roles))
 	}
 	d.Roles = o.Roles
-	for _, op := range o.Options {
-		if err := wire.CheckName(op.Name); err != nil {
-			return nil, fmt.Errorf("option: %w", err)
-		}
-		if slices.ContainsFunc(d.Options, func(x Option) bool { return x.Name == op.Name }) {
-			return nil, fmt.Errorf("option %q listed twice", op.Name)
-		}
-		if op.Choices != nil && !slices.Contains(op.Choices, op.Default) {
-			return nil, fmt.Errorf("option %q: default %q is not one of its choices", op.Name, op.Default)
-		}
-		d.Options = append(d.Options, Option{Name: op.Name, Default: op.Default, Summary: op.Summary, Choices: op.Choices})
+	var err error
+	if d.Options, err = options("option", o.Options); err != nil {
+		return nil, err
 	}
 	if len(o.Players) == 0 {
 		return nil, errors.New("no players")
@@ -241,6 +248,9 @@ func parseOffer(line []byte) (*Description, error) {
 			}
 			pd.Schema = append(pd.Schema, q)
 		}
+		if pd.Settings, err = options(fmt.Sprintf("player %q, setting", wp.Name), wp.Settings); err != nil {
+			return nil, err
+		}
 		d.Players = append(d.Players, pd)
 	}
 	switch {
@@ -257,6 +267,25 @@ func parseOffer(line []byte) (*Description, error) {
 		}
 	}
 	return d, nil
+}
+
+// options checks the rule options or a player's settings (what says
+// which): legal names, each once, a default among the choices.
+func options(what string, wos []wire.Option) ([]Option, error) {
+	var out []Option
+	for _, op := range wos {
+		if err := wire.CheckName(op.Name); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if slices.ContainsFunc(out, func(x Option) bool { return x.Name == op.Name }) {
+			return nil, fmt.Errorf("%s %q listed twice", what, op.Name)
+		}
+		if op.Choices != nil && !slices.Contains(op.Choices, op.Default) {
+			return nil, fmt.Errorf("%s %q: default %q is not one of its choices", what, op.Name, op.Default)
+		}
+		out = append(out, Option{Name: op.Name, Default: op.Default, Summary: op.Summary, Choices: op.Choices})
+	}
+	return out, nil
 }
 
 // clip shortens a line for an error message.

@@ -761,6 +761,12 @@ func TestInvalidOffer(t *testing.T) {
 		{"bad game name", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"game":"g"`, `"game":"my game"`, 1), `game: bad name "my game"`},
 		{"option twice", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"options":[]`, `"options":[{"name":"o","default":"1"},{"name":"p","default":"1"},{"name":"o","default":"2"}]`, 1), `option "o" listed twice`},
 		{"option default not a choice", strings.Replace(offer("two-seat", `"mover"`, p("a", "mover"), ""), `"options":[]`, `"options":[{"name":"o","default":"3","choices":["1","2"]}]`, 1), `option "o": default "3" is not one of its choices`},
+		{"setting twice", offer("two-seat", `"mover"`, `{"name":"a","role":"mover","params":[],"settings":[{"name":"depth","default":"2"},{"name":"depth","default":"3"}]}`, ""),
+			`player "a", setting "depth" listed twice`},
+		{"setting default not a choice", offer("two-seat", `"mover"`, `{"name":"a","role":"mover","params":[],"settings":[{"name":"depth","default":"9","choices":["1","2"]}]}`, ""),
+			`player "a", setting "depth": default "9" is not one of its choices`},
+		{"bad setting name", offer("two-seat", `"mover"`, `{"name":"a","role":"mover","params":[],"settings":[{"name":"two words","default":"1"}]}`, ""),
+			`player "a", setting: bad name "two words"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

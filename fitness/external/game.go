@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,11 +29,7 @@ var ErrClosed = errors.New("external: game closed")
 func (d *Description) Info(c Command) fitness.GameInfo {
 	info := fitness.GameInfo{Name: d.Game, Summary: d.Summary}
 	for _, op := range d.Options {
-		summary := op.Summary
-		if op.Choices != nil {
-			summary = strings.TrimSpace(summary + " (" + strings.Join(op.Choices, " | ") + ")")
-		}
-		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: summary})
+		info.Options = append(info.Options, fitness.Option{Name: op.Name, Default: op.Default, Summary: op.summary()})
 	}
 	info.New = func(opts map[string]string) (fitness.Game, error) { return d.Open(c, opts) }
 	return info
@@ -59,7 +56,11 @@ func (d *Description) Open(c Command, opts map[string]string) (fitness.Game, err
 		g.roles = append(g.roles, fitness.Role(r))
 	}
 	for _, p := range d.Players {
-		g.players = append(g.players, fitness.PlayerInfo{Name: p.Name, Role: fitness.Role(p.Role), Summary: p.Summary, Schema: p.Schema})
+		pi := fitness.PlayerInfo{Name: p.Name, Role: fitness.Role(p.Role), Summary: p.Summary, Schema: p.Schema}
+		for _, st := range p.Settings {
+			pi.Settings = append(pi.Settings, fitness.Setting{Name: st.Name, Default: st.Default, Summary: st.summary()})
+		}
+		g.players = append(g.players, pi)
 	}
 	if d.Solo {
 		return &SoloGame{g}, nil
@@ -96,10 +97,11 @@ type Game struct {
 type SoloGame struct{ *Game }
 
 var (
-	_ fitness.Game        = (*Game)(nil)
-	_ fitness.Batcher     = (*Game)(nil)
-	_ fitness.SoloGame    = (*SoloGame)(nil)
-	_ fitness.SoloBatcher = (*SoloGame)(nil)
+	_ fitness.Game         = (*Game)(nil)
+	_ fitness.SettingsGame = (*Game)(nil)
+	_ fitness.Batcher      = (*Game)(nil)
+	_ fitness.SoloGame     = (*SoloGame)(nil)
+	_ fitness.SoloBatcher  = (*SoloGame)(nil)
 )
 
 // Player is a player of an outside game: a name, a role and the values of
@@ -130,8 +132,16 @@ func (g *Game) Roles() []fitness.Role { return slices.Clone(g.roles) }
 func (g *Game) Players() []fitness.PlayerInfo { return slices.Clone(g.players) }
 
 // NewPlayer builds the announced player name in role with params, which
-// must come from its schema and lie in its ranges.
+// must come from its schema and lie in its ranges, and its settings at
+// their defaults.
 func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {
+	return g.NewPlayerSettings(role, name, params, nil)
+}
+
+// NewPlayerSettings is NewPlayer with settings s, each one the player
+// declares with a value among its choices, if it has any. Requests carry
+// every setting the player declares, the others at their defaults.
+func (g *Game) NewPlayerSettings(role fitness.Role, name string, params genome.Values, s fitness.Settings) (fitness.Player, error) {
 	pd, ok := g.desc.Player(string(role), name)
 	if !ok {
 		var names []string
@@ -148,12 +158,41 @@ func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (
 	if err := fitness.CheckParams(pd.Schema, params); err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", g.desc.Game, name, err)
 	}
-	seat := wire.EncodeSeat(name, params)
+	settings, err := pd.settings(g.desc.Game, s)
+	if err != nil {
+		return nil, err
+	}
+	seat := wire.EncodeSeat(name, params, settings)
 	if len(seat) > wire.MaxRequestLine/3 {
 		// Two seats and the rules must fit in one request line.
 		return nil, fmt.Errorf("%s: %s: parameters of %d bytes in JSON, more than a request line can carry", g.desc.Game, name, len(seat))
 	}
 	return &Player{name: name, role: role, values: params, seat: seat}, nil
+}
+
+// settings fills in the defaults of the settings s leaves out, and refuses
+// a setting pd lacks and a value outside a setting's choices.
+func (pd *PlayerDesc) settings(game string, s fitness.Settings) (map[string]string, error) {
+	if len(pd.Settings) == 0 && len(s) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(pd.Settings))
+	for _, st := range pd.Settings {
+		out[st.Name] = st.Default
+	}
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		i := slices.IndexFunc(pd.Settings, func(o Option) bool { return o.Name == k })
+		switch {
+		case i < 0:
+			errs = append(errs, fmt.Errorf("%s: %s has no setting %q", game, pd.Name, k))
+		case pd.Settings[i].Choices != nil && !slices.Contains(pd.Settings[i].Choices, s[k]):
+			errs = append(errs, fmt.Errorf("%s: %s@%s=%s: not one of %s", game, pd.Name, k, s[k], strings.Join(pd.Settings[i].Choices, ", ")))
+		default:
+			out[k] = s[k]
+		}
+	}
+	return out, errors.Join(errs...)
 }
 
 func joinOr(names []string) string {

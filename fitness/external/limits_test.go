@@ -172,7 +172,7 @@ func seatOfLength(t *testing.T, schema genome.Schema, n int) genome.Values {
 		return x
 	}
 	longX := num(long)
-	base := len(wire.EncodeSeat("p", schema.Defaults())) // every cell "0"
+	base := len(wire.EncodeSeat("p", schema.Defaults(), nil)) // every cell "0"
 	extra := n - base
 	m := map[string]any{}
 	for _, p := range schema {
@@ -196,7 +196,7 @@ func seatOfLength(t *testing.T, schema genome.Schema, n int) genome.Values {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(wire.EncodeSeat("p", v)); got != n {
+	if got := len(wire.EncodeSeat("p", v, nil)); got != n {
 		t.Fatalf("the test built a seat of %d bytes, want %d", got, n)
 	}
 	return v

@@ -2,10 +2,12 @@ package hadron
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/cputime"
 )
 
 // BenchmarkPerft9 counts 9x9 perft(5) from the empty board; nodes/s is
@@ -19,8 +21,19 @@ func BenchmarkPerft9(b *testing.B) {
 	b.ReportMetric(float64(leaves)/b.Elapsed().Seconds(), "nodes/s")
 }
 
-// BenchmarkSearch runs aenigma's depth-4 search on 9x9 positions ten
-// random moves into a game; nodes/s counts every node negamax visits.
+// BenchmarkSearch runs the depth-4 search on 9x9 positions ten random
+// moves into a game, with Aenigma's evaluation and with each term of the
+// tuned one switched on (weights=...); nodes/s counts every node negamax
+// visits; cpu-ns/node is the thread's CPU time per node, which a busy
+// machine does not inflate (wall time counts waiting for a core). The
+// same positions and seeds for every evaluation, so
+//
+//	go test ./fitness/hadron -run '^$' -bench 'Search$' -count 10 > new.txt
+//	benchstat -col /weights new.txt
+//
+// gives each evaluation's time per node as a ratio to Aenigma's (a term
+// also changes which nodes are visited, so sec/op moves with nodes/op:
+// compare cpu-ns/node).
 func BenchmarkSearch(b *testing.B) {
 	var positions []Board
 	rng := fitness.NewRand(1)
@@ -32,24 +45,47 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		positions = append(positions, *p)
 	}
-	t := getTable()
-	defer putTable(t)
-	// A context that can be cancelled, as games get: the search looks at it.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var nodes int64
-	i := 0
-	for b.Loop() {
-		clear(*t)
-		s := searcher{b: positions[i%len(positions)], w: Aenigma, salt: uint64(i), tt: *t, depth: 4}
-		if _, err := s.choose(ctx); err != nil {
-			b.Fatal(err)
-		}
-		nodes += s.total
-		i++
+	with := func(e Extra) Weights { w := Aenigma; w.Early, w.Late = e, e; return w }
+	for _, tc := range []struct {
+		name string
+		w    Weights
+	}{
+		{"aenigma", Aenigma},
+		{"mobility", with(Extra{Mobility: 0.05})},
+		{"lead", with(Extra{Lead: 0.5})},
+		{"unlock", with(Extra{Unlock: 0.2})},
+		{"regions", with(Extra{Regions: 0.5})},
+		{"all", with(Extra{Mobility: 0.05, Lead: 0.5, Unlock: 0.2, Regions: 0.5})},
+	} {
+		b.Run("weights="+tc.name, func(b *testing.B) {
+			t := getTable()
+			defer putTable(t)
+			// A context that can be cancelled, as games get: the search looks at it.
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var nodes int64
+			i := 0
+			var nimbers *nimberCache
+			runtime.LockOSThread() // cputime.Thread times this thread
+			defer runtime.UnlockOSThread()
+			start := cputime.Thread()
+			for b.Loop() {
+				clear(*t)
+				s := searcher{b: positions[i%len(positions)], w: tc.w, salt: uint64(i), tt: *t, depth: 4, nimbers: nimbers}
+				s.useWeights()
+				if _, err := s.choose(ctx); err != nil {
+					b.Fatal(err)
+				}
+				nimbers = s.nimbers // a game's cache lives for the game
+				nodes += s.total
+				i++
+			}
+			cpu := cputime.Thread() - start
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(nodes), "cpu-ns/node")
+			b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
+		})
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 }
 
 // BenchmarkGame plays whole 9x9 games of aenigma against itself at the

@@ -13,6 +13,12 @@
 // draws. Cells are written as in the tournament, row letter then column
 // number: A1 top left, I9 bottom right on 9x9.
 //
+// The opening option starts every game with that many plies drawn at
+// random from a stream of the match seed, never one that leaves the next
+// player without a move; both games of a seat-swapped pair share it, so
+// players meet in varied positions rather than replaying the game that
+// starts from the empty board.
+//
 // # Board
 //
 // Board keeps the stones in 128-bit bitboards (two words, cell = row*size
@@ -62,6 +68,18 @@
 // each time the search meets it, so the transposition table and iterative
 // deepening stay consistent, and a game is a pure function of its seed.
 //
+// # The tuned evaluation
+//
+// The tuned player adds, to Aenigma's terms, opt-in terms of its own in
+// the same two phases: mobility (the legal cells), regions (the
+// node-Kayles nimbers of the regions of non-special legal cells: regions.go),
+// unlocks (cells one stone off balance that each side can bring into
+// play) and the specials' lead (the sign of hSpecialMoves), each weighted
+// by a knob whose zero switches it off; and tied_parity, which counts
+// parity only where the specials tie. Every one is off by default, so
+// the default tuned player is Aenigma, game for game.
+// docs/games/hadron-evaluation.md gives the design and the measurements.
+//
 // # Search
 //
 // Negamax alpha-beta with iterative deepening, a transposition table
@@ -69,8 +87,9 @@
 // and move ordering (table move, then two killers per ply): the shared
 // search of fitness/search, with this package's searcher as its position. It is bounded
 // by the depth rule option and optionally by a node budget per move
-// (nodes), never by time. When the budget runs out the last completed
-// iteration decides.
+// (nodes), never by time; a searching player may have its own (the
+// settings depth and nodes: aenigma@depth=5). When the budget runs out
+// the last completed iteration decides.
 //
 // # Players
 //
@@ -80,6 +99,7 @@
 //	aenigma  the search with Aenigma's published weights (w1=1, w2=0 early;
 //	         w1=w2=0.5 once fewer than t=10 legal cells remain; jitter 1)
 //	tuned    the same search with the knobs of Schema: w1_early,
-//	         w2_early, w1_late, w2_late, t, jitter; its defaults are
-//	         Aenigma's, so the default tuned player plays as aenigma
+//	         w2_early, w1_late, w2_late, t, jitter, and the opt-in
+//	         terms above; its defaults are Aenigma's, so the default
+//	         tuned player plays as aenigma
 package hadron

@@ -2,19 +2,28 @@ package hadron
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/bits128"
 )
 
 // Options are Hadron's rule options. The search limits are rules, not
-// knobs: every searching player of a game gets the same budget, so tuning
-// compares heuristics, not effort.
+// knobs: every searching player of a game gets the same budget unless its
+// spec gives it its own (settings depth and nodes: aenigma@depth=5), so
+// tuning compares heuristics, not effort.
 type Options struct {
 	Size  int   // board side, MinSize..MaxSize; 0 means 9
 	Depth int   // search depth in plies, at least 1; 0 means 4
 	Nodes int64 // node budget per move, 0 for none; the depth still caps the search
+	// Opening is how many plies each game starts with, drawn uniformly at
+	// random from a stream of the match seed before the players move, so
+	// both games of a seat-swapped pair start from the same position. A
+	// cell that would leave the next player no move is never drawn, and
+	// the opening stops early when every cell would. Zero means none.
+	Opening int
 }
 
 // The limits of the search options. Each is far beyond what finishes in
@@ -22,8 +31,9 @@ type Options struct {
 // never ends (a depth of 10^8) or overflows the transposition table's
 // depth field.
 const (
-	MaxDepth = 16            // plies
-	MaxNodes = 1_000_000_000 // nodes per move
+	MaxDepth   = 16            // plies
+	MaxNodes   = 1_000_000_000 // nodes per move
+	MaxOpening = 64            // random plies before the players move
 )
 
 // DefaultOptions are the tournament board and a depth-4 search.
@@ -34,6 +44,7 @@ var options = []fitness.Option{
 	{Name: "size", Default: "9", Summary: fmt.Sprintf("board side, %d to %d", MinSize, MaxSize)},
 	{Name: "depth", Default: "4", Summary: fmt.Sprintf("alpha-beta search depth in plies, 1 to %d", MaxDepth)},
 	{Name: "nodes", Default: "0", Summary: fmt.Sprintf("node budget per move of the searching players, 0 for none, at most %d", MaxNodes)},
+	{Name: "opening", Default: "0", Summary: fmt.Sprintf("plies played at random (the same for both games of a seat-swapped pair) before the players move, 0 to %d and fewer than the cells", MaxOpening)},
 }
 
 // Info registers Hadron with the game registry.
@@ -58,6 +69,7 @@ var Info = fitness.GameInfo{
 // name and bad value is reported, in name order.
 func ParseOptions(opts map[string]string) (Options, error) {
 	o := DefaultOptions()
+	opening, hasOpening := int64(0), false // as written; checked once the size is known
 	err := fitness.ReadOptions("hadron", options, opts, func(name, value string) error {
 		x, err := fitness.OptionInt("hadron", name, value)
 		if err != nil {
@@ -70,11 +82,20 @@ func ParseOptions(opts map[string]string) (Options, error) {
 		case "depth":
 			o.Depth = int(min(max(x, 0), MaxDepth+1)) // no wrap-around on 32-bit ints
 			return checkDepth(x)
-		default: // nodes
+		case "nodes":
 			o.Nodes = x
 			return checkNodes(x)
+		default: // opening
+			opening, hasOpening = x, true
+			o.Opening = int(min(max(x, 0), MaxOpening+1))
+			return nil
 		}
 	})
+	if hasOpening && checkSize(o.Size) == nil {
+		if oerr := checkOpening(opening, o.Size); oerr != nil {
+			err = errors.Join(err, fitness.BadOption("opening", oerr))
+		}
+	}
 	return o, err
 }
 
@@ -107,6 +128,9 @@ func New(o Options) (*Game, error) {
 	if err := checkNodes(o.Nodes); err != nil {
 		return nil, err
 	}
+	if err := checkOpening(int64(o.Opening), o.Size); err != nil {
+		return nil, err
+	}
 	// Deeper than the number of cells searches nothing more.
 	o.Depth = min(o.Depth, o.Size*o.Size)
 	return &Game{opts: o, geom: geoms[o.Size]}, nil
@@ -131,10 +155,11 @@ func (g *Game) Perft(depth int) []uint64 {
 
 // Record is a finished game.
 type Record struct {
-	Size   int
-	Moves  []Cell // in order, White's first
-	Winner Color
-	Nodes  int64 // search nodes both players visited, a machine-independent cost
+	Size    int
+	Moves   []Cell // in order, White's first, the opening's included
+	Opening int    // how many of Moves the random opening played
+	Winner  Color
+	Nodes   int64 // search nodes both players visited, a machine-independent cost
 }
 
 // String writes the moves in tournament notation and the winner:
@@ -186,6 +211,9 @@ func (g *Game) PlayRecordContext(ctx context.Context, a, b fitness.Player, seed 
 	}
 	board := newBoard(g.geom)
 	r := Record{Size: g.opts.Size}
+	if g.opts.Opening > 0 {
+		g.open(&board, seed, &r)
+	}
 	for !board.Over() {
 		i, err := seats[board.toMove.side()].next(ctx, &board)
 		if err != nil {
@@ -203,9 +231,48 @@ func (g *Game) PlayRecordContext(ctx context.Context, a, b fitness.Player, seed 
 	return r, nil
 }
 
+// openingStream names the stream of the random opening; the seats' own
+// streams are Derive(seed, 0) and Derive(seed, 1).
+const openingStream = 0x6f70656e696e67 // "opening"
+
+// open plays the random opening on b and records its moves in r. A cell
+// after which the next player would have no move is never drawn: the
+// opening must not decide the game.
+func (g *Game) open(b *Board, seed uint64, r *Record) {
+	rng := fitness.NewRand(fitness.Derive(seed, openingStream))
+	var buf [maxCells]int8
+	for range g.opts.Opening {
+		quiet := buf[:0]
+		for _, i := range bits128.AppendCells(buf[:0], b.legal) {
+			if b.afterCount(int(i)) > 0 {
+				quiet = append(quiet, i)
+			}
+		}
+		if len(quiet) == 0 {
+			return
+		}
+		i := int(quiet[rng.IntN(len(quiet))])
+		r.Moves = append(r.Moves, b.cell(i))
+		r.Opening++
+		b.place(i)
+	}
+}
+
 func checkDepth(d int64) error {
 	if d < 1 || d > MaxDepth {
 		return fmt.Errorf("hadron: depth %d: must be from 1 to %d", d, MaxDepth)
+	}
+	return nil
+}
+
+// checkOpening refuses an opening longer than the board has cells: it
+// could never be played, and would silently mean a shorter one.
+func checkOpening(n int64, size int) error {
+	if size == 0 {
+		size = DefaultOptions().Size
+	}
+	if n < 0 || n > MaxOpening || n >= int64(size*size) {
+		return fmt.Errorf("hadron: opening %d: must be 0 (none) to %d, and fewer than the %d cells", n, min(MaxOpening, size*size-1), size*size)
 	}
 	return nil
 }

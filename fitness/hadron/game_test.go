@@ -38,9 +38,16 @@ func TestParseOptions(t *testing.T) {
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "hadron: nodes 1000000001: must be 0 (no budget) to 1000000000"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "hadron: nodes -1: must be 0 (no budget) to 1000000000"},
 		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not a whole number`},
-		{name: "unknown", opts: map[string]string{"sise": "9"}, err: `hadron: unknown option "sise" (want size, depth or nodes)`},
+		{name: "opening", opts: map[string]string{"opening": "6"}, want: Options{Size: 9, Depth: 4, Opening: 6}},
+		{name: "longest opening", opts: map[string]string{"opening": "64"}, want: Options{Size: 9, Depth: 4, Opening: 64}},
+		{name: "opening on the smallest board", opts: map[string]string{"size": "3", "opening": "8"}, want: Options{Size: 3, Depth: 4, Opening: 8}},
+		{name: "opening as long as the board", opts: map[string]string{"size": "3", "opening": "9"}, err: "hadron: opening 9: must be 0 (none) to 8, and fewer than the 9 cells"},
+		{name: "opening past the limit", opts: map[string]string{"opening": "65"}, err: "hadron: opening 65: must be 0 (none) to 64, and fewer than the 81 cells"},
+		{name: "negative opening", opts: map[string]string{"opening": "-1"}, err: "hadron: opening -1: must be 0 (none) to 64, and fewer than the 81 cells"},
+		{name: "opening not a number", opts: map[string]string{"opening": "few"}, err: `hadron: opening "few": not a whole number`},
+		{name: "unknown", opts: map[string]string{"sise": "9"}, err: `hadron: unknown option "sise" (want size, depth, nodes or opening)`},
 		{name: "several, in name order", opts: map[string]string{"size": "1", "depth": "-2", "colour": "x"},
-			err: `hadron: unknown option "colour" (want size, depth or nodes)|hadron: depth -2: must be from 1 to 16|hadron: size 1: must be at least 3`},
+			err: `hadron: unknown option "colour" (want size, depth, nodes or opening)|hadron: depth -2: must be from 1 to 16|hadron: size 1: must be at least 3`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseOptions(tc.opts)

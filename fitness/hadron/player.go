@@ -2,8 +2,12 @@ package hadron
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
@@ -32,9 +36,16 @@ type Player struct {
 	name     string
 	strategy Strategy
 	weights  Weights // StrategySearch only
+	// depth and nodes are the player's own search limits (settings), which
+	// override the game's rules; 0 and -1 mean the rule's.
+	depth int
+	nodes int64
 }
 
-var _ fitness.Player = (*Player)(nil)
+var (
+	_ fitness.Player       = (*Player)(nil)
+	_ fitness.SettingsGame = (*Game)(nil)
+)
 
 // Name is the registered name the player was built from.
 func (p *Player) Name() string { return p.name }
@@ -57,24 +68,31 @@ var roster = []struct {
 		build: fixed(StrategyGreedy, Weights{})},
 	{name: "aenigma", summary: "the 2022/2023 tournament winner: alpha-beta on special moves and parity with its published weights",
 		build: fixed(StrategySearch, Aenigma)},
-	{name: "tuned", summary: "alpha-beta on Aenigma's heuristic with tunable phase weights, threshold and jitter",
+	{name: "tuned", summary: "alpha-beta on Aenigma's heuristic with tunable phase weights, threshold and jitter, and opt-in terms for mobility, regions, unlocks and the specials' lead",
 		tunable: true, build: func(name string, v genome.Values) (*Player, error) {
 			w, err := WeightsFrom(v)
 			if err != nil {
 				return nil, err
 			}
-			return &Player{name: name, strategy: StrategySearch, weights: w}, nil
+			return &Player{name: name, strategy: StrategySearch, weights: w, nodes: -1}, nil
 		}},
 }
 
 func fixed(s Strategy, w Weights) func(string, genome.Values) (*Player, error) {
 	return func(name string, _ genome.Values) (*Player, error) {
-		return &Player{name: name, strategy: s, weights: w}, nil
+		return &Player{name: name, strategy: s, weights: w, nodes: -1}, nil
 	}
 }
 
+// The settings of the searching players.
+const (
+	SettingDepth = "depth"
+	SettingNodes = "nodes"
+)
+
 // Players lists the registered players; the tuned player's schema
-// depends on the board size.
+// depends on the board size, and the searching players' settings take
+// their defaults from the rules.
 func (g *Game) Players() []fitness.PlayerInfo {
 	out := make([]fitness.PlayerInfo, len(roster))
 	for i, r := range roster {
@@ -82,8 +100,21 @@ func (g *Game) Players() []fitness.PlayerInfo {
 		if r.tunable {
 			out[i].Schema = Schema(g.opts.Size)
 		}
+		if r.name == "aenigma" || r.tunable {
+			out[i].Settings = g.settings()
+		}
 	}
 	return out
+}
+
+// settings are the searching players' settings, their defaults the rules'.
+func (g *Game) settings() []fitness.Setting {
+	return []fitness.Setting{
+		{Name: SettingDepth, Default: strconv.Itoa(g.opts.Depth),
+			Summary: fmt.Sprintf("this player's search depth in plies, 1 to %d (default: the depth rule)", MaxDepth)},
+		{Name: SettingNodes, Default: strconv.FormatInt(g.opts.Nodes, 10),
+			Summary: fmt.Sprintf("this player's node budget per move, 0 for none, at most %d (default: the nodes rule)", MaxNodes)},
+	}
 }
 
 // Roles implements fitness.Game: both sides are movers.
@@ -113,6 +144,58 @@ func (g *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (
 	return nil, fmt.Errorf("hadron: unknown player %q (want one of %v)", name, names)
 }
 
+// NewPlayerSettings is NewPlayer with the player's own search limits:
+// depth and nodes, as the rule options of the same names take them.
+func (g *Game) NewPlayerSettings(role fitness.Role, name string, params genome.Values, s fitness.Settings) (fitness.Player, error) {
+	pl, err := g.NewPlayer(role, name, params)
+	if err != nil {
+		return nil, err
+	}
+	p := *pl.(*Player)
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		if p.strategy != StrategySearch || (k != SettingDepth && k != SettingNodes) {
+			errs = append(errs, fmt.Errorf("hadron: %s has no setting %q", name, k))
+			continue
+		}
+		x, err := fitness.OptionInt("hadron", k, s[k])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w (%s@%s=%s)", err, name, k, s[k]))
+			continue
+		}
+		switch k {
+		case SettingDepth:
+			if err := checkDepth(x); err != nil {
+				errs = append(errs, fmt.Errorf("%w (%s@%s=%s)", err, name, k, s[k]))
+				continue
+			}
+			p.depth = min(int(x), g.opts.Size*g.opts.Size)
+		case SettingNodes:
+			if err := checkNodes(x); err != nil {
+				errs = append(errs, fmt.Errorf("%w (%s@%s=%s)", err, name, k, s[k]))
+				continue
+			}
+			p.nodes = x
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// limits are the depth and node budget p searches with in this game.
+func (g *Game) limits(p *Player) (int, int64) {
+	depth, nodes := g.opts.Depth, g.opts.Nodes
+	if p.depth > 0 {
+		depth = p.depth
+	}
+	if p.nodes >= 0 {
+		nodes = p.nodes
+	}
+	return depth, nodes
+}
+
 // mover is a player's state for one game.
 type mover interface {
 	// next returns the cell to play on b, which is not over, or ctx's
@@ -132,7 +215,9 @@ func (g *Game) newMover(p *Player, seed uint64) mover {
 		return greedyMover{fitness.NewRand(seed)}
 	}
 	t := getTable()
-	s := &searcher{w: p.weights, salt: seed, tt: *t, depth: g.opts.Depth, budget: g.opts.Nodes, tab: t}
+	depth, nodes := g.limits(p)
+	s := &searcher{w: p.weights, salt: seed, tt: *t, depth: depth, budget: nodes, tab: t}
+	s.useWeights()
 	for i := range s.killer {
 		s.killer[i] = [2]int8{-1, -1}
 	}
@@ -179,5 +264,9 @@ func (s *searcher) release() {
 	if s.tab != nil {
 		putTable(s.tab)
 		s.tab, s.tt = nil, nil
+	}
+	if s.nimbers != nil {
+		putNimberCache(s.nimbers)
+		s.nimbers = nil
 	}
 }

@@ -25,15 +25,17 @@ const (
 // transposition table and killer moves, so players stay immutable and
 // games run in parallel.
 type searcher struct {
-	b      Board
-	w      Weights
-	salt   uint64 // seeds the jitter: the seat's stream of the match seed
-	tt     table
-	tab    *table // where tt came from, to give it back
-	depth  int
-	budget int64 // nodes per move; 0 for none
-	nodes  int64 // nodes this move
-	total  int64 // nodes this game
+	b       Board
+	w       Weights
+	extra   bool         // some term beyond Aenigma's is on
+	nimbers *nimberCache // the regions term's, when it is on
+	salt    uint64       // seeds the jitter: the seat's stream of the match seed
+	tt      table
+	tab     *table // where tt came from, to give it back
+	depth   int
+	budget  int64 // nodes per move; 0 for none
+	nodes   int64 // nodes this move
+	total   int64 // nodes this game
 	// killer holds, by ply, the last two moves that refuted a sibling
 	// (search.NoMove for none); they are searched early.
 	killer [maxCells + 2][2]int8
@@ -44,11 +46,13 @@ type searcher struct {
 	eng    search.Searcher[*searcher]
 }
 
-// eval scores the position for the side to move: Aenigma's formula plus
-// jitter. The jitter is a hash of the position and the seat's seed, not a
-// draw from a stream, so a position scores the same however often and in
-// whatever order the search meets it; the transposition table and
-// iterative deepening then stay consistent.
+// eval scores the position for the side to move: Aenigma's formula, the
+// terms beyond it that the weights switch on (extra), and jitter. The
+// jitter is a hash of the position and the seat's seed, not a draw from
+// a stream, so a position scores the same however often and in whatever
+// order the search meets it; the transposition table and iterative
+// deepening then stay consistent. With every extra term off the
+// arithmetic is Aenigma's alone, so the score is its to the last bit.
 func (s *searcher) eval() float64 {
 	b := &s.b
 	wh, bl := b.specials()
@@ -57,19 +61,65 @@ func (s *searcher) eval() float64 {
 	if b.toMove == Black {
 		h = -h
 	}
+	nonSpecial := b.legal.AndNot(wh.Or(bl))
 	parity := -1.0
-	if b.legal.AndNot(wh.Or(bl)).Count()%2 == 1 {
+	if nonSpecial.Count()%2 == 1 {
 		parity = 1
 	}
+	late := legal < s.w.T
 	w1, w2 := s.w.W1Early, s.w.W2Early
-	if legal < s.w.T {
+	if late {
 		w1, w2 = s.w.W1Late, s.w.W2Late
 	}
+	if s.w.TiedParity && h != 0 {
+		w2 = 0
+	}
 	v := Unit * (w1*float64(h) + w2*parity)
+	if s.extra {
+		v += s.extraTerms(late, h, legal, nonSpecial)
+	}
 	if s.w.Jitter != 0 {
 		v += s.w.Jitter * unitNoise(b.hash^s.salt)
 	}
 	return v
+}
+
+// extraTerms are the terms beyond Aenigma's of the phase (late or not),
+// each computed only when its weight is not zero; h is hSpecialMoves.
+func (s *searcher) extraTerms(late bool, h, legal int, nonSpecial bits128.Bits) float64 {
+	e := &s.w.Early
+	if late {
+		e = &s.w.Late
+	}
+	b := &s.b
+	var v float64
+	if e.Mobility != 0 {
+		v += e.Mobility * float64(legal)
+	}
+	if e.Lead != 0 {
+		v += e.Lead * float64(min(max(h, -1), 1))
+	}
+	if e.Unlock != 0 {
+		// A white stone brings a cell of balance -1 to 0: White unlocks
+		// the minus cells next to a legal cell, Black the plus cells.
+		near := b.g.around(b.legal)
+		mine, theirs := b.minus.And(near).Count(), b.plus.And(near).Count()
+		if b.toMove == Black {
+			mine, theirs = theirs, mine
+		}
+		v += e.Unlock * float64(mine-theirs)
+	}
+	if e.Regions != 0 && !(s.w.TiedParity && h != 0) {
+		if s.nimbers == nil {
+			s.nimbers = getNimberCache(b.g.n)
+		}
+		if b.g.nimber(nonSpecial, s.nimbers) != 0 {
+			v += e.Regions
+		} else {
+			v -= e.Regions
+		}
+	}
+	return Unit * v
 }
 
 // unitNoise maps a hash to a uniform number in [-1, 1).
@@ -173,4 +223,11 @@ func (s *searcher) Cutoff(m search.Move, ply int) {
 	if k := &s.killer[ply]; k[0] != int8(m) {
 		k[1], k[0] = k[0], int8(m)
 	}
+}
+
+// useWeights records whether any term of s.w beyond Aenigma's is on,
+// for eval. It is called before the first search and whenever s.w
+// changes.
+func (s *searcher) useWeights() {
+	s.extra = !s.w.Early.zero() || !s.w.Late.zero()
 }

@@ -2,8 +2,11 @@ package mnk
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/evotune/evotune/fitness"
@@ -58,8 +61,9 @@ type Game struct {
 }
 
 var (
-	_ fitness.Game    = (*Game)(nil)
-	_ fitness.Perfter = (*Game)(nil)
+	_ fitness.Game         = (*Game)(nil)
+	_ fitness.Perfter      = (*Game)(nil)
+	_ fitness.SettingsGame = (*Game)(nil)
 )
 
 // NewGame builds a game. A zero Depth means the default depth.
@@ -108,7 +112,74 @@ func (gm *Game) info(s strategy) fitness.PlayerInfo {
 	if s == tunedPlay {
 		pi.Schema = slices.Clone(gm.tuned)
 	}
+	switch s {
+	case classicPlay, tunedPlay:
+		pi.Settings = []fitness.Setting{
+			{Name: settingDepth, Default: strconv.Itoa(gm.limits.Depth),
+				Summary: fmt.Sprintf("this player's search depth in plies, 1 to %d (default: the depth rule)", maxDepth)},
+			{Name: settingNodes, Default: strconv.FormatInt(gm.limits.Nodes, 10),
+				Summary: fmt.Sprintf("this player's node budget per move, 0 for none, at most %d (default: the nodes rule)", maxNodes)},
+		}
+	case perfectPlay:
+		pi.Settings = []fitness.Setting{{Name: settingTies, Default: "random",
+			Summary: "among equally valued moves: random, or first (the first in reading order, top row first, as seed 003's AI)"}}
+	}
 	return pi
+}
+
+// The players' settings.
+const (
+	settingDepth = "depth"
+	settingNodes = "nodes"
+	settingTies  = "ties"
+)
+
+// limitsOf are the search limits p plays at: its own, else the game's.
+func (gm *Game) limitsOf(p *player) Limits {
+	if p.lim.Depth == 0 {
+		return gm.limits
+	}
+	return p.lim
+}
+
+// NewPlayerSettings is NewPlayer with the player's settings: classic's and
+// tuned's own depth and nodes, read as the rule options of the same names
+// are, and perfect's ties.
+func (gm *Game) NewPlayerSettings(role fitness.Role, name string, params genome.Values, set fitness.Settings) (fitness.Player, error) {
+	pl, err := gm.NewPlayer(role, name, params)
+	if err != nil {
+		return nil, err
+	}
+	p := *pl.(*player)
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		v := set[k]
+		switch {
+		case k == settingTies && p.strategy == perfectPlay:
+			switch v {
+			case "random":
+				p.ties = tiesRandom
+			case "first":
+				p.ties = tiesFirst
+			default:
+				errs = append(errs, fmt.Errorf("mnk: perfect@ties=%s: want random or first", v))
+			}
+		case (k == settingDepth || k == settingNodes) && (p.strategy == classicPlay || p.strategy == tunedPlay):
+			c := config{limits: gm.limitsOf(&p)}
+			i := slices.IndexFunc(options, func(o option) bool { return o.name == k })
+			if err := options[i].set(&c, k, v); err != nil {
+				errs = append(errs, fmt.Errorf("%w (%s@%s=%s)", err, name, k, v))
+				continue
+			}
+			p.lim = c.limits
+		default:
+			errs = append(errs, fmt.Errorf("mnk: %s has no setting %q", name, k))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 // Roles implements fitness.Game: both sides are movers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/evotune/evotune/fitness/search"
 	"github.com/evotune/evotune/internal/bits128"
@@ -34,6 +35,7 @@ type solver struct {
 	g     *geom
 	tt    []solverEntry
 	rng   *rand.Rand
+	ties  tieRule
 	nodes int64 // positions searched, for benchmarks
 	best  []int
 
@@ -56,12 +58,16 @@ func solverTableBits(cells int) int {
 	return min(20, max(10, bits.Len64(uint64(n/4))))
 }
 
-func (gm *Game) newSolverMover(rng *rand.Rand) *solver {
+// newSolverMover is a solver that picks among equal moves at random.
+func (gm *Game) newSolverMover(rng *rand.Rand) *solver { return gm.newSolverTies(rng, tiesRandom) }
+
+// newSolverTies is a solver with the tie rule ties.
+func (gm *Game) newSolverTies(rng *rand.Rand, ties tieRule) *solver {
 	s, _ := gm.solvers.Get().(*solver)
 	if s == nil {
 		s = &solver{gm: gm, g: gm.g, tt: make([]solverEntry, 1<<solverTableBits(gm.g.cells))}
 	}
-	s.rng = rng
+	s.rng, s.ties = rng, ties
 	return s
 }
 
@@ -70,9 +76,11 @@ func (s *solver) release() {
 	s.gm.solvers.Put(s)
 }
 
-// next computes the exact value of every move and picks at random among
-// the best. When ctx is cancelled it stops within search.PollNodes
-// positions and returns ctx's error.
+// next computes the exact value of every move and picks among the best by
+// the tie rule: at random, or the first in reading order, as seed 003's
+// AI takes "the position of the maximum" in its list of moves. When ctx
+// is cancelled it stops within search.PollNodes positions and returns
+// ctx's error.
 func (s *solver) next(ctx context.Context, p *position) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -96,6 +104,9 @@ func (s *solver) next(ctx context.Context, p *position) (int, error) {
 		if v == top {
 			s.best = append(s.best, b)
 		}
+	}
+	if s.ties == tiesFirst {
+		return slices.Min(s.best), nil // bits run in reading order
 	}
 	return s.best[s.rng.IntN(len(s.best))], nil
 }

@@ -26,10 +26,10 @@ const (
 var strategies = [...]struct{ name, summary string }{
 	randomPlay: {"random", "a uniformly random legal cell (column, under gravity)"},
 	greedyPlay: {"greedy", "wins now if it can, else blocks an immediate loss, else plays at random"},
-	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table, random among equally valued moves; boards of at most " +
+	perfectPlay: {"perfect", "exact minimax with alpha-beta and a transposition table, random among equally valued moves (perfect@ties=first: the first, as seed 003's AI); boards of at most " +
 		strconv.Itoa(maxPerfectCells) + " cells"},
-	classicPlay: {"classic", "alpha-beta at the game's depth over hand-set run weights 1, 10, 100, 1000 by length"},
-	tunedPlay:   {"tuned", "alpha-beta at the game's depth over evolved weights of open and half-open runs, a centre bias and jitter; under gravity also threats playable now and waiting threats by row parity"},
+	classicPlay: {"classic", "alpha-beta at the game's depth (or its own: classic@depth=N) over hand-set run weights 1, 10, 100, 1000 by length"},
+	tunedPlay:   {"tuned", "alpha-beta at the game's depth (or its own) over evolved weights of open and half-open runs, a centre bias and jitter; under gravity also threats playable now and waiting threats by row parity"},
 }
 
 func (s strategy) String() string {
@@ -63,7 +63,20 @@ type player struct {
 	strategy strategy
 	rules    Rules   // the rules it was built for
 	w        *priced // classic and tuned
+	// lim is the search's depth and node budget when the player's
+	// settings gave its own (classic and tuned); zero: the game's.
+	lim Limits
+	// ties is how perfect picks among equally valued moves.
+	ties tieRule
 }
+
+// tieRule is how perfect picks among moves of equal value.
+type tieRule uint8
+
+const (
+	tiesRandom tieRule = iota // uniformly, from the player's stream of the seed
+	tiesFirst                 // the first in reading order (top row first, left to right)
+)
 
 func (p *player) Name() string { return p.strategy.String() }
 
@@ -85,9 +98,9 @@ func (gm *Game) start(p *player, seed uint64) mover {
 	case greedyPlay:
 		return &greedy{g: gm.g, rng: rng}
 	case perfectPlay:
-		return gm.newSolverMover(rng)
+		return gm.newSolverTies(rng, p.ties)
 	case classicPlay, tunedPlay:
-		return gm.newSearcher(p.w, seed, rng)
+		return gm.newSearcherWith(p.w, gm.limitsOf(p), seed, rng)
 	}
 	return &randomMover{g: gm.g, rng: rng}
 }

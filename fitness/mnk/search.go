@@ -69,11 +69,17 @@ type searcher struct {
 // most, fewer on boards with fewer positions.
 func searchTableBits(cells int) int { return min(16, max(8, 2*cells)) }
 
+// newSearcher is a searcher at the game's limits.
 func (gm *Game) newSearcher(w *priced, seed uint64, rng *rand.Rand) *searcher {
+	return gm.newSearcherWith(w, gm.limits, seed, rng)
+}
+
+// newSearcherWith is a searcher at the limits lim (a player's own).
+func (gm *Game) newSearcherWith(w *priced, lim Limits, seed uint64, rng *rand.Rand) *searcher {
 	s, _ := gm.searchers.Get().(*searcher)
 	if s == nil {
 		g := gm.g
-		s = &searcher{gm: gm, g: g, tables: gm.lineTables(), lim: gm.limits,
+		s = &searcher{gm: gm, g: g, tables: gm.lineTables(),
 			board: make([]int8, len(g.centre)),
 			code:  make([]int32, len(g.lines)),
 			tt:    search.NewTable(searchTableBits(g.cells)),
@@ -81,7 +87,7 @@ func (gm *Game) newSearcher(w *priced, seed uint64, rng *rand.Rand) *searcher {
 	} else {
 		clear(s.tt) // the jitter, and so every score, differs per game
 	}
-	s.w, s.rng = w, rng
+	s.w, s.rng, s.lim = w, rng, lim
 	s.salt = fitness.Derive(seed, 0x6a6974746572) // "jitter"
 	return s
 }

@@ -73,7 +73,7 @@ SIGTERM stops the games at once (exit 130).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVar(&o.player, "player", nil, "player `SPEC` to evaluate (repeatable): a registered name or NAME:FILE")
+	fs.StringArrayVar(&o.player, "player", nil, "player `SPEC` to evaluate (repeatable): a registered name, NAME@KEY=VALUE,... with\nits own settings (see 'evotune games GAME'), or NAME:FILE")
 	fs.StringArrayVar(&o.vs, "vs", nil, "opponent `SPEC` met head to head by every player (repeatable)")
 	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer laying the fleets;\ndefault: the game's, see 'evotune games GAME')")
 	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")

@@ -115,13 +115,16 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		fmt.Fprintln(w)
 		line("Solo measure: %s, lower is better, played %s", solo.Measure, against)
 	}
-	fmt.Fprintln(w, "\nPlayers:")
+	fmt.Fprintln(w, "\nPlayers (a SPEC: NAME, NAME@SETTING=VALUE,..., NAME:FILE for a tunable player's values):")
 	for _, p := range g.Players() {
 		role := ""
 		if p.Role != fitness.Mover {
 			role = " (" + p.Role.String() + ")"
 		}
 		line("  %s%s: %s", p.Name, role, p.Summary)
+		for _, s := range p.Settings {
+			line("      @%-15s %-6s %-28s default %-10s %s", s.Name, "", p.Name+"@"+s.Name+"=VALUE", s.Default, s.Summary)
+		}
 		for i := range p.Schema {
 			q := &p.Schema[i]
 			line("      %-16s %-6s %-28s default %-10s %s%s", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
@@ -171,6 +174,14 @@ type playerDoc struct {
 	Role    string           `json:"role"`
 	Summary string           `json:"summary"`
 	Params  []external.Param `json:"params"`
+	// Settings are the player's own settings (NAME@KEY=VALUE).
+	Settings []settingJSON `json:"settings"`
+}
+
+type settingJSON struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Summary string `json:"summary"`
 }
 
 // gameDoc is the JSON of game g under rules.
@@ -186,7 +197,10 @@ func gameDoc(info fitness.GameInfo, g fitness.Game, rules map[string]string) gam
 		doc.Solo = &soloJSON{Measure: solo.Measure, Opponent: solo.Opponent.String(), DefaultOpponent: solo.DefaultOpponent}
 	}
 	for _, p := range g.Players() {
-		pd := playerDoc{Name: p.Name, Role: p.Role.String(), Summary: p.Summary}
+		pd := playerDoc{Name: p.Name, Role: p.Role.String(), Summary: p.Summary, Settings: []settingJSON{}}
+		for _, st := range p.Settings {
+			pd.Settings = append(pd.Settings, settingJSON{st.Name, st.Default, st.Summary})
+		}
 		for _, q := range p.Schema {
 			pd.Params = append(pd.Params, external.ParamOf(q))
 		}

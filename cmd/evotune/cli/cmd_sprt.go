@@ -79,7 +79,7 @@ Exit status: 0 H1 accepted, 3 H0 accepted, 4 --max-games reached first.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.player, "player", "", "`SPEC` of A, the player tested: a registered name or NAME:FILE")
+	fs.StringVar(&o.player, "player", "", "`SPEC` of A, the player tested: a registered name, NAME@KEY=VALUE,... with its own\nsettings (see 'evotune games GAME'), or NAME:FILE")
 	fs.StringVar(&o.vs, "vs", "", "`SPEC` of B, the player A is tested against")
 	fs.StringVar(&o.opponent, "opponent", "", "`SPEC` of the solo games' opponent (Battleship: the placer; default: the game's)")
 	fs.StringVar(&o.placer, "placer", "", "`SPEC`: --opponent, for games whose solo opponents are placers (Battleship)")

@@ -142,7 +142,7 @@ evolution:
 			return
 		}
 	}
-	params, err := fitness.LoadParams("best.yaml", "guess", fitness.Mover, "tuned", guessSchema)
+	params, _, err := fitness.LoadParams("best.yaml", "guess", fitness.PlayerInfo{Name: "tuned", Role: fitness.Mover, Schema: guessSchema})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -44,19 +44,9 @@ func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	dir := copyDir(t, filepath.Join("testdata", "before-optin-knobs", "run"))
-	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
-		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
-	}
-	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.ReportFile, rundir.BestFile} {
-		got, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join("testdata", "before-optin-knobs", "want", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+	dir, files := resumeOldRun(t, "before-optin-knobs")
+	for f, files := range files {
+		got, want := files[0], files[1]
 		if f == rundir.BestFile {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
@@ -212,6 +202,38 @@ func withoutTopLevelKeys(data []byte, keys ...string) []byte {
 	return []byte(strings.Join(out, ""))
 }
 
+// withoutKeys drops the keys, at every depth, from a JSON document and
+// writes it indented.
+func withoutKeys(t *testing.T, data []byte, keys ...string) []byte {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var drop func(v any)
+	drop = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range keys {
+				delete(v, k)
+			}
+			for _, x := range v {
+				drop(x)
+			}
+		case []any:
+			for _, x := range v {
+				drop(x)
+			}
+		}
+	}
+	drop(doc)
+	out, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // checkWinnerFile checks best.yaml against the run's checkpoint: its
 // first player is the verdict's, with that member's selection figures.
 func checkWinnerFile(t *testing.T, dir string, best []byte) {
@@ -255,4 +277,61 @@ func withoutKnobs(data []byte) []byte {
 		out = append(out, line)
 	}
 	return []byte(strings.Join(out, ""))
+}
+
+// TestHadronRunFromBeforeOptInTermsResumes resumes a Hadron run of the
+// evotune from before the tuned player had its opt-in terms (mobility,
+// regions, unlocks, lead, tied parity; testdata/before-hadron-terms/README.md):
+// its genomes keep their 6 genes, so it resumes, and it evolves exactly
+// as the old evotune went on, byte for byte, but for the remeasure, on by
+// default since, which adds its figures at the checkpoint's end and names
+// its winner in best.yaml, which also lists the new knobs at their
+// defaults (off), and for the members' intervals, computed from the
+// seat-swapped pairs since.
+func TestHadronRunFromBeforeOptInTermsResumes(t *testing.T) {
+	dir, files := resumeOldRun(t, "before-hadron-terms")
+	for f, files := range files {
+		got, want := files[0], files[1]
+		switch f {
+		case rundir.CheckpointFile:
+			got, want = withoutKeys(t, got, "remeasured", "verdict", "ci95"), withoutKeys(t, want, "ci95")
+		case rundir.BestFile:
+			for _, line := range []string{"lead_early: 0", "lead_late: 0", "mobility_early: 0", "mobility_late: 0", "regions_early: 0",
+				"regions_late: 0", "tied_parity: false", "unlock_early: 0", "unlock_late: 0"} {
+				if line = "      " + line + "\n"; !bytes.Contains(got, []byte(line)) {
+					t.Errorf("best.yaml lacks %q", line)
+				}
+			}
+			checkWinnerFile(t, dir, got)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the uninterrupted run of the old evotune:\n%s", f, got)
+		}
+	}
+}
+
+// resumeOldRun resumes testdata/NAME/run, a run an older evotune left
+// after 2 generations, to 4 generations, and returns each file that run
+// and the older evotune's uninterrupted run (testdata/NAME/want) wrote:
+// got, then want, and the resumed run's directory.
+func resumeOldRun(t *testing.T, name string) (string, map[string][2][]byte) {
+	t.Helper()
+	dir := copyDir(t, filepath.Join("testdata", name, "run"))
+	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
+		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
+	}
+	files := map[string][2][]byte{}
+	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.ReportFile, rundir.BestFile} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", name, "want", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = [2][]byte{got, want}
+	}
+	return dir, files
 }

@@ -89,6 +89,10 @@ type Player struct {
 	Role    string // "" is the first role
 	Summary string
 	Schema  genome.Schema // nil when there is nothing to tune
+	// Settings are the player's own settings, such as a search depth,
+	// which evotune's player specs set (NAME@depth=6) and which are not
+	// tuned; their values reach Play as strings, as rules do.
+	Settings []Option
 }
 
 // Request is one game to play.
@@ -99,11 +103,14 @@ type Request struct {
 	Seats []Seat
 }
 
-// Seat is one player of a game and its parameter values.
+// Seat is one player of a game, its parameter values and its settings.
 type Seat struct {
 	Player string
 	Role   string
 	Params genome.Values
+	// Settings holds every setting the player declares, defaults filled
+	// in; nil when it declares none. Shared: do not modify.
+	Settings map[string]string
 }
 
 // Main serves the protocol on stdin and stdout and exits: 0 when evotune
@@ -204,6 +211,9 @@ func (s *server) offer() (wire.Offer, error) {
 		wp := wire.Player{Name: p.Name, Role: role, Summary: p.Summary, Params: []wire.Param{}}
 		for _, q := range p.Schema {
 			wp.Params = append(wp.Params, wire.WireParam(q))
+		}
+		for _, st := range p.Settings {
+			wp.Settings = append(wp.Settings, wire.Option{Name: st.Name, Default: st.Default, Summary: st.Summary, Choices: st.Choices})
 		}
 		o.Players = append(o.Players, wp)
 	}
@@ -386,7 +396,11 @@ func (s *server) decodeSeat(role string, raw json.RawMessage) (Seat, error) {
 	if err != nil {
 		return Seat{}, fmt.Errorf(" (%s): %w", w.Player, err)
 	}
-	seat = Seat{Player: p.Name, Role: role, Params: vals}
+	settings, err := filled(p.Settings, w.Settings, "setting")
+	if err != nil {
+		return Seat{}, fmt.Errorf(" (%s): %w", w.Player, err)
+	}
+	seat = Seat{Player: p.Name, Role: role, Params: vals, Settings: settings}
 	s.cacheMu.Lock()
 	if len(s.seats) >= maxCache || s.seats == nil {
 		s.seats = map[string]Seat{}
@@ -411,16 +425,12 @@ func (s *server) decodeRules(raw json.RawMessage) (map[string]string, error) {
 			return nil, fmt.Errorf("rules: %w", err)
 		}
 	}
+	rules, err := filled(s.game.Options, rules, "rule")
+	if err != nil {
+		return nil, err
+	}
 	if rules == nil {
 		rules = map[string]string{}
-	}
-	for _, op := range s.game.Options {
-		if _, ok := rules[op.Name]; !ok {
-			rules[op.Name] = op.Default
-		}
-		if op.Choices != nil && !slices.Contains(op.Choices, rules[op.Name]) {
-			return nil, fmt.Errorf("rule %s: %q is not one of %v", op.Name, rules[op.Name], op.Choices)
-		}
 	}
 	s.cacheMu.Lock()
 	if len(s.rules) >= maxCache || s.rules == nil {
@@ -429,6 +439,27 @@ func (s *server) decodeRules(raw json.RawMessage) (map[string]string, error) {
 	s.rules[key] = rules
 	s.cacheMu.Unlock()
 	return rules, nil
+}
+
+// filled fills the defaults of the options (rules, or a player's
+// settings: what says which) that values leaves out, and checks choices.
+// It returns nil when there are no options and no values.
+func filled(opts []Option, values map[string]string, what string) (map[string]string, error) {
+	if len(opts) == 0 && len(values) == 0 {
+		return nil, nil
+	}
+	if values == nil {
+		values = map[string]string{}
+	}
+	for _, op := range opts {
+		if _, ok := values[op.Name]; !ok {
+			values[op.Name] = op.Default
+		}
+		if op.Choices != nil && !slices.Contains(op.Choices, values[op.Name]) {
+			return nil, fmt.Errorf("%s %s: %q is not one of %v", what, op.Name, values[op.Name], op.Choices)
+		}
+	}
+	return values, nil
 }
 
 // testHookBeforeReply lets a test stall a playing goroutine between its

@@ -130,3 +130,38 @@ func TestServeConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsReachPlay: a player's settings reach Play, given or
+// defaulted; a player without settings gets none; a value outside a
+// setting's choices is an error reply.
+func TestSettingsReachPlay(t *testing.T) {
+	g := program.Game{
+		Name: "g",
+		Players: []program.Player{
+			{Name: "a", Settings: []program.Option{{Name: "depth", Default: "2", Choices: []string{"1", "2", "3"}}, {Name: "note", Default: "none"}}},
+			{Name: "b"},
+		},
+		Play: func(r program.Request) (program.Outcome, error) {
+			return 0, fmt.Errorf("%v %v", r.Seats[0].Settings, r.Seats[1].Settings)
+		},
+	}
+	play := func(id int, a, b string) string {
+		return fmt.Sprintf(`{"type":"play","id":%d,"seed":"1","rules":{},"seats":[%s,%s]}`+"\n", id, a, b)
+	}
+	input := hello +
+		play(1, `{"player":"a","params":{}}`, `{"player":"b","params":{}}`) +
+		play(2, `{"player":"a","params":{},"settings":{"depth":"3","note":"hi"}}`, `{"player":"a","params":{},"settings":{"depth":"1"}}`) +
+		play(3, `{"player":"a","params":{},"settings":{"depth":"7"}}`, `{"player":"b","params":{}}`)
+	got, err := serve(t, g, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"type":"error","id":1,"error":"map[depth:2 note:none] map[]"}`,
+		`{"type":"error","id":2,"error":"map[depth:3 note:hi] map[depth:1 note:none]"}`,
+		`{"type":"error","id":3,"error":"seat 0 (a): setting depth: \"7\" is not one of [1 2 3]"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("replies\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -86,6 +86,10 @@ type Player struct {
 	Role    string  `json:"role"`
 	Summary string  `json:"summary,omitempty"`
 	Params  []Param `json:"params"`
+	// Settings are the player's own settings (a search depth), in the
+	// form of rule options; absent when it has none, which is what a
+	// program written before settings existed says.
+	Settings []Option `json:"settings,omitempty"`
 }
 
 // Param is one parameter of a player's schema, in the keys a config's
@@ -109,6 +113,9 @@ type Param struct {
 type Seat struct {
 	Player string                     `json:"player"`
 	Params map[string]json.RawMessage `json:"params"`
+	// Settings holds every setting the player declares, defaults filled
+	// in; absent when it declares none.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // Request asks for one game.
@@ -259,9 +266,10 @@ func appendFloat(b []byte, x float64) []byte {
 	return strconv.AppendFloat(b, x, 'g', -1, 64)
 }
 
-// EncodeSeat is the JSON of one seat: the player and every parameter of
-// its schema, in schema order.
-func EncodeSeat(player string, v genome.Values) []byte {
+// EncodeSeat is the JSON of one seat: the player, every parameter of its
+// schema, in schema order, and its settings (every one it declares), in
+// name order; no settings key when it declares none.
+func EncodeSeat(player string, v genome.Values, settings map[string]string) []byte {
 	b := []byte(`{"player":`)
 	name, _ := json.Marshal(player)
 	b = append(b, name...)
@@ -276,7 +284,13 @@ func EncodeSeat(player string, v genome.Values) []byte {
 		b = append(b, ':')
 		b = append(b, EncodeValue(&s[i], v.Get(s[i].Name))...)
 	}
-	return append(b, "}}"...)
+	b = append(b, '}')
+	if len(settings) > 0 {
+		set, _ := json.Marshal(settings) // sorted keys
+		b = append(b, `,"settings":`...)
+		b = append(b, set...)
+	}
+	return append(b, '}')
 }
 
 // DecodeValues reads a seat's parameters against the player's schema:

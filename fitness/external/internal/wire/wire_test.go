@@ -45,7 +45,7 @@ func TestParamRoundTrip(t *testing.T) {
 	// A seat carries every value exactly.
 	v := schema.Defaults()
 	var seat wire.Seat
-	if err := json.Unmarshal(wire.EncodeSeat("p", v), &seat); err != nil {
+	if err := json.Unmarshal(wire.EncodeSeat("p", v, nil), &seat); err != nil {
 		t.Fatal(err)
 	}
 	back, err := wire.DecodeValues(schema, seat.Params)
