@@ -262,7 +262,7 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 		t.Fatal("racing saved no games on a field with clear losers")
 	}
 	svg := want[fileReport]
-	if !bytes.Contains(svg, []byte(fmt.Sprintf("racing: games played and saved per generation (%d played, %d saved", 6*full-totalSaved, totalSaved))) {
+	if !bytes.Contains(svg, []byte(fmt.Sprintf(">%d played, %d saved (", 6*full-totalSaved, totalSaved))) {
 		t.Fatalf("report.svg has no racing panel with the totals:\n%s", clip(svg))
 	}
 	for dec := xml.NewDecoder(bytes.NewReader(svg)); ; {

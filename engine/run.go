@@ -495,17 +495,9 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
 			return err
 		}
-		vals, err := sp.space.Decode(st.HallOfFame[0].Genes)
+		svg, err := r.cfg.report(sp, st)
 		if err != nil {
 			return err
-		}
-		title := r.cfg.Name
-		if sp.label != "" {
-			title += " " + sp.label
-		}
-		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params(), sp.space.Genes())
-		if r.cfg.Racing != nil {
-			svg = withRacingPanel(svg, st.History)
 		}
 		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
 			return err
