@@ -123,22 +123,11 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %w", err)
 	}
-	var ck Checkpoint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ck); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
+	ck, err := decodeCheckpoint(path, data)
+	if err != nil {
+		return nil, nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
-	}
-	if err := ck.checkHeader(); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
-	}
-	if ck.Format != CheckpointFormat {
-		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
-	}
-	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(&ck))
+	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(ck))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
@@ -151,19 +140,49 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 		return nil, nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
 			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
+	if err := ck.checkAgainst(path, cfg); err != nil {
+		return nil, nil, err
+	}
+	return ck, cfg, nil
+}
+
+// decodeCheckpoint decodes the checkpoint read from path, strictly, and
+// checks its header and format.
+func decodeCheckpoint(path string, data []byte) (*Checkpoint, error) {
+	var ck Checkpoint
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ck); err != nil {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
+	}
+	if err := ck.checkHeader(); err != nil {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
+	if ck.Format != CheckpointFormat {
+		return nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
+	}
+	return &ck, nil
+}
+
+// checkAgainst checks the checkpoint read from path against the config
+// it was written for: species, player files, and every species' state.
+func (ck *Checkpoint) checkAgainst(path string, cfg *Config) error {
 	states := ck.states()
 	if len(states) != len(cfg.species) {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
+		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
 	}
 	if err := ck.checkFiles(cfg); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+		return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
 	for s, st := range states {
 		if err := ck.checkSpecies(cfg, s, st); err != nil {
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+			return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
-	return &ck, cfg, nil
+	return nil
 }
 
 // baseDirOf is where a checkpoint's relative specs are found.

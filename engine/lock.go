@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -222,4 +223,14 @@ func (l *RunLock) removeStaleTemps() error {
 		}
 	}
 	return nil
+}
+
+// probeHolder is LockHolder by a probe of the lock (heldBy).
+func probeHolder(dir string) (int, bool) {
+	holder, held := heldBy(dir)
+	pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(holder, " (pid "), ")"))
+	if err != nil {
+		pid = 0
+	}
+	return pid, held
 }

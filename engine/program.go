@@ -92,7 +92,7 @@ func NewCommand(argv []string, base, dir string, env map[string]string, timeout 
 // checkProgram starts the program of command:, reads what it offers and
 // returns it as the game's catalog entry.
 func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
-	if c.guard != nil && !c.guard.allowPrograms {
+	if c.guard != nil && !c.guard.allowPrograms && c.guard.recorded == nil {
 		// Before anything starts: a worker runs no command it was not
 		// allowed to (--allow-programs).
 		c.guard.refused = true
@@ -117,15 +117,22 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 	c.relative = true
 	log := &switchWriter{}
 	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, pc.Timeout, pc.Audit, log)
-	desc, err := external.Describe(context.Background(), cmd)
-	if err != nil {
-		bad("command", "%s", oneLine(err))
-		return fitness.GameInfo{}, false
-	}
-	files, err := cmd.FileHashes()
-	if err != nil {
-		bad("command", "%s", oneLine(err))
-		return fitness.GameInfo{}, false
+	var desc *external.Description
+	var files map[string]string
+	if c.guard != nil && c.guard.recorded != nil {
+		// Described as the run recorded it; its processes would start
+		// only if a game were played, and none is.
+		desc = c.guard.recorded
+	} else {
+		var err error
+		if desc, err = external.Describe(context.Background(), cmd); err != nil {
+			bad("command", "%s", oneLine(err))
+			return fitness.GameInfo{}, false
+		}
+		if files, err = cmd.FileHashes(); err != nil {
+			bad("command", "%s", oneLine(err))
+			return fitness.GameInfo{}, false
+		}
 	}
 	if c.Game != "" && c.Game != desc.Game {
 		bad("game", "%q, but the program plays %q", c.Game, desc.Game)

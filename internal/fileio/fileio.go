@@ -43,6 +43,47 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	defer f.Close()
+	return readAll(f, path, limit)
+}
+
+// ReadFileNoFollow is ReadFile for a file that must not be a symbolic
+// link: a reader confined to a directory (the dashboard) cannot be led
+// out of it by a link planted there.
+func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	defer f.Close()
+	return readAll(f, path, limit)
+}
+
+// ReadTail reads the last limit bytes, at most, of the regular file at
+// path, which must not be a symbolic link; cut reports whether the file
+// was longer. A log read this way starts mid-line when cut.
+func ReadTail(path string, limit int64) (data []byte, cut bool, err error) {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
+	}
+	from := max(0, fi.Size()-limit)
+	data, err = io.ReadAll(io.NewSectionReader(f, from, limit))
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	return data, from > 0, nil
+}
+
+// readAll reads the regular file f (named path) through limit.
+func readAll(f *os.File, path string, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err

@@ -97,3 +97,56 @@ func TestOpenAppendRefusesLinksAndSpecialFiles(t *testing.T) {
 		t.Fatalf("a dangling link's target was created: %v", err)
 	}
 }
+
+// TestReadFileNoFollow: the dashboard's reads refuse a link (which could
+// lead out of the directories it serves) and everything ReadFile refuses.
+func TestReadFileNoFollow(t *testing.T) {
+	f := fixtures(t)
+	tests := []struct {
+		name string
+		path string
+		want error // nil: read succeeds
+	}{
+		{"regular file", f["small"], nil},
+		{"link to a regular file", f["link-to-small"], ErrLink},
+		{"dangling link", f["dangling"], ErrLink},
+		{"over the limit", f["big"], ErrTooLarge},
+		{"FIFO, without blocking", f["fifo"], ErrNotRegular},
+		{"directory", f["dir"], ErrNotRegular},
+		{"/dev/zero", f["zero"], ErrNotRegular},
+		{"absent", f["absent"], os.ErrNotExist},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := ReadFileNoFollow(tc.path, 1024)
+			if tc.want == nil {
+				if err != nil || string(data) != "game: mnk\n" {
+					t.Fatalf("got %q, %v", data, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadTail reads the end of a file through its limit, and refuses
+// what ReadFileNoFollow refuses.
+func TestReadTail(t *testing.T) {
+	f := fixtures(t)
+	data, cut, err := ReadTail(f["small"], 4)
+	if err != nil || string(data) != "mnk\n" || !cut {
+		t.Errorf("the last 4 bytes: %q, cut %v, %v", data, cut, err)
+	}
+	data, cut, err = ReadTail(f["small"], 100)
+	if err != nil || string(data) != "game: mnk\n" || cut {
+		t.Errorf("the whole file: %q, cut %v, %v", data, cut, err)
+	}
+	for _, name := range []string{"link-to-small", "fifo", "zero", "dir"} {
+		if _, _, err := ReadTail(f[name], 100); err == nil {
+			t.Errorf("%s: read", name)
+		}
+	}
+}
