@@ -1,12 +1,17 @@
 package engine
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/internal/fileio"
 	"gopkg.in/yaml.v3"
@@ -137,4 +142,111 @@ func Inspect(dir string) (*Inspection, error) {
 	}
 	ins.Config, ins.Views = cfg, views
 	return ins, nil
+}
+
+// InFlight is the generation a run is playing, as its match journal
+// says: the batches finished so far.
+type InFlight struct {
+	Generation int // from 1
+	Games      int // the generation's games
+	BatchGames int // games a batch (the last of a round may hold fewer)
+	// Batches is the journal's complete entry lines after its header: the
+	// batches finished and written. Counted is false when the journal was
+	// larger than the limit given and they were not counted.
+	Batches int
+	Counted bool
+}
+
+// JournalProgress reads the match journal of the run directory dir: its
+// header, and its complete lines up to limit bytes (a line being
+// appended is not counted). ok is false when there is no journal (no
+// generation in flight, or a finished run) or its header does not read.
+func JournalProgress(dir string, limit int64) (in InFlight, ok bool, err error) {
+	f, err := fileio.OpenNoFollow(filepath.Join(dir, fileJournal))
+	if errors.Is(err, fs.ErrNotExist) {
+		return in, false, nil
+	}
+	if err != nil {
+		return in, false, fmt.Errorf("engine: journal: %w", err)
+	}
+	defer f.Close()
+	rd := bufio.NewReaderSize(f, 1<<16)
+	line, whole := nextLine(rd, 4096)
+	var hdr journalHeader
+	if !whole || json.Unmarshal(line, &hdr) != nil || hdr.Journal != journalFormat || hdr.Games < 1 || hdr.BatchGames < 1 {
+		return in, false, nil
+	}
+	in = InFlight{Generation: hdr.Generation + 1, Games: hdr.Games, BatchGames: hdr.BatchGames, Counted: true}
+	buf := make([]byte, 1<<16)
+	read := int64(len(line) + 1)
+	for {
+		n, rerr := rd.Read(buf)
+		in.Batches += bytes.Count(buf[:n], []byte{'\n'})
+		read += int64(n)
+		if read > limit {
+			in.Counted = false
+			break
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	return in, true, nil
+}
+
+// Spread is CMA-ES's spread by generation: the standard deviation of
+// each gene over the generation's samples (before they are mirrored into
+// the genome's [0, 1]), its root mean square over the genes, smallest
+// and largest. It estimates the step size of the distribution sampled.
+type Spread struct {
+	RMS, Min, Max []float64
+}
+
+// MaxReplay bounds the work CMAESSpread may take on: generations times
+// genes squared times the population, about its cost in floating-point
+// operations.
+const MaxReplay = 2e10
+
+// CMAESSpread replays the main species' CMA-ES search of checkpoint ck
+// from its record of the values CMA-ES was told, as resume does, and
+// measures each generation's samples. No game is played.
+func (c *Config) CMAESSpread(ck *Checkpoint) (Spread, error) {
+	var out Spread
+	if c.Evolution.Model != CMAES {
+		return out, fmt.Errorf("engine: the model is %v, not cmaes", c.Evolution.Model)
+	}
+	sp := c.species[0]
+	dim, pop := float64(sp.space.Len()), float64(c.poolSize())
+	if work := float64(len(ck.Told)) * dim * dim * pop; work > MaxReplay {
+		return out, fmt.Errorf("engine: replaying %d generations of %d genes is too long to do here", len(ck.Told), sp.space.Len())
+	}
+	search := c.startCMAES(sp)
+	defer search.close()
+	for _, told := range ck.Told {
+		search.ask()
+		xs := search.asked
+		if len(xs) != len(told) || len(xs) < 2 {
+			return out, fmt.Errorf("engine: the checkpoint's CMA-ES record does not replay (%d values for %d samples)", len(told), len(xs))
+		}
+		sum2, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+		for g := range xs[0] {
+			col := make([]float64, len(xs))
+			for i, x := range xs {
+				col[i] = x[g]
+			}
+			_, sd := fitness.MeanSD(col)
+			sum2 += sd * sd
+			lo, hi = min(lo, sd), max(hi, sd)
+		}
+		out.RMS = append(out.RMS, math.Sqrt(sum2/float64(len(xs[0]))))
+		out.Min, out.Max = append(out.Min, lo), append(out.Max, hi)
+		costs := make([]float64, len(told))
+		for i, f := range told {
+			costs[i] = sp.cost(Member{Fitness: f})
+		}
+		if err := search.tell(costs); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

@@ -28,16 +28,26 @@ func (r *runner) cmaesOf(sp *species) *cmaes {
 	if c := r.cma[sp]; c != nil {
 		return c
 	}
-	mean := sp.space.Random(fitness.NewRand(r.stream(0, sp.offset+purposeInit, 0)))
-	if len(sp.seeds) > 0 {
-		mean = slices.Clone(sp.seeds[0])
-	}
-	c := newCMAES(sp.space, r.cfg.Evolution.Population, r.cfg.Evolution.StepSize, mean, r.stream(0, sp.offset+purposeCMAES))
+	c := r.cfg.startCMAES(sp)
 	if r.cma == nil {
 		r.cma = map[*species]*cmaes{}
 	}
 	r.cma[sp] = c
 	return c
+}
+
+// startCMAES starts species sp's search: around the config's first seed
+// when there is one, else around the first random genome generation 0 of
+// another model would have.
+func (c *Config) startCMAES(sp *species) *cmaes {
+	stream := func(purpose uint64, index ...uint64) uint64 {
+		return fitness.Derive(c.Seed, append([]uint64{0, sp.offset + purpose}, index...)...)
+	}
+	mean := sp.space.Random(fitness.NewRand(stream(purposeInit, 0)))
+	if len(sp.seeds) > 0 {
+		mean = slices.Clone(sp.seeds[0])
+	}
+	return newCMAES(sp.space, c.Evolution.Population, c.Evolution.StepSize, mean, stream(purposeCMAES))
 }
 
 // tellCMAES tells species sp's search the fitness of the generation it

@@ -105,6 +105,24 @@ func readAll(f *os.File, path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// OpenNoFollow is Open for a file that must not be a symbolic link.
+func OpenNoFollow(path string) (*os.File, error) {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
+	}
+	return f, nil
+}
+
 // Open opens the regular file at path for reading, refusing anything
 // else without blocking on it (a FIFO), for inputs read as a stream.
 func Open(path string) (*os.File, error) {

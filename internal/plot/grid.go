@@ -11,13 +11,14 @@ type Grid struct {
 	Name       string
 	Rows, Cols int
 	Cells      []float64
-	Note       string // after the name: the symmetry searched
+	Note       string  // after the name: the symmetry searched
+	Size       float64 // the heat map's side; 0 means GridSize
 }
 
 // GridSize is the side of a grid's heat map.
 const GridSize = 280.0
 
-// DrawGrid draws g at (left, top) as a heat map GridSize wide: white at
+// DrawGrid draws g at (left, top) as a heat map g.Size wide: white at
 // its smallest cell, dark red at its largest, each value written in its
 // cell where cells are wide enough to hold it, and in each cell's title
 // (shown on hover) always.
@@ -36,7 +37,8 @@ func DrawGrid(b *bytes.Buffer, left, top float64, g *Grid) {
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="14" font-weight="bold">best %s</text>`+"\n", left, top+16, Esc(title))
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">white %s to dark red %s</text>`+"\n", left, top+32, smallFontSize, colourNote, Num(lo), Num(hi))
 	top += 40
-	cw, ch := GridSize/float64(g.Cols), GridSize/float64(g.Rows)
+	size := g.side()
+	cw, ch := size/float64(g.Cols), size/float64(g.Rows)
 	font := math.Min(10, cw/3.6)
 	for r := range g.Rows {
 		for c := range g.Cols {
@@ -61,13 +63,20 @@ func DrawGrid(b *bytes.Buffer, left, top float64, g *Grid) {
 	}
 }
 
-// GridHeight is the height DrawGrid takes.
-const GridHeight = GridSize + 44
+func (g *Grid) side() float64 {
+	if g.Size > 0 {
+		return g.Size
+	}
+	return GridSize
+}
+
+// Height is the height DrawGrid takes.
+func (g *Grid) Height() float64 { return g.side() + 44 }
 
 // SVG draws the grid alone.
 func (g *Grid) SVG() []byte {
 	var b bytes.Buffer
-	w, h := GridSize+4, GridHeight
+	w, h := max(g.side()+4, 240), g.Height()
 	open(&b, "", w, h)
 	DrawGrid(&b, 2, 0, g)
 	b.WriteString("</svg>\n")

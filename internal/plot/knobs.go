@@ -67,8 +67,8 @@ func (k *Knob) window() (lo, hi float64) {
 	return lo, hi
 }
 
-// ends are the labels of a strip's bottom and top.
-func (k *Knob) ends() (string, string) {
+// Ends are the values at the bottom and the top of the knob's strip.
+func (k *Knob) Ends() (string, string) {
 	if len(k.Levels) > 0 {
 		return k.Levels[0], k.Levels[len(k.Levels)-1]
 	}
@@ -83,7 +83,7 @@ func (k *Knob) ends() (string, string) {
 func (k *Knob) drawStrip(b *bytes.Buffer, x, y, w, h float64, n int, labels bool) {
 	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f4f4f4" stroke="#ddd"/>`, x, y, w, h)
 	if labels {
-		bottom, top := k.ends()
+		bottom, top := k.Ends()
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" font-size="8" fill="%s" text-anchor="end">%s</text><text x="%.1f" y="%.1f" font-size="8" fill="%s" text-anchor="end">%s</text>`,
 			x-3, y+h-1, colourNote, Esc(bottom), x-3, y+7, colourNote, Esc(top))
 	}
@@ -107,7 +107,7 @@ func (k *Knob) drawStrip(b *bytes.Buffer, x, y, w, h float64, n int, labels bool
 	}
 	last := -1
 	for _, r := range runs(k.Values) {
-		pts := decimate(r.ys, w)
+		pts := prune(decimate(r.ys, w))
 		var p bytes.Buffer
 		for _, pt := range pts {
 			fmt.Fprintf(&p, "%.1f,%.1f ", px(r.first+pt.i), py(pt.v))

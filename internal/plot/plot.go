@@ -83,6 +83,7 @@ type Ref struct {
 type Chart struct {
 	Title  string
 	YLabel string // the measure, with its direction: "shots (lower is better)"
+	XLabel string // what the x-axis counts; "" means generation
 	Lines  []Line
 	Bands  []Band
 	Marks  []Mark
@@ -210,7 +211,10 @@ func (c *Chart) SVG() []byte {
 	}
 	lo, hi := c.YRange()
 	f := frame{left: padLeft, top: top, right: right, bottom: h - padBottom, lo: lo, hi: hi, n: c.generations()}
-	open(&b, c.ID, w, h)
+	// The scale travels with the picture, so a reader (the dashboard's
+	// readout, its tests) can turn a point back into its figure.
+	open(&b, c.ID, w, h, fmt.Sprintf(` data-lo="%s" data-hi="%s" data-left="%.1f" data-right="%.1f" data-top="%.1f" data-bottom="%.1f" data-n="%d"`,
+		num(lo), num(hi), f.left, f.right, f.top, f.bottom, f.n))
 	fmt.Fprintf(&b, `<text x="%.0f" y="18" font-size="14" font-weight="bold">%s</text>`+"\n", padLeft-54, Esc(c.Title))
 	for i, row := range legend {
 		x := padLeft
@@ -259,8 +263,8 @@ func (c *Chart) SVG() []byte {
 			x, f.bottom+14, smallFontSize, colour, Esc(m.Short))
 	}
 	if clipped {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s" text-anchor="end">lines and bands beyond the scale are cut off</text>`+"\n",
-			f.right, f.top-4, smallFontSize, colourNote)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">lines and bands beyond the scale are cut off</text>`+"\n",
+			f.left, f.bottom+32, smallFontSize, colourNote)
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
@@ -330,7 +334,7 @@ func (c *Chart) drawAxes(b *bytes.Buffer, f frame) {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end" font-size="%d">%s</text>`+"\n", f.left-5, y+4, smallFontSize, TickLabel(t, f.lo, f.hi))
 	}
 	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`, f.left, f.top, f.left, f.bottom, colourAxis)
-	fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`+"\n", f.left, f.bottom, f.right, f.bottom, colourAxis)
+	fmt.Fprintf(b, `<line data-axis="x" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`+"\n", f.left, f.bottom, f.right, f.bottom, colourAxis)
 	mid := (f.top + f.bottom) / 2
 	fmt.Fprintf(b, `<text x="14" y="%.1f" transform="rotate(-90 14 %.1f)" text-anchor="middle">%s</text>`+"\n", mid, mid, Esc(c.YLabel))
 	if f.n == 0 {
@@ -341,7 +345,7 @@ func (c *Chart) drawAxes(b *bytes.Buffer, f frame) {
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/><text x="%.1f" y="%.1f" text-anchor="middle" font-size="%d">%d</text>`+"\n",
 			x, f.bottom, x, f.bottom+4, colourAxis, x, f.bottom+16, smallFontSize, g)
 	}
-	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">generation</text>`+"\n", (f.left+f.right)/2, f.bottom+32)
+	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", (f.left+f.right)/2, f.bottom+32, Esc(or(c.XLabel, "generation")))
 }
 
 // genTicks are the generations labelled on an axis of n: 1, n and round
@@ -374,7 +378,7 @@ func drawLine(b *bytes.Buffer, f frame, l Line) bool {
 	}
 	clipped := false
 	for _, run := range runs(l.Y) {
-		pts := decimate(run.ys, f.right-f.left)
+		pts := prune(decimate(run.ys, f.right-f.left))
 		if len(pts) == 1 {
 			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`+"\n", f.x(run.first), f.y(pts[0].v), l.Colour)
 		}
@@ -440,6 +444,23 @@ func runs(ys []float64) []run {
 		i = j
 	}
 	return out
+}
+
+// prune drops the points inside a stretch of equal values: the line
+// through the stretch's ends draws the same. A knob's best changes in a
+// few generations of thousands, so its strip is a few points.
+func prune(pts []point) []point {
+	if len(pts) < 3 {
+		return pts
+	}
+	out := pts[:1]
+	for i := 1; i < len(pts)-1; i++ {
+		if pts[i].v == pts[i-1].v && pts[i].v == pts[i+1].v {
+			continue
+		}
+		out = append(out, pts[i])
+	}
+	return append(out, pts[len(pts)-1])
 }
 
 // point is a value at an index of its run.
@@ -595,13 +616,13 @@ func darker(c string) string {
 }
 
 // open starts a picture of w by h that scales to its container.
-func open(b *bytes.Buffer, id string, w, h float64) {
+func open(b *bytes.Buffer, id string, w, h float64, attrs ...string) {
 	idAttr := ""
 	if id != "" {
 		idAttr = ` id="` + Esc(id) + `"`
 	}
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg"%s width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="12">`+"\n",
-		idAttr, w, h, w, h, fontFamily)
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg"%s width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="12"%s>`+"\n",
+		idAttr, w, h, w, h, fontFamily, strings.Join(attrs, ""))
 	fmt.Fprintf(b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 }
 

@@ -172,3 +172,26 @@ func TestBarsMergeWhenNarrow(t *testing.T) {
 		t.Errorf("%d areas, want played and saved", p)
 	}
 }
+
+// TestPruneKeepsTheLine: the points inside a stretch of equal values go,
+// the stretch's ends stay, so the line drawn is the same.
+func TestPruneKeepsTheLine(t *testing.T) {
+	var pts []point
+	for i, v := range []float64{1, 1, 1, 1, 2, 2, 3, 3, 3} {
+		pts = append(pts, point{i, v})
+	}
+	got := prune(pts)
+	var idx []int
+	for _, p := range got {
+		idx = append(idx, p.i)
+	}
+	want := []int{0, 3, 4, 5, 6, 8}
+	if len(idx) != len(want) {
+		t.Fatalf("kept %v, want %v", idx, want)
+	}
+	for i := range want {
+		if idx[i] != want[i] {
+			t.Fatalf("kept %v, want %v", idx, want)
+		}
+	}
+}

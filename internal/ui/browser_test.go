@@ -1,0 +1,298 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/plot"
+)
+
+// The browser tests drive Debian's Chromium, headless, through the
+// DevTools protocol (chromedp). Without a Chromium they are skipped with
+// one line saying so; a Chromium that is there and fails is a failure.
+// EVOTUNE_CHROMIUM names the binary when it is not on PATH;
+// EVOTUNE_SCREENSHOTS names a directory for the pages' screenshots.
+
+// chromiumPath finds the browser, or skips t.
+func chromiumPath(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("EVOTUNE_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on PATH (apt-get install chromium, or set EVOTUNE_CHROMIUM): the browser tests are skipped")
+	return ""
+}
+
+// newBrowser starts a headless Chromium with a 1280x800 window and a
+// fresh profile, for the test's lifetime.
+func newBrowser(t testing.TB) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start it now, so a browser that cannot start fails here, by name.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// do runs an action with a deadline.
+func do[T any](t testing.TB, ctx context.Context, d time.Duration, a chromedp.Action[T]) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func visit(t testing.TB, ctx context.Context, url, ready string) {
+	t.Helper()
+	do(t, ctx, 60*time.Second, chromedp.Steps(chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(ready))))
+}
+
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	return do(t, ctx, 30*time.Second, chromedp.Evaluate[T](js))
+}
+
+// screenshot saves the viewport (1280x800) as name.png and the whole page
+// as name-full.png under $EVOTUNE_SCREENSHOTS, when it is set.
+func screenshot(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("EVOTUNE_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	view := do(t, ctx, 30*time.Second, chromedp.CaptureScreenshot())
+	full := do(t, ctx, 30*time.Second, chromedp.FullScreenshot(100))
+	do(t, ctx, 10*time.Second, chromedp.EmulateViewport(1280, 800)) // FullScreenshot leaves the page's size
+	for file, data := range map[string][]byte{name + ".png": view, name + "-full.png": full} {
+		if err := os.WriteFile(filepath.Join(dir, file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// chartPoint is a point of a chart's line turned back into its figure.
+type chartPoint struct {
+	Gen   float64 // from 1, as the x position says
+	Value float64
+}
+
+// linePoints reads the polylines named name in the chart with id, and
+// turns their points back into (generation, value) by the scale the
+// chart carries; tol is the value of a tenth of a pixel.
+func linePoints(t testing.TB, ctx context.Context, id, name string) (pts []chartPoint, tol float64) {
+	t.Helper()
+	type scale struct {
+		Lo, Hi, Left, Right, Top, Bottom, N float64
+		Points                              []string
+	}
+	js := fmt.Sprintf(`(() => {
+		const svg = document.getElementById(%q);
+		if (!svg) return null;
+		const d = svg.dataset;
+		return {Lo: +d.lo, Hi: +d.hi, Left: +d.left, Right: +d.right, Top: +d.top, Bottom: +d.bottom, N: +d.n,
+			Points: [...svg.querySelectorAll('polyline.line')].filter(p => p.dataset.name === %q).map(p => p.getAttribute('points'))};
+	})()`, id, name)
+	s := eval[*scale](t, ctx, js)
+	if s == nil {
+		t.Fatalf("no chart %s on the page", id)
+	}
+	for _, line := range s.Points {
+		for _, xy := range strings.Fields(line) {
+			xs, ys, _ := strings.Cut(xy, ",")
+			x, _ := strconv.ParseFloat(xs, 64)
+			y, _ := strconv.ParseFloat(ys, 64)
+			g := 1.0
+			if s.N > 1 {
+				g = 1 + (x-s.Left)/(s.Right-s.Left)*(s.N-1)
+			}
+			pts = append(pts, chartPoint{Gen: g, Value: s.Lo + (s.Bottom-y)/(s.Bottom-s.Top)*(s.Hi-s.Lo)})
+		}
+	}
+	return pts, 0.06 * (s.Hi - s.Lo) / (s.Bottom - s.Top)
+}
+
+// checkLine checks that a chart's line passes through want[g] at every
+// generation g+1: each point drawn is a generation's figure, and a
+// generation without a point lies on the segment between its neighbours,
+// which then have its value (a flat stretch).
+func checkLine(t testing.TB, pts []chartPoint, tol float64, want []float64) {
+	t.Helper()
+	at := map[int]float64{}
+	for _, p := range pts {
+		g := int(math.Round(p.Gen))
+		if math.Abs(p.Gen-float64(g)) > 0.05 || g < 1 || g > len(want) {
+			t.Fatalf("a point at generation %.2f of %d", p.Gen, len(want))
+		}
+		if math.Abs(p.Value-want[g-1]) > tol {
+			t.Errorf("generation %d drawn at %v, the checkpoint has %v", g, p.Value, want[g-1])
+		}
+		at[g] = p.Value
+	}
+	if _, ok := at[1]; !ok {
+		t.Error("the line does not start at generation 1")
+	}
+	if _, ok := at[len(want)]; !ok {
+		t.Errorf("the line does not reach generation %d", len(want))
+	}
+	prev := 1
+	for g := 2; g <= len(want); g++ {
+		if _, ok := at[g]; ok {
+			prev = g
+			continue
+		}
+		if math.Abs(want[g-1]-want[prev-1]) > tol {
+			t.Errorf("generation %d (%v) is not drawn and differs from generation %d's %v", g, want[g-1], prev, want[prev-1])
+		}
+	}
+}
+
+// TestBrowserShowsAFinishedRun loads the list and the page of a finished
+// run in Chromium and checks what a user sees against checkpoint.json:
+// the fitness chart's best line passes through every generation's best,
+// the recommended and fresh marks are the checkpoint's figures, the
+// hall of fame, the cards and every knob's value are the checkpoint's.
+func TestBrowserShowsAFinishedRun(t *testing.T) {
+	ctx := newBrowser(t)
+	runs := t.TempDir()
+	dir, ck := finishedRun(t, runs, "lite", liteConfig)
+	ts, _ := serve(t, "", runs)
+
+	visit(t, ctx, ts.URL+"/", "#runs")
+	type row struct{ Dir, State, Best string }
+	rows := eval[[]row](t, ctx, `[...document.querySelectorAll('#runs tbody tr')].map(tr => ({
+		Dir: tr.querySelector('a.run-link').title, State: tr.querySelector('.badge').textContent,
+		Best: tr.children[7].childNodes[0].textContent.trim()}))`)
+	if len(rows) != 1 || rows[0].Dir != dir || rows[0].State != "finished" || rows[0].Best != plot.Num(ck.HallOfFame[0].Fitness) {
+		t.Errorf("the list shows %+v; want %s, finished, best %s", rows, dir, plot.Num(ck.HallOfFame[0].Fitness))
+	}
+	screenshot(t, ctx, "list")
+
+	do(t, ctx, 30*time.Second, chromedp.Click(chromedp.CSS("a.run-link")))
+	do(t, ctx, 30*time.Second, chromedp.WaitVisible(chromedp.CSS("#s0-fitness")))
+	best := make([]float64, len(ck.History))
+	for i, h := range ck.History {
+		best[i] = h.Best
+	}
+	pts, tol := linePoints(t, ctx, "s0-fitness", "generation's best")
+	checkLine(t, pts, tol, best)
+	mean := make([]float64, len(ck.History))
+	for i, h := range ck.History {
+		mean[i] = h.Mean
+	}
+	if pts, _ := linePoints(t, ctx, "s0-fitness", "mean of the generation"); len(pts) < 2 {
+		t.Errorf("the mean's line has %d points", len(pts))
+	}
+	marks := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-fitness g.mark')].map(g => g.dataset.value + ' ' + g.dataset.lo + ' ' + g.dataset.hi)`)
+	rec, fresh := ck.HallOfFame[0], ck.Remeasured[0]
+	want := []string{figures(rec.Fitness, rec.CI95), figures(fresh.Fitness, fresh.CI95)}
+	if strings.Join(marks, "|") != strings.Join(want, "|") {
+		t.Errorf("the chart's marks are %q, the checkpoint's recommended and fresh figures %q", marks, want)
+	}
+	cards := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('.card')].map(c => [c.id, c.querySelector('.value').textContent]))`)
+	for id, v := range map[string]string{
+		"card-state": "finished", "card-generations": "6 of 6",
+		"card-recommended": plot.Num(rec.Fitness), "card-fresh": plot.Num(fresh.Fitness),
+	} {
+		if cards[id] != v {
+			t.Errorf("%s shows %q, want %q", id, cards[id], v)
+		}
+	}
+	hof := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-hof tbody tr td.fitness')].map(td => td.textContent)`)
+	if len(hof) != len(ck.HallOfFame) {
+		t.Fatalf("the hall of fame shows %d members, the checkpoint has %d", len(hof), len(ck.HallOfFame))
+	}
+	for i, m := range ck.HallOfFame {
+		if hof[i] != plot.Num(m.Fitness) {
+			t.Errorf("hall of fame %d shows %s, the checkpoint has %v", i+1, hof[i], m.Fitness)
+		}
+	}
+	checkKnobs(t, ctx, ck)
+	screenshot(t, ctx, "finished")
+}
+
+func figures(v float64, ci [2]float64) string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	return f(v) + " " + f(ci[0]) + " " + f(ci[1])
+}
+
+// checkKnobs checks the knob table against the checkpoint's recommended
+// best, decoded here.
+func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint) {
+	t.Helper()
+	cfg, err := engine.Parse("checkpoint#config", []byte(ck.Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	space := cfg.Space()
+	vals, err := space.Decode(ck.HallOfFame[0].Genes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type knob struct{ Name, Best string }
+	shown := eval[[]knob](t, ctx, `[...document.querySelectorAll('#s0-knobs tbody tr')].map(tr => ({Name: tr.querySelector('.name').textContent, Best: tr.querySelector('.best').textContent}))`)
+	genes := space.Genes()
+	if len(shown) != len(genes) {
+		t.Fatalf("the knob table has %d rows, the space %d genes", len(shown), len(genes))
+	}
+	for i, g := range genes {
+		var want string
+		switch g.Kind {
+		case genome.Float:
+			want = strconv.FormatFloat(vals.Float(g.Param), 'g', 6, 64)
+		case genome.Int:
+			want = strconv.Itoa(vals.Int(g.Param))
+		case genome.Grid:
+			p, _ := space.Params().Lookup(g.Param)
+			class, _ := p.Classes()
+			for c, k := range class {
+				if k == g.Class {
+					want = strconv.FormatFloat(vals.Grid(g.Param)[c], 'g', 6, 64)
+					break
+				}
+			}
+		default:
+			p, _ := space.Params().Lookup(g.Param)
+			want = p.Format(vals.Get(g.Param))
+		}
+		if shown[i].Name != g.String() || shown[i].Best != want {
+			t.Errorf("knob row %d shows %s = %s, the checkpoint's best has %s = %s", i, shown[i].Name, shown[i].Best, g, want)
+		}
+	}
+}
