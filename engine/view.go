@@ -177,8 +177,10 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) []plot.K
 	out := make([]plot.Knob, len(genes))
 	cell := make([]int, len(genes)) // a grid gene's first cell of its class
 	param := make([]*genome.Param, len(genes))
+	at := make([]int, len(genes)) // its parameter's index in the schema
 	for k, g := range genes {
-		p, _ := params.Lookup(g.Param)
+		at[k] = slices.IndexFunc(params, func(p genome.Param) bool { return p.Name == g.Param })
+		p := &params[at[k]]
 		param[k] = p
 		out[k] = plot.Knob{Name: g.String(), Min: p.Min, Max: p.Max, Log: p.Log, Range: p.Range(), Values: make([]float64, len(history))}
 		switch p.Kind {
@@ -203,10 +205,10 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) []plot.K
 			vals, err = space.Decode(s.BestGenes)
 			ok = err == nil
 		}
-		for k, g := range genes {
+		for k := range genes {
 			out[k].Values[i] = math.NaN()
 			if ok {
-				out[k].Values[i] = geneValue(param[k], vals.Get(g.Param), cell[k])
+				out[k].Values[i] = geneValue(param[k], vals.At(at[k]), cell[k])
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -295,4 +296,170 @@ func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint) {
 			t.Errorf("knob row %d shows %s = %s, the checkpoint's best has %s = %s", i, shown[i].Name, shown[i].Best, g, want)
 		}
 	}
+}
+
+// The evotune binary the live test runs: built once per test binary.
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func evotuneBinary(t testing.TB) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "evotune-ui-bin-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "evotune")
+		// By import path, so the build does not depend on the test's package.
+		if out, err := exec.Command("go", "build", "-o", built.path, "github.com/evotune/evotune/cmd/evotune").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// liveConfig is a run slow enough to watch: about a second a generation.
+const liveConfig = `name: live
+seed: 3
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  objective: shots
+  baselines:
+    opponents: [random]
+    games: 600
+evolution:
+  model: generational
+  population: 16
+  generations: 40
+  elitism: 2
+`
+
+// TestBrowserFollowsALiveRun opens the page of a run that a live
+// 'evotune run' is writing, and waits for the page to gain a generation
+// without being reloaded (the same document: a mark left on its window
+// survives); the points it then draws are the checkpoint's. Stopping the
+// run turns the page's state to stopped, again without a reload.
+func TestBrowserFollowsALiveRun(t *testing.T) {
+	ctx := newBrowser(t)
+	bin := evotuneBinary(t)
+	runs := t.TempDir()
+	cfgFile := filepath.Join(t.TempDir(), "live.yaml")
+	if err := os.WriteFile(cfgFile, []byte(liveConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(runs, "live")
+	cmd := exec.Command(bin, "run", cfgFile, "--out", dir, "--quiet", "--workers", "1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	ts, _ := serve(t, "", runs)
+	// The first checkpoint, then the page.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint after 2 minutes: %s", stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	visit(t, ctx, ts.URL+"/run?r=0/live", "#s0-fitness")
+	state := eval[string](t, ctx, `document.querySelector('#card-state .value').textContent + ' ' + document.querySelector('#card-state .small').textContent`)
+	if want := fmt.Sprintf("running pid %d", cmd.Process.Pid); state != want {
+		t.Errorf("state card %q, want %q", state, want)
+	}
+	first := eval[float64](t, ctx, `+document.getElementById('s0-fitness').dataset.n`)
+	eval[bool](t, ctx, `window.sameDocument = true`)
+	gained := do(t, ctx, 3*time.Minute, chromedp.Poll[float64](
+		fmt.Sprintf(`(() => { const s = document.getElementById('s0-fitness'); const n = s ? +s.dataset.n : 0; return n > %v ? n : 0; })()`, first),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute)))
+	if !eval[bool](t, ctx, `window.sameDocument === true && +document.body.dataset.refreshed >= 1`) {
+		t.Fatal("the page was reloaded, or did not update its content itself")
+	}
+	t.Logf("the page went from %v to %v generations without a reload", first, gained)
+	pts, tol := linePoints(t, ctx, "s0-fitness", "generation's best")
+	ck, _, err := engine.ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.History) < int(gained) {
+		t.Fatalf("the page shows %v generations, the checkpoint %d", gained, len(ck.History))
+	}
+	best := make([]float64, int(gained))
+	for i := range best {
+		best[i] = ck.History[i].Best // a generation's row never changes once written
+	}
+	checkLine(t, pts, tol, best)
+	screenshot(t, ctx, "live")
+
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	do(t, ctx, time.Minute, chromedp.Poll[bool](`document.querySelector('#run-state').textContent === 'stopped'`,
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+	if !eval[bool](t, ctx, `window.sameDocument === true`) {
+		t.Error("the page was reloaded when the run stopped")
+	}
+}
+
+// TestBrowserComparesRuns: two runs of one game on one axis, their
+// knobs side by side, and the command of their paired evaluation.
+func TestBrowserComparesRuns(t *testing.T) {
+	ctx := newBrowser(t)
+	runs := t.TempDir()
+	_, a := finishedRun(t, runs, "seed1", liteConfig)
+	_, b := finishedRun(t, runs, "seed2", strings.Replace(liteConfig, "seed: 1", "seed: 2", 1))
+	ts, _ := serve(t, "", runs)
+	visit(t, ctx, ts.URL+"/", "#runs")
+	do(t, ctx, 30*time.Second, chromedp.Steps(
+		chromedp.Click(chromedp.CSS(`input[value="0/seed1"]`)),
+		chromedp.Click(chromedp.CSS(`input[value="0/seed2"]`)),
+		chromedp.Click(chromedp.CSS("#compare-button")),
+		chromedp.WaitVisible(chromedp.CSS("#compare-chart")),
+	))
+	for i, ck := range []*engine.Checkpoint{a, b} {
+		best := make([]float64, len(ck.History))
+		for g, h := range ck.History {
+			best[g] = h.Best
+		}
+		name := filepath.Join(runs, []string{"seed1", "seed2"}[i])
+		pts, tol := linePoints(t, ctx, "compare-chart", name)
+		checkLine(t, pts, tol, best)
+	}
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll('#compare-knobs tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
+	if len(rows) == 0 || len(rows[0]) != 3 {
+		t.Fatalf("the knob table: %v", rows)
+	}
+	command := eval[string](t, ctx, `document.getElementById('compare-command').textContent`)
+	if want := "evotune compare " + filepath.Join(runs, "seed1") + " " + filepath.Join(runs, "seed2"); !strings.HasPrefix(command, want) {
+		t.Errorf("the command shown is %q, want it to start %q", command, want)
+	}
+	screenshot(t, ctx, "compare")
 }

@@ -46,9 +46,8 @@ func (s *Server) compare(w http.ResponseWriter, req *http.Request) {
 	ids := req.URL.Query()["r"]
 	var runs []*run
 	for _, id := range ids {
-		e, err := resolve(s.roots, id)
-		if err != nil {
-			s.fail(w, http.StatusForbidden, err.Error())
+		e, ok := s.entryOf(w, id)
+		if !ok {
 			return
 		}
 		runs = append(runs, s.reader.read(e))

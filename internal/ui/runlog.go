@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evotune/evotune/engine"
 )
 
 // logLimit is how much of run.log's end is read: about 20,000 generation
@@ -89,7 +91,10 @@ func parseLog(data []byte, cut bool) runLog {
 			}
 			m := genLine.FindStringSubmatch(text)
 			g := logGen{At: at}
-			g.Gen, _ = strconv.Atoi(m[1])
+			var err error
+			if g.Gen, err = strconv.Atoi(m[1]); err != nil || g.Gen < 1 || g.Gen > engine.MaxGenerations {
+				continue // not a line evotune wrote
+			}
 			g.Games, _ = strconv.Atoi(m[3])
 			g.Seconds, _ = strconv.ParseFloat(m[4], 64)
 			g.Rate, _ = strconv.ParseFloat(m[5], 64)
@@ -100,10 +105,10 @@ func parseLog(data []byte, cut bool) runLog {
 				l.Gens = append(l.Gens, g)
 			}
 		case startLine.MatchString(text):
-			l.Budget, _ = strconv.Atoi(startLine.FindStringSubmatch(text)[1])
+			l.Budget = budget(startLine.FindStringSubmatch(text)[1])
 			l.event(at, text)
 		case resumeLine.MatchString(text):
-			l.Budget, _ = strconv.Atoi(resumeLine.FindStringSubmatch(text)[1])
+			l.Budget = budget(resumeLine.FindStringSubmatch(text)[1])
 			l.event(at, text)
 		case strings.HasPrefix(text, "finished "), strings.HasPrefix(text, "stopped after"), strings.Contains(text, " abandoned: "):
 			l.event(at, text)
@@ -123,6 +128,15 @@ func parseLog(data []byte, cut bool) runLog {
 		}
 	}
 	return l
+}
+
+// budget reads a generation budget, 0 when it is not one evotune allows.
+func budget(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > engine.MaxGenerations {
+		return 0
+	}
+	return n
 }
 
 func (l *runLog) event(at time.Time, text string) {

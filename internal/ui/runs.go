@@ -35,10 +35,12 @@ type entry struct {
 }
 
 // isRunDir reports whether dir holds a run: its lock file or its
-// checkpoint (a run in its first generation has only the lock).
+// checkpoint (a run in its first generation has only the lock), of
+// whatever kind: one that is not a regular file is a message on the
+// run's page.
 func isRunDir(dir string) bool {
 	for _, f := range []string{".evotune.lock", "checkpoint.json"} {
-		if fi, err := os.Lstat(filepath.Join(dir, f)); err == nil && fi.Mode().IsRegular() {
+		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
 			return true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -102,6 +103,16 @@ func (s *Server) Handler() http.Handler {
 // could change anything, and asks for the token.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			// A page that fails on a file nobody foresaw is a message, and
+			// the server goes on serving the others.
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.fail(w, http.StatusInternalServerError, fmt.Sprintf("the dashboard failed on this page: %v", p))
+			}
+		}()
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -224,15 +235,25 @@ func (s *Server) writeFragment(w http.ResponseWriter, html template.HTML, versio
 	w.Write([]byte(html))
 }
 
-// runOf reads the run a request names (?r=ID), or says why not.
-func (s *Server) runOf(w http.ResponseWriter, req *http.Request) (*run, bool) {
-	e, err := resolve(s.roots, req.URL.Query().Get("r"))
+// entryOf finds the run directory id names, or answers why not: 403 for
+// a path outside the directories served, 404 for one that is not there.
+func (s *Server) entryOf(w http.ResponseWriter, id string) (entry, bool) {
+	e, err := resolve(s.roots, id)
 	if err != nil {
 		status := http.StatusNotFound
-		if strings.Contains(err.Error(), errRefused.Error()) {
+		if errors.Is(err, errRefused) {
 			status = http.StatusForbidden
 		}
 		s.fail(w, status, err.Error())
+		return entry{}, false
+	}
+	return e, true
+}
+
+// runOf reads the run a request names (?r=ID), or says why not.
+func (s *Server) runOf(w http.ResponseWriter, req *http.Request) (*run, bool) {
+	e, ok := s.entryOf(w, req.URL.Query().Get("r"))
+	if !ok {
 		return nil, false
 	}
 	return s.reader.read(e), true
@@ -277,9 +298,8 @@ func (s *Server) events(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
 	var current func() string
 	if q.Has("r") {
-		e, err := resolve(s.roots, q.Get("r"))
-		if err != nil {
-			s.fail(w, http.StatusForbidden, err.Error())
+		e, ok := s.entryOf(w, q.Get("r"))
+		if !ok {
 			return
 		}
 		current = func() string { return digest(version(e.abs)) }
