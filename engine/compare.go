@@ -1,0 +1,285 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// CompareOptions say how runs are compared.
+type CompareOptions struct {
+	Games   int    // games per run and opponent (head-to-head: per pair of runs too); even for a score
+	Seed    uint64 // the deals' seed
+	Workers int
+	// Progress, when set, is told the games done so far and the total,
+	// possibly from several goroutines at once.
+	Progress func(done, total int)
+}
+
+// Comparison is the recommended bests (each run's hall of fame's first)
+// of runs of one game, measured on the same fresh deals: every best meets
+// every opponent on the same deals, so two bests' difference is paired,
+// deal by deal (a score's by seat-swapped pair). The deals come from
+// fitness.Derive(Seed, compareStream, ...), a stream no run draws from.
+type Comparison struct {
+	Game       string        `json:"game"`
+	Measure    string        `json:"measure"`
+	Direction  string        `json:"direction"`
+	Seed       uint64        `json:"seed"`
+	Games      int           `json:"games"`
+	Opponents  []string      `json:"opponents"`
+	Runs       []ComparedRun `json:"runs"`
+	Diffs      []PairedDiff  `json:"paired_differences"`
+	HeadToHead []HeadToHead  `json:"head_to_head,omitempty"`
+}
+
+// ComparedRun is one run's recommended best and its figures here.
+type ComparedRun struct {
+	Dir    string `json:"dir"`
+	Name   string `json:"name"`
+	Player string `json:"player"`
+	// Selected is the figure that chose it (biased towards luck); Fresh
+	// its remeasure, when the run made one.
+	Selected fitness.Figure  `json:"selected"`
+	Fresh    *fitness.Figure `json:"fresh,omitempty"`
+	// Figures are its figures against each opponent, in Opponents' order.
+	Figures []fitness.Figure `json:"figures"`
+}
+
+// PairedDiff is run A's figure minus run B's against one opponent, from
+// the per-deal (per-pair, for a score) differences, with a 95% interval.
+type PairedDiff struct {
+	A, B     int        `json:"-"`
+	RunA     string     `json:"a"`
+	RunB     string     `json:"b"`
+	Opponent string     `json:"opponent"`
+	Diff     float64    `json:"difference"`
+	CI95     [2]float64 `json:"ci95"`
+	N        int        `json:"deals"`
+}
+
+// HeadToHead is run A's best against run B's, seats swapped on each
+// deal: A's score with a 95% interval from the variance of the pairs.
+type HeadToHead struct {
+	A, B  int        `json:"-"`
+	RunA  string     `json:"a"`
+	RunB  string     `json:"b"`
+	Score float64    `json:"score"`
+	CI95  [2]float64 `json:"ci95"`
+	Pairs int        `json:"pairs"`
+}
+
+// compareStream is the purpose of a comparison's deals: a number no run's
+// streams use (see streams.go), so the deals are fresh to every run.
+const compareStream uint64 = 0x636f6d70617265 // "compare"
+
+// ErrNotComparable is returned for runs that do not play one game under
+// one set of rules and one objective.
+var ErrNotComparable = errors.New("runs do not compare")
+
+// comparedRun is a run being compared.
+type comparedRun struct {
+	dir string
+	ck  *Checkpoint
+	cfg *Config
+}
+
+// Compare plays the recommended bests of the runs in dirs on shared
+// fresh deals. Each run's checkpoint is read as resume reads it (an
+// outside program is started and asked what it offers); the games are
+// played in the first run's game.
+func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparison, error) {
+	if len(dirs) < 2 {
+		return nil, fmt.Errorf("%w: want two or more runs, got %d", ErrNotComparable, len(dirs))
+	}
+	var runs []comparedRun
+	defer func() {
+		for _, r := range runs {
+			r.cfg.Close()
+		}
+	}()
+	for _, d := range dirs {
+		ck, cfg, err := ReadCheckpoint(d)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, comparedRun{dir: d, ck: ck, cfg: cfg})
+	}
+	first := runs[0].cfg
+	for _, r := range runs[1:] {
+		c := r.cfg
+		switch {
+		case c.Game != first.Game:
+			return nil, fmt.Errorf("%w: %s plays %s, %s plays %s", ErrNotComparable, runs[0].dir, first.Game, r.dir, c.Game)
+		case !maps.Equal(c.Rules, first.Rules):
+			return nil, fmt.Errorf("%w: %s and %s play %s under different rules", ErrNotComparable, runs[0].dir, r.dir, first.Game)
+		case !slices.Equal(c.Command, first.Command):
+			return nil, fmt.Errorf("%w: %s and %s are played by different programs", ErrNotComparable, runs[0].dir, r.dir)
+		case c.Fitness.Objective != first.Fitness.Objective:
+			return nil, fmt.Errorf("%w: %s measures %s, %s measures %s", ErrNotComparable, runs[0].dir, first.ObjectiveName(), r.dir, c.ObjectiveName())
+		}
+	}
+	score := first.Fitness.Objective == Score
+	if opts.Games < 1 || score && opts.Games%2 != 0 {
+		return nil, fmt.Errorf("engine: compare: %d games: want at least 1, and an even number for a score (seat-swapped pairs)", opts.Games)
+	}
+	sp := first.species[0]
+	cmp := &Comparison{Game: first.Game, Measure: first.ObjectiveName(), Direction: "higher is better", Seed: opts.Seed, Games: opts.Games}
+	if sp.minimise {
+		cmp.Direction = "lower is better"
+	}
+	// The opponents: the first run's baselines, else (a solo game) its
+	// default opponent.
+	opps := sp.baselines
+	cmp.Opponents = slices.Clone(first.Fitness.Baselines.Opponents)
+	if len(opps) == 0 && !score {
+		opp, err := first.defaultOpponent()
+		if err != nil {
+			return nil, err
+		}
+		opps, cmp.Opponents = []fitness.Player{opp}, []string{first.solo.DefaultOpponent}
+	}
+	players := make([]fitness.Player, len(runs))
+	for i, r := range runs {
+		best := r.ck.HallOfFame[0]
+		vals, err := r.cfg.species[0].space.Decode(best.Genes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.dir, err)
+		}
+		if players[i], err = first.game.NewPlayer(sp.role, r.cfg.Player, vals); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.dir, err)
+		}
+		cr := ComparedRun{Dir: r.dir, Name: r.cfg.Name, Player: r.cfg.Player,
+			Selected: fitness.Figure{Fitness: best.Fitness, Games: best.Games, CI95: best.CI95}}
+		for _, f := range r.ck.Remeasured {
+			if f.Rank == 1 {
+				cr.Fresh = &fitness.Figure{Fitness: f.Fitness, Games: f.Games, CI95: f.CI95}
+			}
+		}
+		cmp.Runs = append(cmp.Runs, cr)
+	}
+	done, total := 0, opts.Total(len(runs), len(opps), score)
+	progress := func(n int) {
+		if opts.Progress != nil {
+			opts.Progress(done+n, total)
+		}
+	}
+	// per[i][o] are run i's per-deal figures against opponent o: costs,
+	// or a score's pair means.
+	per := make([][][]float64, len(runs))
+	for i := range runs {
+		per[i] = make([][]float64, len(opps))
+		for o, opp := range opps {
+			ms := make([]fitness.Match, opts.Games)
+			for g := range ms {
+				if score {
+					ms[g] = fitness.Match{A: players[i], B: opp, Seed: fitness.Derive(opts.Seed, compareStream, uint64(o), uint64(g/2))}
+					if g%2 == 1 {
+						ms[g].A, ms[g].B = opp, players[i]
+					}
+				} else {
+					ms[g] = fitness.Match{A: players[i], B: opp, Seed: fitness.Derive(opts.Seed, compareStream, uint64(o), uint64(g))}
+				}
+			}
+			xs, err := play(ctx, first.game, ms, score, opts.Workers, progress)
+			if err != nil {
+				return nil, err
+			}
+			done += opts.Games
+			per[i][o] = xs
+			cmp.Runs[i].Figures = append(cmp.Runs[i].Figures, figureOf(xs, opts.Games, score))
+		}
+	}
+	for a := range runs {
+		for b := a + 1; b < len(runs); b++ {
+			for o := range opps {
+				d := make([]float64, len(per[a][o]))
+				for k := range d {
+					d[k] = per[a][o][k] - per[b][o][k]
+				}
+				m, lo, hi := meanCI(d)
+				cmp.Diffs = append(cmp.Diffs, PairedDiff{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Opponent: cmp.Opponents[o], Diff: m, CI95: [2]float64{lo, hi}, N: len(d)})
+			}
+			if !score {
+				continue
+			}
+			ms := make([]fitness.Match, opts.Games)
+			for g := range ms {
+				ms[g] = fitness.Match{A: players[a], B: players[b], Seed: fitness.Derive(opts.Seed, compareStream+1, uint64(a), uint64(b), uint64(g/2))}
+				if g%2 == 1 {
+					ms[g].A, ms[g].B = players[b], players[a]
+				}
+			}
+			xs, err := play(ctx, first.game, ms, true, opts.Workers, progress)
+			if err != nil {
+				return nil, err
+			}
+			done += opts.Games
+			f := figureOf(xs, opts.Games, true)
+			cmp.HeadToHead = append(cmp.HeadToHead, HeadToHead{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Score: f.Fitness, CI95: f.CI95, Pairs: len(xs)})
+		}
+	}
+	return cmp, nil
+}
+
+// Total is how many games Compare plays for runs runs of a game with
+// opponents opponents (a score's head-to-head games included).
+func (o CompareOptions) Total(runs, opponents int, score bool) int {
+	n := runs * opponents * o.Games
+	if score {
+		n += runs * (runs - 1) / 2 * o.Games
+	}
+	return n
+}
+
+// play plays ms and returns the first seat's figure per deal: a solo
+// game's costs, or a score's mean of each seat-swapped pair (games 2k and
+// 2k+1, the second seen from its second seat).
+func play(ctx context.Context, g fitness.Game, ms []fitness.Match, score bool, workers int, progress func(int)) ([]float64, error) {
+	if !score {
+		sg, ok := g.(fitness.SoloGame)
+		if !ok {
+			return nil, fmt.Errorf("engine: compare: %s has no solo games", g.Name())
+		}
+		return fitness.PlaySoloMatches(ctx, sg, ms, workers, progress)
+	}
+	outs, err := fitness.PlayMatches(ctx, g, ms, workers, progress)
+	if err != nil {
+		return nil, err
+	}
+	pairs := make([]float64, len(outs)/2)
+	for k := range pairs {
+		pairs[k] = (outs[2*k].Score() + outs[2*k+1].Flip().Score()) / 2
+	}
+	return pairs, nil
+}
+
+// figureOf is the mean of per-deal figures with its 95% interval (a score
+// clipped to [0, 1]), over games games.
+func figureOf(xs []float64, games int, score bool) fitness.Figure {
+	m, lo, hi := meanCI(xs)
+	if score {
+		lo, hi = max(0, lo), min(1, hi)
+	}
+	return fitness.Figure{Fitness: m, Games: games, CI95: [2]float64{lo, hi}}
+}
+
+// meanCI is the mean of xs with a 95% normal interval.
+func meanCI(xs []float64) (mean, lo, hi float64) {
+	mean, sd := fitness.MeanSD(xs)
+	half := 1.959963984540054 * sd / math.Sqrt(float64(len(xs)))
+	return mean, mean - half, mean + half
+}
+
+// defaultOpponent is the solo game's default opponent, built.
+func (c *Config) defaultOpponent() (fitness.Player, error) {
+	if !c.hasSolo || c.solo.Opponent == "" {
+		return nil, nil // a solo game of one seat
+	}
+	return fitness.ParseSpec(c.game, c.solo.Opponent, c.solo.DefaultOpponent)
+}
