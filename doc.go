@@ -13,7 +13,10 @@
 //	cmd/evotune/cli      the CLI: flags, subcommands, progress, exit codes;
 //	                     a Go module with games of its own calls it too
 //	engine               config, generation loop on eaopt's operators,
-//	                     checkpoints, resume, export, report
+//	                     checkpoints, resume, export, report, Inspect
+//	                     (a run read from outside), Compare
+//	internal/ui          the dashboard (evotune ui): read-only HTTP
+//	internal/plot        the figures as SVG, for report.svg and the dashboard
 //	fitness/catalog      the one list of games; Register adds others
 //	fitness/battleship   \
 //	fitness/hadron        > games: rules, players, searches
