@@ -263,8 +263,8 @@ func (c *Chart) SVG() []byte {
 			x, f.bottom+14, smallFontSize, colour, Esc(m.Short))
 	}
 	if clipped {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">lines and bands beyond the scale are cut off</text>`+"\n",
-			f.left, f.bottom+32, smallFontSize, colourNote)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s" text-anchor="end">cut off beyond the scale</text>`+"\n",
+			f.right, f.bottom+32, smallFontSize, colourNote)
 	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()

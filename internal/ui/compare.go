@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evotune/evotune/engine"
@@ -215,7 +216,11 @@ func knobsSideBySide(views []*engine.SpeciesView, runs []compared) ([]compareRow
 // formatValue writes a knob's value; a grid as its size and the range of
 // its cells.
 func formatValue(p *genome.Param, v genome.Value) string {
-	if p.Kind != genome.Grid {
+	switch p.Kind {
+	case genome.Float:
+		return strconv.FormatFloat(v.Num, 'g', 6, 64)
+	case genome.Grid:
+	default:
 		return p.Format(v)
 	}
 	lo, hi := slices.Min(v.Cells), slices.Max(v.Cells)

@@ -330,9 +330,9 @@ func cmaesPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bo
 	}
 	ch := plot.Chart{Title: "spread of each generation's samples", YLabel: "standard deviation (genome units)", ID: sid + "-cmaes", Width: 1180, Height: 320,
 		Lines: []plot.Line{
-			{Name: "largest gene's", Colour: plot.Series[1], Y: spread.Max, Width: 1},
+			{Name: "largest gene's", Colour: plot.Series[1], Y: spread.Max, Width: 1, Core: true},
 			{Name: "root mean square over genes", Colour: plot.Series[0], Y: spread.RMS, Core: true},
-			{Name: "smallest gene's", Colour: plot.Series[2], Y: spread.Min, Width: 1},
+			{Name: "smallest gene's", Colour: plot.Series[2], Y: spread.Min, Width: 1, Core: true},
 		}, Bounds: [2]float64{0, math.Inf(1)}}
 	return panel{ID: sid + "-cmaes-panel", Title: "CMA-ES step sizes",
 		Note: "replayed from the checkpoint's record of what CMA-ES was told: the standard deviation of each generation's samples per gene, in genome units (each gene's range is 0 to 1)",

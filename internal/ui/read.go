@@ -160,8 +160,10 @@ func (r *run) state() State {
 		return Starting
 	case r.Ins.Held:
 		return Running
+	case r.Ins.Checkpoint == nil && errors.Is(r.Err, engine.ErrNoCheckpointYet):
+		return Stopped // before its first generation ended
 	case r.Ins.Checkpoint == nil:
-		return Stopped
+		return Unreadable
 	case r.Log.Finish || (r.Budget() > 0 && r.Generation() >= r.Budget()):
 		return Finished
 	}
