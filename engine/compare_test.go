@@ -10,16 +10,6 @@ import (
 	"testing"
 )
 
-// runTo runs config text to its end in a fresh directory.
-func runTo(t *testing.T, text string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "run")
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestComparePairsTheDeals: every best meets the same deals, so a run
 // compared with itself differs by exactly nothing, two runs' paired
 // difference is the difference of their figures, and the comparison is

@@ -13,10 +13,13 @@ import (
 )
 
 // finishedRun runs crashConfig to its end in a fresh directory.
-func finishedRun(t *testing.T) string {
+func finishedRun(t *testing.T) string { return runTo(t, crashConfig) }
+
+// runTo runs config text to its end in a fresh directory.
+func runTo(t *testing.T, text string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Workers: 2}); err != nil {
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

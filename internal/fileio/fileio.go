@@ -42,6 +42,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
+	if f, err = regular(f, path); err != nil {
+		return nil, err
+	}
 	defer f.Close()
 	return readAll(f, path, limit)
 }
@@ -50,9 +53,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // link: a reader confined to a directory (the dashboard) cannot be led
 // out of it by a link planted there.
 func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
-	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	f, err := OpenNoFollow(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, err
 	}
 	defer f.Close()
 	return readAll(f, path, limit)
@@ -62,17 +65,14 @@ func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
 // path, which must not be a symbolic link; cut reports whether the file
 // was longer. A log read this way starts mid-line when cut.
 func ReadTail(path string, limit int64) (data []byte, cut bool, err error) {
-	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	f, err := OpenNoFollow(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
 	}
 	from := max(0, fi.Size()-limit)
 	data, err = io.ReadAll(io.NewSectionReader(f, from, limit))
@@ -87,9 +87,6 @@ func readAll(f *os.File, path string, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
 	}
 	if fi.Size() > limit {
 		return nil, tooLarge(path, limit)
@@ -111,16 +108,7 @@ func OpenNoFollow(path string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
-	}
-	return f, nil
+	return regular(f, path)
 }
 
 // Open opens the regular file at path for reading, refusing anything
@@ -130,6 +118,12 @@ func Open(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return regular(f, path)
+}
+
+// regular returns f if it is a regular file, else closes it and says
+// what it is.
+func regular(f *os.File, path string) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()

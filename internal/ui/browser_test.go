@@ -332,24 +332,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// liveConfig is a run slow enough to watch: about a second a generation.
-const liveConfig = `name: live
-seed: 3
-game: battleship
-player: tuned
-seeds:
-  - {}
-fitness:
-  objective: shots
-  baselines:
-    opponents: [random]
-    games: 600
-evolution:
-  model: generational
-  population: 16
-  generations: 40
-  elitism: 2
-`
+// liveConfig is the quickstart slow enough to watch: about a second a
+// generation.
+var liveConfig = strings.NewReplacer("name: lite", "name: live", "seed: 1", "seed: 3", "games: 40", "games: 600",
+	"population: 8", "population: 16", "generations: 6", "generations: 40").Replace(liteConfig)
 
 // TestBrowserFollowsALiveRun opens the page of a run that a live
 // 'evotune run' is writing, and waits for the page to gain a generation
