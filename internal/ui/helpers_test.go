@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/engine"
 )
@@ -80,7 +81,9 @@ func get(t testing.TB, ts *httptest.Server, path string, mod ...func(*http.Reque
 	for _, m := range mod {
 		m(req)
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// A page that never ends (an event stream served where it should be
+	// refused) fails the test instead of hanging it.
+	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)

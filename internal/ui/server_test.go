@@ -112,7 +112,7 @@ func TestEventsFollowTheRun(t *testing.T) {
 	dir, _ := finishedRun(t, runs, "a", liteConfig)
 	ts, s := serve(t, "", runs)
 	s.Poll = 5 * time.Millisecond
-	res, err := http.Get(ts.URL + "/events?r=0/a")
+	res, err := (&http.Client{Timeout: 30 * time.Second}).Get(ts.URL + "/events?r=0/a")
 	if err != nil {
 		t.Fatal(err)
 	}
