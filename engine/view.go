@@ -117,8 +117,13 @@ func (v *SpeciesView) Fresh() (Remeasured, bool) {
 func (v *SpeciesView) Chart(title string) plot.Chart {
 	n := len(v.History)
 	best, mean, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	sofar := make([]float64, n)
 	for i, s := range v.History {
 		best[i], mean[i], lo[i], hi[i] = s.Best, s.Mean, s.Mean-s.SD, s.Mean+s.SD
+		sofar[i] = s.Best
+		if i > 0 && (v.Minimise && sofar[i-1] < s.Best || !v.Minimise && sofar[i-1] > s.Best) {
+			sofar[i] = sofar[i-1]
+		}
 	}
 	if v.Bounds != [2]float64{} {
 		for i := range lo {
@@ -131,6 +136,10 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 		Lines: []plot.Line{
 			{Name: "mean of the generation", Colour: plot.ColourMean, Y: mean},
 			{Name: "generation's best", Colour: plot.ColourBest, Y: best, Core: true, Width: 1.5},
+			// Optuna's best-value line: the best of the generations' bests
+			// so far, so the maximum of many noisy figures (the recommended
+			// best's own figure pools its games and is the one to quote).
+			{Name: "best so far (of the generations' bests, luck included)", Colour: plot.ColourSoFar, Y: sofar, Core: true, Width: 1.2, Dash: "5 3"},
 		},
 		Bands:  []plot.Band{{Name: "mean ± 1 sd", Colour: plot.ColourBand, Lo: lo, Hi: hi}},
 		Bounds: v.Bounds,

@@ -20,6 +20,7 @@ import (
 // Palette: the colours every figure uses for the same things.
 const (
 	ColourBest    = "#d62728" // the generation's best
+	ColourSoFar   = "#7f1d1d" // the best so far
 	ColourMean    = "#3182bd" // the mean and its band
 	ColourBand    = "#9ecae1"
 	ColourRec     = "#2ca02c" // the recommended best and its interval

@@ -212,6 +212,15 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 	}
 	pts, tol := linePoints(t, ctx, "s0-fitness", "generation's best")
 	checkLine(t, pts, tol, best)
+	sofar := make([]float64, len(best))
+	for i, b := range best {
+		sofar[i] = b
+		if i > 0 {
+			sofar[i] = min(b, sofar[i-1]) // shots: lower is better
+		}
+	}
+	pts, tol = linePoints(t, ctx, "s0-fitness", "best so far (of the generations' bests, luck included)")
+	checkLine(t, pts, tol, sofar)
 	mean := make([]float64, len(ck.History))
 	for i, h := range ck.History {
 		mean[i] = h.Mean
