@@ -202,10 +202,10 @@ type Spread struct {
 	RMS, Min, Max []float64
 }
 
-// MaxReplay bounds the work CMAESSpread may take on: generations times
-// genes squared times the population, about its cost in floating-point
-// operations.
-const MaxReplay = 2e10
+// MaxReplay bounds the work CMAESSpread may take on, in generations times
+// genes squared times the population: about a second or two of gonum's
+// search on a busy core, so a page never waits long on it.
+const MaxReplay = 4e7
 
 // CMAESSpread replays the main species' CMA-ES search of checkpoint ck
 // from its record of the values CMA-ES was told, as resume does, and
