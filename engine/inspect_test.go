@@ -280,3 +280,51 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 		t.Errorf("the message shows the file's contents: %v", err)
 	}
 }
+
+// TestCMAESSpreadReplaysTheRun: the spread is replayed from the run's
+// record, one row a generation, and starts at the step size the search
+// starts with (0.15 in every gene); a model without CMA-ES, and a replay
+// past MaxReplay, are refused.
+func TestCMAESSpreadReplaysTheRun(t *testing.T) {
+	text := strings.Replace(crashConfig, "  population: 4\n", "  model: cmaes\n  population: 12\n", 1)
+	text = strings.Replace(text, "  elitism: 1\n", "", 1)
+	text = strings.Replace(text, "  tournament-size: 2\n", "", 1)
+	dir := runTo(t, text)
+	ck, cfg, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	sp, err := cfg.CMAESSpread(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sp.RMS) != ck.Generation || len(sp.Min) != ck.Generation || len(sp.Max) != ck.Generation {
+		t.Fatalf("%d, %d, %d rows for %d generations", len(sp.RMS), len(sp.Min), len(sp.Max), ck.Generation)
+	}
+	for g := range sp.RMS {
+		if !(sp.Min[g] <= sp.RMS[g] && sp.RMS[g] <= sp.Max[g] && sp.Min[g] > 0) {
+			t.Errorf("generation %d: min %v, rms %v, max %v", g+1, sp.Min[g], sp.RMS[g], sp.Max[g])
+		}
+	}
+	if r := sp.RMS[0]; r < 0.1 || r > 0.2 {
+		t.Errorf("the first generation's spread is %v, the search starts at %v", r, DefaultStepSize)
+	}
+	long := *ck
+	dim := float64(cfg.Space().Len())
+	for float64(len(long.Told))*dim*dim*float64(len(ck.Told[0])) <= MaxReplay {
+		long.Told = append(long.Told, long.Told...)
+	}
+	if _, err := cfg.CMAESSpread(&long); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("a replay of %d generations: %v", len(long.Told), err)
+	}
+	other := finishedRun(t)
+	ck2, cfg2, err := ReadCheckpoint(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg2.Close()
+	if _, err := cfg2.CMAESSpread(ck2); err == nil {
+		t.Error("a generational run replayed as CMA-ES")
+	}
+}
