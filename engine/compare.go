@@ -21,8 +21,8 @@ type CompareOptions struct {
 	Progress func(done, total int)
 }
 
-// Comparison is the recommended bests (each run's hall of fame's first)
-// of runs of one game, measured on the same fresh deals: every best meets
+// Comparison is the recommended bests (each run's best.yaml's first: the
+// remeasure's winner) of runs of one game, measured on the same fresh deals: every best meets
 // every opponent on the same deals, so two bests' difference is paired,
 // deal by deal (a score's by seat-swapped pair). The deals come from
 // fitness.Derive(Seed, compareStream, ...), a stream no run draws from.
@@ -44,7 +44,7 @@ type ComparedRun struct {
 	Name   string `json:"name"`
 	Player string `json:"player"`
 	// Selected is the figure that chose it (biased towards luck); Fresh
-	// its remeasure, when the run made one.
+	// the run's verdict on it, when the run made one.
 	Selected fitness.Figure  `json:"selected"`
 	Fresh    *fitness.Figure `json:"fresh,omitempty"`
 	// Figures are its figures against each opponent, in Opponents' order.
@@ -146,7 +146,9 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 	}
 	players := make([]fitness.Player, len(runs))
 	for i, r := range runs {
-		best := r.ck.HallOfFame[0]
+		// The run's recommended player: best.yaml's first, the remeasure's
+		// winner where there is one.
+		best := r.ck.HallOfFame[exportOrder(r.cfg.species[0], r.ck.SpeciesState)[0]]
 		vals, err := r.cfg.species[0].space.Decode(best.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dir, err)
@@ -156,10 +158,8 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 		}
 		cr := ComparedRun{Dir: r.dir, Name: r.cfg.Name, Player: r.cfg.Player,
 			Selected: fitness.Figure{Fitness: best.Fitness, Games: best.Games, CI95: best.CI95}}
-		for _, f := range r.ck.Remeasured {
-			if f.Rank == 1 {
-				cr.Fresh = &fitness.Figure{Fitness: f.Fitness, Games: f.Games, CI95: f.CI95}
-			}
+		if vd := r.ck.Verdict; vd != nil && vd.Games > 0 {
+			cr.Fresh = &fitness.Figure{Fitness: vd.Fitness, Games: vd.Games, CI95: vd.CI95}
 		}
 		cmp.Runs = append(cmp.Runs, cr)
 	}

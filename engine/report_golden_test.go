@@ -79,7 +79,10 @@ func TestReportSVGGolden(t *testing.T) {
 			st: SpeciesState{History: rising[:1], HallOfFame: member([]float64{0.25}, 44.9, 44.1, 45.7)}},
 		{name: "four_generations_two_grids", title: "battleship", space: space,
 			st: SpeciesState{History: withGenes(rising, flat, varied), HallOfFame: member(varied, 43.9, 43.2, 44.6),
-				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}}}},
+				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}},
+				// The verdict: a second fresh sample, the start beside it.
+				Verdict: &Verdict{Rank: 1, Genes: varied, Against: againstBaselines, Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8},
+					Start: &fitness.Figure{Fitness: 45.3, Games: 3000, CI95: [2]float64{45, 45.6}}}}},
 		// A score: its [0, 1] bounds and the baselines' level at 1/2; 12
 		// columns is the widest grid that still shows its values.
 		{name: "maximise_twelve_columns", title: "hadron", score: true, space: twelveSpace, baseline: []string{"aenigma"},

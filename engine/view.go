@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/plot"
 )
@@ -27,6 +28,13 @@ type SpeciesView struct {
 	History    []GenStats
 	HallOfFame []Member
 	Remeasured []Remeasured
+	Verdict    *Verdict
+	// RecommendedRank is the recommended player's place in the hall of
+	// fame, from 1 (best.yaml's first): the remeasure's winner, else the
+	// first. StartSource names the starting point the verdict measured
+	// ("first seed" or "defaults").
+	RecommendedRank int
+	StartSource     string
 	// Knobs are the genes' trajectories in the run's best after each
 	// generation, in their own units (none for a checkpoint older than
 	// the record of the best's genes); Grids the best's weight grids.
@@ -59,7 +67,11 @@ func (c *Config) Views(ck *Checkpoint) ([]SpeciesView, error) {
 
 func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: c.ObjectiveName(), Minimise: sp.minimise,
-		History: st.History, HallOfFame: st.HallOfFame, Remeasured: st.Remeasured, Params: sp.space.Params(), space: sp.space}
+		History: st.History, HallOfFame: st.HallOfFame, Remeasured: st.Remeasured, Verdict: st.Verdict,
+		Params: sp.space.Params(), space: sp.space, StartSource: "defaults"}
+	if len(sp.seeds) > 0 {
+		v.StartSource = "first seed"
+	}
 	if c.Fitness.Objective == Score {
 		v.Bounds = [2]float64{0, 1}
 	}
@@ -74,7 +86,8 @@ func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 	if len(st.HallOfFame) == 0 {
 		return v, fmt.Errorf("engine: the hall of fame is empty")
 	}
-	best, err := sp.space.Decode(st.HallOfFame[0].Genes)
+	v.RecommendedRank = exportOrder(sp, st)[0] + 1
+	best, err := sp.space.Decode(st.HallOfFame[v.RecommendedRank-1].Genes)
 	if err != nil {
 		return v, fmt.Errorf("engine: the hall of fame's best: %w", err)
 	}
@@ -96,18 +109,33 @@ func (v *SpeciesView) Direction() string {
 	return "higher is better"
 }
 
-// Recommended is the member a user is told to take (best.yaml's first).
-func (v *SpeciesView) Recommended() Member { return v.HallOfFame[0] }
+// Recommended is the member a user is told to take (best.yaml's first),
+// with its figures as selected.
+func (v *SpeciesView) Recommended() Member { return v.HallOfFame[v.RecommendedRank-1] }
 
-// Fresh is the recommended member's figure on fresh deals, when the run
-// re-measured it.
-func (v *SpeciesView) Fresh() (Remeasured, bool) {
+// Fresh is the recommended member's figure on fresh deals: the verdict's,
+// from a sample that chose nothing, else (a checkpoint from before the
+// verdict) its remeasure; against says what it played ("baselines", the
+// "start" or the "runner-up", head to head).
+func (v *SpeciesView) Fresh() (f fitness.Figure, against string, ok bool) {
+	if vd := v.Verdict; vd != nil && vd.Games > 0 {
+		return fitness.Figure{Fitness: vd.Fitness, Games: vd.Games, CI95: vd.CI95}, vd.Against, true
+	}
 	for _, m := range v.Remeasured {
-		if m.Rank == 1 {
-			return m, true
+		if m.Rank == v.RecommendedRank {
+			return fitness.Figure{Fitness: m.Fitness, Games: m.Games, CI95: m.CI95}, againstBaselines, true
 		}
 	}
-	return Remeasured{}, false
+	return fitness.Figure{}, "", false
+}
+
+// Start is the starting point's figure on the verdict's fresh deals,
+// against the baselines, when the run measured it.
+func (v *SpeciesView) Start() (fitness.Figure, bool) {
+	if vd := v.Verdict; vd != nil && vd.Start != nil && vd.Against == againstBaselines {
+		return *vd.Start, true
+	}
+	return fitness.Figure{}, false
 }
 
 // Chart is the main picture: the generation's best, the mean with its
@@ -146,14 +174,25 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 	}
 	rec := v.Recommended()
 	ch.Marks = append(ch.Marks, plot.Mark{
-		Name: fmt.Sprintf("recommended (best.yaml): %s [%s, %s] over %s, as selected",
-			plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games)),
+		Name: fmt.Sprintf("recommended (best.yaml, hall of fame #%d): %s [%s, %s] over %s, as selected",
+			v.RecommendedRank, plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games)),
 		Short: "best", Colour: plot.ColourRec, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
-	if f, ok := v.Fresh(); ok {
+	if f, against, ok := v.Fresh(); ok {
+		what := "on fresh deals"
+		if against != againstBaselines {
+			what = "head to head against the " + against + " on fresh deals"
+		}
 		ch.Marks = append(ch.Marks, plot.Mark{
-			Name: fmt.Sprintf("its fresh remeasure: %s [%s, %s] over %s on new deals",
-				plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), games(f.Games)),
+			Name: fmt.Sprintf("its fresh figure %s: %s [%s, %s] over %s",
+				what, plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), games(f.Games)),
 			Short: "fresh", Colour: plot.ColourFresh, Value: f.Fitness, Lo: f.CI95[0], Hi: f.CI95[1]})
+	}
+	if f, ok := v.Start(); ok {
+		ch.Marks = append(ch.Marks, plot.Mark{
+			Name: fmt.Sprintf("the start (%s) on the same deals: %s [%s, %s] over %s",
+				v.StartSource, plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), games(f.Games)),
+			Short: "start", Colour: plot.ColourStart, Value: f.Fitness, Lo: f.CI95[0], Hi: f.CI95[1]})
+		ch.Refs = append(ch.Refs, plot.Ref{Name: "the start (" + v.StartSource + "), fresh: " + plot.Num(f.Fitness), Value: f.Fitness, Colour: plot.ColourStart})
 	}
 	if len(v.Baselines) > 0 && v.Bounds != [2]float64{} {
 		// Every baseline scores 1/2 against itself on seat-swapped pairs:

@@ -26,6 +26,7 @@ const (
 	ColourRec     = "#2ca02c" // the recommended best and its interval
 	ColourFresh   = "#9467bd" // the fresh (remeasured) figure
 	ColourRef     = "#636363" // reference lines
+	ColourStart   = "#8c6d31" // the starting point
 	ColourKnob    = "#31a354"
 	ColourPlayed  = "#3182bd"
 	ColourSaved   = "#a1d99b"

@@ -199,8 +199,15 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 	rows := eval[[]row](t, ctx, `[...document.querySelectorAll('#runs tbody tr')].map(tr => ({
 		Dir: tr.querySelector('a.run-link').title, State: tr.querySelector('.badge').textContent,
 		Best: tr.children[7].childNodes[0].textContent.trim()}))`)
-	if len(rows) != 1 || rows[0].Dir != dir || rows[0].State != "finished" || rows[0].Best != plot.Num(ck.HallOfFame[0].Fitness) {
-		t.Errorf("the list shows %+v; want %s, finished, best %s", rows, dir, plot.Num(ck.HallOfFame[0].Fitness))
+	// The recommended best is the verdict's: the remeasure's winner, its
+	// fresh figure from a second sample, the start's beside it.
+	vd := ck.Verdict
+	if vd == nil || vd.Start == nil || vd.Difference == nil {
+		t.Fatalf("the run has no verdict against the baselines: %+v", vd)
+	}
+	rec := ck.HallOfFame[vd.Rank-1]
+	if len(rows) != 1 || rows[0].Dir != dir || rows[0].State != "finished" || rows[0].Best != plot.Num(rec.Fitness) {
+		t.Errorf("the list shows %+v; want %s, finished, best %s", rows, dir, plot.Num(rec.Fitness))
 	}
 	screenshot(t, ctx, "list")
 
@@ -229,19 +236,21 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 		t.Errorf("the mean's line has %d points", len(pts))
 	}
 	marks := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-fitness g.mark')].map(g => g.dataset.value + ' ' + g.dataset.lo + ' ' + g.dataset.hi)`)
-	rec, fresh := ck.HallOfFame[0], ck.Remeasured[0]
-	want := []string{figures(rec.Fitness, rec.CI95), figures(fresh.Fitness, fresh.CI95)}
+	want := []string{figures(rec.Fitness, rec.CI95), figures(vd.Fitness, vd.CI95), figures(vd.Start.Fitness, vd.Start.CI95)}
 	if strings.Join(marks, "|") != strings.Join(want, "|") {
-		t.Errorf("the chart's marks are %q, the checkpoint's recommended and fresh figures %q", marks, want)
+		t.Errorf("the chart's marks are %q, the checkpoint's recommended, fresh and start figures %q", marks, want)
 	}
 	cards := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('.card')].map(c => [c.id, c.querySelector('.value').textContent]))`)
 	for id, v := range map[string]string{
 		"card-state": "finished", "card-generations": "6 of 6",
-		"card-recommended": plot.Num(rec.Fitness), "card-fresh": plot.Num(fresh.Fitness),
+		"card-recommended": plot.Num(rec.Fitness), "card-fresh": plot.Num(vd.Fitness), "card-gain": signed(vd.Difference.Value),
 	} {
 		if cards[id] != v {
 			t.Errorf("%s shows %q, want %q", id, cards[id], v)
 		}
+	}
+	if star := eval[int](t, ctx, `[...document.querySelectorAll('#s0-hof tbody tr')].findIndex(tr => tr.classList.contains('recommended'))`); star != vd.Rank-1 {
+		t.Errorf("the hall of fame marks row %d as recommended, the verdict's rank is %d", star+1, vd.Rank)
 	}
 	hof := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-hof tbody tr td.fitness')].map(td => td.textContent)`)
 	if len(hof) != len(ck.HallOfFame) {
@@ -252,7 +261,7 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 			t.Errorf("hall of fame %d shows %s, the checkpoint has %v", i+1, hof[i], m.Fitness)
 		}
 	}
-	checkKnobs(t, ctx, ck)
+	checkKnobs(t, ctx, ck, rec.Genes)
 	screenshot(t, ctx, "finished")
 }
 
@@ -261,9 +270,9 @@ func figures(v float64, ci [2]float64) string {
 	return f(v) + " " + f(ci[0]) + " " + f(ci[1])
 }
 
-// checkKnobs checks the knob table against the checkpoint's recommended
-// best, decoded here.
-func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint) {
+// checkKnobs checks the knob table against the recommended best's genes,
+// decoded here.
+func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint, best []float64) {
 	t.Helper()
 	cfg, err := engine.Parse("checkpoint#config", []byte(ck.Config))
 	if err != nil {
@@ -271,7 +280,7 @@ func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint) {
 	}
 	defer cfg.Close()
 	space := cfg.Space()
-	vals, err := space.Decode(ck.HallOfFame[0].Genes)
+	vals, err := space.Decode(best)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -157,10 +157,17 @@ func runCards(r *run) []card {
 	v := &r.Ins.Views[0]
 	rec := v.Recommended()
 	cards = append(cards, card{ID: "recommended", Label: "recommended best (" + v.Direction() + ")", Value: plot.Num(rec.Fitness),
-		Note: fmt.Sprintf("[%s, %s] over %d games, as selected", plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games)})
-	if f, ok := v.Fresh(); ok {
-		cards = append(cards, card{ID: "fresh", Label: "on fresh deals", Value: plot.Num(f.Fitness),
+		Note: fmt.Sprintf("hall of fame #%d: [%s, %s] over %d games, as selected", v.RecommendedRank, plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games)})
+	if f, against, ok := v.Fresh(); ok {
+		label := "on fresh deals"
+		if against != "baselines" {
+			label = "fresh, against the " + against
+		}
+		cards = append(cards, card{ID: "fresh", Label: label, Value: plot.Num(f.Fitness),
 			Note: fmt.Sprintf("[%s, %s] over %d games", plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), f.Games)})
+	}
+	if c, ok := gainCard(v); ok {
+		cards = append(cards, c)
 	}
 	played, saved := 0, 0
 	for _, h := range v.History {
@@ -183,6 +190,40 @@ func runCards(r *run) []card {
 	return cards
 }
 
+// gainCard is the verdict's account of the recommended best against the
+// start: the paired difference on the same fresh deals, or head to head
+// the score of its seat-swapped pairs.
+func gainCard(v *engine.SpeciesView) (card, bool) {
+	vd := v.Verdict
+	switch {
+	case vd == nil:
+		return card{}, false
+	case vd.Difference != nil:
+		d := vd.Difference
+		note := fmt.Sprintf("[%s, %s], paired over %d deals", signed(d.CI95[0]), signed(d.CI95[1]), d.N)
+		if d.Contains(0) {
+			note += ": no demonstrated difference"
+		}
+		return card{ID: "gain", Label: "best minus the start (" + v.StartSource + ")", Value: signed(d.Value), Note: note}, true
+	case vd.Pairs != nil:
+		sc := vd.Pairs.Score()
+		note := fmt.Sprintf("[%s, %s] over %d pairs", plot.Num(sc.CI95[0]), plot.Num(sc.CI95[1]), vd.Pairs.Pairs())
+		if sc.Contains(0.5) {
+			note += ": no demonstrated difference"
+		}
+		return card{ID: "gain", Label: "score against the " + vd.Against, Value: plot.Num(sc.Value), Note: note}, true
+	}
+	return card{}, false
+}
+
+// signed writes a difference with its sign.
+func signed(x float64) string {
+	if x > 0 {
+		return "+" + plot.Num(x)
+	}
+	return plot.Num(x)
+}
+
 func fitnessPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
 	if len(v.History) == 0 {
 		return panel{}, false
@@ -191,11 +232,14 @@ func fitnessPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, 
 	ch.ID = sid + "-fitness"
 	ch.Width, ch.Height = 1180, 420
 	note := "the y-range holds the generation's best, the recommended best's interval"
-	if _, ok := v.Fresh(); ok {
+	if _, _, ok := v.Fresh(); ok {
 		note += ", its fresh figure"
 	}
-	if len(ch.Refs) > 0 {
-		note += " and the baselines' level"
+	if _, ok := v.Start(); ok {
+		note += ", the start's"
+	}
+	if len(v.Baselines) > 0 && v.Bounds != [2]float64{} {
+		note += ", the baselines' level"
 	}
 	note += "; the mean and its spread may run beyond it"
 	return panel{ID: ch.ID + "-panel", Title: "fitness over generations", Note: note, Body: template.HTML(ch.SVG())}, true
@@ -266,6 +310,7 @@ func gridsPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bo
 // hofRow is a row of the hall-of-fame table.
 type hofRow struct {
 	Rank                            int
+	Recommended                     bool
 	Fitness, Lo, Hi                 string
 	Games, Generation               int
 	Rating, RatingLo, RatingHi      string
@@ -276,7 +321,7 @@ func hallOfFamePanel(s *Server, r *run, v *engine.SpeciesView, sid string) (pane
 	rows := make([]hofRow, len(v.HallOfFame))
 	rated := false
 	for i, m := range v.HallOfFame {
-		rows[i] = hofRow{Rank: i + 1, Fitness: plot.Num(m.Fitness), Lo: plot.Num(m.CI95[0]), Hi: plot.Num(m.CI95[1]), Games: m.Games, Generation: m.Generation + 1}
+		rows[i] = hofRow{Rank: i + 1, Recommended: i+1 == v.RecommendedRank, Fitness: plot.Num(m.Fitness), Lo: plot.Num(m.CI95[0]), Hi: plot.Num(m.CI95[1]), Games: m.Games, Generation: m.Generation + 1}
 		if m.Rating != nil {
 			rated = true
 			rows[i].Rating = strconv.FormatFloat(m.Rating.Elo, 'f', 0, 64)
@@ -299,8 +344,9 @@ func hallOfFamePanel(s *Server, r *run, v *engine.SpeciesView, sid string) (pane
 	}{sid + "-hof", v.Measure, rows, rated, len(v.Remeasured) > 0})
 	note := "figures as selected: the games that chose them, biased towards luck"
 	if len(v.Remeasured) > 0 {
-		note += "; fresh: the same players on deals selection never saw"
+		note += "; remeasured: the same players on deals selection never saw, which rank them"
 	}
+	note += "; ★ the recommended best (best.yaml's first)"
 	return panel{ID: sid + "-hof-panel", Title: "hall of fame (" + v.Direction() + ")", Note: note, Body: body}, true
 }
 
@@ -425,20 +471,11 @@ func commandsPanel(s *Server, r *run) (panel, bool) {
 	var cmds []command
 	dir := r.dir
 	if r.Ins != nil && r.Ins.Checkpoint != nil {
-		game := r.Ins.Header.Game
 		if r.Ins.Config != nil {
-			game = r.Ins.Config.Game
-		}
-		best := filepath.Join(dir, "best.yaml")
-		if game != "" && r.Ins.Config != nil && len(r.Ins.Config.Command) == 0 {
-			line := "evotune eval " + shellQuote(game) + ruleFlags(r.Ins.Config.Rules) + " --player " + shellQuote("tuned:"+best)
-			for _, o := range r.Ins.Views[0].Baselines {
-				if r.Ins.Config.Fitness.Objective == engine.Score {
-					line += " --vs " + shellQuote(o)
-				}
-			}
-			line += " --games 2000 --seed 7"
-			cmds = append(cmds, command{"measure the recommended best on seeds the run did not use", line})
+			// The command the run itself advises when it ends: a sequential
+			// test of the gain it measured, else an eval.
+			next := r.Ins.Config.RunSummary(dir, r.Ins.Checkpoint, r.Budget()).Next
+			cmds = append(cmds, command{"test the recommended best on seeds the run did not use", next})
 		}
 		cmds = append(cmds, command{"compare it with another run of the same game, on shared fresh deals", "evotune compare " + shellQuote(dir) + " OTHER_RUN_DIR"})
 	}
@@ -449,24 +486,6 @@ func commandsPanel(s *Server, r *run) (panel, bool) {
 		return panel{}, false
 	}
 	return panel{ID: "commands-panel", Title: "next steps", Note: "this page never plays games: run these yourself", Body: s.fragment("commands", cmds)}, true
-}
-
-func ruleFlags(rules map[string]string) string {
-	var out string
-	for _, k := range slices.Sorted(mapsKeys(rules)) {
-		out += " --rule " + shellQuote(k+"="+rules[k])
-	}
-	return out
-}
-
-func mapsKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func configPanel(s *Server, r *run) (panel, bool) {
@@ -535,7 +554,7 @@ func listRowOf(r *run) listRow {
 			row.Best = plot.Num(rec.Fitness)
 			row.BestNote = fmt.Sprintf("[%s, %s]", plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]))
 			row.Direction = v.Measure + ", " + v.Direction()
-			if f, ok := v.Fresh(); ok {
+			if f, _, ok := v.Fresh(); ok {
 				row.Fresh = plot.Num(f.Fitness)
 			}
 		} else if ck := r.Ins.Checkpoint; ck != nil && len(ck.HallOfFame) > 0 {

@@ -236,4 +236,3 @@ func checkWinnerFile(t *testing.T, dir string, best []byte) {
 		}
 	}
 }
-
