@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/stats"
 )
 
 // CompareOptions say how runs are compared.
@@ -52,7 +52,8 @@ type ComparedRun struct {
 }
 
 // PairedDiff is run A's figure minus run B's against one opponent, from
-// the per-deal (per-pair, for a score) differences, with a 95% interval.
+// the per-deal (per-pair, for a score) differences, with a 95% Student's
+// t interval (stats.PairedDifference).
 type PairedDiff struct {
 	A, B     int        `json:"-"`
 	RunA     string     `json:"a"`
@@ -64,14 +65,15 @@ type PairedDiff struct {
 }
 
 // HeadToHead is run A's best against run B's, seats swapped on each
-// deal: A's score with a 95% interval from the variance of the pairs.
+// deal: A's pentanomial figures (score and Elo, with 95% intervals from
+// the variance of the pairs).
 type HeadToHead struct {
-	A, B  int        `json:"-"`
-	RunA  string     `json:"a"`
-	RunB  string     `json:"b"`
-	Score float64    `json:"score"`
-	CI95  [2]float64 `json:"ci95"`
-	Pairs int        `json:"pairs"`
+	A, B        int               `json:"-"`
+	RunA        string            `json:"a"`
+	RunB        string            `json:"b"`
+	Score       stats.Estimate    `json:"score"`
+	Elo         stats.Estimate    `json:"elo"`
+	Pentanomial stats.Pentanomial `json:"pentanomial"`
 }
 
 // compareStream is the purpose of a comparison's deals: a number no run's
@@ -186,24 +188,20 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 					ms[g] = fitness.Match{A: players[i], B: opp, Seed: fitness.Derive(opts.Seed, compareStream, uint64(o), uint64(g))}
 				}
 			}
-			xs, err := play(ctx, first.game, ms, score, opts.Workers, progress)
+			xs, f, err := play(ctx, first.game, ms, score, opts.Workers, progress)
 			if err != nil {
 				return nil, err
 			}
 			done += opts.Games
 			per[i][o] = xs
-			cmp.Runs[i].Figures = append(cmp.Runs[i].Figures, figureOf(xs, opts.Games, score))
+			cmp.Runs[i].Figures = append(cmp.Runs[i].Figures, f)
 		}
 	}
 	for a := range runs {
 		for b := a + 1; b < len(runs); b++ {
 			for o := range opps {
-				d := make([]float64, len(per[a][o]))
-				for k := range d {
-					d[k] = per[a][o][k] - per[b][o][k]
-				}
-				m, lo, hi := meanCI(d)
-				cmp.Diffs = append(cmp.Diffs, PairedDiff{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Opponent: cmp.Opponents[o], Diff: m, CI95: [2]float64{lo, hi}, N: len(d)})
+				d := stats.PairedDifference(per[a][o], per[b][o])
+				cmp.Diffs = append(cmp.Diffs, PairedDiff{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Opponent: cmp.Opponents[o], Diff: d.Value, CI95: d.CI95, N: d.N})
 			}
 			if !score {
 				continue
@@ -215,13 +213,13 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 					ms[g].A, ms[g].B = players[b], players[a]
 				}
 			}
-			xs, err := play(ctx, first.game, ms, true, opts.Workers, progress)
+			outs, err := fitness.PlayMatches(ctx, first.game, ms, opts.Workers, progress)
 			if err != nil {
 				return nil, err
 			}
 			done += opts.Games
-			f := figureOf(xs, opts.Games, true)
-			cmp.HeadToHead = append(cmp.HeadToHead, HeadToHead{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Score: f.Fitness, CI95: f.CI95, Pairs: len(xs)})
+			p := pentanomial(outs)
+			cmp.HeadToHead = append(cmp.HeadToHead, HeadToHead{A: a, B: b, RunA: runs[a].dir, RunB: runs[b].dir, Score: p.Score(), Elo: p.Elo(), Pentanomial: p})
 		}
 	}
 	return cmp, nil
@@ -238,42 +236,42 @@ func (o CompareOptions) Total(runs, opponents int, score bool) int {
 }
 
 // play plays ms and returns the first seat's figure per deal: a solo
-// game's costs, or a score's mean of each seat-swapped pair (games 2k and
-// 2k+1, the second seen from its second seat).
-func play(ctx context.Context, g fitness.Game, ms []fitness.Match, score bool, workers int, progress func(int)) ([]float64, error) {
+// game's costs (with their mean and Student's t interval), or a score's
+// mean of each seat-swapped pair (games 2k and 2k+1, the second seen from
+// its second seat; the figure is the pairs' pentanomial score).
+func play(ctx context.Context, g fitness.Game, ms []fitness.Match, score bool, workers int, progress func(int)) ([]float64, fitness.Figure, error) {
 	if !score {
 		sg, ok := g.(fitness.SoloGame)
 		if !ok {
-			return nil, fmt.Errorf("engine: compare: %s has no solo games", g.Name())
+			return nil, fitness.Figure{}, fmt.Errorf("engine: compare: %s has no solo games", g.Name())
 		}
-		return fitness.PlaySoloMatches(ctx, sg, ms, workers, progress)
+		costs, err := fitness.PlaySoloMatches(ctx, sg, ms, workers, progress)
+		if err != nil {
+			return nil, fitness.Figure{}, err
+		}
+		e := stats.Mean(costs)
+		return costs, fitness.Figure{Fitness: e.Value, Games: len(costs), CI95: e.CI95}, nil
 	}
 	outs, err := fitness.PlayMatches(ctx, g, ms, workers, progress)
 	if err != nil {
-		return nil, err
+		return nil, fitness.Figure{}, err
 	}
 	pairs := make([]float64, len(outs)/2)
 	for k := range pairs {
 		pairs[k] = (outs[2*k].Score() + outs[2*k+1].Flip().Score()) / 2
 	}
-	return pairs, nil
+	e := pentanomial(outs).Score()
+	return pairs, fitness.Figure{Fitness: e.Value, Games: len(outs), CI95: e.CI95}, nil
 }
 
-// figureOf is the mean of per-deal figures with its 95% interval (a score
-// clipped to [0, 1]), over games games.
-func figureOf(xs []float64, games int, score bool) fitness.Figure {
-	m, lo, hi := meanCI(xs)
-	if score {
-		lo, hi = max(0, lo), min(1, hi)
+// pentanomial counts seat-swapped pairs (games 2k and 2k+1, the second
+// seen from its second seat) from the first game's first seat.
+func pentanomial(outs []fitness.Outcome) stats.Pentanomial {
+	var p stats.Pentanomial
+	for k := 0; k+1 < len(outs); k += 2 {
+		p.Add(outs[k].Score(), outs[k+1].Flip().Score())
 	}
-	return fitness.Figure{Fitness: m, Games: games, CI95: [2]float64{lo, hi}}
-}
-
-// meanCI is the mean of xs with a 95% normal interval.
-func meanCI(xs []float64) (mean, lo, hi float64) {
-	mean, sd := fitness.MeanSD(xs)
-	half := 1.959963984540054 * sd / math.Sqrt(float64(len(xs)))
-	return mean, mean - half, mean + half
+	return p
 }
 
 // defaultOpponent is the solo game's default opponent, built.

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness/stats"
 )
 
 // TestComparePairsTheDeals: every best meets the same deals, so a run
@@ -51,8 +53,8 @@ func TestComparePairsTheDeals(t *testing.T) {
 					t.Fatalf("%d head-to-head pairs, want 3", len(got.HeadToHead))
 				}
 				for _, h := range got.HeadToHead {
-					if h.A == 0 && h.B == 2 && (h.Score != 0.5 || h.CI95 != [2]float64{0.5, 0.5}) {
-						t.Errorf("a best against itself, seats swapped: %v %v, want exactly 1/2", h.Score, h.CI95)
+					if h.A == 0 && h.B == 2 && (h.Score.Value != 0.5 || h.Pentanomial != stats.Pentanomial{0, 0, 20, 0, 0}) {
+						t.Errorf("a best against itself, seats swapped: %v %v, want every pair split", h.Score, h.Pentanomial)
 					}
 				}
 			} else if len(got.HeadToHead) != 0 {

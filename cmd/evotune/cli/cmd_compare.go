@@ -123,8 +123,9 @@ func writeCompareText(w io.Writer, c *engine.Comparison) {
 	if len(c.HeadToHead) > 0 {
 		fmt.Fprintf(w, "\nhead to head, seats swapped on each deal (the first run's score):\n")
 		for _, h := range c.HeadToHead {
-			fmt.Fprintf(w, "  %s vs %s: %.4f [%.4f, %.4f] over %s%s\n", h.RunA, h.RunB, h.Score, h.CI95[0], h.CI95[1],
-				english.Count(h.Pairs, "pair"), verdict([2]float64{h.CI95[0] - 0.5, h.CI95[1] - 0.5}))
+			fmt.Fprintf(w, "  %s vs %s: score %.4f [%.4f, %.4f], Elo %+.1f [%+.1f, %+.1f] over %s (pentanomial %v)%s\n", h.RunA, h.RunB,
+				h.Score.Value, h.Score.CI95[0], h.Score.CI95[1], h.Elo.Value, h.Elo.CI95[0], h.Elo.CI95[1],
+				english.Count(h.Pentanomial.Pairs(), "pair"), h.Pentanomial, verdict([2]float64{h.Score.CI95[0] - 0.5, h.Score.CI95[1] - 0.5}))
 		}
 	}
 }
