@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -247,9 +248,17 @@ func (c *Chart) SVG() []byte {
 		clipped = drawLine(&b, f, l) || clipped
 	}
 	b.WriteString("</g>\n")
+	var labelled []float64 // the heights of the reference labels written
 	for _, r := range c.Refs {
+		y := f.y(r.Value) - 3
+		// Two lines at one level (the start is the baseline itself) get
+		// their labels one under the other.
+		for slices.ContainsFunc(labelled, func(l float64) bool { return math.Abs(l-y) < 12 }) {
+			y += 12
+		}
+		labelled = append(labelled, y)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">%s</text>`+"\n",
-			f.left+4, f.y(r.Value)-3, smallFontSize, or(r.Colour, ColourRef), Esc(r.Name))
+			f.left+4, y, smallFontSize, or(r.Colour, ColourRef), Esc(r.Name))
 	}
 	for i, m := range c.Marks {
 		x := f.right + 30 + markSlot*float64(i) + markSlot/2

@@ -195,3 +195,19 @@ func TestPruneKeepsTheLine(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceLabelsDoNotOverlap: two reference lines at one level (a
+// start that is the baseline itself) get their labels one under the
+// other.
+func TestReferenceLabelsDoNotOverlap(t *testing.T) {
+	c := Chart{Lines: []Line{{Y: []float64{0.4, 0.6}, Core: true}}, Refs: []Ref{{Name: "first", Value: 0.5}, {Name: "second", Value: 0.5}}}
+	svg := string(c.SVG())
+	y := func(name string) string {
+		i := strings.LastIndex(svg, ">"+name+"</text>") // the label, after the legend
+		j := strings.LastIndex(svg[:i], `y="`)
+		return svg[j+3 : j+3+strings.Index(svg[j+3:], `"`)]
+	}
+	if y("first") == y("second") {
+		t.Errorf("both labels at y=%s", y("first"))
+	}
+}
