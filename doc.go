@@ -12,9 +12,17 @@
 //	cmd/evotune          main: one line calling cmd/evotune/cli
 //	cmd/evotune/cli      the CLI: flags, subcommands, progress, exit codes;
 //	                     a Go module with games of its own calls it too
-//	engine               config, generation loop on eaopt's operators,
-//	                     checkpoints, resume, export, report, Inspect
+//	natspool             the engine's Pool over the NATS work queue: the
+//	                     one package that knows both
+//	engine               configs (decode, defaults, checks, then prepare),
+//	                     the generation loop, checkpoints, resume, export,
+//	                     report, batch descriptions for workers, Inspect
 //	                     (a run read from outside), Compare
+//	engine/model         the optimisation models, one file and one table
+//	                     row each, behind one Ask/Tell interface
+//	rundir               the run directory: its files, atomic writes, lock,
+//	                     journal
+//	natsqueue            the NATS JetStream work queue; knows no game
 //	internal/ui          the dashboard (evotune ui): read-only HTTP
 //	internal/plot        the figures as SVG, for report.svg and the dashboard
 //	fitness/catalog      the one list of games; Register adds others
@@ -26,17 +34,19 @@
 //	fitness/conformance  the game contract as a test suite
 //	fitness              the Game and Player contracts (roles, solo
 //	                     measures, errors), seeding, worker-independent
-//	                     batches, statistics, the player file (ParamsFile)
+//	                     batches, statistics, the player file (ParamsFile),
+//	                     rule options
 //	genome               parameter spaces and genomes; knows no game
 //	fitness/search       the two-player search hadron and mnk share;
 //	                     imports nothing of evotune
 //	fitness/stats        paired and pentanomial figures with intervals,
 //	                     the sequential tests (SPRT); imports nothing of
 //	                     evotune (docs/statistics.md)
-//	internal/cputime     thread CPU time for the benchmarks (tests only)
-//	internal/bits128     the 128-bit cell set the games' bitboards share
-//	internal/yamlcheck   the one YAML checker: configs, parameter spaces and
-//	                     player files, every problem as file:line: key: message
+//	internal/...         shared pieces: bits128 (the 128-bit cell set of
+//	                     the bitboards), yamlcheck (the one YAML checker,
+//	                     every problem as file:line: key: message), fileio,
+//	                     english, enum, cputime; golden and ctxtest for tests
+//	research/            experiments, run on demand (build tag research)
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo

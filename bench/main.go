@@ -36,6 +36,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // method is one search model as the benchmark runs it: the lines of its
@@ -262,7 +263,7 @@ func (t *task) runOne(ctx context.Context, dir string, m method, seed, maxGames,
 		for _, h := range ck.History {
 			games += h.Games
 		}
-		best := filepath.Join(runDir, "best.yaml")
+		best := filepath.Join(runDir, rundir.BestFile)
 		data, err := os.ReadFile(best)
 		if err != nil {
 			return err
@@ -300,7 +301,7 @@ func verdict(r record) string {
 // resumed with a budget of gen.
 func (t *task) advance(ctx context.Context, cfgPath, runDir string, gen, workers int) (*engine.Checkpoint, error) {
 	opts := engine.Options{Dir: runDir, Workers: workers, Generations: gen}
-	if _, err := os.Stat(filepath.Join(runDir, "checkpoint.json")); err == nil {
+	if _, err := os.Stat(filepath.Join(runDir, rundir.CheckpointFile)); err == nil {
 		if _, err := engine.Resume(ctx, opts); err != nil {
 			return nil, err
 		}
@@ -459,7 +460,7 @@ type outcome struct {
 // savedGames sums generations.csv's saved column over the run's first
 // gens generations.
 func savedGames(runDir string, gens int) (int, error) {
-	data, err := os.ReadFile(filepath.Join(runDir, "generations.csv"))
+	data, err := os.ReadFile(filepath.Join(runDir, rundir.GenerationsFile))
 	if err != nil {
 		return 0, err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/rundir"
 )
 
 func TestMedianGames(t *testing.T) {
@@ -119,7 +120,7 @@ func TestSavedGames(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "generations.csv"), []byte(tc.csv), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, rundir.GenerationsFile), []byte(tc.csv), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			got, err := savedGames(dir, tc.gens)

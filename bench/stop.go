@@ -13,6 +13,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
+	"github.com/evotune/evotune/rundir"
 )
 
 // The stop-rule benchmark (-stop): each shipped problem run to its full
@@ -128,7 +129,7 @@ func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int)
 		}
 		opts := engine.Options{Dir: runDir, Workers: workers}
 		var res *engine.Result
-		if _, err := os.Stat(filepath.Join(runDir, "checkpoint.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(runDir, rundir.CheckpointFile)); err == nil {
 			res, err = engine.Resume(ctx, opts)
 			if err != nil {
 				return nil, err

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestHugeWeightsDoNotOverflow: fitness weights of 1e308 overflowed their
@@ -29,10 +30,8 @@ func TestHugeWeightsDoNotOverflow(t *testing.T) {
 	var csv [][]byte
 	for _, text := range []string{hofConfig, huge} {
 		dir := t.TempDir()
-		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-			t.Fatal(err)
-		}
-		csv = append(csv, readRun(t, dir)[fileGenerations])
+		startText(t, text, Options{Dir: dir, Workers: 2})
+		csv = append(csv, readRun(t, dir)[rundir.GenerationsFile])
 	}
 	if !bytes.Equal(csv[0], csv[1]) {
 		t.Fatalf("weights 1e308 score differently from weights 1:\n%s\n---\n%s", csv[0], csv[1])
@@ -127,7 +126,7 @@ func TestPanickingGameStopsTheRun(t *testing.T) {
 	if ck, _, err := ReadCheckpoint(dir); err != nil || ck.Generation != 1 {
 		t.Fatalf("the last checkpoint: %v", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(dir, fileLog))
+	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if !strings.Contains(string(log), "panickyGame") {
 		t.Fatalf("run.log has no stack:\n%s", log)
 	}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // quickstart loads configs/quickstart.yaml and a runner on a temp dir.
@@ -15,19 +16,19 @@ func quickstart(b *testing.B) *runner {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return newRunner(cfg, Options{Dir: b.TempDir(), Workers: 1})
+	return startRunner(b, cfg, Options{Dir: b.TempDir(), Workers: 1})
 }
 
 // BenchmarkQuickstartGeneration is one generation of the quickstart's
 // games on one worker: what the overhead below is compared with.
 func BenchmarkQuickstartGeneration(b *testing.B) {
 	r := quickstart(b)
-	pools := r.initial()
+	genomes := firstGeneration(b, r)
 	for b.Loop() {
 		// Each time from scratch: the journal of the last time holds
 		// every game of this generation.
-		os.Remove(filepath.Join(r.dir, fileJournal))
-		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
+		os.Remove(filepath.Join(r.dir, rundir.JournalFile))
+		if _, err := r.evaluate(context.Background(), 0, genomes, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -39,7 +40,7 @@ func BenchmarkQuickstartGeneration(b *testing.B) {
 // files (generations.csv, best.yaml), and breeding the next generation.
 func BenchmarkGenerationOverhead(b *testing.B) {
 	r := quickstart(b)
-	all, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	all, err := r.evaluate(context.Background(), 0, firstGeneration(b, r), [][]Member{nil})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,15 +52,17 @@ func BenchmarkGenerationOverhead(b *testing.B) {
 		history = append(history, r.stats(gen, members, r.lastGames))
 	}
 	for b.Loop() {
-		sorted := slices.Clone(members)
-		sp.sortBest(sorted)
+		sorted, err := r.tell(0, 0, members)
+		if err != nil {
+			b.Fatal(err)
+		}
 		h := r.updateHallOfFame(sp, hof, sorted)
 		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
 			Generation: 21, SpeciesState: SpeciesState{Population: sorted, HallOfFame: h, History: history}}
 		if err := r.writeCheckpoint(ck); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := r.breed(sp, 20, sorted); err != nil {
+		if _, err := r.models[0].Ask(1); err != nil {
 			b.Fatal(err)
 		}
 	}

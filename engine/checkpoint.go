@@ -6,24 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // CheckpointFormat is the version of checkpoint.json this code writes and
 // reads.
 const CheckpointFormat = 1
-
-// The files of a run directory.
-const (
-	fileConfig      = "config.yaml"
-	fileCheckpoint  = "checkpoint.json"
-	fileGenerations = "generations.csv"
-	fileBest        = "best.yaml"
-	fileLog         = "run.log"
-)
 
 // Checkpoint is everything needed to continue a run exactly.
 type Checkpoint struct {
@@ -57,11 +52,9 @@ type SpeciesState struct {
 	// finished (unless the config says remeasure: off).
 	Remeasured []Remeasured `json:"remeasured,omitempty"`
 	Verdict    *Verdict     `json:"verdict,omitempty"`
-	// Told is, for model cmaes, the fitness CMA-ES was told of every
-	// generation's genomes, in the order it sampled them; resume replays
-	// it. With racing, a dropped individual's entry is the figure it was
-	// told (raceCosts), not its own.
-	Told [][]float64 `json:"cmaes_told,omitempty"`
+	// Model is the model's own state (model.Model.State): its keys stand
+	// beside the others in the JSON, after them ("cmaes_told").
+	Model model.State `json:"-"`
 }
 
 // states lists the species' states, main species first.
@@ -71,6 +64,147 @@ func (ck *Checkpoint) states() []SpeciesState {
 		out = append(out, *ck.Rivals)
 	}
 	return out
+}
+
+// checkpointHeader is a checkpoint's own fields, as its JSON holds them
+// before the main species' state.
+type checkpointHeader struct {
+	Format     int               `json:"format"`
+	Name       string            `json:"name,omitempty"`
+	ConfigHash string            `json:"config_hash"`
+	Config     string            `json:"config"`
+	ConfigDir  string            `json:"config_dir,omitempty"`
+	Files      map[string]string `json:"files,omitempty"`
+	Program    *ProgramRecord    `json:"program,omitempty"`
+	Generation int               `json:"generation"`
+}
+
+// MarshalJSON writes the checkpoint's fields, then the main species'
+// state (its model's keys last), then the rivals'.
+func (ck Checkpoint) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(checkpointHeader{Format: ck.Format, Name: ck.Name, ConfigHash: ck.ConfigHash, Config: ck.Config,
+		ConfigDir: ck.ConfigDir, Files: ck.Files, Program: ck.Program, Generation: ck.Generation})
+	if err != nil {
+		return nil, err
+	}
+	main, err := ck.SpeciesState.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	out := joinObjects(head, main)
+	if ck.Rivals != nil {
+		rivals, err := json.Marshal(ck.Rivals)
+		if err != nil {
+			return nil, err
+		}
+		out = joinObjects(out, append(append([]byte(`{"rivals":`), rivals...), '}'))
+	}
+	return out, nil
+}
+
+// UnmarshalJSON reads a checkpoint strictly: a key that is none of the
+// checkpoint's, its species state's or a model's is an error.
+func (ck *Checkpoint) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	head, rest := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	for k, v := range raw {
+		if slices.Contains(headerKeys, k) {
+			head[k] = v
+		} else {
+			rest[k] = v
+		}
+	}
+	var h checkpointHeader
+	if err := strictDecode(head, &h); err != nil {
+		return err
+	}
+	*ck = Checkpoint{Format: h.Format, Name: h.Name, ConfigHash: h.ConfigHash, Config: h.Config,
+		ConfigDir: h.ConfigDir, Files: h.Files, Program: h.Program, Generation: h.Generation}
+	if r, ok := rest["rivals"]; ok {
+		delete(rest, "rivals")
+		if err := json.Unmarshal(r, &ck.Rivals); err != nil {
+			return err
+		}
+	}
+	return ck.SpeciesState.decode(rest)
+}
+
+// headerKeys are the JSON keys of checkpointHeader and of the rivals.
+var headerKeys = []string{"format", "name", "config_hash", "config", "config_dir", "files", "program", "generation"}
+
+// speciesFields is SpeciesState without its methods, for encoding/json.
+type speciesFields SpeciesState
+
+// MarshalJSON writes the species' fields, then its model's keys in
+// order.
+func (st SpeciesState) MarshalJSON() ([]byte, error) {
+	out, err := json.Marshal(speciesFields(st))
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(st.Model)) {
+		key, _ := json.Marshal(k)
+		out = joinObjects(out, fmt.Appendf(nil, "{%s:%s}", key, st.Model[k]))
+	}
+	return out, nil
+}
+
+// UnmarshalJSON reads a species' state strictly; a model's keys go to
+// Model, which the config's model checks once the config is known.
+func (st *SpeciesState) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	return st.decode(raw)
+}
+
+func (st *SpeciesState) decode(raw map[string]json.RawMessage) error {
+	var own model.State
+	for k, v := range raw {
+		if model.IsStateKey(k) {
+			if own == nil {
+				own = model.State{}
+			}
+			own[k] = v
+			delete(raw, k)
+		}
+	}
+	var f speciesFields
+	if err := strictDecode(raw, &f); err != nil {
+		return err
+	}
+	*st = SpeciesState(f)
+	st.Model = own
+	return nil
+}
+
+// strictDecode decodes the object of fields into v, refusing a field v
+// does not have.
+func strictDecode(fields map[string]json.RawMessage, v any) error {
+	data, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// joinObjects joins two JSON objects' members into one object.
+func joinObjects(a, b []byte) []byte {
+	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
+	switch {
+	case len(a) == 2: // {}
+		return b
+	case len(b) == 2:
+		return a
+	}
+	out := append(slices.Clone(a[:len(a)-1]), ',')
+	return append(out, b[1:]...)
 }
 
 // ErrNotRunDir is returned for a path that is not a directory, or a
@@ -106,19 +240,19 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	case !st.IsDir():
 		return nil, nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
 	}
-	path := filepath.Join(dir, fileCheckpoint)
+	path := filepath.Join(dir, rundir.CheckpointFile)
 	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		// A run in its first generation has no checkpoint yet either.
-		if holder, held := heldBy(dir); held {
+		if holder, held := rundir.HeldBy(dir); held {
 			return nil, nil, fmt.Errorf("%s %w%s, whose run has not finished its first generation: wait for it, or stop it",
-				dir, ErrLocked, holder)
+				dir, rundir.ErrLocked, holder)
 		}
-		if _, cerr := os.Stat(filepath.Join(dir, fileConfig)); cerr == nil {
+		if _, cerr := os.Stat(filepath.Join(dir, rundir.ConfigFile)); cerr == nil {
 			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
-				dir, ErrNotRunDir, fileCheckpoint, dir)
+				dir, ErrNotRunDir, rundir.CheckpointFile, dir)
 		}
-		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, fileCheckpoint)
+		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %w", err)
@@ -127,7 +261,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := parseIn(filepath.Join(dir, fileCheckpoint)+"#config", []byte(ck.Config), baseDirOf(ck))
+	cfg, err := parseIn(filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(ck))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}

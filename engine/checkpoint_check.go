@@ -62,8 +62,8 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	switch {
 	case st.Population == nil:
 		return fmt.Errorf("%spopulation: missing", prefix)
-	case len(st.Population) != cfg.poolSize():
-		return fmt.Errorf("%spopulation: %d members, the config breeds %d", prefix, len(st.Population), cfg.poolSize())
+	case len(st.Population) != cfg.Evolution.Size(ck.Generation-1):
+		return fmt.Errorf("%spopulation: %d members, the config breeds %d", prefix, len(st.Population), cfg.Evolution.Size(ck.Generation-1))
 	case len(st.HallOfFame) == 0:
 		return fmt.Errorf("%shall_of_fame: empty", prefix)
 	case len(st.HallOfFame) > cfg.Evolution.HallOfFame:
@@ -103,7 +103,13 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			}
 		}
 	}
-	if err := checkTold(cfg, ck.Generation, st.Told, inRange); err != nil {
+	told := inRange
+	if cfg.Racing != nil {
+		// A dropped individual's figure a model was told may lie outside
+		// the objective's range (CMA-ES's raceCosts).
+		told = func(x float64) bool { return finite(x) }
+	}
+	if err := cfg.Evolution.CheckState(ck.Generation, st.Model, told); err != nil {
 		return fmt.Errorf("%s%w", prefix, err)
 	}
 	if err := checkRemeasured(prefix, st, score); err != nil {
@@ -131,37 +137,6 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			return fmt.Errorf("%s.mean_se: %v is out of range", field, row.MeanSE)
 		case row.BestGenes != nil && sp.space.Check(row.BestGenes) != nil:
 			return fmt.Errorf("%s.best_genes: %v", field, sp.space.Check(row.BestGenes))
-		}
-	}
-	return nil
-}
-
-// checkTold checks CMA-ES's record: a row of pool-size fitness values per
-// generation with model cmaes, nothing with the others. With racing, a
-// dropped individual was told a figure beyond the worst finisher's
-// (raceCosts), which may lie outside the objective's range: finite is
-// all that can be asked of it.
-func checkTold(cfg *Config, gens int, told [][]float64, inRange func(float64) bool) error {
-	if cfg.Racing != nil {
-		inRange = func(x float64) bool { return finite(x) }
-	}
-	if cfg.Evolution.Model != CMAES {
-		if told != nil {
-			return fmt.Errorf("cmaes_told: present, and the model is %v", cfg.Evolution.Model)
-		}
-		return nil
-	}
-	if len(told) != gens {
-		return fmt.Errorf("cmaes_told: %s for %s", english.Count(len(told), "row"), english.Count(gens, "generation"))
-	}
-	for g, row := range told {
-		if len(row) != cfg.poolSize() {
-			return fmt.Errorf("cmaes_told[%d]: %d values, the config samples %d", g, len(row), cfg.poolSize())
-		}
-		for i, f := range row {
-			if !inRange(f) {
-				return fmt.Errorf("cmaes_told[%d][%d]: %v is out of range", g, i, f)
-			}
 		}
 	}
 	return nil

@@ -1,12 +1,13 @@
 package engine
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // goodRun starts a run of text for two generations and returns its
@@ -14,10 +15,8 @@ import (
 func goodRun(t testing.TB, text string) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Generations: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
+	startText(t, text, Options{Dir: dir, Generations: 2})
+	ck, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +112,11 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for _, f := range []string{fileConfig, fileCheckpoint} {
+			for _, f := range []string{rundir.ConfigFile, rundir.CheckpointFile} {
 				data, _ := os.ReadFile(filepath.Join(tc.dir, f))
 				write(t, dir, f, data)
 			}
-			write(t, dir, fileCheckpoint, tc.data())
+			write(t, dir, rundir.CheckpointFile, tc.data())
 			_, _, err := ReadCheckpoint(dir)
 			if err == nil || !strings.Contains(err.Error(), "corrupt checkpoint") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want a corrupt checkpoint naming %q", err, tc.want)
@@ -136,7 +135,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 	f.Add(append(good, " {}"...))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, fileCheckpoint), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.CheckpointFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		ck, _, err := ReadCheckpoint(dir)
@@ -151,7 +150,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, fileCheckpoint), again, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.CheckpointFile), again, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := ReadCheckpoint(dir); err != nil {
@@ -165,7 +164,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 // is read. The file is sparse: it takes no disk.
 func TestOversizeCheckpointIsNotRead(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, fileCheckpoint)
+	p := filepath.Join(dir, rundir.CheckpointFile)
 	f, err := os.Create(p)
 	if err != nil {
 		t.Fatal(err)
@@ -208,9 +207,9 @@ evolution:
 		t.Run(tc.name, func(t *testing.T) {
 			src, ck := goodRun(t, tc.text)
 			dir := t.TempDir()
-			data, _ := os.ReadFile(filepath.Join(src, fileConfig))
-			write(t, dir, fileConfig, data)
-			write(t, dir, fileCheckpoint, edit(t, ck, func(m map[string]any) {
+			data, _ := os.ReadFile(filepath.Join(src, rundir.ConfigFile))
+			write(t, dir, rundir.ConfigFile, data)
+			write(t, dir, rundir.CheckpointFile, edit(t, ck, func(m map[string]any) {
 				rows := m["cmaes_told"].([]any)
 				if row, ok := tc.told.([]any); ok {
 					rows[1] = row

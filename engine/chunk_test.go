@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"context"
-	"slices"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -34,24 +32,17 @@ evolution:
 // once (the behaviour before chunking), at any chunk size and worker count.
 func TestChunkedGamesMatchOneList(t *testing.T) {
 	defer func(n int) { jobChunk = n }(jobChunk)
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
-			want := files[:len(runFiles)]
-			if rivals {
-				want = files
-			}
 			var runs []map[string][]byte
 			for _, c := range []struct{ chunk, workers int }{{1 << 30, 1}, {5, 2}, {64, 1}} {
 				jobChunk = c.chunk
 				dir := t.TempDir()
-				if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: dir, Workers: c.workers}); err != nil {
-					t.Fatal(err)
-				}
-				runs = append(runs, readFilesAndExport(t, dir, want, rivals))
+				startText(t, tc.config, Options{Dir: dir, Workers: c.workers})
+				runs = append(runs, readFilesAndExport(t, dir, rivals))
 			}
 			sameRun(t, runs[0], runs[1], "chunks of 5 at 2 workers vs one list")
 			sameRun(t, runs[0], runs[2], "chunks of 64 vs one list")

@@ -5,17 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/fitness/catalog"
-	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
@@ -32,7 +29,7 @@ type Config struct {
 	Rules     map[string]string `json:"rules"`
 	Player    string            `json:"player"`
 	Fitness   FitnessConfig     `json:"fitness"`
-	Evolution EvolutionConfig   `json:"evolution"`
+	Evolution model.Evolution   `json:"evolution"`
 	Coevolve  *CoevolveConfig   `json:"coevolve,omitempty"`
 	// Racing and Remeasure are absent from the JSON (and so the hash) of a
 	// config that does not set them, so older runs keep their hash.
@@ -47,23 +44,29 @@ type Config struct {
 
 	space, seeds *yaml.Node // handed to genome, which reports their lines
 
-	// Filled by Load once the config is valid.
-	file      string
-	baseDir   string            // where relative NAME:FILE specs are found
-	relative  bool              // some spec names a file relative to baseDir
-	files     map[string]string // NAME:FILE spec as written -> sha256 of the file
-	text      []byte
-	at        *yamlcheck.Checker // where every key was written
-	game      fitness.Game
-	role      fitness.Role // the tuned role: the game's first
-	solo      fitness.Solo // the game's solo declaration, if it has one
-	hasSolo   bool
-	spaceOf   *genome.Space
-	seedGenes [][]float64
-	baselines []fitness.Player
-	species   []*species   // the main species, then the rivals when co-evolving
-	program   *program     // the outside program, with command:
-	guard     *workerGuard // set when a worker loads a coordinator's config
+	file         string
+	baseDir      string // where relative NAME:FILE specs are found
+	text         []byte
+	at           *yamlcheck.Checker // where every key was written
+	nameFromFile bool               // name: was not written: the file's name stands in
+
+	// setup is what prepare built for a run of the config.
+	setup
+}
+
+// setup is what prepare builds for a run of a config: nothing of it is
+// decoded, and decoding, defaults and checks change none of it.
+type setup struct {
+	relative bool              // some spec names a file relative to baseDir
+	files    map[string]string // NAME:FILE spec as written -> sha256 of the file
+	game     fitness.Game
+	role     fitness.Role // the tuned role: the game's first
+	solo     fitness.Solo // the game's solo declaration, if it has one
+	hasSolo  bool
+	main     *species     // the main species, as far as it was built
+	species  []*species   // the main species (main, once built), then the rivals when co-evolving
+	program  *program     // the outside program, with command:
+	guard    *workerGuard // set when a worker loads a coordinator's config
 }
 
 // CoevolveConfig adds a second species, of the game's other role, that
@@ -83,7 +86,7 @@ type species struct {
 	player    string
 	role      fitness.Role
 	space     *genome.Space
-	seeds     [][]float64
+	starts    [][]float64 // the genomes of its seeds: section
 	baselines []fitness.Player
 	minimise  bool
 	// offset keeps the rivals' random streams apart from the main
@@ -140,28 +143,6 @@ type HallOfFameMode struct {
 	Games   int     `json:"games"`
 }
 
-// EvolutionConfig chooses the model and its operators.
-type EvolutionConfig struct {
-	Model          Model            `json:"model"`
-	Population     int              `json:"population"`
-	Generations    int              `json:"-"` // a budget: raising it on resume is allowed
-	Selection      Selection        `json:"selection"`
-	TournamentSize int              `json:"tournament_size"`
-	Crossover      genome.Crossover `json:"crossover"`
-	CrossoverRate  float64          `json:"crossover_rate"`
-	BlendAlpha     float64          `json:"blend_alpha"`
-	MutationRate   float64          `json:"mutation_rate"`
-	Mutation       genome.Mutation  `json:"mutation"`
-	Elitism        int              `json:"elitism"`
-	Keep           int              `json:"keep"`
-	Offspring      int              `json:"offspring"`
-	HallOfFame     int              `json:"hall_of_fame"`
-	// StepSize is CMA-ES's initial standard deviation in normalised
-	// coordinates; set (and hashed) only with model cmaes, so the hash of
-	// configs of other models is what it was before the key existed.
-	StepSize float64 `json:"step_size,omitempty"`
-}
-
 // RunConfig holds settings that do not change results.
 type RunConfig struct {
 	Workers int
@@ -170,33 +151,6 @@ type RunConfig struct {
 // ConfigErrors is every problem found in a config, in line order, each
 // as file:line: key: message.
 type ConfigErrors = yamlcheck.Errors
-
-// defaults returns the config every file starts from.
-func defaults() Config {
-	return Config{
-		Seed: 1,
-		Fitness: FitnessConfig{
-			Baselines:  BaselinesMode{Weight: 1, Games: 100},
-			Population: PopulationMode{Weight: 1, Opponents: 4, Games: 10},
-			HallOfFame: HallOfFameMode{Weight: 1, Members: 5, Games: 10},
-		},
-		Evolution: EvolutionConfig{
-			Model:          Generational,
-			Population:     24,
-			Generations:    20,
-			Selection:      Tournament,
-			TournamentSize: 3,
-			Crossover:      genome.Blend,
-			CrossoverRate:  0.7,
-			BlendAlpha:     0.3,
-			MutationRate:   0.8,
-			Mutation:       genome.Mutation{Sigma: 0.1},
-			Elitism:        2,
-			Keep:           2,
-			HallOfFame:     10,
-		},
-	}
-}
 
 // Load reads, decodes and validates a config file. Every problem is
 // reported at once, as ConfigErrors with file:line: key: message.
@@ -218,24 +172,6 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 	return parseGuarded(file, text, baseDir, nil)
 }
 
-// workerGuard is what a worker lets a config it was sent do (a
-// coordinator may be anyone who reaches the queue): start an outside
-// program only if the worker allows programs, and read only the player
-// files the coordinator has too, byte for byte. A file is hashed before
-// anything parses it, so a config naming one of the worker's own files
-// learns nothing of its contents from an error message.
-type workerGuard struct {
-	allowPrograms bool
-	files         map[string]string // NAME:FILE spec as written -> sha256 of the coordinator's file
-	refused       bool              // the config names a program, which is not allowed
-	// recorded, when set, describes the config's program as its run's
-	// checkpoint recorded it: the game is built from it and no program
-	// starts (Inspect).
-	recorded *external.Description
-	// mismatch says why a player file is refused; nil: a worker's words.
-	mismatch func(spec, file string) error
-}
-
 // parseGuarded is parseIn for a worker when guard is not nil.
 func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) (*Config, error) {
 	c := defaults()
@@ -250,31 +186,34 @@ func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) 
 		ck.Add(0, "", "empty config: want at least game and player")
 		return nil, ck.Err()
 	}
-	// Three steps: decode the keys, fill in the defaults that depend on
-	// what was written, then check the meaning, so every mistake shows
-	// in one pass; a key that failed to decode has already said what is
-	// wrong with it.
+	// Four steps: decode the keys; fill in the defaults (defaults.go),
+	// those that depend on what was written too; prepare what a run needs
+	// (prepare.go: the game, the species, the baselines, the files'
+	// hashes, the program), with the defaults that depend on the game;
+	// then check the meaning (check.go), changing nothing. Every mistake
+	// shows in one pass; a key that failed to decode has already said
+	// what is wrong with it.
 	c.decode(ck, root)
 	c.settle()
 	decoded := ck.Errors()
 	semantic := ck.Fork()
-	c.check(semantic)
+	if c.checkFoundations(semantic) && c.prepare(semantic) {
+		c.check(semantic)
+	}
 	for _, e := range semantic.Errors() {
 		if !decoded.Covers(e.Key) {
 			ck.AddErrors(yamlcheck.Errors{e})
 		}
 	}
 	if err := ck.Err(); err != nil {
+		c.Close()
 		return nil, err
-	}
-	if c.Name == "" {
-		c.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
 	return &c, nil
 }
 
 func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
-	var model, selection, crossover, ratingModel string
+	var ratingModel string
 	d.Map(root, "", yamlcheck.Fields{
 		"name":    d.String(&c.Name),
 		"seed":    d.Uint64(&c.Seed),
@@ -316,32 +255,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 				},
 			})
 		},
-		"evolution": func(n *yaml.Node, path string) {
-			e := &c.Evolution
-			d.Map(n, path, yamlcheck.Fields{
-				"model":           d.String(&model),
-				"population":      d.Int(&e.Population),
-				"generations":     d.Int(&e.Generations),
-				"selection":       d.String(&selection),
-				"tournament-size": d.Int(&e.TournamentSize),
-				"crossover":       d.String(&crossover),
-				"crossover-rate":  d.Number(&e.CrossoverRate),
-				"blend-alpha":     d.Number(&e.BlendAlpha),
-				"mutation-rate":   d.Number(&e.MutationRate),
-				"mutation": func(n *yaml.Node, path string) {
-					d.Map(n, path, yamlcheck.Fields{
-						"sigma":       d.Number(&e.Mutation.Sigma),
-						"gene-rate":   d.Number(&e.Mutation.Rate),
-						"choice-rate": d.Number(&e.Mutation.ChoiceRate),
-					})
-				},
-				"elitism":      d.Int(&e.Elitism),
-				"keep":         d.Int(&e.Keep),
-				"offspring":    d.Int(&e.Offspring),
-				"hall-of-fame": d.Int(&e.HallOfFame),
-				"step-size":    d.Number(&e.StepSize),
-			})
-		},
+		"evolution": c.Evolution.Decode(d),
 		"run": func(n *yaml.Node, path string) {
 			d.Map(n, path, yamlcheck.Fields{"workers": d.Int(&c.Run.Workers)})
 		},
@@ -359,9 +273,6 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 		"remeasure": c.decodeRemeasure(d),
 		"stop":      c.decodeStop(d),
 	})
-	parseEnum(d, "evolution.model", model, &c.Evolution.Model, ParseModel)
-	parseEnum(d, "evolution.selection", selection, &c.Evolution.Selection, ParseSelection)
-	parseEnum(d, "evolution.crossover", crossover, &c.Evolution.Crossover, genome.ParseCrossover)
 	parseEnum(d, "fitness.population.rating", ratingModel, &c.Fitness.Population.Rating, ParseRatingModel)
 }
 
@@ -387,365 +298,23 @@ func trimPrefix(err error) string {
 	return msg
 }
 
+// optional reads an optional section (racing:, remeasure:, stop:): one
+// written is on, from defaults, with the keys fields names; one not
+// written leaves *dst nil.
+func optional[T any](d *yamlcheck.Checker, dst **T, defaults func() T, fields func(*T) yamlcheck.Fields) yamlcheck.Reader {
+	return func(n *yaml.Node, path string) {
+		v := defaults()
+		*dst = &v
+		d.Map(n, path, fields(&v))
+	}
+}
+
 // has reports whether the file set key (so defaults can depend on it).
 func (c *Config) has(key string) bool { return c.at.Has(key) }
-
-// settle fills in the defaults that depend on what the file wrote: a
-// fitness mode counts when its section is written (baselines also by
-// default when nothing else is, so the smallest config works), and the
-// down-to-size model breeds a population's worth of offspring.
-func (c *Config) settle() {
-	f := &c.Fitness
-	if !c.has("fitness.baselines") && (c.has("fitness.population") || c.has("fitness.hall-of-fame")) {
-		f.Baselines.Weight = 0
-	}
-	if !c.has("fitness.population") {
-		f.Population.Weight = 0
-	}
-	if !c.has("fitness.hall-of-fame") {
-		f.HallOfFame.Weight = 0
-	}
-	if c.Evolution.Model == DownToSize && !c.has("evolution.offspring") {
-		c.Evolution.Offspring = c.Evolution.Population
-	}
-}
-
-// check validates the decoded config, builds the game, the space and the
-// seeds, and records every problem.
-func (c *Config) check(p *yamlcheck.Checker) {
-	bad := func(key, format string, args ...any) { p.Add(p.Line(key), key, format, args...) }
-	if c.Game == "" && len(c.Command) == 0 {
-		bad("game", "missing: name a game (see 'evotune games') or the command of a program that plays one")
-		return
-	}
-	if c.Player == "" {
-		bad("player", "missing: name the tunable player")
-	}
-	var info fitness.GameInfo
-	if len(c.Command) > 0 {
-		var ok bool
-		if info, ok = c.checkProgram(bad); !ok {
-			return
-		}
-	} else {
-		for _, key := range []string{"dir", "env", "timeout", "audit"} {
-			if c.has(key) {
-				bad(key, "belongs to a command: (an outside program), and there is none")
-			}
-		}
-		var err error
-		if info, err = catalog.Lookup(c.Game); err != nil {
-			bad("game", "%s", err)
-			return
-		}
-	}
-	// Rule options that name players take their files from beside the
-	// config, as baselines do; the rules as written stay what is hashed.
-	rules := c.Rules
-	for _, o := range info.Options {
-		v, ok := c.Rules[o.Name]
-		if o.Spec == "" || !ok {
-			continue
-		}
-		path, err := c.resolvePath(v)
-		if err != nil {
-			bad("rules."+o.Name, "%s", err)
-			return
-		}
-		if path != v {
-			rules = maps.Clone(rules)
-			rules[o.Name] = path
-		}
-	}
-	g, err := info.New(rules)
-	if err != nil {
-		c.ruleProblems(bad, err)
-		return
-	}
-	c.game = g
-	c.solo, c.hasSolo = fitness.SoloOf(g)
-	c.role = g.Roles()[0]
-	c.settleGame()
-	c.checkObjective(bad)
-	if c.Player != "" {
-		pi, ok := fitness.Info(g, c.role, c.Player)
-		switch {
-		case !ok:
-			bad("player", "%s has no tunable %v %q (tunable: %s)", c.Game, c.role, c.Player, strings.Join(c.tunable(g), ", "))
-		case !pi.Tunable() && yamlcheck.IsNull(c.space):
-			bad("player", "%s has no parameters to tune (tunable: %s)", c.Player, strings.Join(c.tunable(g), ", "))
-		default:
-			sp, err := genome.NewSpace(pi.Schema, c.space)
-			if err != nil {
-				c.genomeProblems(p, "", "space", err)
-			} else {
-				c.spaceOf = sp
-				genes, err := sp.ParseSeeds(c.seeds)
-				if err != nil {
-					c.genomeProblems(p, "", "seeds", err)
-				}
-				c.seedGenes = genes
-			}
-		}
-	}
-	c.checkCoevolve(p, bad)
-	c.checkFitness(bad)
-	c.checkEvolution(bad)
-	if c.spaceOf != nil {
-		main := &species{player: c.Player, role: c.role, space: c.spaceOf, seeds: c.seedGenes,
-			baselines: c.baselines, minimise: c.Fitness.Objective.Minimise()}
-		c.species = append([]*species{main}, c.species...)
-	}
-	c.checkLimits(bad)
-	c.checkRacing(bad)
-	c.checkRemeasure(bad)
-	c.checkStop(bad)
-	c.checkRating(bad)
-	if c.Name != "" && !validName(c.Name) {
-		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
-	}
-	if c.Run.Workers < 0 {
-		bad("run.workers", "%d: want 0 (all cores) or more", c.Run.Workers)
-	}
-}
-
-// settleGame fills in the defaults that depend on the game. The objective
-// is by default the game's solo measure when there is one; a name that is
-// not score is taken as meant for a solo measure, so later checks know
-// what was asked for even when checkObjective refuses it. Solo games are
-// by default played against the game's default opponent.
-func (c *Config) settleGame() {
-	f := &c.Fitness
-	switch {
-	case f.objective == "" && c.hasSolo:
-		f.objective = c.solo.Measure
-	case f.objective == "":
-		f.objective = Score.String()
-	}
-	f.Objective = Solo
-	if f.objective == Score.String() {
-		f.Objective = Score
-	}
-	if f.Objective == Solo && c.hasSolo && c.solo.Opponent != "" && f.Baselines.Weight > 0 && len(f.Baselines.Opponents) == 0 {
-		f.Baselines.Opponents = []string{c.solo.DefaultOpponent}
-	}
-}
-
-func (c *Config) checkObjective(bad func(key, format string, args ...any)) {
-	f := &c.Fitness
-	if !c.hasSolo && f.objective != Score.String() {
-		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
-	} else if _, err := ParseObjective(f.objective, c.solo.Measure); err != nil {
-		bad("fitness.objective", "%s", err)
-		return
-	}
-	if f.Objective == Score && !fitness.HasHeadToHead(c.game) {
-		bad("fitness.objective", "%s has no head-to-head play: use %s", c.Game, c.solo.Measure)
-	}
-}
-
-// ruleProblems places a game's refusal of its rule options: at the line of
-// each option it names, or at rules: for what concerns several.
-func (c *Config) ruleProblems(bad func(key, format string, args ...any), err error) {
-	for _, e := range flatten(err) {
-		if oe, ok := errors.AsType[*fitness.OptionError](e); ok && c.has("rules."+oe.Option) {
-			bad("rules."+oe.Option, "%s", oneLine(oe.Err))
-			continue
-		}
-		bad("rules", "%s", oneLine(e))
-	}
-}
-
-// flatten lists the errors joined in err.
-func flatten(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
-}
 
 // ObjectiveName is the objective as configs name it: "score" or the
 // game's solo measure ("shots").
 func (c *Config) ObjectiveName() string { return c.Fitness.objective }
-
-func (c *Config) tunable(g fitness.Game) []string {
-	var names []string
-	for _, q := range g.Players() {
-		if q.Role == c.role && q.Tunable() {
-			names = append(names, q.Name)
-		}
-	}
-	return names
-}
-
-// checkCoevolve builds the rival species: players of the game's other
-// role, scored by the same solo games with the opposite sense.
-func (c *Config) checkCoevolve(p *yamlcheck.Checker, bad func(key, format string, args ...any)) {
-	co := c.Coevolve
-	if co == nil || c.game == nil {
-		return
-	}
-	role, ok := fitness.OtherRole(c.game, c.role)
-	if !ok {
-		bad("coevolve", "%s has %d role(s) (%s): co-evolution breeds a second role against the first", c.Game,
-			len(c.game.Roles()), joinRoles(c.game.Roles()))
-		return
-	}
-	if !c.hasSolo || c.solo.Opponent != role {
-		bad("coevolve", "%s has no solo games of %vs against %vs: co-evolution plays them", c.Game, c.role, role)
-		return
-	}
-	if c.Fitness.Objective != Solo {
-		bad("coevolve", "co-evolution pits %vs against %vs: it needs the %s objective", c.role, role, c.solo.Measure)
-		return
-	}
-	if co.Player == "" {
-		bad("coevolve.player", "missing: name the tunable %v that evolves against the %vs", role, c.role)
-		return
-	}
-	pi, ok := fitness.Info(c.game, role, co.Player)
-	if !ok || !pi.Tunable() {
-		bad("coevolve.player", "%s has no tunable %v %q", c.Game, role, co.Player)
-		return
-	}
-	rivals := &species{label: "rivals", player: co.Player, role: role, minimise: !c.Fitness.Objective.Minimise(), offset: 1 << 32}
-	sp, err := genome.NewSpace(pi.Schema, co.space)
-	if err != nil {
-		// Go on to the opponents: a user sees every mistake in one pass.
-		c.genomeProblems(p, "coevolve", "space", err)
-	} else {
-		rivals.space = sp
-		if rivals.seeds, err = sp.ParseSeeds(co.seeds); err != nil {
-			c.genomeProblems(p, "coevolve", "seeds", err)
-		}
-	}
-	for i, spec := range co.Opponents {
-		pl, err := c.parseOpponent(c.role, spec)
-		if err != nil {
-			bad(fmt.Sprintf("coevolve.opponents[%d]", i), "%s", oneLine(err))
-			continue
-		}
-		rivals.baselines = append(rivals.baselines, pl)
-	}
-	if len(rivals.seeds) > c.Evolution.Population {
-		bad("coevolve.seeds", "%s for a population of %d", english.Count(len(rivals.seeds), "seed"), c.Evolution.Population)
-	}
-	if rivals.space != nil {
-		c.species = append(c.species, rivals)
-	}
-}
-
-// genomeProblems reports genome's problems with a space or seeds section
-// under the key the section hangs from ("" or "coevolve").
-func (c *Config) genomeProblems(p *yamlcheck.Checker, parent, key string, err error) {
-	if es, ok := errors.AsType[yamlcheck.Errors](err); ok {
-		p.AddErrors(es.Under(parent))
-		return
-	}
-	key = yamlcheck.Join(parent, key)
-	p.Add(p.Line(key), key, "%s", trimPrefix(err))
-}
-
-func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
-	f := &c.Fitness
-	for _, m := range []struct {
-		key    string
-		weight float64
-		games  int
-	}{
-		{"fitness.baselines", f.Baselines.Weight, f.Baselines.Games},
-		{"fitness.population", f.Population.Weight, f.Population.Games},
-		{"fitness.hall-of-fame", f.HallOfFame.Weight, f.HallOfFame.Games},
-	} {
-		if m.weight < 0 {
-			bad(m.key+".weight", "%v: want 0 or more", m.weight)
-		}
-		if m.weight > 0 && m.games < 1 {
-			bad(m.key+".games", "%d: want at least 1", m.games)
-		}
-	}
-	if f.Baselines.Weight+f.Population.Weight+f.HallOfFame.Weight <= 0 {
-		bad("fitness", "no fitness mode has a positive weight")
-	}
-	if c.Coevolve != nil && f.Population.Weight <= 0 && f.HallOfFame.Weight <= 0 {
-		bad("fitness", "co-evolving species meet only through the population or hall-of-fame modes: give one a weight")
-	}
-	if f.Objective == Solo && c.game != nil && c.Coevolve == nil {
-		against := "measured alone"
-		if c.solo.Opponent != "" {
-			against = fmt.Sprintf("measured against %vs", c.solo.Opponent)
-		}
-		if f.Population.Weight > 0 {
-			bad("fitness.population", "the %s objective is %s: population games need the score objective", c.solo.Measure, against)
-		}
-		if f.HallOfFame.Weight > 0 {
-			bad("fitness.hall-of-fame", "the %s objective is %s: hall-of-fame games need the score objective", c.solo.Measure, against)
-		}
-	}
-	if f.Baselines.Weight > 0 && c.game != nil {
-		role := c.role
-		opps := f.Baselines.Opponents
-		if f.Objective == Solo && !c.hasSolo {
-			return // said already: the game has no solo measure
-		}
-		switch {
-		case f.Objective == Solo && c.solo.Opponent == "":
-			if len(opps) > 0 {
-				bad("fitness.baselines.opponents", "%s games of %s have no opponent: leave this out", c.solo.Measure, c.Game)
-			}
-			c.baselines = []fitness.Player{nil} // one baseline: the game alone
-			return
-		case f.Objective == Solo:
-			role = c.solo.Opponent
-		case len(opps) == 0:
-			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
-		}
-		for i, spec := range opps {
-			pl, err := c.parseOpponent(role, spec)
-			if err != nil {
-				key := fmt.Sprintf("fitness.baselines.opponents[%d]", i)
-				if !c.has("fitness.baselines.opponents") {
-					key = "rules" // the game's default opponent, as its rules set it
-				}
-				bad(key, "%s", oneLine(err))
-				continue
-			}
-			c.baselines = append(c.baselines, pl)
-		}
-	}
-	if f.Objective == Score {
-		// Head-to-head games are played in seat-swapped pairs on one deal.
-		for _, m := range []struct {
-			key    string
-			weight float64
-			games  int
-		}{{"fitness.baselines.games", f.Baselines.Weight, f.Baselines.Games},
-			{"fitness.population.games", f.Population.Weight, f.Population.Games},
-			{"fitness.hall-of-fame.games", f.HallOfFame.Weight, f.HallOfFame.Games}} {
-			if m.weight > 0 && m.games > 0 && m.games%2 != 0 {
-				bad(m.key, "%d: want an even number: head-to-head games are played in seat-swapped pairs", m.games)
-			}
-		}
-	}
-	if f.Population.Weight > 0 && f.Population.Opponents < 1 {
-		bad("fitness.population.opponents", "%d: want at least 1", f.Population.Opponents)
-	}
-	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
-		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
-	}
-}
-
-func joinRoles(rs []fitness.Role) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = r.String()
-	}
-	return strings.Join(names, ", ")
-}
 
 // nameRule is what validName accepts, for messages.
 const nameRule = "want letters, digits, '.', '_' or '-', not starting with '.'"
@@ -774,52 +343,6 @@ func validName(s string) bool {
 	return true
 }
 
-// resolvePath makes a NAME:FILE spec's file relative to the config's
-// directory, so a config and its parameter files travel together. On a
-// worker (c.guard) it refuses a file that is not the coordinator's.
-func (c *Config) resolvePath(spec string) (string, error) {
-	name, file, ok := strings.Cut(spec, ":")
-	if !ok || file == "" {
-		return spec, nil // NAME: alone is ParseSpec's to refuse, not the config's directory
-	}
-	if !filepath.IsAbs(file) {
-		c.relative = true
-		file = filepath.Join(c.baseDir, file)
-	}
-	// The file is part of the config: an edit to it changes results, so
-	// its contents enter the hash and resume refuses a changed file.
-	sum := ""
-	if data, err := fileio.ReadFile(file, fileio.MaxPlayerFile); err == nil {
-		h := sha256.Sum256(data)
-		sum = hex.EncodeToString(h[:])
-		if c.files == nil {
-			c.files = map[string]string{}
-		}
-		c.files[spec] = sum
-	}
-	if g := c.guard; g != nil {
-		if want, ok := g.files[spec]; !ok || sum == "" || sum != want {
-			// Nothing of the file is read into the message: the config
-			// may name any file of the worker's.
-			if g.mismatch != nil {
-				return "", g.mismatch(spec, file)
-			}
-			return "", fmt.Errorf("%s: this worker's %s is not the coordinator's file (copy the player files a config names beside it on every worker, at the same paths)", spec, file)
-		}
-	}
-	return name + ":" + file, nil
-}
-
-// parseOpponent reads an opponent's spec of role, its file found beside
-// the config (resolvePath).
-func (c *Config) parseOpponent(role fitness.Role, spec string) (fitness.Player, error) {
-	path, err := c.resolvePath(spec)
-	if err != nil {
-		return nil, err
-	}
-	return fitness.ParseSpec(c.game, role, path)
-}
-
 // checkpointDir is where a checkpoint must remember relative specs to be
 // found from: empty when there are none, so runs of one config from
 // different places write identical checkpoints.
@@ -834,82 +357,16 @@ func (c *Config) checkpointDir() string {
 	return dir
 }
 
-func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
-	e := &c.Evolution
-	if e.Population < 2 {
-		bad("evolution.population", "%d: want at least 2", e.Population)
-	}
-	if e.Generations < 1 {
-		bad("evolution.generations", "%d: want at least 1", e.Generations)
-	}
-	rate := func(key string, x float64) {
-		if x < 0 || x > 1 {
-			bad(key, "%v: want a probability in [0, 1]", x)
-		}
-	}
-	rate("evolution.crossover-rate", e.CrossoverRate)
-	rate("evolution.mutation-rate", e.MutationRate)
-	rate("evolution.mutation.gene-rate", e.Mutation.Rate)
-	rate("evolution.mutation.choice-rate", e.Mutation.ChoiceRate)
-	if e.Mutation.Sigma < 0 {
-		bad("evolution.mutation.sigma", "%v: want 0 (default 0.1) or more", e.Mutation.Sigma)
-	} else if err := e.Mutation.Validate(); err != nil {
-		bad("evolution.mutation", "%s", oneLine(err)) // genome's own checks, should they grow
-	}
-	if e.BlendAlpha < 0 {
-		bad("evolution.blend-alpha", "%v: want 0 or more", e.BlendAlpha)
-	}
-	if e.HallOfFame < 1 {
-		bad("evolution.hall-of-fame", "%d: want at least 1", e.HallOfFame)
-	}
-	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
-		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)
-	}
-	if e.Population < 2 {
-		return
-	}
-	if e.Selection == Tournament && e.Model.selects() && (e.TournamentSize < 1 || e.TournamentSize+1 > e.Population) {
-		// eaopt's tournament draws both parents' contestants without
-		// replacement: it needs size+1 individuals.
-		bad("evolution.tournament-size", "%d: want from 1 to population-1 (%d)", e.TournamentSize, e.Population-1)
-	}
-	if e.Model != CMAES && c.has("evolution.step-size") {
-		bad("evolution.step-size", "belongs to model cmaes, and the model is %v", e.Model)
-	}
-	switch e.Model {
-	case Generational:
-		if e.Elitism < 0 || e.Elitism >= e.Population {
-			bad("evolution.elitism", "%d: want from 0 to population-1 (%d)", e.Elitism, e.Population-1)
-		}
-	case NaturalSelection:
-		if e.Keep < 1 || e.Keep >= e.Population {
-			bad("evolution.keep", "%d: want from 1 to population-1 (%d)", e.Keep, e.Population-1)
-		}
-	case CMAES:
-		if !c.has("evolution.step-size") {
-			e.StepSize = DefaultStepSize
-		}
-		if !(e.StepSize > 0 && e.StepSize <= 10) {
-			bad("evolution.step-size", "%v: want a number above 0 (a fraction of each gene's range, default %v), at most 10", e.StepSize, DefaultStepSize)
-		}
-	case DownToSize:
-		if e.Offspring < 2 {
-			bad("evolution.offspring", "%d: want at least 2", e.Offspring)
-		}
-	}
-	if c.Fitness.Population.Weight > 0 && c.Fitness.Population.Opponents > e.Population-1 {
-		bad("fitness.population.opponents", "%d: more than the %d others in a population of %d",
-			c.Fitness.Population.Opponents, e.Population-1, e.Population)
-	}
-	if len(c.seedGenes) > e.Population {
-		bad("seeds", "%s for a population of %d", english.Count(len(c.seedGenes), "seed"), e.Population)
-	}
-}
-
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+// oneLine folds a joined error onto one line.
+func oneLine(err error) string { return english.OneLine(err.Error()) }
 
 // Space is the searched parameter space.
-func (c *Config) Space() *genome.Space { return c.spaceOf }
+func (c *Config) Space() *genome.Space {
+	if c.main == nil {
+		return nil
+	}
+	return c.main.space
+}
 
 // GameOf returns the game the config plays.
 func (c *Config) GameOf() fitness.Game { return c.game }
@@ -1005,6 +462,6 @@ func (c *Config) Summary() string {
 		modes = append(modes, fmt.Sprintf("hall of fame %s x %s (weight %g)", english.Count(f.HallOfFame.Members, "member"), english.Count(f.HallOfFame.Games, "game"), f.HallOfFame.Weight))
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, population %d, %s, seed %d\n",
-		c.file, c.Game, c.Player, english.Count(c.spaceOf.Len(), "gene"), english.Count(len(c.seedGenes), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
+		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
+		e.Model.Name, e.Population, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
 }

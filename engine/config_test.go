@@ -160,8 +160,19 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 			t.Errorf("%s searched over %s, want [%v, %v] linear", p.Name, p.Range(), want[0], want[1])
 		}
 	}
-	e := c.Evolution
-	if e.Model != NaturalSelection || e.Keep != 2 || len(c.seedGenes) != 0 {
-		t.Errorf("model %v keep %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model, e.Keep, len(c.seedGenes))
+	e := &c.Evolution
+	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.main.starts) != 0 {
+		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.starts))
+	}
+}
+
+// TestSummaryListsWeightedModes: validate's summary lists the fitness
+// modes that have weight, and only those.
+func TestSummaryListsWeightedModes(t *testing.T) {
+	text := "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    weight: 0\n    opponents: [even]\n    games: 2\n  population: {opponents: 1, games: 2}\nevolution:\n  population: 4\n  tournament-size: 2\n"
+	cfg := loadText(t, t.TempDir(), text)
+	defer cfg.Close()
+	if s := cfg.Summary(); strings.Contains(s, "baselines") || !strings.Contains(s, "population") {
+		t.Fatalf("summary:\n%s\nwant population games and no baselines", s)
 	}
 }

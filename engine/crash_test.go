@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // crash is the panic value of a simulated kill: the process stops where
@@ -51,7 +53,7 @@ func target(tmp string) string {
 	return name[:strings.Index(name, ".tmp-")]
 }
 
-func (f *faultFS) CreateTemp(dir, pattern string) (tempFile, error) {
+func (f *faultFS) CreateTemp(dir, pattern string) (rundir.TempFile, error) {
 	tf, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return nil, err
@@ -114,7 +116,7 @@ func (t *faultFile) Close() error {
 }
 
 // useDisk makes the run write through f until the test ends.
-func useDisk(t testing.TB, f fileSystem) {
+func useDisk(t testing.TB, f rundir.FS) {
 	t.Helper()
 	old := disk
 	disk = f
@@ -163,7 +165,7 @@ func readDir(t testing.TB, dir string) map[string][]byte {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.Name() != fileLog {
+		if e.Name() != rundir.LogFile {
 			names = append(names, e.Name())
 		}
 	}
@@ -172,7 +174,15 @@ func readDir(t testing.TB, dir string) map[string][]byte {
 			t.Errorf("temporary file %s left in the run directory", n)
 		}
 	}
-	return readFilesAndExport(t, dir, names, false)
+	out := map[string][]byte{}
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = data
+	}
+	return withExport(t, dir, out, false)
 }
 
 // sameFiles is sameRun that also demands the same set of files.
@@ -200,9 +210,7 @@ func sameFiles(t testing.TB, want, got map[string][]byte, what string) {
 func TestAtomicWritesSyncBeforeRename(t *testing.T) {
 	rec := &faultFS{crashAt: -1}
 	useDisk(t, rec)
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: t.TempDir(), Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, crashConfig, Options{Dir: t.TempDir(), Workers: 1})
 	var files []string
 	for i := 0; i < len(rec.ops); i += 7 {
 		f := rec.ops[i].file
@@ -212,9 +220,9 @@ func TestAtomicWritesSyncBeforeRename(t *testing.T) {
 			t.Fatalf("write of %s: operations %v, want %v", f, got, want)
 		}
 	}
-	want := []string{fileConfig}
+	want := []string{rundir.ConfigFile}
 	for range 3 {
-		want = append(want, fileCheckpoint, fileGenerations, fileBest, fileReport)
+		want = append(want, rundir.CheckpointFile, rundir.GenerationsFile, rundir.BestFile, rundir.ReportFile)
 	}
 	if !slices.Equal(files, want) {
 		t.Fatalf("files written in order %v, want %v", files, want)
@@ -266,7 +274,7 @@ func killAtStepAndResume(t *testing.T, cfgDir, text string, k, workers int, want
 		t.Fatalf("no kill at step %d: %v; operations %v", k, err, fs.ops)
 	}
 	fs.crashAt = -1
-	if _, err := os.Stat(filepath.Join(dir, fileCheckpoint)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err == nil {
 		if _, _, err := ReadCheckpoint(dir); err != nil {
 			t.Fatalf("the kill left an unreadable checkpoint: %v", err)
 		}
@@ -293,7 +301,7 @@ func (h *hofCheck) StartGeneration(int, int, int) {}
 func (h *hofCheck) Games(int)                     {}
 func (h *hofCheck) EndGeneration(gen int, _ GenStats, best Member) {
 	t := h.t
-	data, err := os.ReadFile(filepath.Join(h.dir, fileCheckpoint))
+	data, err := os.ReadFile(filepath.Join(h.dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,30 +349,30 @@ func TestFailedWritesLeaveTheOldFile(t *testing.T) {
 	for _, step := range []string{"create", "chmod", "write", "sync", "close", "rename"} {
 		t.Run(step, func(t *testing.T) {
 			dir := t.TempDir()
-			path := filepath.Join(dir, fileBest)
-			write(t, dir, fileBest, []byte("old\n"))
+			path := filepath.Join(dir, rundir.BestFile)
+			write(t, dir, rundir.BestFile, []byte("old\n"))
 			rec := &faultFS{crashAt: -1}
 			useDisk(t, rec)
-			if err := writeAtomic(path, []byte("new contents\n")); err != nil {
+			if err := rundir.WriteAtomic(disk, path, []byte("new contents\n")); err != nil {
 				t.Fatal(err)
 			}
 			k := slices.IndexFunc(rec.ops, func(o diskOp) bool { return o.kind == step })
-			write(t, dir, fileBest, []byte("old\n"))
+			write(t, dir, rundir.BestFile, []byte("old\n"))
 			useDisk(t, &faultFS{crashAt: -1, failAt: k + 1})
-			err := writeAtomic(path, []byte("new contents\n"))
+			err := rundir.WriteAtomic(disk, path, []byte("new contents\n"))
 			if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), "cannot write "+path) {
 				t.Fatalf("failed %s: %v, want the injected error naming %s", step, err, path)
 			}
 			entries, _ := os.ReadDir(dir)
 			if data, _ := os.ReadFile(path); string(data) != "old\n" || len(entries) != 1 {
-				t.Fatalf("after a failed %s: %q in %s, %d files", step, data, fileBest, len(entries))
+				t.Fatalf("after a failed %s: %q in %s, %d files", step, data, rundir.BestFile, len(entries))
 			}
 		})
 	}
 	t.Run("syncdir", func(t *testing.T) {
 		dir := t.TempDir()
 		useDisk(t, &faultFS{crashAt: -1, failAt: 7})
-		if err := writeAtomic(filepath.Join(dir, fileBest), []byte("new\n")); !errors.Is(err, errInjected) {
+		if err := rundir.WriteAtomic(disk, filepath.Join(dir, rundir.BestFile), []byte("new\n")); !errors.Is(err, errInjected) {
 			t.Fatalf("failed directory sync: %v", err)
 		}
 	})
@@ -374,9 +382,7 @@ func TestFailedWritesLeaveTheOldFile(t *testing.T) {
 // files of the run's own files and leaves anything else alone.
 func TestResumeRemovesOnlyItsTemporaryFiles(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, crashConfig, Options{Dir: dir, Generations: 1})
 	gone := []string{".checkpoint.json.tmp-1", ".rivals-best.yaml.tmp-2", ".report.svg.tmp-3", ".config.yaml.tmp-4", ".generations.csv.tmp-5"}
 	kept := []string{".notes.tmp-1", "best.yaml.tmp-2", ".best.yaml.bak", "notes.txt"}
 	for _, f := range append(slices.Clone(gone), kept...) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestCheckpointHeaderEdges: each of the header's ranges at its edges, the
@@ -52,9 +53,7 @@ func TestCheckpointHeaderEdges(t *testing.T) {
 // and its best genes, each at its edges, on a real two-generation run.
 func TestCheckpointSpeciesEdges(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: dir, Generations: 2})
 	tests := []struct {
 		name   string
 		change func(*Checkpoint)
@@ -111,31 +110,6 @@ func TestParseObjective(t *testing.T) {
 	}
 }
 
-// TestIsRunFile: every file evotune keeps in a run directory, its rivals'
-// too, is a run file once the directory holds a run (a lock file or a
-// checkpoint), and no other name is.
-func TestIsRunFile(t *testing.T) {
-	empty, locked, checkpointed := t.TempDir(), t.TempDir(), t.TempDir()
-	write(t, locked, fileLock, nil)
-	write(t, checkpointed, fileCheckpoint, nil)
-	own := append([]string{fileLog, fileLock, StoreDir}, ownFiles...)
-	for _, name := range append(own, "rivals-"+fileBest, "rivals-"+fileGenerations) {
-		for _, dir := range []string{locked, checkpointed} {
-			if !IsRunFile(filepath.Join(dir, name)) {
-				t.Errorf("%s in a run directory: not a run file", name)
-			}
-		}
-		if IsRunFile(filepath.Join(empty, name)) {
-			t.Errorf("%s in a directory without a run: a run file", name)
-		}
-	}
-	for _, name := range []string{"best-export.yaml", "notes.txt", "rivals-notes.txt", "checkpoint.json.bak"} {
-		if IsRunFile(filepath.Join(locked, name)) {
-			t.Errorf("%s: a run file", name)
-		}
-	}
-}
-
 // TestForeignDirectoryNamesItsFiles: a run refused a directory of the
 // user's files names the first five, sorted, and counts the rest, and
 // leaves the directory as it was.
@@ -155,8 +129,8 @@ func TestForeignDirectoryNamesItsFiles(t *testing.T) {
 				write(t, dir, fmt.Sprintf("f%d", i), nil)
 			}
 			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1})
-			if !errors.Is(err, ErrNotEvotuneDir) || !strings.Contains(err.Error(), tc.found+": choose another --out") {
-				t.Fatalf("err %v, want %v naming %s", err, ErrNotEvotuneDir, tc.found)
+			if !errors.Is(err, rundir.ErrNotEvotuneDir) || !strings.Contains(err.Error(), tc.found+": choose another --out") {
+				t.Fatalf("err %v, want %v naming %s", err, rundir.ErrNotEvotuneDir, tc.found)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != tc.files {
 				t.Fatalf("%d files after the refusal, want %d", len(entries), tc.files)
@@ -217,8 +191,8 @@ func TestProgramTimeout(t *testing.T) {
 				return
 			}
 			defer cfg.Close()
-			if cfg.ProgramConfig.Timeout != tc.want {
-				t.Fatalf("timeout %v, want %v", cfg.ProgramConfig.Timeout, tc.want)
+			if cfg.program.cmd.Timeout != tc.want {
+				t.Fatalf("timeout %v, want %v", cfg.program.cmd.Timeout, tc.want)
 			}
 		})
 	}

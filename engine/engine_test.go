@@ -15,6 +15,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // smallConfig is a run of a few seconds that exercises seeds, elitism,
@@ -48,48 +52,52 @@ func loadText(t testing.TB, dir, text string) *Config {
 	return cfg
 }
 
-// runFiles are the files of a run directory that must match byte for byte.
-var runFiles = []string{fileCheckpoint, fileGenerations, fileBest, fileConfig, fileReport}
+// startText runs the config text to its end with opts.
+func startText(t testing.TB, text string, opts Options) {
+	t.Helper()
+	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runText runs the config text to its end with opts and returns the
+// checkpoint it left in opts.Dir.
+func runText(t testing.TB, text string, opts Options) *Checkpoint {
+	t.Helper()
+	startText(t, text, opts)
+	ck, _, err := ReadCheckpoint(opts.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
 
 func readRun(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
-	return readFilesAndExport(t, dir, runFiles, false)
+	return readFilesAndExport(t, dir, false)
 }
 
-// readFilesAndExport reads files of a run directory and its top-3 export
-// (of the rivals, if asked).
-func readFilesAndExport(t testing.TB, dir string, files []string, rivals bool) map[string][]byte {
+// readFilesAndExport reads the result files of a run directory and its
+// top-3 export (of the rivals', and their files too, if asked).
+func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte {
 	t.Helper()
-	out := map[string][]byte{}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = data
-	}
+	return withExport(t, dir, rundirtest.Read(t, dir, rivals), rivals)
+}
+
+// withExport adds the run's top-3 export to files, as "export".
+func withExport(t testing.TB, dir string, files map[string][]byte, rivals bool) map[string][]byte {
+	t.Helper()
 	exp, err := Export(dir, 3, JSON, rivals)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out["export"] = exp
-	return out
+	files["export"] = exp
+	return files
 }
 
 func sameRun(t testing.TB, a, b map[string][]byte, what string) {
 	t.Helper()
-	for name, data := range a {
-		if !bytes.Equal(data, b[name]) {
-			t.Errorf("%s: %s differs:\n%s\n---\n%s", what, name, clip(data), clip(b[name]))
-		}
-	}
-}
-
-func clip(b []byte) string {
-	if len(b) > 600 {
-		return string(b[:600]) + "..."
-	}
-	return string(b)
+	rundirtest.Same(t, a, b, what)
 }
 
 func TestRunIndependentOfWorkers(t *testing.T) {
@@ -210,7 +218,7 @@ func TestResumeRaisesBudgetAndRefusesEdits(t *testing.T) {
 		t.Fatalf("raised budget: %v, %+v", err, res)
 	}
 	// Editing a result-changing key is refused, naming it.
-	path := filepath.Join(dir, fileConfig)
+	path := filepath.Join(dir, rundir.ConfigFile)
 	text, _ := os.ReadFile(path)
 	edited := strings.Replace(string(text), "population: 8", "population: 9", 1)
 	edited = strings.Replace(edited, "seed: 7", "seed: 8", 1)
@@ -261,16 +269,14 @@ func equalSnap(a, b map[string]string) bool {
 
 func TestBrokenRunDirectories(t *testing.T) {
 	good := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: good, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _ := os.ReadFile(filepath.Join(good, fileCheckpoint))
+	startText(t, smallConfig, Options{Dir: good, Generations: 1})
+	ck, _ := os.ReadFile(filepath.Join(good, rundir.CheckpointFile))
 	other := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), strings.Replace(smallConfig, "seed: 7", "seed: 8", 1)),
 		Options{Dir: other, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	otherCk, _ := os.ReadFile(filepath.Join(other, fileCheckpoint))
+	otherCk, _ := os.ReadFile(filepath.Join(other, rundir.CheckpointFile))
 	// edit rewrites the checkpoint with a change.
 	edit := func(change func(*Checkpoint)) func(dir string) {
 		return func(dir string) {
@@ -283,7 +289,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			write(t, dir, fileCheckpoint, data)
+			write(t, dir, rundir.CheckpointFile, data)
 		}
 	}
 	// memberEdit replaces the first match of pattern (the first member's
@@ -294,7 +300,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if loc == nil {
 				t.Fatalf("no %s in the checkpoint", pattern)
 			}
-			write(t, dir, fileCheckpoint, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
+			write(t, dir, rundir.CheckpointFile, slices.Concat(ck[:loc[0]], []byte(field), ck[loc[1]:]))
 		}
 	}
 	tests := []struct {
@@ -302,19 +308,19 @@ func TestBrokenRunDirectories(t *testing.T) {
 		setup func(dir string)
 		want  string
 	}{
-		{"truncated", func(dir string) { write(t, dir, fileCheckpoint, ck[:len(ck)/2]) }, "corrupt checkpoint"},
-		{"garbage", func(dir string) { write(t, dir, fileCheckpoint, []byte("\x00\x01not json")) }, "corrupt checkpoint"},
-		{"empty", func(dir string) { write(t, dir, fileCheckpoint, nil) }, "corrupt checkpoint"},
-		{"another config's checkpoint", func(dir string) { write(t, dir, fileCheckpoint, otherCk) }, "edited in ways that change results (seed)"},
-		{"not a run directory", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory"},
+		{"truncated", func(dir string) { write(t, dir, rundir.CheckpointFile, ck[:len(ck)/2]) }, "corrupt checkpoint"},
+		{"garbage", func(dir string) { write(t, dir, rundir.CheckpointFile, []byte("\x00\x01not json")) }, "corrupt checkpoint"},
+		{"empty", func(dir string) { write(t, dir, rundir.CheckpointFile, nil) }, "corrupt checkpoint"},
+		{"another config's checkpoint", func(dir string) { write(t, dir, rundir.CheckpointFile, otherCk) }, "edited in ways that change results (seed)"},
+		{"not a run directory", func(dir string) { os.Remove(filepath.Join(dir, rundir.CheckpointFile)) }, "not a run directory"},
 		{"genes out of range", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"genes": [`), []byte(`"genes": [7, `), 1))
 		}, "corrupt checkpoint"},
 		{"null fitness", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"fitness": `), []byte(`"fitness": null, "x": `), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"fitness": `), []byte(`"fitness": null, "x": `), 1))
 		}, "corrupt checkpoint"},
 		{"future format", func(dir string) {
-			write(t, dir, fileCheckpoint, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
+			write(t, dir, rundir.CheckpointFile, bytes.Replace(ck, []byte(`"format": 1`), []byte(`"format": 9`), 1))
 		}, "checkpoint format 9"},
 		{"config hash of another config", edit(func(c *Checkpoint) { c.ConfigHash = "0" + c.ConfigHash[1:] }),
 			"config hash does not match its config"},
@@ -330,7 +336,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 		{"member from generation -1", memberEdit(`"generation": 0`, `"generation": -1`), "member with generation -1"},
 		{"member without a ci95", memberEdit(`"ci95": \[[^]]*\]`, `"ci95": null`), "member without ci95"},
 		{"member with an unknown field", memberEdit(`"games": `, `"luck": 1, "games": `), "unknown field"},
-		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, fileCheckpoint)) }, "not a run directory yet"},
+		{"not a run directory yet", func(dir string) { os.Remove(filepath.Join(dir, rundir.CheckpointFile)) }, "not a run directory yet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -404,15 +410,14 @@ evolution:
 // contracts: identical at any worker count and after a stop and resume,
 // for both species' files.
 func TestCoevolutionResumesExactly(t *testing.T) {
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest, fileReport, "rivals-"+fileReport)
-	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, files, true) }
+	read := func(dir string) map[string][]byte { return readFilesAndExport(t, dir, true) }
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
 	if _, err := Start(context.Background(), loadText(t, cfgDir, coevolveConfig), Options{Dir: straight, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	want := read(straight)
-	if !bytes.Contains(want["export"], []byte(`"player": "tuned"`)) || !bytes.Contains(want[fileCheckpoint], []byte(`"rivals"`)) {
+	if !bytes.Contains(want["export"], []byte(`"player": "tuned"`)) || !bytes.Contains(want[rundir.CheckpointFile], []byte(`"rivals"`)) {
 		t.Fatalf("no rivals in the run:\n%s", want["export"])
 	}
 	dir := t.TempDir()
@@ -427,8 +432,8 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 	sameRun(t, want, read(dir), "co-evolution, stopped, resumed at 2 workers")
 	// Each species' picture says whose it is and which way is better.
 	for file, says := range map[string][]string{
-		fileReport:             {">coevolve: shots per generation<", ">shots (lower is better)<"},
-		"rivals-" + fileReport: {">coevolve rivals: shots per generation<", ">shots (higher is better)<"},
+		rundir.ReportFile:             {">coevolve: shots per generation<", ">shots (lower is better)<"},
+		"rivals-" + rundir.ReportFile: {">coevolve rivals: shots per generation<", ">shots (higher is better)<"},
 	} {
 		for _, s := range says {
 			if !bytes.Contains(want[file], []byte(s)) {
@@ -436,7 +441,7 @@ func TestCoevolutionResumesExactly(t *testing.T) {
 			}
 		}
 	}
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,11 +458,11 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	sp := cfg.species[0]
-	a := Member{Genes: []float64{0.1}, Fitness: 40, Games: 100, CI95: [2]float64{39, 41}}
-	b := Member{Genes: []float64{0.2}, Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}
+	a := Member{Genes: []float64{0.1}, Figure: fitness.Figure{Fitness: 40, Games: 100, CI95: [2]float64{39, 41}}}
+	b := Member{Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 50, Games: 100, CI95: [2]float64{49, 51}}}
 	hof := r.updateHallOfFame(sp, nil, []Member{a, b, a}) // a twice in one generation
 	if len(hof) != 2 || hof[0].Games != 100 {
-		t.Fatalf("duplicates in one generation pooled: %+v", hof)
+		t.Fatalf("duplicates in one generation merged: %+v", hof)
 	}
 	a2 := a
 	a2.Fitness, a2.Generation = 42, 1
@@ -466,7 +471,7 @@ func TestHallOfFamePoolsAGenomeOncePerGeneration(t *testing.T) {
 		t.Fatalf("re-evaluation in a later generation: %+v, want 200 games at fitness 41 from generation 0", hof[0])
 	}
 	if half := (hof[0].CI95[1] - hof[0].CI95[0]) / 2; math.Abs(half-math.Sqrt(0.5)) > 1e-12 {
-		t.Fatalf("pooled half-width %v, want sqrt(1/2)", half)
+		t.Fatalf("merged half-width %v, want sqrt(1/2)", half)
 	}
 }
 
@@ -480,7 +485,7 @@ func TestOpponentFilesAreProtected(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{fileCheckpoint, fileBest, fileGenerations, fileReport, fileConfig} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.BestFile, rundir.GenerationsFile, rundir.ReportFile, rundir.ConfigFile} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Mode().Perm() != 0o644 {
 			t.Fatalf("%s: %v, mode %v; want 0644", f, err, st.Mode().Perm())
 		}
@@ -538,10 +543,8 @@ func TestRunDirectoryErrors(t *testing.T) {
 		t.Errorf("run under a file: %v", err)
 	}
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(dir, fileConfig)
+	startText(t, crashConfig, Options{Dir: dir, Generations: 1})
+	cfgPath := filepath.Join(dir, rundir.ConfigFile)
 	text, _ := os.ReadFile(cfgPath)
 	os.Remove(cfgPath)
 	before := snapshot(t, dir)
@@ -551,7 +554,7 @@ func TestRunDirectoryErrors(t *testing.T) {
 	if !equalSnap(before, snapshot(t, dir)) {
 		t.Error("a failed resume changed files")
 	}
-	write(t, dir, fileConfig, append(text, "colour: blue\n"...))
+	write(t, dir, rundir.ConfigFile, append(text, "colour: blue\n"...))
 	before = snapshot(t, dir)
 	var ce ConfigErrors
 	if _, err := Resume(context.Background(), Options{Dir: dir}); !errors.As(err, &ce) || !strings.Contains(err.Error(), cfgPath+":") {
@@ -577,8 +580,8 @@ func TestRunLogErrorsNameIt(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, dir, fileLock, nil) // a run killed before its first checkpoint
-			path := filepath.Join(dir, fileLog)
+			write(t, dir, rundir.LockFile, nil) // a run killed before its first checkpoint
+			path := filepath.Join(dir, rundir.LogFile)
 			if err := tc.make(path); err != nil {
 				t.Fatal(err)
 			}

@@ -3,39 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
-)
+	"strings"
 
-// Model is the breeding scheme.
-type Model uint8
-
-// The models.
-const (
-	// Generational breeds a whole new population by selection, crossover
-	// and mutation (eaopt's ModGenerational), keeping Elitism best as they are.
-	Generational Model = iota + 1
-	// DownToSize breeds Offspring children and keeps the best Population
-	// of parents and children together (eaopt's ModDownToSize).
-	DownToSize
-	// NaturalSelection keeps the Keep best and replaces the rest with fresh
-	// random genomes: the scheme Aenigma's parameters were found with.
-	NaturalSelection
-	// CMAES samples each generation from CMA-ES's normal distribution over
-	// the normalised genome and updates it by the generation's ranking
-	// (gonum's CmaEsChol, driven ask/tell; see cmaes.go).
-	CMAES
-	// RandomSearch draws every generation afresh, uniformly: the baseline
-	// a search model has to beat.
-	RandomSearch
-)
-
-// Selection picks parents.
-type Selection uint8
-
-// The selections.
-const (
-	Tournament Selection = iota + 1
-	Roulette
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Objective is what fitness measures.
@@ -51,52 +21,17 @@ const (
 	Score
 )
 
-var (
-	modelNames = []string{Generational: "generational", DownToSize: "down-to-size", NaturalSelection: "natural-selection",
-		CMAES: "cmaes", RandomSearch: "random-search"}
-	selectionNames = []string{Tournament: "tournament", Roulette: "roulette"}
-	objectiveNames = []string{Solo: "solo", Score: "score"}
-)
+var objectiveNames = [...]string{Solo: "solo", Score: "score"}
 
-func name(names []string, i int, kind string) string {
-	if i > 0 && i < len(names) {
-		return names[i]
-	}
-	return kind + "(" + strconv.Itoa(i) + ")"
+func (o Objective) String() string { return enum.Name(objectiveNames[:], o, "Objective") }
+
+// unknown refuses a name that a config gave for one of names.
+func unknown(kind, s string, names []string) error {
+	return fmt.Errorf("unknown %s %q (want %s)", kind, s, strings.Join(enum.List(names), ", "))
 }
-
-func parse[T ~uint8](names []string, s, kind string) (T, error) {
-	for i, n := range names {
-		if n != "" && n == s {
-			return T(i), nil
-		}
-	}
-	var want string
-	for _, n := range names[1:] {
-		if want != "" {
-			want += ", "
-		}
-		want += n
-	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", kind, s, want)
-}
-
-func (m Model) String() string     { return name(modelNames, int(m), "Model") }
-func (s Selection) String() string { return name(selectionNames, int(s), "Selection") }
-func (o Objective) String() string { return name(objectiveNames, int(o), "Objective") }
 
 // MarshalJSON writes the name, so checkpoints and hashes read well.
-func (m Model) MarshalJSON() ([]byte, error)     { return json.Marshal(m.String()) }
-func (s Selection) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 func (o Objective) MarshalJSON() ([]byte, error) { return json.Marshal(o.String()) }
-
-// ParseModel reads a model name.
-func ParseModel(s string) (Model, error) { return parse[Model](modelNames, s, "model") }
-
-// ParseSelection reads a selection name.
-func ParseSelection(s string) (Selection, error) {
-	return parse[Selection](selectionNames, s, "selection")
-}
 
 // ParseObjective reads an objective name: "score", or the name of the
 // game's solo measure (measure; "" when the game has none).

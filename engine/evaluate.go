@@ -14,12 +14,12 @@ import (
 
 // Member is one evaluated genome.
 type Member struct {
-	Genes      []float64  `json:"genes"`
-	Fitness    float64    `json:"fitness"` // the objective's value: shots or score
-	Games      int        `json:"games"`
-	CI95       [2]float64 `json:"ci95"`
-	Generation int        `json:"generation"`       // when it was (first) evaluated, from 0
-	Rating     *Rating    `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
+	Genes []float64 `json:"genes"`
+	// Figure is its fitness (the objective's value: shots or score), the
+	// games it comes from and its 95% interval.
+	fitness.Figure
+	Generation int     `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
@@ -52,7 +52,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 	if *raw.Generation < 0 {
 		return fmt.Errorf("member with generation %d", *raw.Generation)
 	}
-	*m = Member{Genes: raw.Genes, Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95, Generation: *raw.Generation, Rating: raw.Rating}
+	*m = Member{Genes: raw.Genes, Figure: fitness.Figure{Fitness: *raw.Fitness, Games: *raw.Games, CI95: *raw.CI95}, Generation: *raw.Generation, Rating: raw.Rating}
 	return nil
 }
 
@@ -187,6 +187,14 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 	if f.Population.Weight > 0 {
 		if len(r.cfg.species) == 2 {
 			r.scheduleRivals(gen, sizes, add)
+		} else if pairs, ok := r.modelPairs(gen); ok {
+			// The model's own pairing (SPSA's theta+ against theta-): each
+			// pair plays the mode's games, seats swapped, on deals of its
+			// own index.
+			for k, p := range pairs {
+				add(job{a: p[0], b: p[1], mode: modePopulation, solo: solo}, f.Population.Games,
+					func(g int) uint64 { return r.stream(gen, purposePopulation, 0, uint64(k), uint64(g)) })
+			}
 		} else if n := sizes[0]; n > 1 {
 			// One seeded permutation; individual perm[k] meets perm[k+d]
 			// for d = 1..ceil(M/2), so everyone meets about M others (2
@@ -271,13 +279,13 @@ func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Playe
 // evaluate plays the generation's batch and returns, per species, every
 // individual's fitness, games and 95% interval. hof holds each species'
 // hall of fame.
-func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof [][]Member) ([][]Member, error) {
-	players := make([][]fitness.Player, len(pools))
-	sizes := make([]int, len(pools))
-	hofPlayers := make([][]fitness.Player, len(pools))
+func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, hof [][]Member) ([][]Member, error) {
+	players := make([][]fitness.Player, len(genomes))
+	sizes := make([]int, len(genomes))
+	hofPlayers := make([][]fitness.Player, len(genomes))
 	for s, sp := range r.cfg.species {
-		sizes[s] = len(pools[s])
-		for _, genes := range pools[s] {
+		sizes[s] = len(genomes[s])
+		for _, genes := range genomes[s] {
 			p, err := r.player(sp, genes)
 			if err != nil {
 				return nil, err
@@ -300,20 +308,20 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		rounds = r.race.rounds
 	}
 	if r.cfg.rates() {
-		r.rated = newRatingNodes(pools[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
+		r.rated = newRatingNodes(genomes[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
 	}
 	if r.progress != nil {
 		r.progress.StartGeneration(gen, r.budget, r.lastGames)
 	}
-	stats := make([][][nModes]modeStats, len(pools))
-	for s := range pools {
+	stats := make([][][nModes]modeStats, len(genomes))
+	for s := range genomes {
 		stats[s] = make([][nModes]modeStats, sizes[s])
 	}
-	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, pools: pools}
+	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, genomes: genomes}
 	if r.autoBatch {
 		r.batchGames = AutoBatchGames(r.lastGames)
 	}
-	if err := r.journal.begin(r, gen, pools, hof, r.lastGames); err != nil {
+	if err := r.beginJournal(gen, genomes, hof, r.lastGames); err != nil {
 		return nil, err
 	}
 	r.replayed = 0
@@ -384,11 +392,11 @@ func (r *runner) evaluate(ctx context.Context, gen int, pools [][][]float64, hof
 		}
 	}
 	weights := [nModes]float64{r.cfg.Fitness.Baselines.Weight, r.cfg.Fitness.Population.Weight, r.cfg.Fitness.HallOfFame.Weight}
-	out := make([][]Member, len(pools))
-	for s := range pools {
+	out := make([][]Member, len(genomes))
+	for s := range genomes {
 		out[s] = make([]Member, sizes[s])
-		for i := range pools[s] {
-			m := combine(pools[s][i], gen, stats[s][i], weights)
+		for i := range genomes[s] {
+			m := combine(genomes[s][i], gen, stats[s][i], weights)
 			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
 				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %s; the generation is not checkpointed",
 					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
@@ -496,7 +504,7 @@ func combine(genes []float64, gen int, st [nModes]modeStats, weights [nModes]flo
 		games += int(s.n)
 	}
 	half := 1.959963984540054 * math.Sqrt(v)
-	return Member{Genes: genes, Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}, Generation: gen}
+	return Member{Genes: genes, Figure: fitness.Figure{Fitness: fit, Games: games, CI95: [2]float64{fit - half, fit + half}}, Generation: gen}
 }
 
 func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {

@@ -28,11 +28,7 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 		if err != nil {
 			continue // checked when the checkpoint was read
 		}
-		p := fitness.RankedParams{
-			Rank: i + 1, Generation: m.Generation + 1, Fitness: round6(m.Fitness), Games: m.Games,
-			CI95:   round6s(m.CI95),
-			Params: readable(vals),
-		}
+		p := fitness.RankedParams{Rank: i + 1, Generation: m.Generation + 1, Figure: rounded(m.Figure), Params: readable(vals)}
 		if m.Rating != nil {
 			rt := *m.Rating
 			rt.Elo, rt.CI95 = round6(rt.Elo), round6s(rt.CI95)
@@ -40,14 +36,16 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 		}
 		for _, rm := range st.Remeasured {
 			if rm.Rank == h+1 {
-				p.Remeasured = &fitness.Figure{Fitness: round6(rm.Fitness), Games: rm.Games, CI95: round6s(rm.CI95)}
+				f := rounded(rm.Figure)
+				p.Remeasured = &f
 				p.HallOfFameRank = h + 1
 			}
 		}
 		if v := st.Verdict; v != nil && v.Rank == h+1 && v.Games > 0 {
-			p.Fresh = &fitness.Fresh{Against: v.Against, Fitness: round6(v.Fitness), Games: v.Games, CI95: round6s(v.CI95)}
+			p.Fresh = &fitness.Fresh{Against: v.Against, Figure: rounded(v.Figure)}
 			if v.Start != nil {
-				p.Fresh.Start = &fitness.Figure{Fitness: round6(v.Start.Fitness), Games: v.Start.Games, CI95: round6s(v.Start.CI95)}
+				start := rounded(*v.Start)
+				p.Fresh.Start = &start
 			}
 			if d := v.Difference; d != nil {
 				p.Fresh.VsStart = &fitness.Difference{Difference: round6(d.Value), Games: d.N, CI95: round6s(d.CI95)}
@@ -76,6 +74,11 @@ func exportOrder(sp *species, st SpeciesState) []int {
 		}
 	}
 	return order
+}
+
+// rounded is a figure with its fitness and interval rounded by round6.
+func rounded(f fitness.Figure) fitness.Figure {
+	return fitness.Figure{Fitness: round6(f.Fitness), Games: f.Games, CI95: round6s(f.CI95)}
 }
 
 // round6s rounds both ends of an interval.

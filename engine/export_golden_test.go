@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/golden"
 )
 
@@ -34,9 +35,7 @@ evolution:
 	for i, fit := range []float64{41.123456789, 42.5, 45.000000000000004} {
 		hof = append(hof, Member{
 			Genes:      sp.space.Random(rand.New(rand.NewPCG(uint64(i), 1))),
-			Fitness:    fit,
-			Games:      10 * (i + 1),
-			CI95:       [2]float64{fit - 1.0000001, fit + 0.98765432},
+			Figure:     fitness.Figure{Fitness: fit, Games: 10 * (i + 1), CI95: [2]float64{fit - 1.0000001, fit + 0.98765432}},
 			Generation: []int{4, 0, 2}[i],
 		})
 	}

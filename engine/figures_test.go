@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
 )
 
 // near fails unless got is within 1e-12 of want (NaN fails).
@@ -32,7 +36,7 @@ func TestModeStats(t *testing.T) {
 	near(t, "equal results", statsOf(3, 3, 3, 3).varMean(), 0)
 }
 
-// TestCombine weighs modes by their weights among the modes played, pools
+// TestCombine weighs modes by their weights among the modes played, combines
 // the variances of their means and counts every game once.
 func TestCombine(t *testing.T) {
 	genes := []float64{0.5}
@@ -70,9 +74,9 @@ func TestCombine(t *testing.T) {
 
 // TestPool combines two evaluations of one genome by their games.
 func TestPool(t *testing.T) {
-	a := Member{Genes: []float64{1}, Fitness: 40, Games: 30, CI95: [2]float64{38, 42}, Generation: 2}
-	b := Member{Genes: []float64{1}, Fitness: 50, Games: 10, CI95: [2]float64{46, 54}, Generation: 5}
-	p := pool(a, b)
+	a := Member{Genes: []float64{1}, Figure: fitness.Figure{Fitness: 40, Games: 30, CI95: [2]float64{38, 42}}, Generation: 2}
+	b := Member{Genes: []float64{1}, Figure: fitness.Figure{Fitness: 50, Games: 10, CI95: [2]float64{46, 54}}, Generation: 5}
+	p := mergeEvaluations(a, b)
 	near(t, "fitness", p.Fitness, 0.75*40+0.25*50)
 	half := math.Sqrt(0.75*0.75*4 + 0.25*0.25*16)
 	near(t, "lower bound", p.CI95[0], p.Fitness-half)
@@ -84,14 +88,14 @@ func TestPool(t *testing.T) {
 
 func TestGenerationStats(t *testing.T) {
 	r := &runner{}
-	sorted := []Member{{Fitness: 1}, {Fitness: 3}, {Fitness: 8}}
+	sorted := []Member{{Figure: fitness.Figure{Fitness: 1}}, {Figure: fitness.Figure{Fitness: 3}}, {Figure: fitness.Figure{Fitness: 8}}}
 	s := r.stats(6, sorted, 120)
 	if s.Generation != 7 || s.Best != 1 || s.Games != 120 {
 		t.Errorf("stats %+v, want generation 7, best 1, 120 games", s)
 	}
 	near(t, "mean", s.Mean, 4)
 	near(t, "sd", s.SD, math.Sqrt(13))
-	one := r.stats(0, []Member{{Fitness: 5}}, 3)
+	one := r.stats(0, []Member{{Figure: fitness.Figure{Fitness: 5}}}, 3)
 	near(t, "sd of one", one.SD, 0)
 	near(t, "mean of one", one.Mean, 5)
 }
@@ -131,5 +135,30 @@ func TestMemberJSON(t *testing.T) {
 				t.Fatalf("read %+v", m)
 			}
 		})
+	}
+}
+
+// TestPopulationScoresSumToOne: in population games between two
+// individuals whose games go either way, each game's score goes to one
+// and its complement to the other: the two fitnesses sum to 1, and
+// neither is 0 or 1 (a pair where one side wins every game cannot tell
+// the complement from the score itself).
+func TestPopulationScoresSumToOne(t *testing.T) {
+	text := strings.Replace(modeConfig("  objective: score\n  population: {opponents: 1, games: 40}\n", "  elitism: 0\n"),
+		"population: 6", "population: 2", 1)
+	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
+	text = strings.Replace(text, "{hit_weight: 1, jitter: 0.25}", "{jitter: 0.2}", 1)
+	cfg := loadText(t, t.TempDir(), text)
+	r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, firstGeneration(t, r), [][]Member{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := members[0][0], members[0][1]
+	if !(a.Fitness > 0 && a.Fitness < 1 && b.Fitness > 0 && b.Fitness < 1) {
+		t.Fatalf("fitness %v and %v: want games that go either way", a.Fitness, b.Fitness)
+	}
+	if math.Abs(a.Fitness+b.Fitness-1) > 1e-12 {
+		t.Fatalf("fitness %v and %v: want a sum of 1", a.Fitness, b.Fitness)
 	}
 }

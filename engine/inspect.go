@@ -1,19 +1,16 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 
-	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 	"gopkg.in/yaml.v3"
 )
 
@@ -68,7 +65,7 @@ func looseHeader(text []byte) ConfigHeader {
 		}
 	}
 	if h.Model == "" {
-		h.Model = Generational.String()
+		h.Model = model.Models[0].Name
 	}
 	return h
 }
@@ -93,15 +90,15 @@ func Inspect(dir string) (*Inspection, error) {
 	case !fi.IsDir():
 		return nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
 	}
-	ins.Holder, ins.Held = LockHolder(dir)
-	path := filepath.Join(dir, fileCheckpoint)
+	ins.Holder, ins.Held = rundir.Holder(dir)
+	path := filepath.Join(dir, rundir.CheckpointFile)
 	data, err := fileio.ReadFileNoFollow(path, fileio.MaxCheckpoint)
 	if errors.Is(err, fs.ErrNotExist) {
-		if text, cerr := fileio.ReadFileNoFollow(filepath.Join(dir, fileConfig), fileio.MaxConfig); cerr == nil {
+		if text, cerr := fileio.ReadFileNoFollow(filepath.Join(dir, rundir.ConfigFile), fileio.MaxConfig); cerr == nil {
 			ins.Header = looseHeader(text)
 			return ins, fmt.Errorf("%s: %w", dir, ErrNoCheckpointYet)
 		}
-		return ins, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, fileCheckpoint)
+		return ins, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)
 	}
 	if err != nil {
 		return ins, err
@@ -144,109 +141,32 @@ func Inspect(dir string) (*Inspection, error) {
 	return ins, nil
 }
 
-// InFlight is the generation a run is playing, as its match journal
-// says: the batches finished so far.
-type InFlight struct {
-	Generation int // from 1
-	Games      int // the generation's games
-	BatchGames int // games a batch (the last of a round may hold fewer)
-	// Batches is the journal's complete entry lines after its header: the
-	// batches finished and written. Counted is false when the journal was
-	// larger than the limit given and they were not counted.
-	Batches int
-	Counted bool
-}
-
-// JournalProgress reads the match journal of the run directory dir: its
-// header, and its complete lines up to limit bytes (a line being
-// appended is not counted). ok is false when there is no journal (no
-// generation in flight, or a finished run) or its header does not read.
-func JournalProgress(dir string, limit int64) (in InFlight, ok bool, err error) {
-	f, err := fileio.OpenNoFollow(filepath.Join(dir, fileJournal))
-	if errors.Is(err, fs.ErrNotExist) {
-		return in, false, nil
-	}
-	if err != nil {
-		return in, false, fmt.Errorf("engine: journal: %w", err)
-	}
-	defer f.Close()
-	rd := bufio.NewReaderSize(f, 1<<16)
-	line, whole := nextLine(rd, 4096)
-	var hdr journalHeader
-	if !whole || json.Unmarshal(line, &hdr) != nil || hdr.Journal != journalFormat || hdr.Games < 1 || hdr.BatchGames < 1 {
-		return in, false, nil
-	}
-	in = InFlight{Generation: hdr.Generation + 1, Games: hdr.Games, BatchGames: hdr.BatchGames, Counted: true}
-	buf := make([]byte, 1<<16)
-	read := int64(len(line) + 1)
-	for {
-		n, rerr := rd.Read(buf)
-		in.Batches += bytes.Count(buf[:n], []byte{'\n'})
-		read += int64(n)
-		if read > limit {
-			in.Counted = false
-			break
-		}
-		if rerr != nil {
-			break
-		}
-	}
-	return in, true, nil
-}
-
-// Spread is CMA-ES's spread by generation: the standard deviation of
-// each gene over the generation's samples (before they are mirrored into
-// the genome's [0, 1]), its root mean square over the genes, smallest
-// and largest. It estimates the step size of the distribution sampled.
-type Spread struct {
-	RMS, Min, Max []float64
-}
-
-// MaxReplay bounds the work CMAESSpread may take on, in generations times
-// genes squared times the population: about a second or two of gonum's
-// search on a busy core, so a page never waits long on it.
+// MaxReplay bounds the work ModelSpread may take on, in generations times
+// genes squared times the population (CMA-ES's replay grows so): about a
+// second or two on a busy core, so a page never waits long on it.
 const MaxReplay = 4e7
 
-// CMAESSpread replays the main species' CMA-ES search of checkpoint ck
-// from its record of the values CMA-ES was told, as resume does, and
-// measures each generation's samples. No game is played.
-func (c *Config) CMAESSpread(ck *Checkpoint) (Spread, error) {
-	var out Spread
-	if c.Evolution.Model != CMAES {
-		return out, fmt.Errorf("engine: the model is %v, not cmaes", c.Evolution.Model)
-	}
+// ModelSpread rebuilds the main species' model from checkpoint ck as
+// resume does, and returns its sampling width by generation when the
+// model has one (model.Spreader: CMA-ES's step size); ok is false when it
+// has not. No game is played.
+func (c *Config) ModelSpread(ck *Checkpoint) (spread model.Spread, ok bool, err error) {
 	sp := c.species[0]
-	dim, pop := float64(sp.space.Len()), float64(c.poolSize())
-	if work := float64(len(ck.Told)) * dim * dim * pop; work > MaxReplay {
-		return out, fmt.Errorf("engine: replaying %d generations of %d genes is too long to do here", len(ck.Told), sp.space.Len())
+	m, err := c.newModel(sp, nil)
+	if err != nil {
+		return spread, false, err
 	}
-	search := c.startCMAES(sp)
-	defer search.close()
-	for _, told := range ck.Told {
-		search.ask()
-		xs := search.asked
-		if len(xs) != len(told) || len(xs) < 2 {
-			return out, fmt.Errorf("engine: the checkpoint's CMA-ES record does not replay (%d values for %d samples)", len(told), len(xs))
-		}
-		sum2, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
-		for g := range xs[0] {
-			col := make([]float64, len(xs))
-			for i, x := range xs {
-				col[i] = x[g]
-			}
-			_, sd := fitness.MeanSD(col)
-			sum2 += sd * sd
-			lo, hi = min(lo, sd), max(hi, sd)
-		}
-		out.RMS = append(out.RMS, math.Sqrt(sum2/float64(len(xs[0]))))
-		out.Min, out.Max = append(out.Min, lo), append(out.Max, hi)
-		costs := make([]float64, len(told))
-		for i, f := range told {
-			costs[i] = sp.cost(Member{Fitness: f})
-		}
-		if err := search.tell(costs); err != nil {
-			return out, err
-		}
+	defer m.Close()
+	s, ok := m.(model.Spreader)
+	if !ok {
+		return spread, false, nil
 	}
-	return out, nil
+	dim := float64(sp.space.Len())
+	if work := float64(ck.Generation) * dim * dim * float64(len(ck.Population)); work > MaxReplay {
+		return spread, true, fmt.Errorf("engine: replaying %d generations of %d genes is too long to do here", ck.Generation, sp.space.Len())
+	}
+	if err := sp.resumeModel(m, ck.Generation, ck.SpeciesState); err != nil {
+		return spread, true, err
+	}
+	return s.Spread(), true, nil
 }

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/engine/model"
+	"github.com/evotune/evotune/rundir"
 )
 
 // finishedRun runs crashConfig to its end in a fresh directory.
@@ -88,7 +91,7 @@ func mapsEqual(a, b map[string][]byte) bool {
 // holder's lock stays exclusive).
 func TestInspectNamesTheHolder(t *testing.T) {
 	dir := finishedRun(t)
-	lock, err := LockRunDir(dir)
+	lock, err := rundir.LockRunDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,30 +108,12 @@ func TestInspectNamesTheHolder(t *testing.T) {
 	}
 }
 
-// TestFlockHolder reads /proc/locks lines: the holder of a flock on the
-// file's device and inode, never a waiter or another file's.
-func TestFlockHolder(t *testing.T) {
-	table := []byte(`1: POSIX  ADVISORY  WRITE 11 fe:00:42 0 EOF
-2: FLOCK  ADVISORY  WRITE 22 fe:01:42 0 EOF
-3: FLOCK  ADVISORY  WRITE 33 fe:00:4200 0 EOF
-3: -> FLOCK  ADVISORY  WRITE 44 fe:00:42 0 EOF
-4: FLOCK  ADVISORY  WRITE 55 fe:00:42 0 EOF
-`)
-	dev := uint64(0xfe << 8)
-	if pid, held := flockHolder(table, dev, 42); !held || pid != 55 {
-		t.Errorf("holder %d (held %v), want 55", pid, held)
-	}
-	if _, held := flockHolder(table, dev, 43); held {
-		t.Error("a file nobody locks is held")
-	}
-}
-
 // TestInspectRefusesDamage: a garbage, half-written, oversized-looking or
 // linked checkpoint is an error naming the file, never a panic, and the
 // inspection still says what it could.
 func TestInspectRefusesDamage(t *testing.T) {
 	good := finishedRun(t)
-	data, err := os.ReadFile(filepath.Join(good, fileCheckpoint))
+	data, err := os.ReadFile(filepath.Join(good, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,10 +137,10 @@ func TestInspectRefusesDamage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, fileConfig), []byte(crashConfig), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, rundir.ConfigFile), []byte(crashConfig), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := tc.write(filepath.Join(dir, fileCheckpoint)); err != nil {
+			if err := tc.write(filepath.Join(dir, rundir.CheckpointFile)); err != nil {
 				t.Fatal(err)
 			}
 			ins, err := Inspect(dir)
@@ -171,7 +156,7 @@ func TestInspectRefusesDamage(t *testing.T) {
 	if _, err := Inspect(empty); !errors.Is(err, ErrNotRunDir) {
 		t.Errorf("an empty directory: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(empty, fileConfig), []byte(crashConfig), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(empty, rundir.ConfigFile), []byte(crashConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if ins, err := Inspect(empty); !errors.Is(err, ErrNoCheckpointYet) || ins.Header.Name != "crash" {
@@ -252,7 +237,7 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := finishedRun(t)
-	path := filepath.Join(dir, fileCheckpoint)
+	path := filepath.Join(dir, rundir.CheckpointFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -281,11 +266,11 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 	}
 }
 
-// TestCMAESSpreadReplaysTheRun: the spread is replayed from the run's
-// record, one row a generation, and starts at the step size the search
-// starts with (0.15 in every gene); a model without CMA-ES, and a replay
-// past MaxReplay, are refused.
-func TestCMAESSpreadReplaysTheRun(t *testing.T) {
+// TestModelSpreadReplaysTheRun: CMA-ES's spread is its model rebuilt
+// from the run's checkpoint, one row a generation, starting at the step
+// size the search starts with (0.15 in every gene); a model without one
+// says so, and a replay past MaxReplay is refused.
+func TestModelSpreadReplaysTheRun(t *testing.T) {
 	text := strings.Replace(crashConfig, "  population: 4\n", "  model: cmaes\n  population: 12\n", 1)
 	text = strings.Replace(text, "  elitism: 1\n", "", 1)
 	text = strings.Replace(text, "  tournament-size: 2\n", "", 1)
@@ -295,9 +280,9 @@ func TestCMAESSpreadReplaysTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cfg.Close()
-	sp, err := cfg.CMAESSpread(ck)
-	if err != nil {
-		t.Fatal(err)
+	sp, ok, err := cfg.ModelSpread(ck)
+	if err != nil || !ok {
+		t.Fatalf("spread of a CMA-ES run: %v, %v", ok, err)
 	}
 	if len(sp.RMS) != ck.Generation || len(sp.Min) != ck.Generation || len(sp.Max) != ck.Generation {
 		t.Fatalf("%d, %d, %d rows for %d generations", len(sp.RMS), len(sp.Min), len(sp.Max), ck.Generation)
@@ -308,15 +293,13 @@ func TestCMAESSpreadReplaysTheRun(t *testing.T) {
 		}
 	}
 	if r := sp.RMS[0]; r < 0.1 || r > 0.2 {
-		t.Errorf("the first generation's spread is %v, the search starts at %v", r, DefaultStepSize)
+		t.Errorf("the first generation's spread is %v, the search starts at %v", r, model.DefaultStepSize)
 	}
 	long := *ck
 	dim := float64(cfg.Space().Len())
-	for float64(len(long.Told))*dim*dim*float64(len(ck.Told[0])) <= MaxReplay {
-		long.Told = append(long.Told, long.Told...)
-	}
-	if _, err := cfg.CMAESSpread(&long); err == nil || !strings.Contains(err.Error(), "too long") {
-		t.Errorf("a replay of %d generations: %v", len(long.Told), err)
+	long.Generation = int(MaxReplay/(dim*dim*float64(len(ck.Population)))) + 1
+	if _, _, err := cfg.ModelSpread(&long); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("a replay of %d generations: %v", long.Generation, err)
 	}
 	other := finishedRun(t)
 	ck2, cfg2, err := ReadCheckpoint(other)
@@ -324,7 +307,7 @@ func TestCMAESSpreadReplaysTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cfg2.Close()
-	if _, err := cfg2.CMAESSpread(ck2); err == nil {
-		t.Error("a generational run replayed as CMA-ES")
+	if _, ok, err := cfg2.ModelSpread(ck2); ok || err != nil {
+		t.Errorf("a generational run has a spread (%v, %v)", ok, err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestJournalThatIsNoFileStopsResume: a FIFO planted where the journal
@@ -16,11 +18,9 @@ import (
 // block forever opening it; the checkpoint stays as it was.
 func TestJournalThatIsNoFileStopsResume(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, smallConfig, Options{Dir: dir, Generations: 1})
 	before := readRun(t, dir)
-	path := filepath.Join(dir, fileJournal)
+	path := filepath.Join(dir, rundir.JournalFile)
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestJournalThatIsNoFileStopsResume(t *testing.T) {
 		done <- err
 	}()
 	err := <-done // a hang fails the test by its timeout
-	if err == nil || !strings.Contains(err.Error(), fileJournal+": not a regular file (FIFO)") || strings.Contains(err.Error(), "\n") {
+	if err == nil || !strings.Contains(err.Error(), rundir.JournalFile+": not a regular file (FIFO)") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("resume over a FIFO journal: %v; want one line saying it is not a regular file", err)
 	}
 	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -11,13 +12,13 @@ import (
 // that the largest config they admit fits in memory and in a checkpoint of
 // at most fileio.MaxCheckpoint bytes; README lists them.
 const (
-	MaxPopulation  = 10_000    // evolution.population
-	MaxOffspring   = 10_000    // evolution.offspring (down-to-size)
-	MaxGenerations = 100_000   // evolution.generations and --generations: the history grows with it
-	MaxGames       = 1_000_000 // games per opponent in any fitness mode
-	MaxHallOfFame  = 1_000     // evolution.hall-of-fame, fitness.hall-of-fame.members
-	MaxOpponents   = 100       // listed opponents: fitness.baselines.opponents, coevolve.opponents
-	MaxWorkers     = 1_024     // run.workers and --workers
+	MaxPopulation  = model.MaxPopulation  // evolution.population
+	MaxOffspring   = model.MaxOffspring   // evolution.offspring (down-to-size, which checks it)
+	MaxGenerations = model.MaxGenerations // evolution.generations and --generations: the history grows with it
+	MaxGames       = 1_000_000            // games per opponent in any fitness mode
+	MaxHallOfFame  = model.MaxHallOfFame  // evolution.hall-of-fame, fitness.hall-of-fame.members
+	MaxOpponents   = 100                  // listed opponents: fitness.baselines.opponents, coevolve.opponents
+	MaxWorkers     = 1_024                // run.workers and --workers
 )
 
 // Bytes a checkpoint spends, at most, per gene of a stored genome, per
@@ -39,7 +40,6 @@ func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
 		max   int
 	}{
 		{"evolution.population", e.Population, MaxPopulation},
-		{"evolution.offspring", e.Offspring, MaxOffspring},
 		{"evolution.generations", e.Generations, MaxGenerations},
 		{"evolution.hall-of-fame", e.HallOfFame, MaxHallOfFame},
 		{"fitness.baselines.games", f.Baselines.Games, MaxGames},
@@ -64,16 +64,16 @@ func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
 
 // checkpointBound is the most bytes the config's checkpoint can take.
 func (c *Config) checkpointBound() int64 {
-	e := c.Evolution
-	members := int64(min(e.Population, MaxPopulation)) + int64(min(e.HallOfFame, MaxHallOfFame))
-	if e.Model == DownToSize {
-		members += int64(min(e.Offspring, MaxOffspring))
-	}
+	e := &c.Evolution
+	// A generation's pool: the population, and what the model evaluates
+	// beside it (down-to-size's offspring).
+	members := int64(min(e.Population, MaxPopulation)) + int64(min(max(0, e.MaxSize()-e.Population), MaxOffspring)) +
+		int64(min(e.HallOfFame, MaxHallOfFame))
 	rows := int64(min(e.Generations, MaxGenerations))
 	var size int64
 	genes := 0
-	if c.spaceOf != nil {
-		genes = c.spaceOf.Len()
+	if c.main != nil && c.main.space != nil {
+		genes = c.main.space.Len()
 	}
 	for s := 0; s < 1+btoi(c.Coevolve != nil); s++ {
 		g := int64(genes)

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/MaxHalford/eaopt"
+	"github.com/evotune/evotune/genome"
 )
 
 // TestModels runs every model and selection a few generations and checks
@@ -29,23 +31,20 @@ func TestModels(t *testing.T) {
 			text = strings.Replace(text, "generations: 4", "generations: 3", 1)
 			text = strings.Replace(text, "games: 24", "games: 6", 1) // the models' promises hold at any noise
 			cfg := loadText(t, t.TempDir(), text)
-			r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
+			r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
 			sp := cfg.species[0]
-			pools := r.initial()
+			genomes := firstGeneration(t, r)
 			for gen := range 3 {
-				if len(pools[0]) != tc.pool {
-					t.Fatalf("generation %d evaluates %d genomes, want %d", gen, len(pools[0]), tc.pool)
+				if len(genomes[0]) != tc.pool {
+					t.Fatalf("generation %d evaluates %d genomes, want %d", gen, len(genomes[0]), tc.pool)
 				}
-				members, err := r.evaluate(context.Background(), gen, pools, [][]Member{nil})
+				members, err := r.evaluate(context.Background(), gen, genomes, [][]Member{nil})
 				if err != nil {
 					t.Fatal(err)
 				}
 				sorted := slices.Clone(members[0])
 				sp.sortBest(sorted)
-				next, err := r.breed(sp, gen, sorted)
-				if err != nil {
-					t.Fatal(err)
-				}
+				next := breedNext(t, r, gen, members[0])
 				for k := range tc.kept {
 					if !slices.ContainsFunc(next, func(g []float64) bool { return slices.Equal(g, sorted[k].Genes) }) {
 						t.Fatalf("generation %d: the %d-th best did not survive", gen, k+1)
@@ -56,32 +55,61 @@ func TestModels(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				pools = [][][]float64{next}
+				genomes = [][][]float64{next}
 			}
 		})
 	}
 }
 
-func TestTournamentReportsTheWinnersIndex(t *testing.T) {
-	// Costs 10, 9, ..., 5: with everyone in the tournament the last one
-	// (lowest cost) must win, whoever is drawn first. eaopt v0.4.2's
-	// SelTournament reports index 0 when its first contestant wins.
-	var indis eaopt.Individuals
-	for i := range 6 {
-		indis = append(indis, eaopt.Individual{Genome: &eaGenome{genes: []float64{float64(i)}}, Fitness: float64(10 - i), Evaluated: true})
+// TestTournamentSizeBindsSelectingModels: evolution.tournament-size is
+// checked against the population only for the models that select
+// parents by tournament (generational, down-to-size); the others never
+// draw a tournament and accept any size.
+func TestTournamentSizeBindsSelectingModels(t *testing.T) {
+	for _, tc := range []struct {
+		model, extra string
+		refused      bool
+	}{
+		{"generational", "", true},
+		{"down-to-size", "  offspring: 4\n", true},
+		{"natural-selection", "  keep: 1\n", false},
+		{"random-search", "", false},
+		{"cmaes", "", false},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			text := fmt.Sprintf("game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  model: %s\n  population: 4\n  tournament-size: 4\n%s", tc.model, tc.extra)
+			_, err := Parse("c.yaml", []byte(text))
+			const msg = "evolution.tournament-size: 4: want from 1 to population-1 (3)"
+			switch {
+			case tc.refused && (err == nil || !strings.Contains(err.Error(), msg)):
+				t.Fatalf("err = %v, want %q", err, msg)
+			case !tc.refused && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			}
+		})
 	}
-	for seed := range uint64(20) {
-		won, idx, err := tournament{size: 6}.Apply(1, indis, newEaoptRand(seed))
-		if err != nil {
-			t.Fatal(err)
+}
+
+// TestCMAESStartsAtTheFirstRandomGenome: without seeds, CMA-ES samples
+// its first generation around the first random genome generation 0 of
+// another model has, drawn from the same stream.
+func TestCMAESStartsAtTheFirstRandomGenome(t *testing.T) {
+	const text = "seed: 11\ngame: battleship\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  population: 8\n"
+	gen := loadText(t, t.TempDir(), text+"  tournament-size: 2\n")
+	cma := loadText(t, t.TempDir(), text+"  model: cmaes\n  step-size: 0.001\n")
+	defer gen.Close()
+	defer cma.Close()
+	first := firstGeneration(t, startRunner(t, gen, Options{Dir: t.TempDir()}))[0][0]
+	r := startRunner(t, cma, Options{Dir: t.TempDir()})
+	sp := cma.species[0]
+	for _, x := range firstGeneration(t, r)[0] {
+		for i, g := range sp.space.Genes() {
+			if g.Kind != genome.Float && g.Kind != genome.Grid {
+				continue // snapped to a bucket's centre either way
+			}
+			if d := math.Abs(x[i] - first[i]); d > 0.01 {
+				t.Fatalf("gene %v of a first sample: %v, the first random genome's %v", g, x[i], first[i])
+			}
 		}
-		if idx[0] != 5 || won[0].Fitness != 5 {
-			t.Fatalf("seed %d: index %d, fitness %v; want index 5, fitness 5", seed, idx[0], won[0].Fitness)
-		}
-	}
-	// Two winners are distinct individuals.
-	won, idx, err := tournament{size: 2}.Apply(2, indis, newEaoptRand(1))
-	if err != nil || idx[0] == idx[1] || won[0].Fitness != indis[idx[0]].Fitness || won[1].Fitness != indis[idx[1]].Fitness {
-		t.Fatalf("two winners: %v %v %v", idx, won, err)
 	}
 }

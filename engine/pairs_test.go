@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -32,13 +31,7 @@ evolution:
   generations: 2
 `
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, text, Options{Dir: dir, Workers: 2})
 	for i, m := range append(ck.Population, ck.HallOfFame...) {
 		if m.Fitness != 0.5 || m.CI95 != [2]float64{0.5, 0.5} {
 			t.Errorf("member %d: %v [%v, %v] over %d games; every pair split, so 0.5 exactly", i, m.Fitness, m.CI95[0], m.CI95[1], m.Games)

@@ -11,7 +11,7 @@ import (
 
 // Pool plays a generation's games, a wave of batches at a time. The
 // local pool (the default) plays them on this machine's cores; another
-// implementation may send them to other machines (see package dist).
+// implementation may send them to other machines (see packages natsqueue and natspool).
 //
 // A generation's games are cut into batches of consecutive games; a
 // batch's ID is derived from (run, generation, batch index), so the same
@@ -62,7 +62,7 @@ type evalState struct {
 	players [][]fitness.Player
 	hof     [][]fitness.Player
 	hofOf   [][]Member // each species' hall of fame, as genes
-	pools   [][][]float64
+	genomes [][][]float64
 }
 
 // DefaultBatchGames is how many games a batch holds unless
@@ -180,7 +180,7 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	var todo []*Batch
 	replayed := 0
 	for i, b := range wave {
-		if res, ok := r.journal.lookup(b); ok {
+		if res, ok := r.journal.Lookup(b.Index, len(b.jobs)); ok {
 			err := r.checkResults(b, res)
 			if err == nil {
 				results[i] = res
@@ -202,7 +202,7 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 		}
 		results[pos[b]] = res
 		if r.checkResults(b, res) == nil { // otherwise the generation fails below
-			r.journal.append(b, res)
+			r.journal.Append(b.Index, res)
 		}
 	}}
 	if r.progress != nil {
@@ -221,7 +221,7 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	case err != nil:
 		return fmt.Errorf("engine: generation %d: %w", st.gen+1, err)
 	}
-	if jerr := r.journal.failure(); jerr != nil {
+	if jerr := r.journal.Failure(); jerr != nil {
 		return jerr
 	}
 	for i, b := range wave {
@@ -268,7 +268,7 @@ func (r *runner) playChunk(ctx context.Context, gen int, chunk []job, played int
 			First: played + k, jobs: chunk[k:min(len(chunk), k+r.batchGames)], in: st})
 	}
 	pool, jn := r.pool, r.journal
-	r.pool, r.journal = LocalPool(r.workers), &journal{}
+	r.pool, r.journal = LocalPool(r.workers), nil
 	defer func() { r.pool, r.journal = pool, jn }()
 	return r.playWave(ctx, st, wave, played, stats)
 }

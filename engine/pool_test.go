@@ -12,12 +12,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 )
 
 // specPool plays every batch the way a remote worker does: through its
-// description (Batch.Spec), a Worker of its own and DecodeResults, last
+// description (Batch.Description), a Worker of its own and DecodeResults, last
 // batch first, so results arrive in the reverse of their order.
 // Run descriptions are stored by their text, as a pool would by their
 // hash, and the worker's fetches of them are counted.
@@ -40,7 +45,7 @@ func (p *specPool) fetch(_ context.Context, key string) ([]byte, error) {
 func (p *specPool) Play(ctx context.Context, w Wave) error {
 	done := 0
 	for _, b := range slices.Backward(w.Batches) {
-		run, err := b.RunSpec()
+		run, err := b.RunDescription()
 		if err != nil {
 			return err
 		}
@@ -54,11 +59,11 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 			}
 		}
 		p.runs[key] = run
-		spec, err := b.Spec(key)
+		desc, err := b.Description(key)
 		if err != nil {
 			return err
 		}
-		ans, err := p.w.PlaySpec(ctx, spec, p.workers, p.fetch)
+		ans, err := p.w.PlayBatch(ctx, desc, p.workers, p.fetch)
 		if err != nil {
 			return err
 		}
@@ -80,21 +85,14 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 // of another size, give the files of a local run byte for byte, in every
 // fitness mode, with co-evolved rivals, racing rounds and ratings.
 func TestRemotePlayMatchesLocal(t *testing.T) {
-	files := append(slices.Clone(runFiles), "rivals-"+fileGenerations, "rivals-"+fileBest)
 	for _, tc := range []struct{ name, config string }{
 		{"shots", smallConfig}, {"three modes", hofConfig}, {"co-evolution", coevolveConfig},
 		{"racing", racedConfig}, {"ratings", ratedConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rivals := tc.config == coevolveConfig
-			want := files[:len(runFiles)]
-			if rivals {
-				want = files
-			}
 			local := t.TempDir()
-			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config), Options{Dir: local, Workers: 2}); err != nil {
-				t.Fatal(err)
-			}
+			startText(t, tc.config, Options{Dir: local, Workers: 2})
 			remote := t.TempDir()
 			w := &Worker{}
 			defer w.Close()
@@ -106,7 +104,7 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 			if len(pool.runs) != 1 || pool.fetches != 1 {
 				t.Errorf("%d run descriptions, fetched %d times; want one, fetched once", len(pool.runs), pool.fetches)
 			}
-			sameRun(t, readFilesAndExport(t, local, want, rivals), readFilesAndExport(t, remote, want, rivals), "remote vs local")
+			sameRun(t, readFilesAndExport(t, local, rivals), readFilesAndExport(t, remote, rivals), "remote vs local")
 		})
 	}
 }
@@ -176,15 +174,15 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 		{"a line of impossible results with a good checksum", func(t *testing.T, path string) {
 			data, _ := os.ReadFile(path)
 			lines := bytes.SplitAfter(data, []byte("\n"))
-			var e journalEntry
+			var e struct {
+				Batch   int       `json:"batch"`
+				Results []float64 `json:"results"`
+			}
 			if err := json.Unmarshal(lines[2], &e); err != nil {
 				t.Fatal(err)
 			}
 			e.Results[0] = -1000 // shots: a cost no game gives
-			e.Sum = entrySum(e.Batch, e.Results)
-			var forged bytes.Buffer
-			writeLine(&forged, e)
-			lines[2] = forged.Bytes()
+			lines[2] = rundir.EntryLine(e.Batch, e.Results)
 			os.WriteFile(path, bytes.Join(lines, nil), 0o644)
 		}, func(held int) int { return (held - 1) * batchGames }},
 		{"another generation's journal", func(t *testing.T, path string) {
@@ -202,7 +200,7 @@ func TestJournalReplaysAKilledGeneration(t *testing.T) {
 			if err == nil {
 				t.Fatal("the run was not stopped")
 			}
-			path := filepath.Join(dir, fileJournal)
+			path := filepath.Join(dir, rundir.JournalFile)
 			held := journalBatches(t, path)
 			if held < after || held == batches {
 				t.Fatalf("the journal holds %d batches; the run was stopped after %d of %d", held, after, batches)
@@ -255,7 +253,9 @@ func journalBatches(t *testing.T, path string) int {
 	}
 	n := 0
 	for line := range bytes.Lines(data) {
-		var e journalEntry
+		var e struct {
+			Results []float64 `json:"results"`
+		}
 		if json.Unmarshal(line, &e) == nil && e.Results != nil {
 			n++
 		}
@@ -268,7 +268,7 @@ var replayLine = regexp.MustCompile(`generation \d+: (\d+) of \d+ games replayed
 // loggedReplays is the games run.log says were replayed.
 func loggedReplays(t *testing.T, dir string) int {
 	t.Helper()
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,18 +312,161 @@ func TestPoolsCutByGeneration(t *testing.T) {
 	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
 	config = strings.Replace(config, "generations: 4", "generations: 2", 1)
 	local := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: local, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, config, Options{Dir: local, Workers: 2})
 	w := &Worker{}
 	defer w.Close()
 	pool := &sizePool{specPool: specPool{w: w, workers: 2}, first: map[int]int{}}
 	remote := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), config), Options{Dir: remote, Pool: pool}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, config, Options{Dir: remote, Pool: pool})
 	if pool.first[0] != 128 || pool.first[1] != 128 {
 		t.Errorf("first batches of %v games, want 128 in each generation", pool.first)
 	}
-	sameRun(t, readFilesAndExport(t, local, runFiles, false), readFilesAndExport(t, remote, runFiles, false), "cut by generation vs local")
+	sameRun(t, readFilesAndExport(t, local, false), readFilesAndExport(t, remote, false), "cut by generation vs local")
+}
+
+// brokenPool plays a wave through the local pool, then breaks it: it
+// drops a batch's results, hands back too few, or fails.
+type brokenPool struct {
+	how string
+}
+
+func (p brokenPool) Play(ctx context.Context, w Wave) error {
+	done := w.Done
+	w.Done = func(b *Batch, res []float64) {
+		switch {
+		case b.Index != 1:
+			done(b, res)
+		case p.how == "short":
+			done(b, res[1:])
+		case p.how == "dropped":
+		}
+	}
+	if p.how == "fails" {
+		return errors.New("the workers went home")
+	}
+	return LocalPool(2).Play(ctx, w)
+}
+
+// TestBrokenPoolsStopTheRun: a pool that loses a batch, hands back the
+// wrong number of results or fails stops the run with an error naming
+// the generation (from 1) and the batch, before any checkpoint.
+func TestBrokenPoolsStopTheRun(t *testing.T) {
+	for _, tc := range []struct{ how, want string }{
+		{"dropped", "engine: generation 1: the pool returned no results for batch "},
+		{"short", "engine: generation 1: the pool returned no results for batch "},
+		{"fails", "engine: generation 1: the workers went home"},
+	} {
+		t.Run(tc.how, func(t *testing.T) {
+			dir := t.TempDir()
+			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Pool: brokenPool{tc.how}, BatchGames: 16})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if tc.how != "fails" && !strings.HasSuffix(err.Error(), ".0.1") {
+				t.Fatalf("err = %v, want batch 1 of generation 0 named", err)
+			}
+		})
+	}
+}
+
+// coinBatch is the coin game played in batches, as an outside program's
+// game is: the local pool hands it whole batches.
+type coinBatch struct {
+	coin
+	batches *atomic.Int64
+}
+
+func (coinBatch) Name() string { return "coinbatch" }
+
+func (g coinBatch) PlayBatch(ctx context.Context, ms []fitness.Match) ([]fitness.Outcome, error) {
+	g.batches.Add(1)
+	out := make([]fitness.Outcome, len(ms))
+	for i, m := range ms {
+		o, err := g.Play(ctx, m.A, m.B, m.Seed)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+var coinBatches atomic.Int64
+
+func init() {
+	catalog.Register(fitness.GameInfo{Name: "coinbatch", Summary: "coin, played in batches",
+		New: func(map[string]string) (fitness.Game, error) { return coinBatch{coin{spread: 1}, &coinBatches}, nil }})
+}
+
+// gamesSeen records, per generation, the games a run announced and the
+// last count of finished games it reported (Games is called
+// concurrently).
+type gamesSeen struct {
+	mu          sync.Mutex
+	gen         int
+	want, last  map[int]int
+	outOfBounds bool
+}
+
+func (p *gamesSeen) StartGeneration(gen, _, games int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen, p.want[gen] = gen, games
+}
+
+func (p *gamesSeen) Games(done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done > p.want[p.gen] {
+		p.outOfBounds = true
+	}
+	p.last[p.gen] = max(p.last[p.gen], done)
+}
+
+func (p *gamesSeen) EndGeneration(int, GenStats, Member) {}
+
+// TestBatchingGamesPlayLikeOthers: a game that plays whole batches (an
+// outside program) gives the run a game played one by one gives, batch
+// by batch, with every game counted in the progress.
+func TestBatchingGamesPlayLikeOthers(t *testing.T) {
+	best := func(game string, progress *gamesSeen) string {
+		text := strings.Replace(ratedConfig, "game: coin", "game: "+game, 1)
+		text = strings.Replace(text, "generations: 8", "generations: 3", 1)
+		dir := t.TempDir()
+		opts := Options{Dir: dir, Workers: 2, BatchGames: 8}
+		if progress != nil {
+			opts.Progress = progress
+		}
+		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
+			t.Fatal(err)
+		}
+		ck, _, err := ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := json.Marshal(ck.HallOfFame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	want := best("coin", nil)
+	before := coinBatches.Load()
+	seen := &gamesSeen{want: map[int]int{}, last: map[int]int{}}
+	got := best("coinbatch", seen)
+	if coinBatches.Load() == before {
+		t.Fatal("the batching game was never handed a batch")
+	}
+	if got != want {
+		t.Fatalf("hall of fame\n%s\nplayed one by one\n%s", got, want)
+	}
+	for gen, n := range seen.want {
+		if seen.last[gen] != n || seen.outOfBounds {
+			t.Fatalf("generation %d: %d of %d games reported (over the count: %v)", gen, seen.last[gen], n, seen.outOfBounds)
+		}
+	}
+	// Without a progress display the run plays as well.
+	if best("coinbatch", nil) != want {
+		t.Fatal("without progress, another hall of fame")
+	}
 }

@@ -43,12 +43,11 @@ type ProgramConfig struct {
 	Command []string          `json:"command,omitempty"` // the program and its arguments
 	Dir     string            `json:"dir,omitempty"`     // its working directory, relative to the config's
 	Env     map[string]string `json:"env,omitempty"`     // extra environment variables
-	// Timeout and Audit change no result, so they are not in the hash: a
+	// timeout: and Audit change no result, so they are not in the hash: a
 	// resumed run may wait longer or audit more.
-	Timeout time.Duration `json:"-"`
-	Audit   float64       `json:"-"`
+	Audit float64 `json:"-"`
 
-	timeout string // as written
+	timeout string // as written; prepareProgram reads it
 }
 
 // switchWriter forwards writes to a writer set later (run.log), and
@@ -89,9 +88,12 @@ func NewCommand(argv []string, base, dir string, env map[string]string, timeout 
 	return c
 }
 
-// checkProgram starts the program of command:, reads what it offers and
-// returns it as the game's catalog entry.
-func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
+// prepareProgram starts the program of command:, reads what it offers and
+// returns it as the game's catalog entry. A worker's guard refuses it
+// first, and a timeout or audit it cannot be run with keeps it from
+// starting. An outside reader's guard (Inspect) describes it as the run
+// recorded it and starts nothing.
+func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
 	if c.guard != nil && !c.guard.allowPrograms && c.guard.recorded == nil {
 		// Before anything starts: a worker runs no command it was not
 		// allowed to (--allow-programs).
@@ -100,13 +102,14 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 		return fitness.GameInfo{}, false
 	}
 	pc := &c.ProgramConfig
+	var timeout time.Duration // 0: the program's default
 	if pc.timeout != "" {
 		d, err := time.ParseDuration(pc.timeout)
 		if err != nil || d <= 0 {
 			bad("timeout", "%q: want a positive duration such as 30s or 2m", pc.timeout)
 			return fitness.GameInfo{}, false
 		}
-		pc.Timeout = d
+		timeout = d
 	}
 	if pc.Audit < 0 || pc.Audit > 1 {
 		bad("audit", "%v: want a fraction of games in [0, 1]", pc.Audit)
@@ -116,7 +119,7 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 	// from its directory, which the checkpoint remembers.
 	c.relative = true
 	log := &switchWriter{}
-	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, pc.Timeout, pc.Audit, log)
+	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, timeout, pc.Audit, log)
 	var desc *external.Description
 	var files map[string]string
 	if c.guard != nil && c.guard.recorded != nil {
@@ -138,7 +141,6 @@ func (c *Config) checkProgram(bad func(key, format string, args ...any)) (fitnes
 		bad("game", "%q, but the program plays %q", c.Game, desc.Game)
 		return fitness.GameInfo{}, false
 	}
-	c.Game = desc.Game
 	c.program = &program{cmd: cmd, desc: desc, files: files, log: log}
 	return desc.Info(cmd), true
 }

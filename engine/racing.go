@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gonum.org/v1/gonum/stat/distuv"
-	"gopkg.in/yaml.v3"
 )
 
 // RacingConfig races the individuals of a generation: the games against
@@ -24,17 +22,10 @@ type RacingConfig struct {
 	Confidence float64 `json:"confidence"`
 }
 
-func defaultRacing() RacingConfig { return RacingConfig{Rounds: 5, Confidence: 0.95} }
-
 func (c *Config) decodeRacing(d *yamlcheck.Checker) yamlcheck.Reader {
-	return func(n *yaml.Node, path string) {
-		rc := defaultRacing()
-		c.Racing = &rc
-		d.Map(n, path, yamlcheck.Fields{
-			"rounds":     d.Int(&rc.Rounds),
-			"confidence": d.Number(&rc.Confidence),
-		})
-	}
+	return optional(d, &c.Racing, defaultRacing, func(rc *RacingConfig) yamlcheck.Fields {
+		return yamlcheck.Fields{"rounds": d.Int(&rc.Rounds), "confidence": d.Number(&rc.Confidence)}
+	})
 }
 
 // maxRaceResults bounds the per-game results racing holds for a
@@ -59,9 +50,9 @@ func (c *Config) checkRacing(bad func(key, format string, args ...any)) {
 	case f.Baselines.Weight <= 0 && f.HallOfFame.Weight <= 0:
 		bad("racing", "races the games against fixed opponents (baselines, hall of fame), and neither mode has a weight")
 	default:
-		if n := int64(c.poolSize()) * int64(c.raceSlots()); n > maxRaceResults {
+		if n := int64(c.Evolution.MaxSize()) * int64(c.raceSlots()); n > maxRaceResults {
 			bad("racing", "holds every raced result of a generation: %d individuals x %d games is more than the limit of %d; lower the population or the games",
-				c.poolSize(), c.raceSlots(), maxRaceResults)
+				c.Evolution.MaxSize(), c.raceSlots(), maxRaceResults)
 		}
 	}
 }
@@ -77,21 +68,6 @@ func (c *Config) raceSlots() int {
 		n += min(f.HallOfFame.Members, MaxHallOfFame) * min(f.HallOfFame.Games, MaxGames)
 	}
 	return n
-}
-
-// keptSize is the number of best individuals the model carries into the
-// next generation as they are, which racing must not drop.
-func (c *Config) keptSize() int {
-	e := c.Evolution
-	switch e.Model {
-	case NaturalSelection:
-		return e.Keep
-	case DownToSize:
-		return e.Population
-	case CMAES:
-		return cmaesParents(e.Population)
-	}
-	return max(1, e.Elitism)
 }
 
 // race is the state of one generation's race.
@@ -112,7 +88,7 @@ type race struct {
 func (r *runner) newRace(n, hofPlaying int) *race {
 	c := r.cfg
 	f := c.Fitness
-	rc := &race{rounds: c.Racing.Rounds, keep: c.keptSize(), minimise: c.species[0].minimise, pairs: f.Objective == Score}
+	rc := &race{rounds: c.Racing.Rounds, keep: c.Evolution.Kept(), minimise: c.species[0].minimise, pairs: f.Objective == Score}
 	if f.Baselines.Weight > 0 {
 		rc.nb, rc.gb = len(c.species[0].baselines), f.Baselines.Games
 	}
@@ -305,30 +281,24 @@ func (rc *race) decide(r int, stats [][nModes]modeStats) {
 	}
 }
 
-// sortGeneration orders a generation best first: with racing, those
-// still in the race at the end before those dropped from it, whose
-// figures come from fewer games and were found worse.
-func (r *runner) sortGeneration(sp *species, members []Member) []Member {
-	sorted := slices.Clone(members)
-	if r.race == nil || len(members) != len(r.race.alive) {
-		sp.sortBest(sorted)
-		return sorted
-	}
+// rankGeneration lists a generation's members best first, by index:
+// with racing, those still in the race at the end before those dropped
+// from it, whose figures come from fewer games and were found worse;
+// ties keep their order (stable), so ranking is deterministic.
+func (r *runner) rankGeneration(sp *species, members []Member) []int {
 	idx := make([]int, len(members))
 	for i := range idx {
 		idx[i] = i
 	}
+	raced := r.race != nil && len(members) == len(r.race.alive)
 	sort.SliceStable(idx, func(a, b int) bool {
 		ia, ib := idx[a], idx[b]
-		if r.race.alive[ia] != r.race.alive[ib] {
+		if raced && r.race.alive[ia] != r.race.alive[ib] {
 			return r.race.alive[ia]
 		}
 		return sp.cost(members[ia]) < sp.cost(members[ib])
 	})
-	for k, i := range idx {
-		sorted[k] = members[i]
-	}
-	return sorted
+	return idx
 }
 
 // racingCSV is generations.csv of a racing run: the games played and

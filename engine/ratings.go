@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/rating"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // RatingModel is how the population mode turns games among individuals
@@ -27,14 +28,9 @@ const (
 	BradleyTerry
 )
 
-var ratingNames = []string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
+var ratingNames = [...]string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
 
-func (m RatingModel) String() string {
-	if int(m) < len(ratingNames) {
-		return ratingNames[m]
-	}
-	return fmt.Sprintf("RatingModel(%d)", m)
-}
+func (m RatingModel) String() string { return enum.Name(ratingNames[:], m, "RatingModel") }
 
 // MarshalJSON writes the name; the default is left out of configs' JSON
 // (omitempty), so their hash is that of a config without the key.
@@ -42,12 +38,10 @@ func (m RatingModel) MarshalJSON() ([]byte, error) { return json.Marshal(m.Strin
 
 // ParseRatingModel reads "mean" or "bradley-terry".
 func ParseRatingModel(s string) (RatingModel, error) {
-	for i, n := range ratingNames {
-		if n == s {
-			return RatingModel(i), nil
-		}
+	if m, ok := enum.Parse[RatingModel](ratingNames[:], s); ok {
+		return m, nil
 	}
-	return 0, fmt.Errorf("unknown rating %q (want mean, bradley-terry)", s)
+	return 0, unknown("rating", s, ratingNames[:])
 }
 
 // Rating is a member's Bradley-Terry rating: the type of the exported
@@ -82,7 +76,7 @@ type ratingNodes struct {
 	table rating.Table
 }
 
-func newRatingNodes(pool [][]float64, hof []Member, members int) *ratingNodes {
+func newRatingNodes(genomes [][]float64, hof []Member, members int) *ratingNodes {
 	n := &ratingNodes{}
 	node := func(g []float64) int {
 		if k := slices.IndexFunc(n.genes, func(o []float64) bool { return slices.Equal(o, g) }); k >= 0 {
@@ -91,7 +85,7 @@ func newRatingNodes(pool [][]float64, hof []Member, members int) *ratingNodes {
 		n.genes = append(n.genes, g)
 		return len(n.genes) - 1
 	}
-	for _, g := range pool {
+	for _, g := range genomes {
 		n.ind = append(n.ind, node(g))
 	}
 	for h := 0; h < len(hof) && h < members; h++ {

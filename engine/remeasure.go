@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
+	"github.com/evotune/evotune/rundir"
 	"gopkg.in/yaml.v3"
 )
 
@@ -46,11 +46,9 @@ func (rc RemeasureConfig) MarshalJSON() ([]byte, error) {
 
 // Remeasured is the fresh-deal figure of one hall-of-fame member.
 type Remeasured struct {
-	Rank    int        `json:"rank"` // its place in the hall of fame, from 1
-	Genes   []float64  `json:"genes"`
-	Fitness float64    `json:"fitness"`
-	Games   int        `json:"games"`
-	CI95    [2]float64 `json:"ci95"`
+	Rank  int       `json:"rank"` // its place in the hall of fame, from 1
+	Genes []float64 `json:"genes"`
+	fitness.Figure
 }
 
 // The opponents a verdict's figure is measured against.
@@ -67,10 +65,8 @@ type Verdict struct {
 	Rank    int       `json:"rank"` // the winner's place in the hall of fame, from 1
 	Genes   []float64 `json:"genes"`
 	Against string    `json:"against"` // baselines, start or runner-up
-	// Fitness is the winner's figure against them: its headline.
-	Fitness float64    `json:"fitness"`
-	Games   int        `json:"games"`
-	CI95    [2]float64 `json:"ci95"`
+	// Figure is the winner's figure against them: its headline.
+	fitness.Figure
 	// StartGenes is the run's starting point: the first seed, else the
 	// player's defaults (absent when the space excludes them).
 	StartGenes []float64 `json:"start_genes,omitempty"`
@@ -83,29 +79,21 @@ type Verdict struct {
 	Pairs *stats.Pentanomial `json:"pentanomial,omitempty"`
 }
 
-func defaultRemeasure() RemeasureConfig { return RemeasureConfig{Top: 3, Games: 1000} }
-
-// defaultRemeasureGames, when positive, replaces the default's games in
-// what a run plays (not in what validate says): a variable only so the
-// package's tests, which finish many small runs, can keep the default on
-// and cheap.
-var defaultRemeasureGames = 0
-
 func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
+	section := optional(d, &c.Remeasure, defaultRemeasure, func(rc *RemeasureConfig) yamlcheck.Fields {
+		return yamlcheck.Fields{"top": d.Int(&rc.Top), "games": d.Int(&rc.Games)}
+	})
 	return func(n *yaml.Node, path string) {
-		rc := defaultRemeasure()
-		c.Remeasure = &rc
 		if r := yamlcheck.Resolve(n); r != nil && r.Kind == yaml.ScalarNode && r.Tag != "!!null" {
 			if r.Value != "off" && r.Value != "false" {
 				d.Add(r.Line, path, "%q: want off, or a mapping of top and games", r.Value)
 			}
+			rc := defaultRemeasure()
 			rc.Off = true
+			c.Remeasure = &rc
 			return
 		}
-		d.Map(n, path, yamlcheck.Fields{
-			"top":   d.Int(&rc.Top),
-			"games": d.Int(&rc.Games),
-		})
+		section(n, path)
 	}
 }
 
@@ -259,7 +247,7 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Fitness: c.Fitness, Games: c.Games, CI95: c.CI95}
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: c.Figure}
 	}
 	return out, nil
 }
@@ -334,7 +322,7 @@ func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Membe
 	}
 	out := make([]Remeasured, len(top))
 	for i, m := range top {
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Games: int(st[i][modePopulation].n)}
+		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: fitness.Figure{Games: int(st[i][modePopulation].n)}}
 		if len(top) == 1 {
 			// Nobody to meet: the winner by default, with no figure.
 			out[i].Fitness, out[i].CI95 = 0.5, [2]float64{0, 1}
@@ -365,8 +353,8 @@ func winnerOrder(rm []Remeasured, minimise bool) []Remeasured {
 // startGenes is a species' starting point: its first seed, else its
 // player's defaults (nil when the space excludes them).
 func startGenes(sp *species) []float64 {
-	if len(sp.seeds) > 0 {
-		return slices.Clone(sp.seeds[0])
+	if len(sp.starts) > 0 {
+		return slices.Clone(sp.starts[0])
 	}
 	genes, err := sp.space.Encode(sp.space.Schema().Defaults())
 	if err != nil {
@@ -467,13 +455,13 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 	if err != nil {
 		return nil, err
 	}
-	v.Fitness, v.Games, v.CI95 = c.Fitness, c.Games, c.CI95
+	v.Figure = c.Figure
 	if per == 2 {
 		sc, err := r.figure(sp, "the starting point", st[1])
 		if err != nil {
 			return nil, err
 		}
-		v.Start = &fitness.Figure{Fitness: sc.Fitness, Games: sc.Games, CI95: sc.CI95}
+		v.Start = &sc.Figure
 		if len(diffs) > 1 { // one difference has no interval
 			d := stats.Mean(diffs)
 			v.Difference = &d
@@ -552,7 +540,7 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 		return err
 	}
 	r.logf("remeasured the best of the finished run on fresh deals")
-	return writeAtomic(filepath.Join(r.dir, fileCheckpoint), data)
+	return r.writeFile(rundir.CheckpointFile, data)
 }
 
 // spendingSummary is what validate says of racing, ratings and the
@@ -560,7 +548,7 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 func (c *Config) spendingSummary() string {
 	var s string
 	if rc := c.Racing; rc != nil {
-		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.keptSize())
+		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.Evolution.Kept())
 	}
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/rundir"
 )
 
 // noiseConfig evolves coin players whose cost is pure noise (mean 5 + 3
@@ -38,13 +41,7 @@ remeasure:
 // selection's deals) the figures would keep the bias.
 func TestRemeasureIsUnbiased(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), noiseConfig), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, noiseConfig, Options{Dir: dir, Workers: 2})
 	if best := ck.HallOfFame[0].Fitness; best > 7.5 {
 		t.Fatalf("the selection-time best is %v: the example should show the winner's curse (well below 8)", best)
 	}
@@ -62,7 +59,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("remeasured %d: %v, interval half-width %v: the truth 8 is far outside", i, m.Fitness, half)
 		}
 	}
-	best, err := os.ReadFile(filepath.Join(dir, fileBest))
+	best, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,22 +131,22 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			}
 		}
 		var ck map[string]any
-		if err := json.Unmarshal(want[fileCheckpoint], &ck); err != nil {
+		if err := json.Unmarshal(want[rundir.CheckpointFile], &ck); err != nil {
 			t.Fatal(err)
 		}
 		delete(ck, "remeasured")
 		delete(ck, "verdict")
 		data, _ := json.Marshal(ck)
-		write(t, dir, fileCheckpoint, data)
+		write(t, dir, rundir.CheckpointFile, data)
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(dir, fileBest))
+		got, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want[fileBest]) {
-			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[fileBest])
+		if string(got) != string(want[rundir.BestFile]) {
+			t.Fatalf("best.yaml after resume:\n%s\nwant:\n%s", got, want[rundir.BestFile])
 		}
 	})
 	t.Run("missing verdict", func(t *testing.T) {
@@ -162,12 +159,12 @@ func TestRemeasureResumesExactly(t *testing.T) {
 			}
 		}
 		var ck map[string]any
-		if err := json.Unmarshal(want[fileCheckpoint], &ck); err != nil {
+		if err := json.Unmarshal(want[rundir.CheckpointFile], &ck); err != nil {
 			t.Fatal(err)
 		}
 		delete(ck, "verdict")
 		data, _ := json.Marshal(ck)
-		write(t, dir, fileCheckpoint, data)
+		write(t, dir, rundir.CheckpointFile, data)
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -238,13 +235,7 @@ remeasure:
 // starting point (the defaults, s = 1/2, cost 9) on the same deals.
 func TestRemeasureReRanks(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), reRankConfig), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, reRankConfig, Options{Dir: dir, Workers: 2})
 	s := func(m Member) float64 { return m.Genes[0] }
 	truest := 0
 	for i := range 3 {
@@ -300,7 +291,7 @@ func TestRemeasureReRanks(t *testing.T) {
 			t.Errorf("export ranks %d and %d out of the remeasure's order", i, i+1)
 		}
 	}
-	best, err := os.ReadFile(filepath.Join(dir, fileBest))
+	best, err := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +301,7 @@ func TestRemeasureReRanks(t *testing.T) {
 		}
 	}
 	// tuned:best.yaml loads the recommended player.
-	vals, err := fitness.LoadParams(filepath.Join(dir, fileBest), "coin", fitness.Mover, "tuned", coinSchema)
+	vals, err := fitness.LoadParams(filepath.Join(dir, rundir.BestFile), "coin", fitness.Mover, "tuned", coinSchema)
 	if err != nil || vals.Get("s").Num != s(ck.HallOfFame[truest]) {
 		t.Errorf("best.yaml loads s %v (%v), want %v", vals.Get("s").Num, err, s(ck.HallOfFame[truest]))
 	}
@@ -383,9 +374,7 @@ remeasure:
 func TestRemeasureOff(t *testing.T) {
 	text := strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "remeasure: off\n", 1)
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	startText(t, text, Options{Dir: dir, Workers: 2})
 	ck, cfg, err := ReadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -394,11 +383,157 @@ func TestRemeasureOff(t *testing.T) {
 	if len(ck.Remeasured) != 0 || ck.Verdict != nil {
 		t.Fatalf("remeasure: off, yet figures %+v %+v", ck.Remeasured, ck.Verdict)
 	}
-	best, _ := os.ReadFile(filepath.Join(dir, fileBest))
+	best, _ := os.ReadFile(filepath.Join(dir, rundir.BestFile))
 	if strings.Contains(string(best), "fresh") || strings.Contains(string(best), "remeasured") {
 		t.Errorf("best.yaml:\n%s", best)
 	}
 	if on := loadText(t, t.TempDir(), strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "", 1)); on.Hash() == cfg.Hash() {
 		t.Error("remeasure: off and the default hash alike: they end differently")
+	}
+}
+
+// TestRemeasureOfWholeBatches: a remeasure whose games fill its batches
+// exactly plays them all (no empty batch after the last), and one cut
+// into several chunks plays every chunk.
+func TestRemeasureOfWholeBatches(t *testing.T) {
+	defer func(n int) { jobChunk = n }(jobChunk)
+	for _, chunk := range []int{jobChunk, 50} {
+		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
+			jobChunk = chunk
+			text := strings.Replace(noiseConfig, "games: 4000", "games: 64", 1)
+			text = strings.Replace(text, "top: 3", "top: 2", 1)
+			text = strings.Replace(text, "generations: 5", "generations: 1", 1)
+			dir := t.TempDir()
+			ck := runText(t, text, Options{Dir: dir, Workers: 2, BatchGames: 64})
+			if len(ck.Remeasured) != 2 || ck.Remeasured[0].Games != 64 || ck.Remeasured[1].Games != 64 {
+				t.Fatalf("remeasured %+v, want 2 members of 64 games", ck.Remeasured)
+			}
+		})
+	}
+}
+
+// TestScoreRemeasurePlaysSeatSwappedPairs: a head-to-head remeasure plays
+// each deal twice, seats swapped: in coin with spread 0 the deal alone
+// decides which seat wins, so every pair scores exactly 1 of 2 and the
+// figure is exactly 1/2 (one pair: played twice from one seat it would
+// be 0 or 1).
+func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
+	for _, games := range []int{2, 60} {
+		t.Run(fmt.Sprint(games), func(t *testing.T) {
+			text := "seed: 4\ngame: coin\nrules: {spread: 0}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+				fmt.Sprintf("evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: %d}\n", games)
+			dir := t.TempDir()
+			ck := runText(t, text, Options{Dir: dir, Workers: 2})
+			if len(ck.Remeasured) != 2 {
+				t.Fatalf("remeasured %+v", ck.Remeasured)
+			}
+			for _, m := range ck.Remeasured {
+				if m.Fitness != 0.5 || m.Games != games {
+					t.Fatalf("remeasured %+v, want exactly 0.5 over %d games", m, games)
+				}
+			}
+		})
+	}
+}
+
+// TestRemeasureDealsArePinned pins the remeasured figures of two small
+// runs, solo and head-to-head, so the stream the fresh deals come from
+// (purposeRemeasure, generation slot 0) cannot change unnoticed: every
+// finished run's remeasured figures depend on it. After an intended
+// change, put the new figures here. (Within 1e-9, for platforms that
+// fuse multiply-adds; another stream moves them by far more.)
+func TestRemeasureDealsArePinned(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		genes      float64
+		fitness    float64
+	}{
+		{"solo", "seed: 4\ngame: coin\nrules: {own: 6}\nplayer: tuned\nfitness:\n  baselines:\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 10}\n", 0.007380576825548046, 7.824829858416865},
+		{"score", "seed: 4\ngame: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+			"evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 1, games: 200}\n", 0.9860824048105866, 0.715},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ck := runText(t, tc.text, Options{Dir: dir, Workers: 2})
+			m := ck.Remeasured[0]
+			if len(m.Genes) != 1 || m.Genes[0] != tc.genes || !(math.Abs(m.Fitness-tc.fitness) <= 1e-9) {
+				t.Fatalf("remeasured %v: %.17g, want %v: %.17g", m.Genes, m.Fitness, tc.genes, tc.fitness)
+			}
+		})
+	}
+}
+
+// TestRemeasureLimits: remeasure.top runs from 1 to the hall of fame's
+// size and remeasure.games from 1 (2 for head-to-head games, in pairs)
+// to MaxGames, both ends included.
+func TestRemeasureLimits(t *testing.T) {
+	solo := "game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
+	score := "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"top 1", solo + "remeasure: {top: 1}\n", ""},
+		{"top the hall of fame", solo + "remeasure: {top: 5}\n", ""},
+		{"top above it", solo + "remeasure: {top: 6}\n", "remeasure.top: 6: want from 1 to evolution.hall-of-fame (5)"},
+		{"one solo game", solo + "remeasure: {games: 1}\n", ""},
+		{"no games", solo + "remeasure: {games: 0}\n", "remeasure.games: 0: want at least 1"},
+		{"the most games", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames), ""},
+		{"more", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames+1), fmt.Sprintf("remeasure.games: %d: more than the limit of %d", MaxGames+1, MaxGames)},
+		{"two head-to-head games", score + "remeasure: {games: 2}\n", ""},
+		{"one head-to-head game", score + "remeasure: {games: 1}\n", "remeasure.games: 1: want an even number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tc.text))
+			wantError(t, err, tc.want)
+		})
+	}
+}
+
+// TestCheckRemeasuredEdges: a checkpoint's remeasured figures are
+// accepted up to every edge (the last rank, one game, a score of 0 or 1,
+// an interval that closes on its figure) and refused one past it.
+func TestCheckRemeasuredEdges(t *testing.T) {
+	hof := []Member{{Genes: []float64{0.1}}, {Genes: []float64{0.2}}}
+	ok := Remeasured{Rank: 2, Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 1, Games: 1, CI95: [2]float64{1, 1}}}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Remeasured)
+		score bool
+		want  string
+	}{
+		{"the last rank, one game, a score of 1", func(*Remeasured) {}, true, ""},
+		{"a score of 0", func(m *Remeasured) { m.Fitness, m.CI95 = 0, [2]float64{0, 0} }, true, ""},
+		{"a cost above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 7, [2]float64{7, 7} }, false, ""},
+		{"a rank past the hall of fame", func(m *Remeasured) { m.Rank = 3 }, true, "remeasured[0].rank: 3, the hall of fame has 2 members"},
+		{"rank 0", func(m *Remeasured) { m.Rank = 0 }, true, "remeasured[0].rank: 0"},
+		{"no games", func(m *Remeasured) { m.Games = 0 }, true, "remeasured[0].games: 0"},
+		{"a score above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 1.5, [2]float64{1.5, 1.5} }, true, "remeasured[0].fitness: 1.5 is out of range"},
+		{"a negative figure", func(m *Remeasured) { m.Fitness, m.CI95 = -0.5, [2]float64{-0.5, -0.5} }, false, "remeasured[0].fitness: -0.5 is out of range"},
+		{"an interval above", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.6, 0.9} }, true, "remeasured[0].ci95: [0.6, 0.9] does not hold its fitness 0.5"},
+		{"an interval below", func(m *Remeasured) { m.Fitness, m.CI95 = 0.5, [2]float64{0.1, 0.4} }, true, "remeasured[0].ci95: [0.1, 0.4] does not hold its fitness 0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ok
+			tc.edit(&m)
+			err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{m}}, tc.score)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRemeasureSkipsSpeciesWithoutBaselines: in a co-evolving run whose
+// rivals have no baseline opponents, the remeasure plays the main
+// species' best only.
+func TestRemeasureSkipsSpeciesWithoutBaselines(t *testing.T) {
+	text := "game: battleship\nrules: {size: 6, fleet: '3,2'}\nplayer: tuned\ncoevolve:\n  player: tuned\n  opponents: []\n" +
+		"fitness:\n  baselines: {games: 2}\n  population: {opponents: 1, games: 2}\n" +
+		"evolution:\n  population: 4\n  tournament-size: 2\n  generations: 1\nremeasure: {top: 1, games: 4}\n"
+	dir := t.TempDir()
+	ck := runText(t, text, Options{Dir: dir, Workers: 2})
+	if len(ck.Remeasured) != 1 || ck.Remeasured[0].Games != 4 || ck.Rivals == nil || len(ck.Rivals.Remeasured) != 0 {
+		t.Fatalf("remeasured %+v, rivals %+v", ck.Remeasured, ck.Rivals)
 	}
 }

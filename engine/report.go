@@ -7,12 +7,9 @@ import (
 	"github.com/evotune/evotune/internal/plot"
 )
 
-// fileReport is the run's picture: fitness over generations and, when the
-// player has a weight grid, the best genome's grid. It holds no clock
-// values, so it compares byte for byte like the other files.
-const fileReport = "report.svg"
-
-// report draws report.svg of species sp at state st.
+// report draws the run's picture (rundir.ReportFile) of species sp at
+// state st. It holds no clock values, so it compares byte for byte like
+// the other files.
 func (c *Config) report(sp *species, st SpeciesState) ([]byte, error) {
 	v, err := c.view(sp, st)
 	if err != nil {

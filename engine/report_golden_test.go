@@ -64,7 +64,7 @@ func TestReportSVGGolden(t *testing.T) {
 		return out
 	}
 	member := func(genes []float64, fit, lo, hi float64) []Member {
-		return []Member{{Genes: genes, Fitness: fit, CI95: [2]float64{lo, hi}, Games: 400, Generation: 1}}
+		return []Member{{Genes: genes, Figure: fitness.Figure{Fitness: fit, CI95: [2]float64{lo, hi}, Games: 400}, Generation: 1}}
 	}
 	tests := []struct {
 		name     string
@@ -79,9 +79,9 @@ func TestReportSVGGolden(t *testing.T) {
 			st: SpeciesState{History: rising[:1], HallOfFame: member([]float64{0.25}, 44.9, 44.1, 45.7)}},
 		{name: "four_generations_two_grids", title: "battleship", space: space,
 			st: SpeciesState{History: withGenes(rising, flat, varied), HallOfFame: member(varied, 43.9, 43.2, 44.6),
-				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}},
+				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Figure: fitness.Figure{Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}}},
 				// The verdict: a second fresh sample, the start beside it.
-				Verdict: &Verdict{Rank: 1, Genes: varied, Against: againstBaselines, Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8},
+				Verdict: &Verdict{Rank: 1, Genes: varied, Against: againstBaselines, Figure: fitness.Figure{Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8}},
 					Start: &fitness.Figure{Fitness: 45.3, Games: 3000, CI95: [2]float64{45, 45.6}}}}},
 		// A score: its [0, 1] bounds and the baselines' level at 1/2; 12
 		// columns is the widest grid that still shows its values.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -29,7 +30,7 @@ func TestReportKnobsGolden(t *testing.T) {
 		genes = sp.space.Project(genes)
 		history = append(history, GenStats{Generation: g + 1, Best: 50 - 2*float64(g), Mean: 55 - float64(g), SD: 3, Games: 24, BestGenes: genes})
 	}
-	hof := []Member{{Genes: history[3].BestGenes, Fitness: 44, CI95: [2]float64{43, 45}, Games: 24, Generation: 3}}
+	hof := []Member{{Genes: history[3].BestGenes, Figure: fitness.Figure{Fitness: 44, CI95: [2]float64{43, 45}, Games: 24}, Generation: 3}}
 	got, err := cfg.report(sp, SpeciesState{History: history, HallOfFame: hof})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestReportWithoutBestGenes(t *testing.T) {
 	sp := cfg.species[0]
 	genes := sp.space.Project(make([]float64, sp.space.Len()))
 	got, err := cfg.report(sp, SpeciesState{History: []GenStats{{Generation: 1, Best: 40, Mean: 41, SD: 1, Games: 6}},
-		HallOfFame: []Member{{Genes: genes, Fitness: 40, CI95: [2]float64{39, 41}, Games: 6}}})
+		HallOfFame: []Member{{Genes: genes, Figure: fitness.Figure{Fitness: 40, CI95: [2]float64{39, 41}, Games: 6}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

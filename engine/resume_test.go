@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // modeConfig builds a short single-species run of the tuned Battleship
@@ -104,8 +106,8 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ck.History[0].Saved == 0 || tc.toldBelow0 != (slices.Min(ck.Told[0]) < 0) {
-					t.Fatalf("generation 1 saved %d games, told %v: want a drop (told below 0: %v)", ck.History[0].Saved, ck.Told[0], tc.toldBelow0)
+				if told := toldOf(t, ck.SpeciesState); ck.History[0].Saved == 0 || tc.toldBelow0 != (slices.Min(told[0]) < 0) {
+					t.Fatalf("generation 1 saved %d games, told %v: want a drop (told below 0: %v)", ck.History[0].Saved, told[0], tc.toldBelow0)
 				}
 			}
 			for _, after := range []int{1} { // a stop after 2 resumes only the last generation: TestResumeMatchesStraightRun has it
@@ -146,7 +148,7 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Two generations of breeding made new genomes.
-			initial := newRunner(cfg, Options{}).initial()[0]
+			initial := firstGeneration(t, startRunner(t, cfg, Options{}))[0]
 			bred := 0
 			for _, m := range ck.Population {
 				if !slices.ContainsFunc(initial, func(g []float64) bool { return slices.Equal(g, m.Genes) }) {
@@ -210,8 +212,8 @@ func TestPopulationGamesScoreBothSeats(t *testing.T) {
 		"population: 6", "population: 2", 1)
 	text = strings.Replace(text, "tournament-size: 2", "tournament-size: 1", 1)
 	cfg := loadText(t, t.TempDir(), text)
-	r := newRunner(cfg, Options{Dir: t.TempDir(), Workers: 2})
-	members, err := r.evaluate(context.Background(), 0, r.initial(), [][]Member{nil})
+	r := startRunner(t, cfg, Options{Dir: t.TempDir(), Workers: 2})
+	members, err := r.evaluate(context.Background(), 0, firstGeneration(t, r), [][]Member{nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +240,7 @@ func TestBudgetEdges(t *testing.T) {
 		t.Fatalf("stop in the last generation: %v, %+v; want a finished run of 3", err, res)
 	}
 	want := readDir(t, dir)
-	for _, f := range []string{fileGenerations, fileBest, fileReport} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile, rundir.ReportFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +250,7 @@ func TestBudgetEdges(t *testing.T) {
 		t.Fatalf("resume at its budget: %v, %+v", err, res)
 	}
 	sameFiles(t, want, readDir(t, dir), "resumed at its budget")
-	log, err := os.ReadFile(filepath.Join(dir, fileLog))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil || !strings.HasSuffix(string(log), " resume crash at generation 3 of 3, 1 worker\n") ||
 		strings.Count(string(log), "finished 3 generations") != 1 {
 		t.Fatalf("run.log after a resume at its budget (%v):\n%s", err, log)
@@ -297,7 +299,7 @@ func TestRunLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, fileLog))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,13 +357,7 @@ func (p *recorder) EndGeneration(gen int, s GenStats, best Member) {
 func TestProgressReports(t *testing.T) {
 	dir := t.TempDir()
 	p := &recorder{}
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), crashConfig), Options{Dir: dir, Workers: 2, Progress: p}); err != nil {
-		t.Fatal(err)
-	}
-	ck, _, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := runText(t, crashConfig, Options{Dir: dir, Workers: 2, Progress: p})
 	var want []string
 	for g, h := range ck.History {
 		want = append(want, fmt.Sprintf("start %d/3 24 games", g),
@@ -415,7 +411,7 @@ func TestCancelAbandonsTheGeneration(t *testing.T) {
 	if err != nil || ck.Generation != 1 {
 		t.Fatalf("checkpoint after a cancel in generation 2: %v, generation %d", err, ck.Generation)
 	}
-	if log, _ := os.ReadFile(filepath.Join(dir, fileLog)); !strings.Contains(string(log), "generation 2 abandoned: context canceled") {
+	if log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile)); !strings.Contains(string(log), "generation 2 abandoned: context canceled") {
 		t.Fatalf("run.log does not say the generation was abandoned:\n%s", log)
 	}
 	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {

@@ -14,8 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // Progress is told how a run goes; the CLI draws it. Calls come from the
@@ -123,14 +125,14 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
-	autoBatch  bool // batchGames is set per generation (AutoBatchGames)
-	journal    *journal
-	id         string // runID, once computed
+	autoBatch  bool            // batchGames is set per generation (AutoBatchGames)
+	journal    *rundir.Journal // the generation's; nil journals nothing
+	id         string          // runID, once computed
 
-	lastGames int // games of the last evaluated generation
-	cma       map[*species]*cmaes
-	replayed  int // games of the generation in flight read back from the journal
-	lastSaved int // games racing saved in it
+	lastGames int           // games of the last evaluated generation
+	models    []model.Model // each species' model
+	replayed  int           // games of the generation in flight read back from the journal
+	lastSaved int           // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
@@ -152,7 +154,7 @@ func newRunner(cfg *Config, opts Options) *runner {
 	if r.now == nil {
 		r.now = time.Now
 	}
-	r.pool, r.batchGames, r.journal = opts.Pool, opts.BatchGames, &journal{}
+	r.pool, r.batchGames = opts.Pool, opts.BatchGames
 	_, local := r.pool.(localPool)
 	if r.pool == nil {
 		r.pool, local = LocalPool(r.workers), true
@@ -169,31 +171,31 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, unwrapPath(err))
+		return nil, fmt.Errorf("cannot make the run directory %s: %w", opts.Dir, fileio.Cause(err))
 	}
-	if err := checkOwnership(opts.Dir); err != nil {
+	if err := rundir.CheckOwnership(opts.Dir); err != nil {
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused start leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	if lock.ReadOnly() {
-		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, ErrReadOnly)
+		return nil, fmt.Errorf("%s %w: no run can be started there", opts.Dir, rundir.ErrReadOnly)
 	}
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
-	if _, err := os.Stat(filepath.Join(opts.Dir, fileCheckpoint)); err == nil {
+	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
 		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
 			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Join(opts.Dir, fileConfig), cfg.text); err != nil {
+	if err := rundir.WriteAtomic(disk, filepath.Join(opts.Dir, rundir.ConfigFile), cfg.text); err != nil {
 		return nil, err
 	}
 	r := newRunner(cfg, opts)
@@ -203,8 +205,16 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
-	return r.loop(ctx, 0, r.initial(), make([]SpeciesState, len(cfg.species)))
+		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model.Name, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
+	genomes, err := r.ask(0)
+	if err != nil {
+		r.closeModels()
+		return nil, err
+	}
+	return r.loop(ctx, 0, genomes, make([]SpeciesState, len(cfg.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
@@ -219,22 +229,22 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	// A directory without a checkpoint gets its error before anything,
 	// a lock file included, is made in it.
-	if _, err := os.Lstat(filepath.Join(opts.Dir, fileCheckpoint)); err != nil {
+	if _, err := os.Lstat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err != nil {
 		_, _, err := ReadCheckpoint(opts.Dir)
 		return nil, err
 	}
-	lock, err := LockRunDir(opts.Dir)
+	lock, err := rundir.LockRunDir(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
 	wrote := false // a refused resume leaves the directory as it was
-	defer func() { releaseLock(lock, wrote) }()
+	defer func() { lock.Release(wrote) }()
 	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
 	if err != nil {
 		return nil, err
 	}
 	ckCfg.Close()
-	cfgPath := filepath.Join(opts.Dir, fileConfig)
+	cfgPath := filepath.Join(opts.Dir, rundir.ConfigFile)
 	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -277,10 +287,10 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		if finished {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
 		}
-		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
+		return nil, fmt.Errorf("%s %w: %d of %s run; the rest cannot be", opts.Dir, rundir.ErrReadOnly, ck.Generation, english.Count(r.budget, "generation"))
 	}
 	wrote = true
-	if err := lock.removeStaleTemps(); err != nil {
+	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
 	logf, err := r.openLog()
@@ -300,26 +310,27 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if finished {
-		r.journal.path = filepath.Join(r.dir, fileJournal) // of a run killed as it finished
-		r.journal.remove()
+		rundir.RemoveJournal(r.dir, nil) // of a run killed as it finished
 		res := r.result(ck.Generation, ck.HallOfFame[0])
 		res.Summary = r.summary(ck.states())
 		return res, nil
 	}
 	states := ck.states()
-	pools := make([][][]float64, len(states))
+	if err := r.startModels(); err != nil {
+		return nil, err
+	}
 	for s, sp := range cfg.species {
-		if cfg.Evolution.Model == CMAES {
-			if err := r.replayCMAES(sp, states[s]); err != nil {
-				r.closeSearch()
-				return nil, err
-			}
-		}
-		if pools[s], err = r.breed(sp, ck.Generation-1, states[s].Population); err != nil {
+		if err := sp.resumeModel(r.models[s], ck.Generation, states[s]); err != nil {
+			r.closeModels()
 			return nil, err
 		}
 	}
-	return r.loop(ctx, ck.Generation, pools, states)
+	genomes, err := r.ask(ck.Generation)
+	if err != nil {
+		r.closeModels()
+		return nil, err
+	}
+	return r.loop(ctx, ck.Generation, genomes, states)
 }
 
 func joinKeys(keys []string) string {
@@ -339,9 +350,9 @@ func (r *runner) result(gen int, best Member) *Result {
 }
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
-func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states []SpeciesState) (res *Result, err error) {
-	defer r.closeSearch()
-	defer r.journal.close()
+func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, states []SpeciesState) (res *Result, err error) {
+	defer r.closeModels()
+	defer func() { r.journal.Close() }()
 	checkpointed := gen
 	defer func() {
 		if err != nil && res == nil {
@@ -358,22 +369,15 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 		for s := range states {
 			hofs[s] = states[s].HallOfFame
 		}
-		members, err := r.evaluate(ctx, gen, pools, hofs)
+		members, err := r.evaluate(ctx, gen, genomes, hofs)
 		if err != nil {
 			r.logf("generation %d abandoned: %v", gen+1, err)
 			return nil, err
 		}
 		for s, sp := range r.cfg.species {
-			sorted := r.sortGeneration(sp, members[s])
-			told := states[s].Told
-			if r.cfg.Evolution.Model == CMAES {
-				var finished []bool
-				if r.race != nil {
-					finished = r.race.alive
-				}
-				if told, err = r.tellCMAES(sp, members[s], told, finished); err != nil {
-					return nil, err
-				}
+			sorted, err := r.tell(s, gen, members[s])
+			if err != nil {
+				return nil, err
 			}
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
@@ -386,7 +390,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 				Population: sorted,
 				HallOfFame: hof,
 				History:    append(states[s].History, row),
-				Told:       told,
+				Model:      r.models[s].State(),
 			}
 		}
 		// The run ends at its budget, or earlier by its stop rule, read
@@ -422,7 +426,7 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			r.progress.EndGeneration(gen, main.History[gen], main.HallOfFame[0])
 		}
 		if done {
-			r.journal.remove()
+			rundir.RemoveJournal(r.dir, r.journal)
 			if stopped != nil {
 				r.logf("%s", stopped)
 			}
@@ -435,18 +439,101 @@ func (r *runner) loop(ctx context.Context, gen int, pools [][][]float64, states 
 			r.logf("stopped after generation %d on request", gen+1)
 			return r.result(gen+1, main.HallOfFame[0]), ErrStopped
 		}
-		for s, sp := range r.cfg.species {
-			if pools[s], err = r.breed(sp, gen, states[s].Population); err != nil {
-				return nil, err
-			}
+		if genomes, err = r.ask(gen + 1); err != nil {
+			return nil, err
 		}
 	}
 	// A resumed run whose budget was already reached ends above; the
 	// loop ends by its last generation.
-	r.journal.remove()
+	rundir.RemoveJournal(r.dir, r.journal)
 	res = r.result(gen, states[0].HallOfFame[0])
 	res.Summary = r.summary(states)
 	return res, nil
+}
+
+// startModels starts every species' model.
+func (r *runner) startModels() error {
+	for _, sp := range r.cfg.species {
+		m, err := r.cfg.newModel(sp, r.logf)
+		if err != nil {
+			r.closeModels()
+			return err
+		}
+		r.models = append(r.models, m)
+	}
+	return nil
+}
+
+// newModel starts species sp's model, logging to logf.
+func (c *Config) newModel(sp *species, logf func(string, ...any)) (model.Model, error) {
+	return c.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
+		Streams: c.modelStreams(sp), Logf: logf, Label: labelled(sp)})
+}
+
+// resumeModel rebuilds species sp's model m as it was once told
+// generation gens-1, whose state st is.
+func (sp *species) resumeModel(m model.Model, gens int, st SpeciesState) error {
+	// The checkpoint keeps the last generation best first.
+	last := model.Generation{Results: make([]model.Result, len(st.Population))}
+	for i, mb := range st.Population {
+		last.Results[i] = model.Result{Genes: mb.Genes, Cost: sp.cost(mb)}
+		last.Ranked = append(last.Ranked, i)
+	}
+	return m.Resume(gens-1, st.Model, last)
+}
+
+// modelPairs is the population mode's pairing of generation gen when the
+// main species' model chooses it (model.Pairer).
+func (r *runner) modelPairs(gen int) ([][2]int, bool) {
+	if len(r.models) == 0 {
+		return nil, false
+	}
+	p, ok := r.models[0].(model.Pairer)
+	if !ok {
+		return nil, false
+	}
+	return p.Pairs(gen), true
+}
+
+// ask returns every species' genomes of generation gen.
+func (r *runner) ask(gen int) ([][][]float64, error) {
+	genomes := make([][][]float64, len(r.models))
+	for s, m := range r.models {
+		var err error
+		if genomes[s], err = m.Ask(gen); err != nil {
+			return nil, err
+		}
+	}
+	return genomes, nil
+}
+
+// tell tells species s's model the results of generation gen (members,
+// in the order it asked for them) and returns them best first.
+func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
+	sp := r.cfg.species[s]
+	ranked := r.rankGeneration(sp, members)
+	g := model.Generation{Results: make([]model.Result, len(members)), Ranked: ranked}
+	// Only the main species races (racing refuses co-evolution).
+	raced := s == 0 && r.race != nil && len(r.race.alive) == len(members)
+	for i, m := range members {
+		g.Results[i] = model.Result{Genes: m.Genes, Cost: sp.cost(m), Dropped: raced && !r.race.alive[i]}
+	}
+	if err := r.models[s].Tell(gen, g); err != nil {
+		return nil, err
+	}
+	sorted := make([]Member, len(ranked))
+	for k, i := range ranked {
+		sorted[k] = members[i]
+	}
+	return sorted, nil
+}
+
+// closeModels releases the models (CMA-ES's goroutines).
+func (r *runner) closeModels() {
+	for _, m := range r.models {
+		m.Close()
+	}
+	r.models = nil
 }
 
 func labelled(sp *species) string {
@@ -472,7 +559,7 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(r.dir, fileCheckpoint), data); err != nil {
+	if err := r.writeFile(rundir.CheckpointFile, data); err != nil {
 		return err
 	}
 	return r.writeDerived(ck)
@@ -485,37 +572,29 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if r.cfg.Racing != nil {
 			csv = racingCSV(st.History)
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileGenerations)), csv); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.GenerationsFile), csv); err != nil {
 			return err
 		}
 		best, err := r.cfg.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileBest)), best); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.BestFile), best); err != nil {
 			return err
 		}
 		svg, err := r.cfg.report(sp, st)
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(filepath.Join(r.dir, sp.file(fileReport)), svg); err != nil {
+		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.ReportFile), svg); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// file names a per-species file: rivals get a prefix.
-func (sp *species) file(name string) string {
-	if sp.label == "" {
-		return name
-	}
-	return sp.label + "-" + name
-}
-
 func (r *runner) openLog() (io.Closer, error) {
-	path := filepath.Join(r.dir, fileLog)
+	path := filepath.Join(r.dir, rundir.LogFile)
 	f, err := fileio.OpenAppend(path)
 	if err != nil {
 		var pe *os.PathError

@@ -7,7 +7,6 @@ import (
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gonum.org/v1/gonum/stat/distuv"
-	"gopkg.in/yaml.v3"
 )
 
 // StopConfig ends a run before its generation budget: when the
@@ -28,18 +27,10 @@ type StopConfig struct {
 	Games int `json:"games,omitempty"`
 }
 
-func defaultStop() StopConfig { return StopConfig{Window: 8, Confidence: 0.8} }
-
 func (c *Config) decodeStop(d *yamlcheck.Checker) yamlcheck.Reader {
-	return func(n *yaml.Node, path string) {
-		sc := defaultStop()
-		c.Stop = &sc
-		d.Map(n, path, yamlcheck.Fields{
-			"window":     d.Int(&sc.Window),
-			"confidence": d.Number(&sc.Confidence),
-			"games":      d.Int(&sc.Games),
-		})
-	}
+	return optional(d, &c.Stop, defaultStop, func(sc *StopConfig) yamlcheck.Fields {
+		return yamlcheck.Fields{"window": d.Int(&sc.Window), "confidence": d.Number(&sc.Confidence), "games": d.Int(&sc.Games)}
+	})
 }
 
 func (c *Config) checkStop(bad func(key, format string, args ...any)) {

@@ -1,9 +1,7 @@
 package engine
 
 import (
-	mrand "math/rand"
-	"math/rand/v2"
-
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -19,29 +17,22 @@ const (
 	purposePopulation                   // deals of population games
 	purposeHallOfFame                   // deals of hall-of-fame games
 	purposeRemeasure                    // fresh deals of the end-of-run remeasure of the best
-	purposeCMAES                        // CMA-ES's samples, one stream for the whole run
+	purposeModel                        // the model's own draws (CMA-ES's samples, one stream for the whole run)
 	purposeVerdict                      // the second fresh deals, on which the recommended player is measured
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {
-	return fitness.Derive(r.cfg.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
+	return r.cfg.stream(gen, purpose, index...)
 }
 
-// pcgSource adapts a math/rand/v2 PCG to the math/rand.Source64 eaopt
-// needs.
-type pcgSource struct{ *rand.PCG }
-
-func (s pcgSource) Int63() int64 { return int64(s.Uint64() >> 1) }
-
-// Seed is never called by eaopt; reseeding would break derivation.
-func (s pcgSource) Seed(int64) { panic("engine: eaopt generator must not be reseeded") }
-
-func newEaoptRand(seed uint64) *mrand.Rand {
-	return mrand.New(pcgSource{rand.NewPCG(seed, fitness.Mix(seed))})
+func (c *Config) stream(gen int, purpose uint64, index ...uint64) uint64 {
+	return fitness.Derive(c.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
 }
 
-// v2From draws a math/rand/v2 generator from an eaopt one, for genome's
-// operators, deterministically.
-func v2From(rng *mrand.Rand) *rand.Rand {
-	return rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+// modelStreams are species sp's streams, as its model draws them.
+func (c *Config) modelStreams(sp *species) model.Streams {
+	of := func(purpose uint64) model.Stream {
+		return func(gen int, index ...uint64) uint64 { return c.stream(gen, sp.offset+purpose, index...) }
+	}
+	return model.Streams{Init: of(purposeInit), Breed: of(purposeBreed), Fresh: of(purposeFresh), Own: of(purposeModel)}
 }

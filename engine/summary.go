@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
+	"github.com/evotune/evotune/rundir"
 )
 
 // Summary is what a finished run says of itself: where it started, what
@@ -80,7 +81,7 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 	st := states[0]
 	sp := c.species[0]
 	s := &Summary{Dir: dir, Objective: c.ObjectiveName(), LowerIsBetter: sp.minimise,
-		Generations: len(st.History), BestFile: filepath.Join(dir, sp.file(fileBest))}
+		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(sp.label, rundir.BestFile))}
 	for _, h := range st.History {
 		s.Games += h.Games
 	}
@@ -90,18 +91,20 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 	order := exportOrder(sp, st)
 	best := st.HallOfFame[order[0]]
 	s.Best = SummaryPlayer{HallOfFameRank: order[0] + 1, Generation: best.Generation + 1,
-		Selection: fitness.Figure{Fitness: best.Fitness, Games: best.Games, CI95: best.CI95}}
+		Selection: best.Figure}
 	for _, rm := range st.Remeasured {
 		if rm.Rank == order[0]+1 {
-			s.Best.Remeasured = &fitness.Figure{Fitness: rm.Fitness, Games: rm.Games, CI95: rm.CI95}
+			f := rm.Figure
+			s.Best.Remeasured = &f
 		}
 	}
 	if v := st.Verdict; v != nil && v.Games > 0 {
-		s.Best.Fresh = &fitness.Figure{Fitness: v.Fitness, Games: v.Games, CI95: v.CI95}
+		f := v.Figure
+		s.Best.Fresh = &f
 		s.Against, s.Difference, s.Pairs = v.Against, v.Difference, v.Pairs
 		if v.Against != againstRunnerUp && v.StartGenes != nil {
 			s.Start = &SummaryStart{Source: "defaults", Fresh: v.Start}
-			if len(sp.seeds) > 0 {
+			if len(sp.starts) > 0 {
 				s.Start.Source = "first seed"
 			}
 		}

@@ -21,10 +21,10 @@ evolution:
   population: 10
   generations: 1
 `)
-	r := newRunner(cfg, Options{Dir: b.TempDir(), Workers: 1})
-	pools := r.initial()
+	r := startRunner(b, cfg, Options{Dir: b.TempDir(), Workers: 1})
+	genomes := firstGeneration(b, r)
 	for b.Loop() {
-		if _, err := r.evaluate(context.Background(), 0, pools, [][]Member{nil}); err != nil {
+		if _, err := r.evaluate(context.Background(), 0, genomes, [][]Member{nil}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -69,7 +69,7 @@ func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: c.ObjectiveName(), Minimise: sp.minimise,
 		History: st.History, HallOfFame: st.HallOfFame, Remeasured: st.Remeasured, Verdict: st.Verdict,
 		Params: sp.space.Params(), space: sp.space, StartSource: "defaults"}
-	if len(sp.seeds) > 0 {
+	if len(sp.starts) > 0 {
 		v.StartSource = "first seed"
 	}
 	if c.Fitness.Objective == Score {

@@ -69,14 +69,14 @@ func TestWorkerGuardsItsMachine(t *testing.T) {
 				hash = cfg.Hash()
 				cfg.Close()
 			}
-			run, err := json.Marshal(runSpec{Format: SpecFormat, Config: tc.config, ConfigHash: hash, Files: tc.files})
+			run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: tc.config, ConfigHash: hash, Files: tc.files})
 			if err != nil {
 				t.Fatal(err)
 			}
 			w := &Worker{AllowPrograms: tc.allow}
 			defer w.Close()
 			fetch := func(context.Context, string) ([]byte, error) { return run, nil }
-			_, err = w.PlaySpec(context.Background(), (&batchSpec{Batch: "r.0.0", Run: "k"}).append(nil), 1, fetch)
+			_, err = w.PlayBatch(context.Background(), (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil), 1, fetch)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)

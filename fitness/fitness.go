@@ -12,9 +12,10 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Outcome is the result of one game seen from the first player passed to
@@ -34,17 +35,9 @@ func (o Outcome) Score() float64 { return float64(o) / 2 }
 // Flip returns the same outcome seen from the other player.
 func (o Outcome) Flip() Outcome { return Win - o }
 
-func (o Outcome) String() string {
-	switch o {
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	case Win:
-		return "win"
-	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
-}
+var outcomeNames = [...]string{Loss: "loss", Draw: "draw", Win: "win"}
+
+func (o Outcome) String() string { return enum.Name(outcomeNames[:], o, "Outcome") }
 
 // Role names what a player does in its game, as the game declares it
 // (Game.Roles): Mover for both sides of a symmetric game, Battleship's
@@ -57,6 +50,15 @@ type Role string
 const Mover Role = "mover"
 
 func (r Role) String() string { return string(r) }
+
+// JoinRoles lists roles for a message: "shooter, placer".
+func JoinRoles(rs []Role) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.String()
+	}
+	return strings.Join(names, ", ")
+}
 
 // PlayerInfo describes one registered player of a game.
 type PlayerInfo struct {

@@ -28,11 +28,9 @@ type ParamsFile struct {
 
 // RankedParams is one parameter set of an export and its figures.
 type RankedParams struct {
-	Rank       int        `json:"rank" yaml:"rank"`
-	Generation int        `json:"generation" yaml:"generation"`
-	Fitness    float64    `json:"fitness" yaml:"fitness"`
-	Games      int        `json:"games" yaml:"games"`
-	CI95       [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	Rank       int `json:"rank" yaml:"rank"`
+	Generation int `json:"generation" yaml:"generation"`
+	Figure     `yaml:",inline"`
 	// HallOfFameRank is the set's place in the run's hall of fame, when
 	// the file is ordered by the remeasure (the recommended set first):
 	// Rank is then the file's order.
@@ -61,10 +59,8 @@ type Figure struct {
 // deals, and the paired difference), or, head to head, the starting
 // point or the remeasure's runner-up.
 type Fresh struct {
-	Against string     `json:"against" yaml:"against"`
-	Fitness float64    `json:"fitness" yaml:"fitness"`
-	Games   int        `json:"games" yaml:"games"`
-	CI95    [2]float64 `json:"ci95" yaml:"ci95,flow"`
+	Against string `json:"against" yaml:"against"`
+	Figure  `yaml:",inline"`
 	// Start is the run's starting point on the same deals (the first
 	// seed, else the player's defaults), VsStart the paired difference
 	// fresh - start, per deal.

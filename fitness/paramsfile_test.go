@@ -76,14 +76,13 @@ func TestParamsFileRoundTrip(t *testing.T) {
 	params["weights"] = [][]float64{{0.25, 0.5}, {0.75, 1}} // as export writes grids: rows
 	file := &fitness.ParamsFile{Game: "coin", Player: "tuned", Role: fitness.Mover, Rules: map[string]string{"size": "9"},
 		Objective: "score", Players: []fitness.RankedParams{
-			{Rank: 1, Generation: 7, Fitness: 0.625, Games: 40, CI95: [2]float64{0.5, 0.75}, Params: params,
+			{Rank: 1, Generation: 7, Figure: fitness.Figure{Fitness: 0.625, Games: 40, CI95: [2]float64{0.5, 0.75}}, Params: params,
 				Remeasured:     &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.5, 0.6}},
 				HallOfFameRank: 2,
-				Fresh: &fitness.Fresh{Against: "baselines", Fitness: 0.54, Games: 400, CI95: [2]float64{0.49, 0.59},
-					Start:   &fitness.Figure{Fitness: 0.5, Games: 400, CI95: [2]float64{0.45, 0.55}},
+				Fresh: &fitness.Fresh{Against: "baselines", Figure: fitness.Figure{Fitness: 0.54, Games: 400, CI95: [2]float64{0.49, 0.59}}, Start: &fitness.Figure{Fitness: 0.5, Games: 400, CI95: [2]float64{0.45, 0.55}},
 					VsStart: &fitness.Difference{Difference: 0.04, Games: 200, CI95: [2]float64{0.01, 0.07}}},
 				Rating: &fitness.Rating{Elo: 31.5, CI95: [2]float64{12, 51}, Games: 120}},
-			{Rank: 2, Generation: 6, Fitness: 0.5, Games: 40, CI95: [2]float64{0.375, 0.625}, Params: map[string]any{"bias": 0.9}},
+			{Rank: 2, Generation: 6, Figure: fitness.Figure{Fitness: 0.5, Games: 40, CI95: [2]float64{0.375, 0.625}}, Params: map[string]any{"bias": 0.9}},
 		}}
 	assertEveryFieldSet(t, reflect.ValueOf(*file))
 	assertEveryFieldSet(t, reflect.ValueOf(file.Players[0]))

@@ -694,27 +694,28 @@ func declareParam(r *yamlcheck.Checker, e *entry, p *Param, fixed *bool, fixVal 
 		return
 	}
 	p.Default = middle(p)
-	if f, has := e.get("default"); has {
+	// A value of the parameter, inside its range; ok false when absent
+	// or refused (and reported).
+	value := func(key string) (v Value, ok bool) {
+		f, has := e.get(key)
+		if !has {
+			return v, false
+		}
 		v, msg := readValue(p, f.val)
 		if msg == "" {
 			msg = outside(p, v, "")
 		}
 		if msg != "" {
 			bad(f, "%s", msg)
-		} else {
-			p.Default = v
+			return v, false
 		}
+		return v, true
 	}
-	if f, has := e.get("fix"); has {
-		v, msg := readValue(p, f.val)
-		if msg == "" {
-			msg = outside(p, v, "")
-		}
-		if msg != "" {
-			bad(f, "%s", msg)
-		} else {
-			*fixed, *fixVal = true, v
-		}
+	if v, ok := value("default"); ok {
+		p.Default = v
+	}
+	if v, ok := value("fix"); ok {
+		*fixed, *fixVal = true, v
 	}
 }
 

@@ -3,9 +3,9 @@ package genome
 import (
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/internal/enum"
 	"math"
 	"math/rand/v2"
-	"strconv"
 )
 
 // Mutation configures Space.Mutate. The zero value is a usable default.
@@ -154,19 +154,12 @@ const DefaultAlpha = 0.5
 
 var crossoverNames = [...]string{Uniform: "uniform", Blend: "blend"}
 
-func (c Crossover) String() string {
-	if int(c) < len(crossoverNames) && crossoverNames[c] != "" {
-		return crossoverNames[c]
-	}
-	return "Crossover(" + strconv.Itoa(int(c)) + ")"
-}
+func (c Crossover) String() string { return enum.Name(crossoverNames[:], c, "Crossover") }
 
 // ParseCrossover turns "uniform" or "blend" into a Crossover.
 func ParseCrossover(s string) (Crossover, error) {
-	for c, name := range crossoverNames {
-		if name != "" && name == s {
-			return Crossover(c), nil
-		}
+	if c, ok := enum.Parse[Crossover](crossoverNames[:], s); ok {
+		return c, nil
 	}
 	return 0, fmt.Errorf("genome: unknown crossover %q (want uniform or blend)", s)
 }

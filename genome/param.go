@@ -17,6 +17,7 @@ package genome
 import (
 	"errors"
 	"fmt"
+	"github.com/evotune/evotune/internal/enum"
 	"math"
 	"slices"
 	"strconv"
@@ -37,19 +38,12 @@ const (
 
 var kindNames = [...]string{Float: "float", Int: "int", Bool: "bool", Choice: "choice", Grid: "grid"}
 
-func (k Kind) String() string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return enum.Name(kindNames[:], k, "Kind") }
 
 // ParseKind turns a kind's name ("float", "int", ...) into a Kind.
 func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if name != "" && name == s {
-			return Kind(k), nil
-		}
+	if k, ok := enum.Parse[Kind](kindNames[:], s); ok {
+		return k, nil
 	}
 	return 0, fmt.Errorf("genome: unknown kind %q (want float, int, bool, choice or grid)", s)
 }
@@ -67,19 +61,12 @@ const (
 
 var symmetryNames = [...]string{Full: "full", Ring: "ring", Dihedral: "dihedral"}
 
-func (s Symmetry) String() string {
-	if int(s) < len(symmetryNames) && symmetryNames[s] != "" {
-		return symmetryNames[s]
-	}
-	return "Symmetry(" + strconv.Itoa(int(s)) + ")"
-}
+func (s Symmetry) String() string { return enum.Name(symmetryNames[:], s, "Symmetry") }
 
 // ParseSymmetry turns "full", "ring" or "dihedral" into a Symmetry.
 func ParseSymmetry(s string) (Symmetry, error) {
-	for k, name := range symmetryNames {
-		if name != "" && name == s {
-			return Symmetry(k), nil
-		}
+	if x, ok := enum.Parse[Symmetry](symmetryNames[:], s); ok {
+		return x, nil
 	}
 	return 0, fmt.Errorf("genome: unknown symmetry %q (want ring, dihedral or full)", s)
 }

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"github.com/evotune/evotune/rundir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,18 +52,18 @@ evolution:
 		if out, err := run.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, out)
 		}
-		for _, f := range []string{"generations.csv", "best.yaml"} {
+		for _, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 			b, err := os.ReadFile(filepath.Join(dir, name, f))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f == "best.yaml" {
+			if f == rundir.BestFile {
 				_, b, _ = bytes.Cut(b, []byte("\nplayers:\n"))
 			}
 			files[name] = append(files[name], b)
 		}
 	}
-	for i, f := range []string{"generations.csv", "best.yaml"} {
+	for i, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 		if !bytes.Equal(files["builtin"][i], files["bridge"][i]) {
 			t.Errorf("%s differs:\nbuilt in:\n%s\nthrough the bridge:\n%s", f, files["builtin"][i], files["bridge"][i])
 		}

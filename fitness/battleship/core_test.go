@@ -62,7 +62,7 @@ func TestRulesValidation(t *testing.T) {
 		{"crowded", map[string]string{"size": "4", "fleet": "4,4,4"}, "more than half"},
 		{"bad number", map[string]string{"size": "ten"}, "not a whole number"},
 		{"bad reveal", map[string]string{"reveal": "all"}, "want sunk, hits-only or ship"},
-		{"unknown option", map[string]string{"colour": "red"}, "unknown rule option colour"},
+		{"unknown option", map[string]string{"colour": "red"}, `unknown option "colour" (want size, width, height, fleet, reveal or placer)`},
 		{"unknown placer", map[string]string{"placer": "nobody"}, `unknown placer "nobody"`},
 	}
 	for _, tc := range tests {

@@ -686,17 +686,25 @@ func (k *densityGunner) ownDensity(dens *[MaxCells]float64, L int, own Bits) flo
 // other than 1 the scores are bounded first (see chooseBounded) and
 // math.Pow runs only where a bound cannot settle the choice.
 func (k *densityGunner) choose() int {
-	p := k.p
-	open := k.g.All.AndNot(k.fired)
-	if p.Exponent != 1 && k.roots != nil {
+	if k.p.Exponent != 1 && k.roots != nil {
+		open := k.g.All.AndNot(k.fired)
 		m := k.masks()
 		return k.chooseBounded(open, &m) // folds the product itself
 	}
+	return k.chooseExact()
+}
+
+// chooseExact is choose with every open cell scored exactly (value), each
+// score left in k.score: the path of exponent 1 (over9000 and bob take it
+// every shot), and the reference the bounded choice is tested against.
+func (k *densityGunner) chooseExact() int {
+	p := k.p
+	open := k.g.All.AndNot(k.fired)
 	k.product()
 	m := k.masks() // copied into locals, which the loop keeps in registers
 	critical, preferred, avoid, parity, hunting := m.critical, m.preferred, m.avoid, m.parity, m.hunting
-	// The loop body is value, inlined: over9000 and bob take this path
-	// every shot, and it visits only the open cells.
+	// The loop body is value, inlined: a call per cell costs over9000 and
+	// bob a tenth of their time (value is too large to inline).
 	best, top := -1, math.Inf(-1)
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {

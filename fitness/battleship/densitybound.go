@@ -222,6 +222,25 @@ func (r *densityRoots) rootBounds(x float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// drawRange is where a cell's root decides its jitter draw, for a top
+// score in [tlo, thi]: a root below skipBelow draws nothing, one above
+// drawAbove draws, one between is scored exactly (see chooseGeneral).
+func (r *densityRoots) drawRange(tlo, thi, jitter float64) (skipBelow, drawAbove float64) {
+	skipBelow, drawAbove = 0, -1
+	if gap := tlo - jitter; gap >= 0x1p-900 {
+		lo, _ := r.rootBounds(gap)
+		skipBelow = lo * (1 - 4*rootSlack)
+	}
+	if gap := thi - jitter + thi*0x1p-50; gap > 0 {
+		drawAbove = math.Inf(1)
+		if gap >= 0x1p-900 {
+			_, hi := r.rootBounds(gap)
+			drawAbove = hi * (1 + 4*rootSlack)
+		}
+	}
+	return skipBelow, drawAbove
+}
+
 // powBounds returns lo <= v <= hi for the score v of a cell whose
 // computed root is u > 0: the true root is within 1 +- rootSlack of u,
 // so log2 v lies within e (log2 u +- 2 rootSlack), and boundSlack covers
@@ -368,18 +387,7 @@ func (k *densityGunner) chooseBounded(open Bits, m *scoreMasks) int {
 	score, root := &k.score, &sb.root
 	near := maxRoot * (1 - 4*rootSlack)
 	// Which cells draw: see chooseGeneral.
-	skipBelow, drawAbove := 0.0, -1.0
-	if gap := tlo - p.Jitter; gap >= 0x1p-900 {
-		lo, _ := rt.rootBounds(gap)
-		skipBelow = lo * (1 - 4*rootSlack)
-	}
-	if gap := thi - p.Jitter + thi*0x1p-50; gap > 0 {
-		drawAbove = math.Inf(1)
-		if gap >= 0x1p-900 {
-			_, hi := rt.rootBounds(gap)
-			drawAbove = hi * (1 + 4*rootSlack)
-		}
-	}
+	skipBelow, drawAbove := rt.drawRange(tlo, thi, p.Jitter)
 	// One pass lists the drawers in cell order, each with an upper bound
 	// of its score (see chooseGeneral: tlo >= powMinTop here) or, where
 	// its draw depends on top, its exact score (its root then NaN); then
@@ -525,18 +533,7 @@ func (k *densityGunner) chooseGeneral(open Bits, m *scoreMasks) int {
 	// ulp, so rounding cannot bring it back to top: it draws. Otherwise
 	// it is scored exactly and compared with top, scored exactly then if
 	// it is not yet.
-	skipBelow, drawAbove := 0.0, -1.0
-	if gap := tlo - p.Jitter; gap >= 0x1p-900 {
-		lo, _ := rt.rootBounds(gap)
-		skipBelow = lo * (1 - 4*rootSlack)
-	}
-	if gap := thi - p.Jitter + thi*0x1p-50; gap > 0 {
-		drawAbove = math.Inf(1)
-		if gap >= 0x1p-900 {
-			_, hi := rt.rootBounds(gap)
-			drawAbove = hi * (1 + 4*rootSlack)
-		}
-	}
+	skipBelow, drawAbove := rt.drawRange(tlo, thi, p.Jitter)
 	// The jittered score of a drawer not scored exactly is bounded above
 	// from its root u: v <= thi * (u / maxRoot)^e * (1 + powSlack). The
 	// cell with the largest root scores at most top <= thi, and the roots are
@@ -718,24 +715,15 @@ func (k *densityGunner) topScore(cand []int8, near float64, m *scoreMasks) float
 // near or above near are the cells chooseGeneral's cand would hold, and
 // any other, scored or not, scores strictly less than the largest root's.
 func (k *densityGunner) topScoreOpen(open Bits, near float64, m *scoreMasks) float64 {
-	top := math.Inf(-1)
+	var cand [MaxCells]int8
+	n := 0
 	for wi, w := range [2]uint64{open.Lo, open.Hi} {
 		for ; w != 0; w &= w - 1 {
-			c := (wi<<6 | bits.TrailingZeros64(w)) & (MaxCells - 1)
-			u := k.bound.root[c]
-			if u < near {
-				continue
-			}
-			v := k.score[c]
-			if u == u {
-				v = k.value(c, v, m)
-			}
-			if v > top { // as in the plain loop: a NaN score never counts
-				top = v
-			}
+			cand[n&(MaxCells-1)] = int8(wi<<6 | bits.TrailingZeros64(w))
+			n++
 		}
 	}
-	return top
+	return k.topScore(cand[:n], near, m)
 }
 
 // productRoots is product fused with the roots: folding in the last ship

@@ -2,28 +2,29 @@ package battleship
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 )
 
+// options are Battleship's rule options, as `evotune games` lists them.
+var options = []fitness.Option{
+	{Name: "size", Default: "10", Summary: "board width and height"},
+	{Name: "width", Default: "10", Summary: "board width (columns), overrides size"},
+	{Name: "height", Default: "10", Summary: "board height (rows), overrides size"},
+	{Name: "fleet", Default: "5,4,3,3,2", Summary: "ship lengths"},
+	{Name: "reveal", Default: "sunk", Summary: "sunk | hits-only | ship: what a hit tells the shooter"},
+	{Name: "placer", Default: "random", Summary: "placer SPEC laying both fleets in head-to-head games and solo targets", Spec: PlacerRole},
+}
+
 // Info registers Battleship with the game catalog.
 var Info = fitness.GameInfo{
 	Name:    "battleship",
 	Summary: "find and sink a hidden fleet; solo (shots to sink) and head-to-head",
-	Options: []fitness.Option{
-		{Name: "size", Default: "10", Summary: "board width and height"},
-		{Name: "width", Default: "10", Summary: "board width (columns), overrides size"},
-		{Name: "height", Default: "10", Summary: "board height (rows), overrides size"},
-		{Name: "fleet", Default: "5,4,3,3,2", Summary: "ship lengths"},
-		{Name: "reveal", Default: "sunk", Summary: "sunk | hits-only | ship: what a hit tells the shooter"},
-		{Name: "placer", Default: "random", Summary: "placer SPEC laying both fleets in head-to-head games and solo targets", Spec: PlacerRole},
-	},
-	New: func(opts map[string]string) (fitness.Game, error) { return New(opts) },
+	Options: options,
+	New:     func(opts map[string]string) (fitness.Game, error) { return New(opts) },
 }
 
 // Battleship's roles: shooters fire, placers lay out fleets.
@@ -45,27 +46,9 @@ var _ fitness.SoloGame = (*Game)(nil)
 
 // New builds a game from rule options (see Info.Options).
 func New(opts map[string]string) (*Game, error) {
-	rules, rest, err := ParseRules(opts)
+	rules, placerSpec, err := parseOptions(opts)
 	if err != nil {
 		return nil, err
-	}
-	placerSpec := "random"
-	var unknown []string
-	for key, val := range rest {
-		switch key {
-		case "placer":
-			placerSpec = val
-		default:
-			unknown = append(unknown, key)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		errs := make([]error, len(unknown))
-		for i, key := range unknown {
-			errs[i] = fitness.BadOption(key, fmt.Errorf("battleship: unknown rule option %s (known: size, width, height, fleet, reveal, placer)", key))
-		}
-		return nil, errors.Join(errs...)
 	}
 	geo, err := NewGeometry(rules)
 	if err != nil {

@@ -106,8 +106,8 @@ func (p posteriorParams) validate() error {
 // posteriorShooter fires at the unfired cell the posterior rates most
 // likely to hold a ship, the lowest such cell on a tie. A tie is one of
 // the sums as computed: two cells of equal probability can come out a
-// last bit apart, and then the higher is fired (optimal_test.go meets
-// this on 4x4 with ships 2 2 2).
+// last bit apart, and then the higher is fired (the exact solver of
+// research/battleship/optimal meets this on 4x4 with ships 2 2 2).
 type posteriorShooter struct {
 	p posteriorParams
 	t *densityTables

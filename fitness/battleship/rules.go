@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Reveal is what the shooter is told about a hit.
@@ -27,19 +28,12 @@ const (
 
 var revealNames = [...]string{RevealSunk: "sunk", RevealHitsOnly: "hits-only", RevealShip: "ship"}
 
-func (r Reveal) String() string {
-	if int(r) < len(revealNames) && revealNames[r] != "" {
-		return revealNames[r]
-	}
-	return "Reveal(" + strconv.Itoa(int(r)) + ")"
-}
+func (r Reveal) String() string { return enum.Name(revealNames[:], r, "Reveal") }
 
 // ParseReveal turns "sunk", "hits-only" or "ship" into a Reveal.
 func ParseReveal(s string) (Reveal, error) {
-	for r, name := range revealNames {
-		if name != "" && name == s {
-			return Reveal(r), nil
-		}
+	if r, ok := enum.Parse[Reveal](revealNames[:], s); ok {
+		return r, nil
 	}
 	return 0, fmt.Errorf("battleship: reveal %q: want sunk, hits-only or ship", s)
 }
@@ -87,60 +81,49 @@ func (r Rules) Validate() error {
 	return errors.Join(errs...)
 }
 
-// ParseRules reads rule options (size, width, height, fleet, reveal) on top
-// of the classic rules. It returns the remaining options it did not know,
-// so the game can claim its own (such as the placer).
-func ParseRules(opts map[string]string) (Rules, map[string]string, error) {
+// parseOptions reads rule options (size, width, height, fleet, reveal,
+// placer) on top of the classic rules and the random placer, in name
+// order (fitness.ReadOptions). The rules are validated once every
+// option has read well.
+func parseOptions(opts map[string]string) (Rules, string, error) {
 	r := Classic()
-	rest := map[string]string{}
-	var errs []error
-	atoi := func(key, s string) int {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			errs = append(errs, fitness.BadOption(key, fmt.Errorf("battleship: %s %q: not a whole number", key, s)))
+	placer := "random"
+	err := fitness.ReadOptions("battleship", options, opts, func(key, val string) error {
+		whole := func(s string) (int, error) {
+			n, err := fitness.OptionInt("battleship", key, s)
+			return int(n), err
 		}
-		return n
-	}
-	for _, key := range sortedKeys(opts) {
-		val := opts[key]
+		var err error
 		switch key {
 		case "size":
-			n := atoi(key, val)
-			r.W, r.H = n, n
+			r.W, err = whole(val)
+			r.H = r.W
 		case "width":
-			r.W = atoi(key, val)
+			r.W, err = whole(val)
 		case "height":
-			r.H = atoi(key, val)
+			r.H, err = whole(val)
 		case "fleet":
 			r.Fleet = nil
+			var errs []error
 			for _, f := range strings.FieldsFunc(val, func(c rune) bool { return c == ',' || c == ' ' }) {
-				r.Fleet = append(r.Fleet, atoi(key, f))
+				n, err := whole(f)
+				r.Fleet = append(r.Fleet, n)
+				if err != nil {
+					errs = append(errs, fitness.BadOption(key, err)) // each length its own
+				}
 			}
+			err = errors.Join(errs...)
 		case "reveal":
-			rv, err := ParseReveal(val)
-			if err != nil {
-				errs = append(errs, fitness.BadOption(key, err))
-			}
-			r.Reveal = rv
-		default:
-			rest[key] = val
+			r.Reveal, err = ParseReveal(val)
+		default: // placer
+			placer = val
 		}
+		return err
+	})
+	if err == nil {
+		err = r.Validate()
 	}
-	if len(errs) == 0 {
-		if err := r.Validate(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return r, rest, errors.Join(errs...)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return r, placer, err
 }
 
 // Geometry is everything about a board that can be computed once per rule

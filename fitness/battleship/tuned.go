@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // The parameter names of the tuned shooter.
@@ -33,18 +34,11 @@ const (
 
 var probModelNames = [...]string{modelDensity: "density", modelPosterior: "posterior"}
 
-func (m probModel) String() string {
-	if int(m) < len(probModelNames) {
-		return probModelNames[m]
-	}
-	return fmt.Sprintf("probModel(%d)", int(m))
-}
+func (m probModel) String() string { return enum.Name(probModelNames[:], m, "probModel") }
 
 func parseProbModel(s string) (probModel, error) {
-	for m, name := range probModelNames {
-		if name == s {
-			return probModel(m), nil
-		}
+	if m, ok := enum.Parse[probModel](probModelNames[:], s); ok {
+		return m, nil
 	}
 	return 0, fmt.Errorf("battleship: tuned shooter: model %q: want density or posterior", s)
 }

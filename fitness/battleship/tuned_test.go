@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -222,7 +223,7 @@ func Example_densityShooters() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%s: %v shots\n", name, mustSolo(game, p, game.Placer(), 42))
+		fmt.Printf("%s: %v shots\n", name, playtest.MustSolo(game, p, game.Placer(), 42))
 	}
 	// Output:
 	// bob: 56 shots

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/battleship"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/cputime"
 )
@@ -119,13 +120,13 @@ func BenchmarkWorkload(b *testing.B) {
 					start := cputime.Thread()
 					switch {
 					case w.solo && w.role == g.Roles()[0]:
-						mustSolo(g.(fitness.SoloGame), p, opp, seed)
+						playtest.MustSolo(g.(fitness.SoloGame), p, opp, seed)
 					case w.solo: // a player of the other role raises the cost
-						mustSolo(g.(fitness.SoloGame), opp, p, seed)
+						playtest.MustSolo(g.(fitness.SoloGame), opp, p, seed)
 					case seed%2 == 0:
-						mustPlay(g, p, opp, seed)
+						playtest.MustPlay(g, p, opp, seed)
 					default:
-						mustPlay(g, opp, p, seed)
+						playtest.MustPlay(g, opp, p, seed)
 					}
 					spent[i] += cputime.Thread() - start
 				}

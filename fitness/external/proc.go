@@ -237,9 +237,6 @@ func (p *proc) write() {
 	}
 }
 
-// errLineTooLong is a protocol error: a reply longer than the limit.
-var errLineTooLong = errors.New("line too long")
-
 func (p *proc) read() {
 	defer close(p.lines)
 	r := bufio.NewReaderSize(p.stdout, 64<<10)
@@ -263,28 +260,17 @@ func (p *proc) read() {
 	}
 }
 
-// readLine reads one line without its newline, refusing lines of limit
-// bytes or more. The slice is the caller's.
+// readLine reads one of the program's lines (wire.ReadLine), its errors
+// worded for evotune's messages.
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		if len(line)+len(frag) > limit {
-			return nil, fmt.Errorf("%w (over %d bytes)", errLineTooLong, limit)
-		}
-		switch err {
-		case nil:
-			line = append(line, frag[:len(frag)-1]...)
-			return line, nil
-		case bufio.ErrBufferFull:
-			line = append(line, frag...)
-		default:
-			if err == io.EOF && len(line)+len(frag) > 0 {
-				return nil, errors.New("program closed its stdout in the middle of a line")
-			}
-			return nil, err
-		}
+	line, err := wire.ReadLine(r, limit)
+	switch {
+	case errors.Is(err, wire.ErrLineTooLong):
+		return nil, fmt.Errorf("%w (over %d bytes)", wire.ErrLineTooLong, limit)
+	case errors.Is(err, wire.ErrPartialLine):
+		return nil, errors.New("program closed its stdout in the middle of a line")
 	}
+	return line, err
 }
 
 // forward copies stderr to the sink line by line, within the process's

@@ -2,6 +2,7 @@ package hadron
 
 import (
 	"fmt"
+	"github.com/evotune/evotune/internal/enum"
 	"strconv"
 	"strings"
 )
@@ -16,17 +17,9 @@ const (
 	Black
 )
 
-func (c Color) String() string {
-	switch c {
-	case Empty:
-		return "empty"
-	case White:
-		return "white"
-	case Black:
-		return "black"
-	}
-	return "Color(" + strconv.Itoa(int(c)) + ")"
-}
+var colorNames = [...]string{Empty: "empty", White: "white", Black: "black"}
+
+func (c Color) String() string { return enum.Name(colorNames[:], c, "Color") }
 
 // Other returns the opponent of White or Black.
 func (c Color) Other() Color { return White + Black - c }

@@ -2,10 +2,7 @@ package hadron
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
@@ -32,15 +29,18 @@ const (
 // DefaultOptions are the tournament board and a depth-4 search.
 func DefaultOptions() Options { return Options{Size: 9, Depth: 4} }
 
+// options are Hadron's rule options, as `evotune games` lists them.
+var options = []fitness.Option{
+	{Name: "size", Default: "9", Summary: fmt.Sprintf("board side, %d to %d", MinSize, MaxSize)},
+	{Name: "depth", Default: "4", Summary: fmt.Sprintf("alpha-beta search depth in plies, 1 to %d", MaxDepth)},
+	{Name: "nodes", Default: "0", Summary: fmt.Sprintf("node budget per move of the searching players, 0 for none, at most %d", MaxNodes)},
+}
+
 // Info registers Hadron with the game registry.
 var Info = fitness.GameInfo{
 	Name:    "hadron",
 	Summary: "place stones on cells whose neighbours hold as many white as black stones; no move, you lose",
-	Options: []fitness.Option{
-		{Name: "size", Default: "9", Summary: fmt.Sprintf("board side, %d to %d", MinSize, MaxSize)},
-		{Name: "depth", Default: "4", Summary: fmt.Sprintf("alpha-beta search depth in plies, 1 to %d", MaxDepth)},
-		{Name: "nodes", Default: "0", Summary: fmt.Sprintf("node budget per move of the searching players, 0 for none, at most %d", MaxNodes)},
-	},
+	Options: options,
 	New: func(opts map[string]string) (fitness.Game, error) {
 		o, err := ParseOptions(opts)
 		if err != nil {
@@ -58,41 +58,24 @@ var Info = fitness.GameInfo{
 // name and bad value is reported, in name order.
 func ParseOptions(opts map[string]string) (Options, error) {
 	o := DefaultOptions()
-	names := make([]string, 0, len(opts))
-	for k := range opts {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	var errs []error
-	for _, k := range names {
-		if k != "size" && k != "depth" && k != "nodes" {
-			errs = append(errs, fitness.BadOption(k, fmt.Errorf("hadron: unknown option %q (want size, depth or nodes)", k)))
-			continue
-		}
-		x, err := strconv.ParseInt(strings.TrimSpace(opts[k]), 10, 64)
+	err := fitness.ReadOptions("hadron", options, opts, func(name, value string) error {
+		x, err := fitness.OptionInt("hadron", name, value)
 		if err != nil {
-			errs = append(errs, fitness.BadOption(k, fmt.Errorf("hadron: %s %q: not an integer", k, opts[k])))
-			continue
+			return err
 		}
-		switch k {
+		switch name {
 		case "size":
 			o.Size = int(x)
-			if err := checkSize(o.Size); err != nil {
-				errs = append(errs, fitness.BadOption(k, err))
-			}
+			return checkSize(o.Size)
 		case "depth":
 			o.Depth = int(min(max(x, 0), MaxDepth+1)) // no wrap-around on 32-bit ints
-			if err := checkDepth(x); err != nil {
-				errs = append(errs, fitness.BadOption(k, err))
-			}
-		case "nodes":
+			return checkDepth(x)
+		default: // nodes
 			o.Nodes = x
-			if err := checkNodes(x); err != nil {
-				errs = append(errs, fitness.BadOption(k, err))
-			}
+			return checkNodes(x)
 		}
-	}
-	return o, errors.Join(errs...)
+	})
+	return o, err
 }
 
 // Game is Hadron under one set of rule options. It is immutable and safe

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/bits128"
 )
@@ -36,7 +37,7 @@ func TestParseOptions(t *testing.T) {
 		{name: "depth 10^8", opts: map[string]string{"depth": "100000000"}, err: "hadron: depth 100000000: must be from 1 to 16"},
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "hadron: nodes 1000000001: must be 0 (no budget) to 1000000000"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "hadron: nodes -1: must be 0 (no budget) to 1000000000"},
-		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not an integer`},
+		{name: "not a number", opts: map[string]string{"size": "nine"}, err: `hadron: size "nine": not a whole number`},
 		{name: "unknown", opts: map[string]string{"sise": "9"}, err: `hadron: unknown option "sise" (want size, depth or nodes)`},
 		{name: "several, in name order", opts: map[string]string{"size": "1", "depth": "-2", "colour": "x"},
 			err: `hadron: unknown option "colour" (want size, depth or nodes)|hadron: depth -2: must be from 1 to 16|hadron: size 1: must be at least 3`},
@@ -149,7 +150,7 @@ func TestGamesAreLegalAndReproducible(t *testing.T) {
 					if again := record(t, g, pa, pb, seed); again.String() != r.String() {
 						t.Fatalf("seed %d: %v then %v", seed, r, again)
 					}
-					if out := mustPlay(g, pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
+					if out := playtest.MustPlay(g, pa, pb, seed); (out == fitness.Win) != (r.Winner == White) || out == fitness.Draw {
 						t.Fatalf("seed %d: Play says %v, record %v", seed, out, r)
 					}
 					seen[r.String()] = true

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/bits128"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Strategy is how a player picks its moves.
@@ -21,17 +21,9 @@ const (
 	StrategySearch                     // alpha-beta on Aenigma's heuristic
 )
 
-func (s Strategy) String() string {
-	switch s {
-	case StrategyRandom:
-		return "random"
-	case StrategyGreedy:
-		return "greedy"
-	case StrategySearch:
-		return "search"
-	}
-	return "Strategy(" + strconv.Itoa(int(s)) + ")"
-}
+var strategyNames = [...]string{StrategyRandom: "random", StrategyGreedy: "greedy", StrategySearch: "search"}
+
+func (s Strategy) String() string { return enum.Name(strategyNames[:], s, "Strategy") }
 
 // Player is a Hadron strategy with its parameters fixed. It is immutable:
 // the per-game state (random stream, search tables) is made fresh for

@@ -16,7 +16,7 @@ import (
 var Info = fitness.GameInfo{
 	Name:    "mnk",
 	Summary: "m,n,k-games: k in a row on an m x n board (3,3,3 is tic-tac-toe)",
-	Options: fitnessOptions(),
+	Options: optionList,
 	New: func(opts map[string]string) (fitness.Game, error) {
 		c, err := parseOptions(opts)
 		if err != nil {
@@ -29,6 +29,9 @@ var Info = fitness.GameInfo{
 		return gm, nil
 	},
 }
+
+// optionList is the rule options as GameInfo lists them.
+var optionList = fitnessOptions()
 
 func fitnessOptions() []fitness.Option {
 	out := make([]fitness.Option, len(options))

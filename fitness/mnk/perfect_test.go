@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 )
 
@@ -70,9 +71,9 @@ func TestPerfectNeverLoses(t *testing.T) {
 				var tally fitness.Tally
 				for seed := range uint64(games) {
 					if asX {
-						tally.Add(mustPlay(gm, perfect, other, seed))
+						tally.Add(playtest.MustPlay(gm, perfect, other, seed))
 					} else {
-						tally.Add(mustPlay(gm, other, perfect, seed).Flip())
+						tally.Add(playtest.MustPlay(gm, other, perfect, seed).Flip())
 					}
 				}
 				if tally.Losses > 0 {
@@ -113,7 +114,7 @@ func TestPerfectKnownResults(t *testing.T) {
 			gm := mustGame(t, tc.rules, Limits{})
 			p := mustPlayer(t, gm, "perfect")
 			for seed := range uint64(3) {
-				if got := mustPlay(gm, p, p, seed); got != tc.want {
+				if got := playtest.MustPlay(gm, p, p, seed); got != tc.want {
 					t.Errorf("seed %d: perfect self-play = %v, want %v", seed, got, tc.want)
 				}
 			}

@@ -1,9 +1,8 @@
 package mnk
 
 import (
-	"strconv"
-
 	"github.com/evotune/evotune/internal/bits128"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // side is a player's mark. X moves first.
@@ -15,15 +14,9 @@ const (
 	O
 )
 
-func (s side) String() string {
-	switch s {
-	case X:
-		return "X"
-	case O:
-		return "O"
-	}
-	return "side(" + strconv.Itoa(int(s)) + ")"
-}
+var sideNames = [...]string{X: "X", O: "O"}
+
+func (s side) String() string { return enum.Name(sideNames[:], s, "side") }
 
 // other is the opponent.
 func (s side) other() side { return s ^ 1 }

@@ -112,12 +112,9 @@ var options = []option{
 	{"k", "3", "marks in a row that win", intOption(func(c *config, v int64) error { c.rules.K = int(v); return nil })},
 	{"gravity", "false", "true: a move names a column and the chip drops to its lowest empty cell (3,3,3: seed 003's game; 7,6,4: Connect Four)",
 		func(c *config, name, v string) error {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return fmt.Errorf("mnk: option %s: %q is not true or false", name, v)
-			}
+			b, err := fitness.OptionBool("mnk", name, v)
 			c.rules.Gravity = b
-			return nil
+			return err
 		}},
 	{"depth", strconv.Itoa(defaultDepth), "search depth in plies of the classic and tuned players",
 		intOption(func(c *config, v int64) error {
@@ -152,12 +149,12 @@ type option struct {
 	set                func(c *config, name, value string) error
 }
 
-// intOption reads an option's value as an integer before set sees it.
+// intOption reads an option's value as a whole number before set sees it.
 func intOption(set func(*config, int64) error) func(*config, string, string) error {
 	return func(c *config, name, value string) error {
-		v, err := strconv.ParseInt(value, 10, 64)
+		v, err := fitness.OptionInt("mnk", name, value)
 		if err != nil {
-			return fmt.Errorf("mnk: option %s: %q is not an integer", name, value)
+			return err
 		}
 		return set(c, v)
 	}
@@ -173,30 +170,20 @@ type config struct {
 // name and bad value is reported, in name order.
 func parseOptions(opts map[string]string) (config, error) {
 	c := config{rules: TicTacToe, limits: Limits{Depth: defaultDepth}}
-	names := make([]string, 0, len(opts))
-	for name := range opts {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var errs []error
-	for _, name := range names {
+	if err := fitness.ReadOptions("mnk", optionList, opts, func(name, value string) error {
 		i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
-		if i < 0 {
-			errs = append(errs, fitness.BadOption(name, fmt.Errorf("mnk: unknown option %q (want m, n, k, gravity, depth, opening or nodes)", name)))
-			continue
-		}
-		if err := options[i].set(&c, name, opts[name]); err != nil {
-			errs = append(errs, fitness.BadOption(name, err))
-		}
+		return options[i].set(&c, name, value)
+	}); err != nil {
+		return c, err
 	}
-	if len(errs) == 0 {
-		errs = append(errs, c.rules.Validate())
+	if err := c.rules.Validate(); err != nil {
+		return c, err
 	}
 	// An opening the board cannot hold would leave the players at most the
 	// last move, and the option would silently mean something else.
-	if len(errs) == 1 && errs[0] == nil && c.limits.Opening >= c.rules.Cells() {
-		errs[0] = fmt.Errorf("mnk: opening %d leaves no move to the players on the %dx%d board: at most %d",
+	if c.limits.Opening >= c.rules.Cells() {
+		return c, fmt.Errorf("mnk: opening %d leaves no move to the players on the %dx%d board: at most %d",
 			c.limits.Opening, c.rules.M, c.rules.N, c.rules.Cells()-1)
 	}
-	return c, errors.Join(errs...)
+	return c, nil
 }

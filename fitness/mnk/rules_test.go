@@ -36,13 +36,13 @@ func TestOptions(t *testing.T) {
 		{name: "board too large", opts: map[string]string{"m": "11", "n": "11"}, err: "mnk: board 11x11 is too large"},
 		{name: "huge board", opts: map[string]string{"m": "9223372036854775807", "n": "2"}, err: "is too large"},
 		{name: "unknown option", opts: map[string]string{"size": "3"}, err: `mnk: unknown option "size"`},
-		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: option m: "three" is not an integer`},
+		{name: "not a number", opts: map[string]string{"m": "three"}, err: `mnk: m "three": not a whole number`},
 		{name: "depth one", opts: map[string]string{"depth": "1"}, rules: TicTacToe, limits: Limits{Depth: 1}},
 		{name: "depth at the limit", opts: map[string]string{"depth": "64"}, rules: TicTacToe, limits: Limits{Depth: 64}},
 		{name: "depth zero", opts: map[string]string{"depth": "0"}, err: "mnk: depth 0 is outside [1, 64]"},
 		{name: "negative nodes", opts: map[string]string{"nodes": "-1"}, err: "mnk: nodes -1 is outside [0, 1000000000]"},
 		{name: "nodes above the limit", opts: map[string]string{"nodes": "1000000001"}, err: "mnk: nodes 1000000001 is outside [0, 1000000000]"},
-		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: option depth: "x"`},
+		{name: "all errors at once", opts: map[string]string{"bogus": "1", "depth": "x"}, err: `"bogus" (want m, n, k, gravity, depth, opening or nodes)` + "\n" + `mnk: depth "x": not a whole number`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

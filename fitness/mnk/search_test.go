@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/internal/playtest"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/bits128"
 )
@@ -325,8 +326,8 @@ func TestHeuristicsBeatWeakPlayers(t *testing.T) {
 				a, b := mustPlayer(t, gm, strong), mustPlayer(t, gm, weak)
 				var tally fitness.Tally
 				for seed := range uint64(10) {
-					tally.Add(mustPlay(gm, a, b, seed))
-					tally.Add(mustPlay(gm, b, a, seed).Flip())
+					tally.Add(playtest.MustPlay(gm, a, b, seed))
+					tally.Add(playtest.MustPlay(gm, b, a, seed).Flip())
 				}
 				if tally.Score() < 0.9 {
 					t.Errorf("%s scored %.2f against %s (%+v), want at least 0.9", strong, tally.Score(), weak, tally)

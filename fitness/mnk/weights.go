@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // runKind says how many ends of a run of marks are free.
@@ -19,15 +20,9 @@ const (
 	open                    // both ends free
 )
 
-func (k runKind) String() string {
-	switch k {
-	case halfOpen:
-		return "half"
-	case open:
-		return "open"
-	}
-	return "runKind(" + strconv.Itoa(int(k)) + ")"
-}
+var runKindNames = [...]string{halfOpen: "half", open: "open"}
+
+func (k runKind) String() string { return enum.Name(runKindNames[:], k, "runKind") }
 
 // weights is an evaluation: what each live run is worth, by owner (the
 // side to move at the evaluated position, "own", or the other, "opp"), kind

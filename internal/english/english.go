@@ -1,5 +1,5 @@
-// Package english words counts in messages and logs: "1 worker", not
-// "1 workers".
+// Package english words evotune's messages and logs: counts ("1
+// worker", not "1 workers") and multi-line errors folded onto one line.
 package english
 
 import (
@@ -28,4 +28,21 @@ func Plural(noun string) string {
 		}
 	}
 	return noun + "s"
+}
+
+// OneLine folds a message of several lines (errors.Join's, a program's)
+// onto one: each line break becomes "; ".
+func OneLine(s string) string {
+	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
+}
+
+// Or lists words for a message: "a", "a or b", "a, b or c".
+func Or(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -30,3 +30,27 @@ func TestCount(t *testing.T) {
 		})
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"one", "one"},
+		{"a\nb", "a; b"},
+		{"a\r\nb\rc\n", "a; b; c; "},
+		{"", ""},
+	} {
+		if got := OneLine(tc.in); got != tc.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestOr(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"}} {
+		if got := Or(tc.in); got != tc.want {
+			t.Errorf("Or(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

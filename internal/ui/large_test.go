@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
 )
 
@@ -89,8 +90,8 @@ evolution:
 		genes[i] = rng.Float64()
 	}
 	member := func(g []float64, fit float64, gen int) engine.Member {
-		return engine.Member{Genes: append([]float64(nil), g...), Fitness: fit, Games: 40,
-			CI95: [2]float64{max(0, fit-0.15), min(1, fit+0.15)}, Generation: gen}
+		return engine.Member{Genes: append([]float64(nil), g...), Figure: fitness.Figure{Fitness: fit, Games: 40,
+			CI95: [2]float64{max(0, fit-0.15), min(1, fit+0.15)}}, Generation: gen}
 	}
 	ck := engine.Checkpoint{Format: engine.CheckpointFormat, Name: "large", ConfigHash: cfg.Hash(), Config: config,
 		ConfigDir: work, Generation: largeGens,

@@ -33,7 +33,7 @@ var speciesPanels = []func(s *Server, r *run, v *engine.SpeciesView, sid string)
 	gridsPanel,
 	hallOfFamePanel,
 	racingPanel,
-	cmaesPanel,
+	spreadPanel,
 }
 
 // runPanels are drawn once per run, after its species.
@@ -366,22 +366,29 @@ func racingPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, b
 	return panel{ID: sid + "-racing-panel", Title: "racing", Note: "games the race did not play, of the full budget", Body: template.HTML(bars.SVG())}, true
 }
 
-func cmaesPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
-	if r.Ins.Config == nil || r.Ins.Config.Evolution.Model != engine.CMAES || v.Label != "" {
+// spreadPanel draws the main species' model's sampling width by
+// generation, for a model that has one (model.Spreader: CMA-ES's step
+// size; an SPSA model's perturbation size is drawn here once it is one).
+func spreadPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
+	if r.Ins.Config == nil || r.Ins.Checkpoint == nil || v.Label != "" {
 		return panel{}, false
 	}
-	spread, err := s.cmaes.spread(r)
-	if err != nil {
-		return panel{ID: sid + "-cmaes-panel", Title: "CMA-ES step sizes", Body: template.HTML(`<p class="problem">` + template.HTMLEscapeString(cleanText(err.Error())) + `</p>`)}, true
+	spread, ok, err := s.spreads.spread(r)
+	if !ok {
+		return panel{}, false
 	}
-	ch := plot.Chart{Title: "spread of each generation's samples", YLabel: "standard deviation (genome units)", ID: sid + "-cmaes", Width: 1180, Height: 320,
+	title := spread.Name + " by generation"
+	if err != nil {
+		return panel{ID: sid + "-spread-panel", Title: title, Body: template.HTML(`<p class="problem">` + template.HTMLEscapeString(cleanText(err.Error())) + `</p>`)}, true
+	}
+	ch := plot.Chart{Title: "spread of each generation's samples", YLabel: "standard deviation (genome units)", ID: sid + "-spread", Width: 1180, Height: 320,
 		Lines: []plot.Line{
 			{Name: "largest gene's", Colour: plot.Series[1], Y: spread.Max, Width: 1, Core: true},
 			{Name: "root mean square over genes", Colour: plot.Series[0], Y: spread.RMS, Core: true},
 			{Name: "smallest gene's", Colour: plot.Series[2], Y: spread.Min, Width: 1, Core: true},
 		}, Bounds: [2]float64{0, math.Inf(1)}}
-	return panel{ID: sid + "-cmaes-panel", Title: "CMA-ES step sizes",
-		Note: "replayed from the checkpoint's record of what CMA-ES was told: the standard deviation of each generation's samples per gene, in genome units (each gene's range is 0 to 1)",
+	return panel{ID: sid + "-spread-panel", Title: title,
+		Note: "the model rebuilt from the checkpoint as resume rebuilds it: the standard deviation of each generation's samples per gene, in genome units (each gene's range is 0 to 1)",
 		Body: template.HTML(ch.SVG())}, true
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // journalLimit bounds the part of a match journal counted for the
@@ -38,7 +39,7 @@ type run struct {
 	Updated time.Time // the checkpoint's modification time
 	Log     runLog
 	LogErr  error
-	Flight  *engine.InFlight
+	Flight  *rundir.InFlight
 	Version string
 }
 
@@ -104,16 +105,16 @@ func identity(path string) string {
 // checkpoint, a line in run.log, a batch in the journal, the lock taken
 // or released.
 func version(dir string) string {
-	pid, held := engine.LockHolder(dir)
-	return fmt.Sprintf("%s|%s|%s|%s|%v.%d", identity(filepath.Join(dir, "checkpoint.json")), identity(filepath.Join(dir, "config.yaml")),
-		identity(filepath.Join(dir, "run.log")), identity(filepath.Join(dir, "games.journal")), held, pid)
+	pid, held := rundir.Holder(dir)
+	return fmt.Sprintf("%s|%s|%s|%s|%v.%d", identity(filepath.Join(dir, rundir.CheckpointFile)), identity(filepath.Join(dir, rundir.ConfigFile)),
+		identity(filepath.Join(dir, rundir.LogFile)), identity(filepath.Join(dir, rundir.JournalFile)), held, pid)
 }
 
 // read reads the run e as it stands.
 func (rd *reader) read(e entry) *run {
 	r := &run{entry: e}
 	r.Version = version(e.abs)
-	key := identity(filepath.Join(e.abs, "checkpoint.json")) + "|" + identity(filepath.Join(e.abs, "config.yaml"))
+	key := identity(filepath.Join(e.abs, rundir.CheckpointFile)) + "|" + identity(filepath.Join(e.abs, rundir.ConfigFile))
 	rd.mu.Lock()
 	c, ok := rd.cache[e.abs]
 	rd.mu.Unlock()
@@ -134,18 +135,18 @@ func (rd *reader) read(e entry) *run {
 		// The lock is looked at on every read: it is not in the key. The
 		// cached inspection is shared, so the run gets a copy.
 		ins := *c.ins
-		ins.Holder, ins.Held = engine.LockHolder(e.abs)
+		ins.Holder, ins.Held = rundir.Holder(e.abs)
 		r.Ins = &ins
 	}
-	if fi, err := os.Lstat(filepath.Join(e.abs, "checkpoint.json")); err == nil {
+	if fi, err := os.Lstat(filepath.Join(e.abs, rundir.CheckpointFile)); err == nil {
 		r.Updated = fi.ModTime()
 	}
-	data, cut, err := fileio.ReadTail(filepath.Join(e.abs, "run.log"), logLimit)
+	data, cut, err := fileio.ReadTail(filepath.Join(e.abs, rundir.LogFile), logLimit)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		r.LogErr = err
 	}
 	r.Log = parseLog(data, cut)
-	if in, ok, err := engine.JournalProgress(e.abs, journalLimit); err == nil && ok {
+	if in, ok, err := rundir.JournalProgress(e.abs, journalLimit); err == nil && ok {
 		r.Flight = &in
 	}
 	r.State = r.state()

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // Limits of the search for runs under a directory, so a directory of a
@@ -34,19 +35,6 @@ type entry struct {
 	name string // how the list names it: the path below its root
 }
 
-// isRunDir reports whether dir holds a run: its lock file or its
-// checkpoint (a run in its first generation has only the lock), of
-// whatever kind: one that is not a regular file is a message on the
-// run's page.
-func isRunDir(dir string) bool {
-	for _, f := range []string{".evotune.lock", "checkpoint.json"} {
-		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // discover lists the runs under the roots: a root that is a run, else
 // its subdirectories to maxDepth, not following links and not looking
 // inside a run. notes say what was left out.
@@ -59,7 +47,7 @@ func discover(roots []root) (runs []entry, notes []string) {
 				return
 			}
 			visited++
-			if isRunDir(abs) {
+			if rundir.IsRunDir(abs) {
 				name := filepath.ToSlash(rel)
 				if name == "" || len(roots) > 1 {
 					name = filepath.Join(r.arg, rel)
@@ -79,7 +67,7 @@ func discover(roots []root) (runs []entry, notes []string) {
 			}
 			for _, de := range des {
 				name := de.Name()
-				if !de.IsDir() || strings.HasPrefix(name, ".") || name == "nats" {
+				if !de.IsDir() || strings.HasPrefix(name, ".") || name == rundir.StoreDir {
 					continue // links are not followed: their type is not a directory
 				}
 				walk(filepath.Join(abs, name), filepath.Join(rel, name), depth+1)

@@ -21,12 +21,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/model"
+	"github.com/evotune/evotune/rundir"
 )
 
 //go:embed assets templates
@@ -39,7 +41,7 @@ type Server struct {
 	// Poll is how often a live page's event stream looks for a change.
 	Poll    time.Duration
 	reader  *reader
-	cmaes   *spreads
+	spreads *spreads
 	tmpl    *template.Template
 	streams chan struct{} // event streams open at once
 	done    chan struct{} // closed by Close: the event streams end
@@ -65,7 +67,7 @@ func New(dirs []string, token string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}
-	return &Server{roots: roots, token: token, Poll: time.Second, reader: newReader(), cmaes: newSpreads(), tmpl: tmpl,
+	return &Server{roots: roots, token: token, Poll: time.Second, reader: newReader(), spreads: newSpreads(), tmpl: tmpl,
 		streams: make(chan struct{}, maxStreams), done: make(chan struct{}), hosts: []string{"localhost", "127.0.0.1", "::1"}}, nil
 }
 
@@ -347,32 +349,34 @@ func (s *Server) events(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// spreads keeps CMA-ES replays by checkpoint version.
+// spreads keeps models' replays (engine.Config.ModelSpread) by checkpoint
+// version.
 type spreads struct {
 	mu   sync.Mutex
 	done map[string]spreadResult
 }
 
 type spreadResult struct {
-	s   engine.Spread
+	s   model.Spread
+	ok  bool
 	err error
 }
 
 func newSpreads() *spreads { return &spreads{done: map[string]spreadResult{}} }
 
-func (c *spreads) spread(r *run) (engine.Spread, error) {
-	key := r.abs + "|" + identity(r.abs+"/checkpoint.json")
+func (c *spreads) spread(r *run) (model.Spread, bool, error) {
+	key := r.abs + "|" + identity(filepath.Join(r.abs, rundir.CheckpointFile))
 	c.mu.Lock()
 	defer c.mu.Unlock() // one replay at a time
 	if res, ok := c.done[key]; ok {
-		return res.s, res.err
+		return res.s, res.ok, res.err
 	}
-	sp, err := r.Ins.Config.CMAESSpread(r.Ins.Checkpoint)
+	sp, ok, err := r.Ins.Config.ModelSpread(r.Ins.Checkpoint)
 	if len(c.done) > 64 {
 		clear(c.done)
 	}
-	c.done[key] = spreadResult{sp, err}
-	return sp, err
+	c.done[key] = spreadResult{sp, ok, err}
+	return sp, ok, err
 }
 
 // Loopback reports whether host only reaches this machine.

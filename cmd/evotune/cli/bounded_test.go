@@ -6,6 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // copyRun copies the finished run under testdata/no-rivals into a fresh
@@ -13,7 +15,7 @@ import (
 func copyRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
+	for _, f := range rundir.Results(false) {
 		data, err := os.ReadFile(filepath.Join("testdata", "no-rivals", f))
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +41,7 @@ func TestInputsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	zeroRun := copyRun(t)
-	ck := filepath.Join(zeroRun, "checkpoint.json")
+	ck := filepath.Join(zeroRun, rundir.CheckpointFile)
 	if err := os.Remove(ck); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/spf13/cobra"
 )
@@ -190,7 +191,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	case errors.As(err, &ce):
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
 	default:
-		line := oneLine(err)
+		line := english.OneLine(err.Error())
 		if note != "" {
 			line += " (" + note + ")"
 		}
@@ -198,9 +199,6 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 	}
 	return code
 }
-
-// oneLine folds a joined error onto one line.
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
 // exactlyOne returns the one positional argument of a command, what
 // naming it in the error.

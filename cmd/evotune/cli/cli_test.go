@@ -101,7 +101,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"no player", []string{"eval", "battleship"}, "--player is required"},
 		{"no game", []string{"eval", "--player", "random"}, "want exactly one GAME"},
 		{"bad rule", []string{"eval", "battleship", "--player", "random", "--rule", "size=99"}, "at most 128 cells"},
-		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, "unknown rule option colour"},
+		{"unknown rule", []string{"eval", "battleship", "--player", "random", "--rule", "colour=red"}, `unknown option "colour" (want size, width, height, fleet, reveal or placer)`},
 		{"rule given twice", []string{"eval", "battleship", "--player", "random", "--rule", "size=10", "--rule", "size=8"}, "--rule: size given twice (size=10, then size=8)"},
 		{"rule given twice, once the old way", []string{"perft", "hadron", "--size", "5", "--rule", "size=7", "--depth", "1"}, "size given twice"},
 		{"env given twice", []string{"games", "--command", "true", "--env", "A=1", "--env", "A=1"}, "--env: A given twice"},

@@ -12,6 +12,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,7 @@ SIGTERM stops the games at once (exit 130).`,
 			if o.game, err = oneGame(args, &o.program); err != nil {
 				return err
 			}
-			if err := o.checkSVG(); err != nil {
+			if err := o.check(); err != nil {
 				return err
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
@@ -89,41 +90,48 @@ SIGTERM stops the games at once (exit 130).`,
 	return cmd
 }
 
-func (o *evalOptions) run(ctx context.Context) error {
-	e := o.e
-	if len(o.player) == 0 {
+// check checks every flag once parsed, changing nothing.
+func (o *evalOptions) check() error {
+	if err := o.checkSVG(); err != nil {
+		return err
+	}
+	switch {
+	case len(o.player) == 0:
 		return usagef("--player is required")
-	}
-	if o.games < 1 {
+	case o.games < 1:
 		return usagef("--games must be at least 1, got %d", o.games)
-	}
-	if o.games > maxEvalGames {
+	case o.games > maxEvalGames:
 		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
-	}
-	if o.workers < 0 || o.workers > engine.MaxWorkers {
+	case o.workers < 0 || o.workers > engine.MaxWorkers:
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
-	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if len(o.vs) > 0 && o.games%2 != 0 {
+	case len(o.vs) > 0 && o.games%2 != 0:
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
-	}
-	if o.series < 0 {
+	case o.series < 0:
 		return usagef("--series %d: want 0 (no series) or a series length", o.series)
-	}
-	if o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0) {
+	case o.series > 0 && (len(o.vs) > 0 || o.games%o.series != 0):
 		return usagef("--series %d: want --games a multiple of it and no --vs opponents", o.series)
-	}
-	if o.svg != "" && o.series == 0 {
+	case o.svg != "" && o.series == 0:
 		return usagef("--svg draws series: give --series N")
 	}
+	return nil
+}
+
+// workersOf is a --workers flag's number of games at once: 0 means all
+// cores.
+func workersOf(n int) int {
+	if n == 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+func (o *evalOptions) run(ctx context.Context) error {
+	e := o.e
 	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
 	if err != nil {
 		return err
 	}
 	defer closeGame()
-	o.game = g.Name()
 	_, hasSolo := fitness.SoloOf(g)
 	if o.series > 0 {
 		return o.runSeries(ctx, g)
@@ -134,7 +142,7 @@ func (o *evalOptions) run(ctx context.Context) error {
 	if len(o.vs) > 0 && !fitness.HasHeadToHead(g) {
 		return usagef("%s has no head-to-head play: leave out --vs", g.Name())
 	}
-	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: o.workers, SoloOpponent: opponent}
+	req := fitness.EvalRequest{Game: g, Games: o.games, Seed: o.seed, Workers: workersOf(o.workers), SoloOpponent: opponent}
 	for _, list := range []struct {
 		specs []string
 		into  *[]fitness.Contender
@@ -238,7 +246,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 	if !ok {
 		return usagef("--series: %s has no series of solo games", g.Name())
 	}
-	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: o.workers}
+	req := fitness.SeriesRequest{Game: sg, Series: o.games / o.series, Length: o.series, Seed: o.seed, Workers: workersOf(o.workers)}
 	for _, spec := range o.player {
 		p, err := fitness.ParseSpec(g, g.Roles()[0], spec)
 		if err != nil {
@@ -254,7 +262,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 		return err
 	}
 	if o.svg != "" {
-		if err := engine.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+		if err := rundir.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
 			return err
 		}
 	}

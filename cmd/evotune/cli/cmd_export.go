@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -36,6 +37,9 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 			if o.dir, err = exactlyOne(args, "RUN_DIR"); err != nil {
 				return err
 			}
+			if err := o.check(); err != nil {
+				return err
+			}
 			return o.run(cmd.Context())
 		},
 	}
@@ -48,27 +52,32 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 	return cmd
 }
 
-func (o *exportOptions) run(context.Context) error {
-	f, err := engine.ParseFormat(o.format)
-	if err != nil {
+// check checks every flag once parsed, changing nothing.
+func (o *exportOptions) check() error {
+	if _, err := engine.ParseFormat(o.format); err != nil {
 		return usagef("--format: %v", err)
 	}
 	if o.top < 1 {
 		return usagef("--top must be at least 1, got %d", o.top)
 	}
-	toStdout := o.out == "" || o.out == "-"
-	if !toStdout {
-		if err := checkOutput("-o", o.out, exportOutput); err != nil {
-			return err
-		}
+	if !o.toStdout() {
+		return checkOutput("-o", o.out, exportOutput)
 	}
+	return nil
+}
+
+// toStdout says whether the export goes to standard output.
+func (o *exportOptions) toStdout() bool { return o.out == "" || o.out == "-" }
+
+func (o *exportOptions) run(context.Context) error {
+	f, _ := engine.ParseFormat(o.format) // checked
 	data, err := engine.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
 		return err
 	}
-	if toStdout {
+	if o.toStdout() {
 		_, err = o.e.stdout.Write(data)
 		return err
 	}
-	return engine.WriteFile(o.out, data)
+	return rundir.WriteFile(o.out, data)
 }

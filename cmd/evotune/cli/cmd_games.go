@@ -83,7 +83,7 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		fmt.Fprintf(w, "  %-10s default %-10s %s\n", o.Name, o.Default, o.Summary)
 	}
 	if len(g.Roles()) > 1 {
-		fmt.Fprintf(w, "\nRoles: %s (head-to-head games; a config's player:), %s (coevolve: player:)\n", g.Roles()[0], joinRoles(g.Roles()[1:]))
+		fmt.Fprintf(w, "\nRoles: %s (head-to-head games; a config's player:), %s (coevolve: player:)\n", g.Roles()[0], fitness.JoinRoles(g.Roles()[1:]))
 	}
 	if solo, ok := fitness.SoloOf(g); ok {
 		against := "alone"
@@ -129,12 +129,4 @@ func formatDefault(p *genome.Param) string {
 		parts = append(parts[:6], "...")
 	}
 	return "[" + strings.Join(parts, " ") + "]"
-}
-
-func joinRoles(rs []fitness.Role) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = r.String()
-	}
-	return strings.Join(names, ", ")
 }

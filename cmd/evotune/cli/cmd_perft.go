@@ -9,6 +9,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func init() { addCommand(newPerftCmd) }
@@ -48,14 +49,8 @@ works, with a note to write --rule OPTION=VALUE instead.`,
 				return usagef("want exactly one GAME, got %d arguments; usage: evotune perft GAME --depth D [--rule KEY=VALUE ...]", len(args))
 			}
 			o.game = args[0]
-			if !cmd.Flags().Changed("depth") {
-				return usagef("--depth is required and must be at least 1")
-			}
-			if o.depth < 1 {
-				return usagef("--depth %q: want a whole number of at least 1", strconv.Itoa(o.depth))
-			}
-			if o.depth > maxPerftDepth {
-				return usagef("--depth %d: more than the limit of %d", o.depth, maxPerftDepth)
+			if err := o.check(cmd.Flags()); err != nil {
+				return err
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
 				return o.run(ctx)
@@ -68,6 +63,19 @@ works, with a note to write --rule OPTION=VALUE instead.`,
 	addRuleFlag(fs, o.rules)
 	completeRuleFlag(cmd)
 	return cmd
+}
+
+// check checks every flag once parsed, changing nothing.
+func (o *perftOptions) check(fs *pflag.FlagSet) error {
+	switch {
+	case !fs.Changed("depth"):
+		return usagef("--depth is required and must be at least 1")
+	case o.depth < 1:
+		return usagef("--depth %q: want a whole number of at least 1", strconv.Itoa(o.depth))
+	case o.depth > maxPerftDepth:
+		return usagef("--depth %d: more than the limit of %d", o.depth, maxPerftDepth)
+	}
+	return nil
 }
 
 func (o *perftOptions) run(ctx context.Context) error {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -67,7 +68,7 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 		}
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
-	pool := o.dist.apply(o.e, o.quiet, &opts)
+	pool := o.dist.apply(o.e, o.quiet, o.distSetup, &opts)
 	recordWorkers(&opts, pool)
 	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
@@ -87,6 +88,7 @@ type engineFlags struct {
 	json        bool
 	prof        profiles
 	dist        distFlags // play on other machines
+	distSetup   distSetup // what dist resolves to, before anything runs
 }
 
 func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
@@ -99,7 +101,8 @@ func (f *engineFlags) add(fs *pflag.FlagSet, generations string) {
 }
 
 // runE is the RunE of run and resume: their one argument, what names it,
-// into arg, the counts checked, then run.
+// into arg, every flag checked (check), what the distribution flags mean
+// worked out (resolve), then run.
 func (f *engineFlags) runE(what string, arg *string, run func(context.Context) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		var err error
@@ -114,14 +117,14 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 		if err := f.check(cmd.Flags()); err != nil {
 			return err
 		}
-		if err := f.dist.check(); err != nil {
+		if f.distSetup, err = f.dist.resolve(); err != nil {
 			return err
 		}
 		return run(cmd.Context())
 	}
 }
 
-// check checks the counts once parsed.
+// check checks the flags once parsed, changing nothing.
 func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.workers < 0 || f.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, engine.MaxWorkers)
@@ -132,7 +135,7 @@ func (f *engineFlags) check(fs *pflag.FlagSet) error {
 	if f.generations > engine.MaxGenerations {
 		return usagef("--generations %d: more than the limit of %d", f.generations, engine.MaxGenerations)
 	}
-	return nil
+	return f.dist.check()
 }
 
 // runEngine wires profiles, progress and the two-stage interrupt around
@@ -165,7 +168,7 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, sta
 			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
-		if _, serr := os.Stat(filepath.Join(opts.Dir, "checkpoint.json")); serr == nil {
+		if _, serr := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); serr == nil {
 			resume := engine.ResumeCommand(opts.Dir, 0, 0)
 			if res != nil {
 				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
@@ -181,7 +184,7 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, sta
 	if res.Summary == nil { // a finished run in a directory it cannot write
 		b := res.Best
 		fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
-			res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, "best.yaml"))
+			res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, rundir.BestFile))
 		return nil
 	}
 	return writeSummary(e.stdout, res.Summary, time.Since(began), json)

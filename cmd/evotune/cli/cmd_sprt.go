@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
@@ -173,9 +172,7 @@ type sequential interface {
 
 func (o *sprtOptions) run(ctx context.Context) error {
 	e := o.e
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
+	workers := workersOf(o.workers)
 	g, soloOpp, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
 	if err != nil {
 		return err
@@ -206,7 +203,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 			}
 		}
 		rep.Test, rep.Unit, rep.H0, rep.H1 = "paired difference", solo.Measure, o.diff0, o.diff1
-		test = &soloTest{g: g.(fitness.SoloGame), a: a, b: b, opp: soloOpp, seed: o.seed, workers: o.workers, measure: solo.Measure,
+		test = &soloTest{g: g.(fitness.SoloGame), a: a, b: b, opp: soloOpp, seed: o.seed, workers: workers, measure: solo.Measure,
 			sprt: stats.NormalSPRT{Alpha: o.alpha, Beta: o.beta, Mu0: o.diff0, Mu1: o.diff1}}
 	default:
 		if !fitness.HasHeadToHead(g) {
@@ -220,7 +217,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		}
 		model, _ := stats.ParseEloModel(o.model)
 		rep.Test, rep.Unit, rep.H0, rep.H1 = "pentanomial", model.String()+" Elo", o.elo0, o.elo1
-		test = &pairTest{g: g, a: a, b: b, seed: fitness.MatchSeed(o.seed), workers: o.workers,
+		test = &pairTest{g: g, a: a, b: b, seed: fitness.MatchSeed(o.seed), workers: workers,
 			sprt: stats.SPRT{Alpha: o.alpha, Beta: o.beta, Elo0: o.elo0, Elo1: o.elo1, Model: model}}
 	}
 	lines := newSPRTLines(e, o.json)

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/spf13/cobra"
 )
 
@@ -52,6 +51,9 @@ start without a token or --creds.`,
 			if o.url, err = exactlyOne(args, "URL"); err != nil {
 				return err
 			}
+			if err := o.check(); err != nil {
+				return err
+			}
 			return o.prof.profiled(func() error { return o.run(cmd.Context()) })
 		},
 	}
@@ -67,19 +69,22 @@ start without a token or --creds.`,
 	return cmd
 }
 
-func (o *workerOptions) run(ctx context.Context) error {
+// check checks every flag once parsed, changing nothing.
+func (o *workerOptions) check() error {
 	if o.workers < 0 || o.workers > engine.MaxWorkers {
 		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
 	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
-	if err := dist.CheckURL(o.url); err != nil {
+	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}
 	}
-	if err := (dist.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: o.ca, Creds: o.creds}).Check(); err != nil {
 		return usageError{err}
 	}
+	return nil
+}
+
+func (o *workerOptions) run(ctx context.Context) error {
+	slots := workersOf(o.workers)
 	token, tokenFrom, err := o.token()
 	if err != nil {
 		return err
@@ -91,9 +96,9 @@ func (o *workerOptions) run(ctx context.Context) error {
 	// Ctrl-C and SIGTERM end the wait for a coordinator too, as a stop
 	// (exit 130, the profiles written).
 	return onInterrupt(ctx, o.e, "", func(ctx context.Context, _ <-chan struct{}) error {
-		nc, err := dist.Connect(ctx, o.url, dist.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
+		nc, err := natsqueue.Connect(ctx, o.url, natsqueue.ConnectOptions{Name: "evotune worker", Token: token, TokenFrom: tokenFrom, CAFile: o.ca, Creds: o.creds, Wait: o.wait,
 			Waiting: func() {
-				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", dist.Redact(o.url), o.wait)
+				fmt.Fprintf(logw, "evotune worker: no coordinator at %s yet; waiting up to %v\n", natsqueue.Redact(o.url), o.wait)
 			}})
 		if err != nil {
 			return err
@@ -102,8 +107,8 @@ func (o *workerOptions) run(ctx context.Context) error {
 		if o.allow {
 			// A server that takes anyone's jobs would make this worker
 			// run anyone's programs.
-			if err := dist.Authenticates(o.url, dist.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
-				if errors.Is(err, dist.ErrOpenServer) {
+			if err := natsqueue.Authenticates(o.url, natsqueue.ConnectOptions{Name: "evotune worker", CAFile: o.ca}); err != nil {
+				if errors.Is(err, natsqueue.ErrOpenServer) {
 					return fmt.Errorf("%w: --allow-programs takes work only from a server that authenticates its clients", err)
 				}
 				return err
@@ -112,8 +117,8 @@ func (o *workerOptions) run(ctx context.Context) error {
 		w := &engine.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
-		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(o.workers, "batch"))
-		err = dist.Work(ctx, nc, distpool.Play(w), dist.WorkerOptions{Slots: o.workers,
+		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
+		err = natsqueue.Work(ctx, nc, natspool.Play(w), natsqueue.WorkerOptions{Slots: slots,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
@@ -131,7 +136,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 // credentials).
 func (o *workerOptions) token() (tok, from string, err error) {
 	tok, _, err = o.tok.given()
-	if err != nil || tok != "" || dist.URLHasSecret(o.url) {
+	if err != nil || tok != "" || natsqueue.URLHasSecret(o.url) {
 		return tok, "", err
 	}
 	tok, path, made, err := userToken(true)

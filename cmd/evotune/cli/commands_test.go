@@ -19,6 +19,7 @@ import (
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -59,7 +60,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"help already shown", errUsageShown, ExitUsage},
 		{"config errors", engine.ConfigErrors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
 		{"run exists", fmt.Errorf("run: %w", engine.ErrRunExists), ExitUsage},
-		{"not an evotune directory", fmt.Errorf("run: %w", engine.ErrNotEvotuneDir), ExitUsage},
+		{"not an evotune directory", fmt.Errorf("run: %w", rundir.ErrNotEvotuneDir), ExitUsage},
 		{"budget", fmt.Errorf("resume: %w", engine.ErrBudget), ExitUsage},
 		{"no rivals", fmt.Errorf("export: %w", engine.ErrNoRivals), ExitUsage},
 		{"outside program setup", fmt.Errorf("eval: %w", &external.SetupError{}), ExitUsage},
@@ -192,8 +193,8 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{"unknown flag", []string{"export", "run", "--frob"}, "evotune export: unknown flag: --frob; run 'evotune export --help' for usage"},
 		{"missing value", []string{"run", "c.yaml", "--out"}, "evotune run: flag needs an argument: --out"},
 		{"unknown command with flags", []string{"frobnicate", "--x"}, `evotune: unknown command "frobnicate"`},
-		{"worker URL", []string{"worker", "not a url"}, `evotune worker: dist: not a url: not a server URL`},
-		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: dist: http://h:4222: scheme "http", want nats, tls, ws or wss`},
+		{"worker URL", []string{"worker", "not a url"}, `evotune worker: natsqueue: not a url: not a server URL`},
+		{"run --nats URL", []string{"run", "c.yaml", "--nats", "http://h:4222"}, `evotune run: natsqueue: http://h:4222: scheme "http", want nats, tls, ws or wss`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,7 +257,7 @@ func TestCompletion(t *testing.T) {
 		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"params files", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/"}, []string{"tuned:testdata/no-rivals/best.yaml", "tuned:testdata/no-rivals/config.yaml", "tuned:testdata/no-rivals/checkpoint.json"}, []string{"tuned:testdata/no-rivals/report.svg", "tuned:testdata/no-rivals/generations.csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"params files by prefix", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, []string{"tuned:testdata/no-rivals/config.yaml"}, cobra.ShellCompDirectiveNoFileComp},
-		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/pre-issue13/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"params directories", []string{"eval", "battleship", "--player", "tuned:testdata/"}, []string{"tuned:testdata/no-rivals/", "tuned:testdata/before-optin-knobs/"}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"placer files", []string{"eval", "battleship", "--placer", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"no files for an untunable player", []string{"eval", "battleship", "--player", "over9000:testdata/"}, nil, []string{"over9000:testdata/no-rivals/"}, cobra.ShellCompDirectiveNoFileComp},
 	}
@@ -431,7 +432,7 @@ func TestCountsOfOne(t *testing.T) {
 		{"validate", []string{"validate", cfg}, nil, "1 seed\n"},
 		{"run", []string{"run", cfg, "--out", dir, "--workers", "1", "--quiet"}, nil, ": 1 generation, "},
 		{"run.log", []string{"resume", dir, "--workers", "1", "--quiet"}, func() string {
-			data, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+			data, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 			return string(data)
 		}, "1 generation, 1 worker\n"},
 	}

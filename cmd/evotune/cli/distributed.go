@@ -11,10 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
+	"github.com/evotune/evotune/rundir"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/pflag"
 )
@@ -40,28 +41,33 @@ func joinServeAddr(args []string) []string {
 }
 
 // distFlags are the flags of run and resume that play the games on
-// other machines.
+// other machines. check checks them and changes nothing; resolve works
+// out what they mean (the token, the certificate) into a distSetup.
 type distFlags struct {
 	serve      string // the address; "" without --serve
 	natsURL    string
 	tok        tokenFlags
-	token      string // the token, set by check: given, or the user's
-	tokenPath  string // the user's token file, when the token is its
-	tokenMade  bool   // whether check made that file
 	tlsCert    string
 	tlsKey     string
 	tlsCA      string
 	creds      string
-	cert       *tls.Certificate // read from tlsCert and tlsKey by check
 	play       int
 	batch      int
 	ackWait    time.Duration
 	maxDeliver int
 }
 
+// distSetup is what the distribution flags resolve to before a run.
+type distSetup struct {
+	token     string // given, or the user's
+	tokenPath string // the user's token file, when the token is its
+	tokenMade bool   // whether resolve made that file
+	cert      *tls.Certificate
+}
+
 func (d *distFlags) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+dist.DefaultAddr+"); workers join with 'evotune worker nats://ADDR'\nand the token: the one given, else, on localhost, the user's token file (another address needs one given)")
-	fs.Lookup("serve").NoOptDefVal = dist.DefaultAddr
+	fs.StringVar(&d.serve, "serve", "", "play the games on workers: embed a NATS JetStream server listening on `ADDR`,\ngiven as --serve=ADDR (--serve alone: "+natsqueue.DefaultAddr+"); workers join with 'evotune worker nats://ADDR'\nand the token: the one given, else, on localhost, the user's token file (another address needs one given)")
+	fs.Lookup("serve").NoOptDefVal = natsqueue.DefaultAddr
 	fs.StringVar(&d.natsURL, "nats", "", "play the games on workers through the NATS JetStream server at `URL`")
 	d.tok.addFlags(fs, "the token workers must give")
 	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --serve: serve TLS with this certificate `FILE` (PEM)")
@@ -77,10 +83,11 @@ func (d *distFlags) addFlags(fs *pflag.FlagSet) {
 // bareServe reports whether --serve was given without an address (its
 // default stands).
 func (d *distFlags) bareServe(fs *pflag.FlagSet) bool {
-	return fs.Changed("serve") && d.serve == dist.DefaultAddr
+	return fs.Changed("serve") && d.serve == natsqueue.DefaultAddr
 }
 
-// check refuses contradictory or unsafe flags before anything runs.
+// check refuses contradictory or unsafe flags before anything runs; it
+// changes nothing.
 func (d *distFlags) check() error {
 	switch {
 	case (d.serve != "") && d.natsURL != "":
@@ -101,70 +108,69 @@ func (d *distFlags) check() error {
 		return usagef("--tls-ca and --creds need --nats")
 	}
 	if d.serve != "" {
-		if err := dist.CheckAddr(d.serve); err != nil {
+		if err := natsqueue.CheckAddr(d.serve); err != nil {
 			return usageError{err}
 		}
 	}
 	if d.natsURL != "" {
-		if err := dist.CheckURL(d.natsURL); err != nil {
+		if err := natsqueue.CheckURL(d.natsURL); err != nil {
 			return usageError{err}
 		}
 	}
-	// The files are read now, before the run directory is made: a
-	// missing, oversized or malformed one is a usage error.
-	if d.tlsCert != "" {
-		cert, err := dist.LoadKeyPair(d.tlsCert, d.tlsKey)
-		if err != nil {
-			return usageError{err}
-		}
-		d.cert = &cert
-	}
-	if err := (dist.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
+	if err := (natsqueue.ConnectOptions{CAFile: d.tlsCA, Creds: d.creds}).Check(); err != nil {
 		return usageError{err}
-	}
-	if err := d.resolveToken(); err != nil {
-		return err
-	}
-	if d.serve != "" {
-		if err := dist.CheckListen(d.serve, d.token); err != nil {
-			return usageError{err}
-		}
-		if err := dist.CanListen(d.serve); err != nil {
-			return err // before the run directory is made
-		}
 	}
 	return nil
 }
 
-// resolveToken sets the token: the one given, else, for a server on the
-// loopback, the user's (made if need be). Every server evotune serves
-// asks for one, and a run on another server must give one.
-func (d *distFlags) resolveToken() error {
+// resolve works out what the flags mean, before the run directory is
+// made, so that what cannot be used is a usage error: the certificate
+// (its files read now: a missing, oversized or malformed one), the token
+// (the one given, else, for a server on the loopback, the user's, made
+// if need be: every server evotune serves asks for one, and a run on
+// another server must give one), and whether the server can listen.
+func (d *distFlags) resolve() (distSetup, error) {
+	var s distSetup
+	if d.tlsCert != "" {
+		cert, err := natsqueue.LoadKeyPair(d.tlsCert, d.tlsKey)
+		if err != nil {
+			return s, usageError{err}
+		}
+		s.cert = &cert
+	}
 	tok, _, err := d.tok.given()
 	if err != nil {
-		return err
+		return s, err
 	}
 	switch {
-	case d.serve != "" && tok == "" && !dist.Loopback(d.serve):
-		return usagef("--serve %s: listening on another address than localhost requires a token given to it (--token-file FILE, $%s or --token): workers on other machines need the same", d.serve, tokenEnv)
+	case d.serve != "" && tok == "" && !natsqueue.Loopback(d.serve):
+		return s, usagef("--serve %s: listening on another address than localhost requires a token given to it (--token-file FILE, $%s or --token): workers on other machines need the same", d.serve, tokenEnv)
 	case d.serve != "" && tok == "":
-		if tok, d.tokenPath, d.tokenMade, err = userToken(true); err != nil {
-			return usagef("--serve: no token given, and the user's token cannot serve: %v (or give one: --token-file FILE, $%s or --token)", err, tokenEnv)
+		if tok, s.tokenPath, s.tokenMade, err = userToken(true); err != nil {
+			return s, usagef("--serve: no token given, and the user's token cannot serve: %v (or give one: --token-file FILE, $%s or --token)", err, tokenEnv)
 		}
-	case d.natsURL != "" && tok == "" && d.creds == "" && !dist.URLHasSecret(d.natsURL):
-		return usagef("--nats %s: give the server's token (--token-file FILE, $%s or --token) or --creds: a server any client may join lets anyone queue, forge or stop batches", dist.Redact(d.natsURL), tokenEnv)
+	case d.natsURL != "" && tok == "" && d.creds == "" && !natsqueue.URLHasSecret(d.natsURL):
+		return s, usagef("--nats %s: give the server's token (--token-file FILE, $%s or --token) or --creds: a server any client may join lets anyone queue, forge or stop batches", natsqueue.Redact(d.natsURL), tokenEnv)
 	}
-	d.token = tok
-	return nil
+	s.token = tok
+	if d.serve != "" {
+		if err := natsqueue.CheckListen(d.serve, s.token); err != nil {
+			return s, usageError{err}
+		}
+		if err := natsqueue.CanListen(d.serve); err != nil {
+			return s, err // before the run directory is made
+		}
+	}
+	return s, nil
 }
 
 // apply sets the run's options: the batch size, and a pool that starts
 // the server or connects when the run first plays (the run directory
 // is locked by then). A local run gets a pool too, never played
 // through, for close: it tidies the store an earlier --serve left.
-func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
+func (d *distFlags) apply(e *env, quiet bool, s distSetup, opts *engine.Options) *lazyPool {
 	opts.BatchGames = d.batch
-	p := &lazyPool{d: d, e: e, quiet: quiet, dir: opts.Dir, opts: opts}
+	p := &lazyPool{d: d, s: s, e: e, quiet: quiet, dir: opts.Dir, opts: opts}
 	if d.serve != "" || d.natsURL != "" {
 		opts.Pool = p
 	}
@@ -174,6 +180,7 @@ func (d *distFlags) apply(e *env, quiet bool, opts *engine.Options) *lazyPool {
 // lazyPool starts the distributed machinery on first use.
 type lazyPool struct {
 	d     *distFlags
+	s     distSetup
 	e     *env
 	quiet bool
 	dir   string
@@ -181,7 +188,7 @@ type lazyPool struct {
 
 	once    sync.Once
 	err     error
-	pool    distpool.Pool
+	pool    natspool.Pool
 	closers []func()
 	workers atomic.Int64 // -1 before the first status
 }
@@ -229,17 +236,17 @@ func (p *lazyPool) abandonIfIdle(ctx context.Context, stop <-chan struct{}, canc
 }
 
 func (p *lazyPool) start() error {
-	d := p.d
+	d, s := p.d, p.s
 	var nc *nats.Conn
-	var srv *dist.Server
+	var srv *natsqueue.Server
 	url := d.natsURL
 	if d.serve != "" {
-		so := dist.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, engine.StoreDir), Token: d.token}
-		if d.cert != nil {
-			so.TLS = &tls.Config{Certificates: []tls.Certificate{*d.cert}, MinVersion: tls.VersionTLS12}
+		so := natsqueue.ServerOptions{Addr: d.serve, StoreDir: filepath.Join(p.dir, rundir.StoreDir), Token: s.token}
+		if s.cert != nil {
+			so.TLS = &tls.Config{Certificates: []tls.Certificate{*s.cert}, MinVersion: tls.VersionTLS12}
 		}
 		var err error
-		if srv, err = dist.Serve(so); err != nil {
+		if srv, err = natsqueue.Serve(so); err != nil {
 			return err
 		}
 		p.closers = append(p.closers, srv.Close)
@@ -249,26 +256,26 @@ func (p *lazyPool) start() error {
 		url = srv.URL()
 		if !p.quiet {
 			fmt.Fprintf(p.e.stderr, "evotune: serving batches on %s; start workers with: evotune worker %s\n", srv.Addr(), url)
-			if d.tokenPath != "" {
-				fmt.Fprintln(p.e.stderr, tokenHint(d.tokenPath, d.tokenMade))
+			if s.tokenPath != "" {
+				fmt.Fprintln(p.e.stderr, tokenHint(s.tokenPath, s.tokenMade))
 			} else {
 				fmt.Fprintf(p.e.stderr, "evotune: workers need this run's token: --token-file FILE or $%s\n", tokenEnv)
 			}
 		}
 	} else {
 		var err error
-		if nc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator", Token: d.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
+		if nc, err = natsqueue.Connect(context.Background(), url, natsqueue.ConnectOptions{Name: "evotune coordinator", Token: s.token, CAFile: d.tlsCA, Creds: d.creds}); err != nil {
 			return err
 		}
 	}
 	p.closers = append(p.closers, nc.Close)
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
 	if err != nil {
 		return err
 	}
 	p.closers = append(p.closers, c.Close)
 	p.workers.Store(-1)
-	c.OnStatus = func(s dist.Status) {
+	c.OnStatus = func(s natsqueue.Status) {
 		if old := p.workers.Swap(int64(s.Workers)); old != int64(s.Workers) && !p.quiet {
 			if s.Workers == 0 {
 				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", url)
@@ -277,13 +284,13 @@ func (p *lazyPool) start() error {
 			}
 		}
 	}
-	p.pool = distpool.Pool{C: c, OneCore: d.play == 0}
+	p.pool = natspool.Pool{C: c, OneCore: d.play == 0}
 	if d.play > 0 {
 		var wnc *nats.Conn
 		if srv != nil {
 			wnc, err = srv.Connect("evotune coordinator's worker")
 		} else {
-			wnc, err = dist.Connect(context.Background(), url, dist.ConnectOptions{Name: "evotune coordinator's worker", Token: d.token, CAFile: d.tlsCA, Creds: d.creds})
+			wnc, err = natsqueue.Connect(context.Background(), url, natsqueue.ConnectOptions{Name: "evotune coordinator's worker", Token: s.token, CAFile: d.tlsCA, Creds: d.creds})
 		}
 		if err != nil {
 			return err
@@ -293,7 +300,7 @@ func (p *lazyPool) start() error {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = dist.Work(ctx, wnc, distpool.Play(w), dist.WorkerOptions{Slots: d.play})
+			_ = natsqueue.Work(ctx, wnc, natspool.Play(w), natsqueue.WorkerOptions{Slots: d.play})
 		}()
 		p.closers = append(p.closers, func() { cancel(); <-done; w.Close(); wnc.Close() })
 	}
@@ -311,7 +318,7 @@ func (p *lazyPool) close(finished bool) {
 		p.closers[i]()
 	}
 	if finished {
-		if err := os.RemoveAll(filepath.Join(p.dir, engine.StoreDir)); err != nil {
+		if err := os.RemoveAll(filepath.Join(p.dir, rundir.StoreDir)); err != nil {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/dist"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/distpool"
+	"github.com/evotune/evotune/natspool"
+	"github.com/evotune/evotune/natsqueue"
 )
 
 // BenchmarkQuickstartProcesses times the generations of
@@ -149,7 +149,7 @@ func median(xs []float64) float64 {
 func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	b.Helper()
 	const token = "bench-token"
-	srv, err := dist.Serve(dist.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir(), Token: token})
+	srv, err := natsqueue.Serve(natsqueue.ServerOptions{Addr: "127.0.0.1:0", StoreDir: b.TempDir(), Token: token})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := dist.NewCoordinator(context.Background(), nc, dist.Settings{})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,5 +193,5 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 			b.Fatalf("heard from %d of %d workers in a minute", c.Workers().Workers, n)
 		}
 	}
-	return distpool.Pool{C: c, OneCore: true}, stop // as run --serve without --play
+	return natspool.Pool{C: c, OneCore: true}, stop // as run --serve without --play
 }

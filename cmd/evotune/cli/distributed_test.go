@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // distConfig is a run of 2 generations of 10,000 games: most of a second
@@ -83,7 +86,7 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 		}
 		defer os.RemoveAll(dir)
 		mustRun(t, "run", cfg, "--out", filepath.Join(dir, "run"), "--quiet", "--workers", "2")
-		distStraight.files = readFiles(t, filepath.Join(dir, "run"))
+		distStraight.files = rundirtest.Read(t, filepath.Join(dir, "run"), false)
 	})
 	if distStraight.files == nil {
 		t.Fatal("the local run failed")
@@ -108,12 +111,7 @@ func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 	t.Helper()
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s: %s differs from the local run", what, f)
-		}
-	}
+	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), what)
 }
 
 // waitJournal waits until the run in dir has journalled at least n
@@ -122,7 +120,7 @@ func waitJournal(t *testing.T, dir string, gen, n int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		g, k := journalState(filepath.Join(dir, "games.journal"))
+		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
 		if g > gen || (g == gen && k >= n) {
 			return
 		}
@@ -189,7 +187,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "nats")); !os.IsNotExist(err) {
 		t.Errorf("the finished resume left its server's store behind (stat: %v)", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(dir, "run.log"))
+	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	m := regexp.MustCompile(`generation 2: (\d+) of \d+ games replayed`).FindSubmatch(log)
 	if m == nil {
 		t.Fatalf("the resume replayed nothing of generation 2:\n%s", log)
@@ -307,7 +305,7 @@ evolution:
 `)
 	local := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", local, "--quiet", "--workers", "2")
-	want := readFiles(t, local)
+	want := rundirtest.Read(t, local, false)
 
 	t.Run("refused", func(t *testing.T) {
 		addr := freeAddr(t)

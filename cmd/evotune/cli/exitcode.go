@@ -8,6 +8,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/rundir"
 )
 
 // ExitCode is what the process returns. exitCodes is the one table of
@@ -101,7 +102,7 @@ func exitCodeOf(err error) ExitCode {
 	// command line, is wrong. A path that is no run directory at all is
 	// the command line's mistake (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
-		errors.Is(err, engine.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
+		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrNoRivals):
 		return ExitUsage
 	}
 	return ExitFailure

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // TestKillMidGenerationReplaysTheJournal SIGKILLs a real `evotune run`
@@ -33,7 +35,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	held := 0
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		gen, n := journalState(filepath.Join(dir, "games.journal"))
+		gen, n := journalState(filepath.Join(dir, rundir.JournalFile))
 		if gen == 1 && n*10 >= batches*8 {
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			held = n
@@ -47,7 +49,7 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	mustRun(t, "resume", dir, "--quiet", "--workers", "2")
-	log, err := os.ReadFile(filepath.Join(dir, "run.log"))
+	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +61,8 @@ func TestKillMidGenerationReplaysTheJournal(t *testing.T) {
 	if total, _ := strconv.Atoi(string(m[2])); total != games || replayed*4 < games*3 || replayed < held*batchGames {
 		t.Errorf("%d of %d games replayed, the journal held %d batches at the kill; want at least 75%% of %d", replayed, total, held, games)
 	}
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs from the uninterrupted run", f)
-		}
-	}
+	got := rundirtest.Read(t, dir, false)
+	rundirtest.Same(t, want, got, "the uninterrupted run vs resumed")
 }
 
 // journalState reads a journal as it is being written: the generation

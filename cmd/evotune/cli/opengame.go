@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"maps"
 
 	"github.com/evotune/evotune/fitness"
 )
@@ -29,6 +30,7 @@ func openGame(ctx context.Context, e *env, name string, program *programFlags, r
 	}
 	if spec != "" && solo.OpponentRule != "" {
 		fitness.Close(g)
+		rules = maps.Clone(rules) // the flags' own stay as given
 		rules[solo.OpponentRule] = spec
 		if g, err = info.New(rules); err != nil {
 			return nil, nil, nil, asUsage(err)

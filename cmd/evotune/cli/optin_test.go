@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // copyDir copies the files of a test fixture directory into a fresh one.
@@ -30,33 +32,33 @@ func copyDir(t *testing.T, from string) string {
 	return dir
 }
 
-// TestPreIssue13RunResumes resumes a run that the evotune of commit
-// bafc248 (the last before issue 13 gave the tuned shooter its model and
-// samples knobs) left after generation 2 of configs/quickstart.yaml, and
-// compares it with that evotune's uninterrupted 4-generation run (see
-// testdata/pre-issue13/README.md). The checkpoint holds 12 genes a member;
+// TestRunFromBeforeOptInKnobsResumes resumes a run that an evotune from
+// before the tuned shooter had its model and samples knobs left after
+// generation 2 of configs/quickstart.yaml, and compares it with that
+// evotune's uninterrupted 4-generation run (see
+// testdata/before-optin-knobs/README.md). The checkpoint holds 12 genes a member;
 // with model and samples searched by default it was refused as corrupt.
 // Every file is byte-identical but best.yaml, which now also names the two
 // knobs at their defaults, and report.svg, whose picture has changed since
 // (it is drawn from the checkpoint, which is compared).
-func TestPreIssue13RunResumes(t *testing.T) {
+func TestRunFromBeforeOptInKnobsResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 40,000 games")
 	}
-	dir := copyDir(t, filepath.Join("testdata", "pre-issue13", "run"))
+	dir := copyDir(t, filepath.Join("testdata", "before-optin-knobs", "run"))
 	if code, out, errs := run(t, "resume", dir, "--generations", "4", "--quiet", "--workers", "2"); code != ExitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, errs)
 	}
-	for _, f := range []string{"checkpoint.json", "generations.csv", "best.yaml"} {
+	for _, f := range []string{rundir.CheckpointFile, rundir.GenerationsFile, rundir.BestFile} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join("testdata", "pre-issue13", "want", f))
+		want, err := os.ReadFile(filepath.Join("testdata", "before-optin-knobs", "want", f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "best.yaml" {
+		if f == rundir.BestFile {
 			// The knobs the old evotune lacked, at their defaults (the
 			// posterior's sample budget, 256 since issue 13's third stop).
 			for _, line := range []string{"      model: density\n", "      samples: 256\n"} {
@@ -69,12 +71,12 @@ func TestPreIssue13RunResumes(t *testing.T) {
 		// Generations run by this evotune keep their best's genes: leave
 		// them out; the rest must be the old bytes.
 		switch f {
-		case "checkpoint.json":
+		case rundir.CheckpointFile:
 			got = withoutBestGenes(t, got)
 			// The remeasure, on by default since, adds its figures at the
 			// end; the evolution must be the old one to the byte.
 			got = withoutTopLevelKeys(got, "remeasured", "verdict")
-		case "best.yaml":
+		case rundir.BestFile:
 			// best.yaml now names the remeasure's winner: derived from the
 			// checkpoint compared above, its selection figures and values
 			// are the hall-of-fame member's it names.
@@ -118,7 +120,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s%s", name, code, out, errs)
 		}
 	}
-	for _, f := range []string{"generations.csv", "best.yaml"} {
+	for _, f := range []string{rundir.GenerationsFile, rundir.BestFile} {
 		a, errA := os.ReadFile(filepath.Join(runs["bare"], f))
 		b, errB := os.ReadFile(filepath.Join(runs["pinned"], f))
 		if errA != nil || errB != nil {
@@ -130,7 +132,7 @@ func TestQuickstartNeedsNoPins(t *testing.T) {
 	}
 	// The checkpoints differ in the config they carry, not in the state.
 	state := func(dir string) string {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +213,7 @@ func withoutTopLevelKeys(data []byte, keys ...string) []byte {
 // first player is the verdict's, with that member's selection figures.
 func checkWinnerFile(t *testing.T, dir string, best []byte) {
 	t.Helper()
-	ckData, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	ckData, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}

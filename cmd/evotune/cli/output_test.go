@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
 )
 
 // TestFailedStdoutExitsOne: results that cannot be written to stdout are
@@ -117,5 +118,5 @@ func engineStats() engine.GenStats {
 	return engine.GenStats{Generation: 1, Best: 40, Mean: 50, Games: 10}
 }
 func engineBest() engine.Member {
-	return engine.Member{Fitness: 40, Games: 10, CI95: [2]float64{39, 41}}
+	return engine.Member{Figure: fitness.Figure{Fitness: 40, Games: 10, CI95: [2]float64{39, 41}}}
 }

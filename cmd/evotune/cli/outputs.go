@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/rundir"
 )
 
 // outputKind is what a flag that names an output file writes there, so
@@ -34,7 +34,7 @@ var (
 // the kind the flag writes (a slip such as --svg run/checkpoint.json
 // would destroy the run once the work is done).
 func checkOutput(flag, path string, kind outputKind) error {
-	if engine.IsRunFile(path) {
+	if rundir.IsRunFile(path) {
 		return usagef("%s %s: is a file of the run directory %s; will not replace it", flag, path, filepath.Dir(path))
 	}
 	fi, err := os.Lstat(path)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestOutputFlagsRefuseWhatTheyWouldDestroy: --svg, the profile flags and
@@ -26,7 +28,7 @@ func TestOutputFlagsRefuseWhatTheyWouldDestroy(t *testing.T) {
 		}
 		return path
 	}
-	write(filepath.Join(runDir, ".evotune.lock"), []byte("4242\n"))
+	write(filepath.Join(runDir, rundir.LockFile), []byte("4242\n"))
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -38,7 +40,7 @@ func TestOutputFlagsRefuseWhatTheyWouldDestroy(t *testing.T) {
 	if err := os.Symlink(foreign, link); err != nil {
 		t.Fatal(err)
 	}
-	export, err := os.ReadFile(filepath.Join("testdata", "no-rivals", "best.yaml"))
+	export, err := os.ReadFile(filepath.Join("testdata", "no-rivals", rundir.BestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +75,11 @@ func TestOutputFlagsRefuseWhatTheyWouldDestroy(t *testing.T) {
 			}
 			return device
 		}, "is a character device, not a regular file"},
-		{"a run's checkpoint", func(string) string { return filepath.Join(runDir, "checkpoint.json") }, "is a file of the run directory"},
-		{"a run's lock file", func(string) string { return filepath.Join(runDir, ".evotune.lock") }, "is a file of the run directory"},
-		{"a run's best.yaml", func(string) string { return filepath.Join(runDir, "best.yaml") }, "is a file of the run directory"},
-		{"a run's report.svg", func(string) string { return filepath.Join(runDir, "report.svg") }, "is a file of the run directory"},
-		{"a run's journal, absent", func(string) string { return filepath.Join(runDir, "games.journal") }, "is a file of the run directory"},
+		{"a run's checkpoint", func(string) string { return filepath.Join(runDir, rundir.CheckpointFile) }, "is a file of the run directory"},
+		{"a run's lock file", func(string) string { return filepath.Join(runDir, rundir.LockFile) }, "is a file of the run directory"},
+		{"a run's best.yaml", func(string) string { return filepath.Join(runDir, rundir.BestFile) }, "is a file of the run directory"},
+		{"a run's report.svg", func(string) string { return filepath.Join(runDir, rundir.ReportFile) }, "is a file of the run directory"},
+		{"a run's journal, absent", func(string) string { return filepath.Join(runDir, rundir.JournalFile) }, "is a file of the run directory"},
 		{"a run's rival file, absent", func(string) string { return filepath.Join(runDir, "rivals-best.yaml") }, "is a file of the run directory"},
 		{"a file of another kind", func(string) string { return foreign }, "exists and is not"},
 		{"absent", func(flag string) string { return filepath.Join(t.TempDir(), "out") }, ""},

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // checkProfile demands a pprof profile at path: gzip whose content is a
@@ -158,7 +160,7 @@ func TestProfileBadPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval := []string{"eval", "battleship", "--player", "random", "--games", "10"}
-	checkpoint := filepath.Join(dir, "checkpoint.json")
+	checkpoint := filepath.Join(dir, rundir.CheckpointFile)
 	if err := os.WriteFile(checkpoint, []byte(`{"generation": 3}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +287,7 @@ func TestProfileRefusedWork(t *testing.T) {
 	if err := os.MkdirAll(exists, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(exists, "checkpoint.json"), []byte("{}"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(exists, rundir.CheckpointFile), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // coinbotDir holds coinbot's build, removed by TestMain when the tests
@@ -114,7 +117,7 @@ func waitForCheckpoint(t *testing.T, dir string, generation int) {
 	deadline := time.Now().Add(time.Minute)
 	want := fmt.Sprintf(`"generation": %d,`, generation)
 	for {
-		data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		if err == nil && bytes.Contains(data, []byte(want)) {
 			return
 		}
@@ -201,7 +204,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 			if left := alive(t, pids); len(left) > 0 {
 				t.Fatalf("processes %v still alive after evotune exited", left)
 			}
-			log, err := os.ReadFile(filepath.Join(run, "run.log"))
+			log, err := os.ReadFile(filepath.Join(run, rundir.LogFile))
 			if err != nil || !bytes.Contains(log, []byte(tc.log)) {
 				t.Fatalf("run.log does not hold %q: %v\n%s", tc.log, err, log)
 			}
@@ -220,7 +223,7 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	cfg := coinConfig(t, dir, coinbotCopy(t, dir), map[string]string{"COINBOT_SLOW": "1ms"}, 8)
 	straight := filepath.Join(dir, "straight")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := readFiles(t, straight)
+	want := rundirtest.Read(t, straight, false)
 
 	killed := filepath.Join(dir, "killed")
 	cmd := evotune("run", cfg, "--out", killed, "--quiet", "--workers", "2")
@@ -231,13 +234,9 @@ func TestKilledOutsideRunResumesExactly(t *testing.T) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	mustRun(t, "resume", killed, "--quiet", "--workers", "1")
-	got := readFiles(t, killed)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs after kill -9 and resume", f)
-		}
-	}
-	if !bytes.Contains(got["checkpoint.json"], []byte(`"program": {`)) {
+	got := rundirtest.Read(t, killed, false)
+	rundirtest.Same(t, want, got, "after kill -9 and resume")
+	if !bytes.Contains(got[rundir.CheckpointFile], []byte(`"program": {`)) {
 		t.Error("the checkpoint does not record the program")
 	}
 }
@@ -384,7 +383,7 @@ evolution: {population: 6, generations: 3, tournament-size: 2}
 		if code, _, errs := run(t, "run", cfg, "--out", out, "--quiet"); code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, errs)
 		}
-		for _, f := range []string{"generations.csv", "rivals-generations.csv"} {
+		for _, f := range []string{rundir.GenerationsFile, rundir.ForSpecies("rivals", rundir.GenerationsFile)} {
 			data, err := os.ReadFile(filepath.Join(out, f))
 			if err != nil {
 				t.Fatal(err)
@@ -392,7 +391,7 @@ evolution: {population: 6, generations: 3, tournament-size: 2}
 			files[name] = append(files[name], string(data))
 		}
 	}
-	for i, f := range []string{"generations.csv", "rivals-generations.csv"} {
+	for i, f := range []string{rundir.GenerationsFile, rundir.ForSpecies("rivals", rundir.GenerationsFile)} {
 		if files["builtin"][i] != files["outside"][i] {
 			t.Errorf("%s differs:\nbuilt-in:\n%s\noutside:\n%s", f, files["builtin"][i], files["outside"][i])
 		}

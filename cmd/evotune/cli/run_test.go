@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 const killConfig = `name: kill
@@ -49,21 +53,6 @@ func mustRun(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-var compared = []string{"checkpoint.json", "generations.csv", "best.yaml", "report.svg"}
-
-func readFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	for _, f := range compared {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[f] = data
-	}
-	return out
-}
-
 // TestKilledRunsResumeExactly SIGKILLs real `evotune run` processes at
 // random moments, resumes each, and demands byte-identical results to a
 // run that was never interrupted.
@@ -85,7 +74,7 @@ func killAndResume(t *testing.T, text string) {
 	began := time.Now()
 	mustRun(t, "run", cfg, "--out", straight, "--quiet", "--workers", "2")
 	took := time.Since(began)
-	want := readFiles(t, straight)
+	want := rundirtest.Read(t, straight, false)
 
 	rng := rand.New(rand.NewPCG(2026, 11))
 	for k := range 4 {
@@ -103,19 +92,15 @@ func killAndResume(t *testing.T, text string) {
 		if err != nil && !errors.As(err, &exitErr) {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err != nil {
 			// Killed before the first checkpoint: nothing to resume, so
 			// the same command starts it again.
 			mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", "1")
 		} else {
 			mustRun(t, "resume", dir, "--quiet", "--workers", "1")
 		}
-		got := readFiles(t, dir)
-		for _, f := range compared {
-			if !bytes.Equal(got[f], want[f]) {
-				t.Errorf("kill %d at %v (killed: %v): %s differs from the uninterrupted run", k, at, killed, f)
-			}
-		}
+		got := rundirtest.Read(t, dir, false)
+		rundirtest.Same(t, want, got, "kill "+strconv.Itoa(k)+" at "+at.String()+" (killed: "+strconv.FormatBool(killed)+"): the uninterrupted run vs resumed")
 	}
 }
 
@@ -145,7 +130,7 @@ func TestNotARunDirectoryIsUsage(t *testing.T) {
 		}
 	}
 	damaged := t.TempDir()
-	if err := os.WriteFile(filepath.Join(damaged, "checkpoint.json"), []byte("{"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(damaged, rundir.CheckpointFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, errs := run(t, "resume", damaged); code != ExitFailure || !strings.Contains(errs, "corrupt checkpoint") {
@@ -190,7 +175,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	}
 	straight := filepath.Join(t.TempDir(), "run")
 	mustRun(t, "run", cfg, "--out", straight, "--quiet")
-	want := readFiles(t, straight)
+	want := rundirtest.Read(t, straight, false)
 
 	dir := filepath.Join(t.TempDir(), "run")
 	var errb bytes.Buffer
@@ -202,7 +187,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -220,12 +205,8 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatalf("stderr does not say how to resume:\n%s", errb.String())
 	}
 	mustRun(t, "resume", dir, "--quiet")
-	got := readFiles(t, dir)
-	for _, f := range compared {
-		if !bytes.Equal(got[f], want[f]) {
-			t.Errorf("%s differs after interrupt and resume", f)
-		}
-	}
+	got := rundirtest.Read(t, dir, false)
+	rundirtest.Same(t, want, got, "after interrupt and resume")
 }
 
 // TestInterruptAdviceKeepsTheBudget: the advice after Ctrl-C dropped
@@ -252,7 +233,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 		}
 		generation := func() int {
 			var ck struct{ Generation int }
-			data, _ := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+			data, _ := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 			_ = json.Unmarshal(data, &ck)
 			return ck.Generation
 		}
@@ -323,7 +304,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 	// The journal is written as the generation's games start.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "games.journal")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -342,7 +323,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 		!strings.Contains(errb.String(), "Ctrl-C again to abort") || !strings.Contains(errb.String(), "aborted before the first checkpoint") {
 		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
 	}
-	if log, err := os.ReadFile(filepath.Join(dir, "run.log")); err != nil || !bytes.Contains(log, []byte("generation 1 abandoned")) {
+	if log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile)); err != nil || !bytes.Contains(log, []byte("generation 1 abandoned")) {
 		t.Fatalf("run.log does not say the generation was abandoned: %v\n%s", err, log)
 	}
 }
@@ -352,7 +333,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 	copyRun := func(t *testing.T) string {
 		dir := t.TempDir()
-		for _, f := range []string{"checkpoint.json", "config.yaml", "generations.csv", "best.yaml", "report.svg"} {
+		for _, f := range rundir.Results(false) {
 			data, err := os.ReadFile(filepath.Join("testdata", "no-rivals", f))
 			if err != nil {
 				t.Fatal(err)
@@ -362,7 +343,7 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 			}
 		}
 		// A log, so that a failed resume appending to it shows.
-		if err := os.WriteFile(filepath.Join(dir, "run.log"), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, rundir.LogFile), []byte("2026-01-01T00:00:00Z start no-rivals\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -373,12 +354,12 @@ func TestBrokenRunDirectoriesExitOne(t *testing.T) {
 		want   string
 	}{
 		{"truncated checkpoint", func(dir string) {
-			p := filepath.Join(dir, "checkpoint.json")
+			p := filepath.Join(dir, rundir.CheckpointFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/3], 0o644)
 		}, "corrupt checkpoint"},
 		{"checkpoint of another config", func(dir string) {
-			p := filepath.Join(dir, "config.yaml")
+			p := filepath.Join(dir, rundir.ConfigFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, bytes.Replace(data, []byte("population: 3"), []byte("population: 4"), 1), 0o644)
 		}, "evolution.population"},

@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
 // waitFor polls until ok or fails t after a minute.
@@ -52,25 +55,25 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	}
 	defer a.Process.Kill()
 	// run.log is opened under the lock.
-	waitFor(t, "run.log", exists(filepath.Join(dir, "run.log")))
+	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile)))
 
 	r := proc(t, nil, "run", second, "--out", dir, "--quiet")
 	r.expect(t, 1, dir+" is in use by another evotune process (pid "+strconv.Itoa(a.Process.Pid)+")")
-	waitFor(t, "checkpoint", exists(filepath.Join(dir, "checkpoint.json")))
+	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	proc(t, nil, "resume", dir, "--quiet").expect(t, 1, "in use by another evotune process")
 
 	// kill -9 leaves no stale lock: the run resumes at once.
 	_ = a.Process.Signal(syscall.SIGKILL)
 	_ = a.Wait()
 	var ck struct{ Generation int }
-	data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 	if err != nil || json.Unmarshal(data, &ck) != nil {
 		t.Fatalf("checkpoint: %v", err)
 	}
 	if r := proc(t, nil, "resume", dir, "--quiet", "--generations", strconv.Itoa(ck.Generation+1)); r.code != 0 {
 		t.Fatalf("resume after kill -9: exit %d: %s", r.code, r.stderr)
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	got, _ := os.ReadFile(filepath.Join(dir, rundir.ConfigFile))
 	want, _ := os.ReadFile(first)
 	if !bytes.Equal(got, want) {
 		t.Fatal("config.yaml is not the first run's")
@@ -92,18 +95,18 @@ func TestFirstGenerationInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = a.Process.Kill(); _ = a.Wait() }()
-	waitFor(t, "run.log", exists(filepath.Join(dir, "run.log"))) // opened under the lock
-	lock, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock"))
+	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile))) // opened under the lock
+	lock, _ := os.ReadFile(filepath.Join(dir, rundir.LockFile))
 	want := dir + " is in use by another evotune process (pid " + strconv.Itoa(a.Process.Pid) + "), whose run has not finished its first generation"
 	for _, cmd := range []string{"resume", "export"} {
 		t.Run(cmd, func(t *testing.T) {
 			proc(t, nil, cmd, dir).expect(t, 1, want)
 		})
 	}
-	if now, _ := os.ReadFile(filepath.Join(dir, ".evotune.lock")); !bytes.Equal(now, lock) {
+	if now, _ := os.ReadFile(filepath.Join(dir, rundir.LockFile)); !bytes.Equal(now, lock) {
 		t.Fatalf("the lock file changed: %q -> %q", lock, now)
 	}
-	if exists(filepath.Join(dir, "checkpoint.json"))() {
+	if exists(filepath.Join(dir, rundir.CheckpointFile))() {
 		t.Fatal("the first generation finished during the test; make it longer")
 	}
 }
@@ -132,7 +135,7 @@ func TestRunRefusesForeignDirectory(t *testing.T) {
 	if r := proc(t, nil, "run", cfg, "--out", empty, "--quiet"); r.code != 0 {
 		t.Fatalf("run into an empty directory: exit %d: %s", r.code, r.stderr)
 	}
-	if err := os.Remove(filepath.Join(empty, "checkpoint.json")); err != nil {
+	if err := os.Remove(filepath.Join(empty, rundir.CheckpointFile)); err != nil {
 		t.Fatal(err)
 	}
 	if r := proc(t, nil, "run", cfg, "--out", empty, "--quiet"); r.code != 0 {
@@ -160,7 +163,7 @@ func TestRunLogIsNotFollowed(t *testing.T) {
 			dir := copyRun(t)
 			target := tc.target(t)
 			before, _ := os.ReadFile(target)
-			if err := os.Symlink(target, filepath.Join(dir, "run.log")); err != nil {
+			if err := os.Symlink(target, filepath.Join(dir, rundir.LogFile)); err != nil {
 				t.Fatal(err)
 			}
 			proc(t, nil, "resume", dir, "--generations", "3", "--quiet").expect(t, 1, "run.log is a symbolic link")
@@ -224,7 +227,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
-	before := readFiles(t, dir)
+	before := rundirtest.Read(t, dir, false)
 	runAs := func(args ...string) (int, string, string) {
 		cmd := exec.Command(evotuneBinary(t), args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
@@ -246,13 +249,13 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, dir+" cannot be written") {
 		t.Fatalf("resume of an unfinished run: exit %d: %s", code, errs)
 	}
-	after := readFiles(t, dir)
+	after := rundirtest.Read(t, dir, false)
 	for f := range before {
 		if !bytes.Equal(before[f], after[f]) {
 			t.Errorf("%s changed", f)
 		}
 	}
-	if _, err := os.Lstat(filepath.Join(dir, "run.log")); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, rundir.LogFile)); err == nil {
 		t.Error("run.log was written")
 	}
 }
@@ -307,7 +310,7 @@ func TestDefaultRunDirectoryNameIsSafe(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			if _, err := os.Stat(filepath.Join(tc.wantDir, "checkpoint.json")); err != nil {
+			if _, err := os.Stat(filepath.Join(tc.wantDir, rundir.CheckpointFile)); err != nil {
 				t.Fatalf("no run in %s: %v", tc.wantDir, err)
 			}
 		})

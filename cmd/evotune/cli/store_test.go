@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/rundir"
 )
 
 // TestFinishedRunsLeaveNoStore: the embedded server's store
@@ -41,7 +43,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--quiet")
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, "games.journal")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err == nil {
 			break // the first generation is queued
 		}
 		if time.Now().After(deadline) {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
 )
 
 // TestGenerationLineFits80Columns: at the extremes evotune allows (the
@@ -22,9 +23,9 @@ func TestGenerationLineFits80Columns(t *testing.T) {
 		best  engine.Member
 		eta   time.Duration
 	}{
-		{true, engine.GenStats{Best: 44.123456, Mean: 60.987654}, engine.Member{Fitness: 43.987654, CI95: [2]float64{43.1, 44.9}, Games: 4000}, 51 * time.Second},
-		{false, engine.GenStats{Best: 0.5123456, Mean: 0.4987654}, engine.Member{Fitness: 0.5123456, CI95: [2]float64{0.4912345, 0.5334567}, Games: 123_456_789}, 99 * time.Hour},
-		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}, 10000 * time.Hour},
+		{true, engine.GenStats{Best: 44.123456, Mean: 60.987654}, engine.Member{Figure: fitness.Figure{Fitness: 43.987654, CI95: [2]float64{43.1, 44.9}, Games: 4000}}, 51 * time.Second},
+		{false, engine.GenStats{Best: 0.5123456, Mean: 0.4987654}, engine.Member{Figure: fitness.Figure{Fitness: 0.5123456, CI95: [2]float64{0.4912345, 0.5334567}, Games: 123_456_789}}, 99 * time.Hour},
+		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
 	} {
 		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
 		if n := utf8.RuneCountInString(line); n > 80 {
@@ -139,7 +140,7 @@ func TestETACountsGamesLeft(t *testing.T) {
 	p.Begin(engine.RunInfo{Objective: "shots", LowerIsBetter: true, Budget: 10, EndGames: 500})
 	p.StartGeneration(0, 10, 1000)
 	clock = clock.Add(10 * time.Second) // 100 games/s
-	p.EndGeneration(0, engine.GenStats{Games: 1000, Best: 44, Mean: 50}, engine.Member{Fitness: 44, CI95: [2]float64{43, 45}, Games: 1000})
+	p.EndGeneration(0, engine.GenStats{Games: 1000, Best: 44, Mean: 50}, engine.Member{Figure: fitness.Figure{Fitness: 44, CI95: [2]float64{43, 45}, Games: 1000}})
 	// 9 generations of 1,000 games and 500 to remeasure: 95 s, not the
 	// 90 s of 9 generations at 10 s each.
 	if !strings.Contains(b.String(), "ETA 1m35s\n") {

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/evotune/evotune/dist"
+	"github.com/evotune/evotune/natsqueue"
 	"github.com/spf13/pflag"
 )
 
@@ -33,19 +33,19 @@ func (t *tokenFlags) given() (tok, from string, err error) {
 	case t.token != "" && t.file != "":
 		return "", "", usagef("--token and --token-file: choose one")
 	case t.token != "":
-		if err := dist.CheckToken(t.token); err != nil {
+		if err := natsqueue.CheckToken(t.token); err != nil {
 			return "", "", usagef("--token: %v", err)
 		}
 		return t.token, "--token", nil
 	case t.file != "":
-		tok, err := dist.ReadTokenFile(t.file, false)
+		tok, err := natsqueue.ReadTokenFile(t.file, false)
 		if err != nil {
 			return "", "", usageError{err}
 		}
 		return tok, "--token-file", nil
 	}
 	if tok := os.Getenv(tokenEnv); tok != "" {
-		if err := dist.CheckToken(tok); err != nil {
+		if err := natsqueue.CheckToken(tok); err != nil {
 			return "", "", usagef("$%s: %v", tokenEnv, err)
 		}
 		return tok, "$" + tokenEnv, nil
@@ -56,13 +56,13 @@ func (t *tokenFlags) given() (tok, from string, err error) {
 // userToken reads the user's token file; make makes it when there is
 // none. A file that is not there and not made is no token, not an error.
 func userToken(make bool) (tok, path string, made bool, err error) {
-	path, err = dist.UserTokenFile()
+	path, err = natsqueue.UserTokenFile()
 	if err != nil {
 		return "", "", false, err
 	}
 	if make {
-		tok, made, err = dist.UserToken(path)
-	} else if tok, err = dist.ReadTokenFile(path, true); errors.Is(err, fs.ErrNotExist) {
+		tok, made, err = natsqueue.UserToken(path)
+	} else if tok, err = natsqueue.ReadTokenFile(path, true); errors.Is(err, fs.ErrNotExist) {
 		return "", path, false, nil
 	}
 	if err != nil {

@@ -26,13 +26,13 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/enum"
 )
 
 // Outcome is the result of a two-seat game seen from seat 0.
@@ -45,17 +45,9 @@ const (
 	Win
 )
 
-func (o Outcome) String() string {
-	switch o {
-	case Loss:
-		return wire.Loss
-	case Draw:
-		return wire.Draw
-	case Win:
-		return wire.Win
-	}
-	return "Outcome(" + strconv.Itoa(int(o)) + ")"
-}
+var outcomeNames = [...]string{Loss: wire.Loss, Draw: wire.Draw, Win: wire.Win}
+
+func (o Outcome) String() string { return enum.Name(outcomeNames[:], o, "Outcome") }
 
 // Game is what the program offers. Set Play for a two-seat game or
 // PlaySolo for a solo game, not both.
@@ -520,23 +512,15 @@ func (s *server) fatal(err error) error {
 	return err
 }
 
+// readLine reads one of evotune's lines (wire.ReadLine), its errors
+// worded for the program's messages.
 func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		if len(line)+len(frag) > wire.MaxRequestLine {
-			return nil, fmt.Errorf("program: a line from evotune is longer than %d bytes", wire.MaxRequestLine)
-		}
-		switch err {
-		case nil:
-			return append(line, frag[:len(frag)-1]...), nil
-		case bufio.ErrBufferFull:
-			line = append(line, frag...)
-		default:
-			if err == io.EOF && len(line)+len(frag) > 0 {
-				return nil, errors.New("program: stdin ended in the middle of a line")
-			}
-			return nil, err
-		}
+	line, err := wire.ReadLine(r, wire.MaxRequestLine)
+	switch {
+	case errors.Is(err, wire.ErrLineTooLong):
+		return nil, fmt.Errorf("program: a line from evotune is longer than %d bytes", wire.MaxRequestLine)
+	case errors.Is(err, wire.ErrPartialLine):
+		return nil, errors.New("program: stdin ended in the middle of a line")
 	}
+	return line, err
 }

@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/fitness/external"
+)
+
+// referenceClaims reads the defaults configs/reference.yaml states: the
+// "default X" of a key's own line, or, for a key whose line says none,
+// the "Default X" of the comment just above it; keys of commented-out
+// sections count, at their indentation. It returns them by dotted key.
+func referenceClaims(t *testing.T, text string) map[string]string {
+	t.Helper()
+	keyLine := regexp.MustCompile(`^( *)(?:# ?( *))?([a-z][a-z-]*):(.*)$`)
+	inline := regexp.MustCompile(`#.*?\b[Dd]efault:? ([^ ;:,]+?)[;,.:]?(?: |$)`)
+	prose := regexp.MustCompile(`\bDefault ([^ ;:,]+?)[;,.]?(?: |$)`)
+	claims := map[string]string{}
+	var path []string
+	var indents []int
+	above := "" // the comment paragraph just above
+	for _, line := range strings.Split(text, "\n") {
+		m := keyLine.FindStringSubmatch(line)
+		if m == nil || (strings.Contains(line, "#") && !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.Index(line, "#") < strings.Index(line, ":")) {
+			if strings.HasPrefix(strings.TrimSpace(line), "#") {
+				above += " " + line
+			} else {
+				above = ""
+			}
+			continue
+		}
+		// A commented line that reads as prose ("# with exit 1: ...") is
+		// no key: keys are lower case and followed by a value or nothing.
+		indent := len(m[1]) + len(m[2])
+		for len(indents) > 0 && indents[len(indents)-1] >= indent {
+			indents, path = indents[:len(indents)-1], path[:len(path)-1]
+		}
+		indents, path = append(indents, indent), append(path, m[3])
+		key := strings.Join(path, ".")
+		value, _, _ := strings.Cut(m[4], "#")
+		value = strings.TrimSpace(value)
+		switch c := inline.FindStringSubmatch(m[4]); {
+		case c != nil:
+			claims[key] = c[1]
+		case m[2] == "" && !strings.HasPrefix(strings.TrimSpace(line), "#") && value != "":
+			claims[key] = value // "every key, with its default"
+		default:
+			if c := prose.FindStringSubmatch(above); c != nil {
+				claims[key] = c[1]
+			}
+		}
+		above = ""
+	}
+	return claims
+}
+
+// TestReferenceStatesTheDefaults holds configs/reference.yaml to the
+// code: every key it writes has the value a config that leaves the key
+// out gets (but name, space and seeds, which it writes as examples), and
+// every default it states is the code's, for every key that has one.
+func TestReferenceStatesTheDefaults(t *testing.T) {
+	path := filepath.Join("..", "configs", "reference.yaml")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := loadText(t, t.TempDir(), string(text))
+	bare := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\n")
+	got, want := ref.settings(), bare.settings()
+	for k, v := range got {
+		if !strings.HasPrefix(k, "space.") && !strings.HasPrefix(k, "seeds") && !strings.HasPrefix(k, "rules.") && want[k] != v {
+			t.Errorf("%s: reference.yaml writes %s, the default is %s", k, v, want[k])
+		}
+	}
+	for k, v := range want {
+		if _, ok := got[k]; !ok {
+			t.Errorf("%s: the default %s, and reference.yaml leaves it out", k, v)
+		}
+	}
+
+	// The code's default of every key that has one, from configs that
+	// open its section and leave the key out.
+	scoreCfg := func(section string) *Config {
+		return loadText(t, t.TempDir(), "game: mnk\nplayer: tuned\nfitness:\n  objective: score\n  baselines: {opponents: [random], games: 2}\n  "+section+"\n")
+	}
+	evolution := func(text string) map[string]any {
+		b, err := json.Marshal(loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\n"+text).Evolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	pop, hof := scoreCfg("population: {}"), scoreCfg("hall-of-fame: {}")
+	gen := evolution("")
+	racing := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nracing: {}\n")
+	remeasure := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nremeasure: {}\n")
+	stop := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nstop: {}\n")
+	dts := evolution("evolution: {model: down-to-size}\n")
+	s := fmt.Sprint
+	code := map[string]string{
+		"seed":                           s(bare.Seed),
+		"timeout":                        external.DefaultTimeout.String(),
+		"audit":                          s(bare.Audit),
+		"fitness.baselines.weight":       s(bare.Fitness.Baselines.Weight),
+		"fitness.baselines.games":        s(bare.Fitness.Baselines.Games),
+		"fitness.population.weight":      s(pop.Fitness.Population.Weight),
+		"fitness.population.opponents":   s(pop.Fitness.Population.Opponents),
+		"fitness.population.games":       s(pop.Fitness.Population.Games),
+		"fitness.population.rating":      s(pop.Fitness.Population.Rating),
+		"fitness.hall-of-fame.weight":    s(hof.Fitness.HallOfFame.Weight),
+		"fitness.hall-of-fame.members":   s(hof.Fitness.HallOfFame.Members),
+		"fitness.hall-of-fame.games":     s(hof.Fitness.HallOfFame.Games),
+		"evolution.population":           s(gen["population"]),
+		"evolution.generations":          s(bare.Evolution.Generations),
+		"evolution.selection":            s(gen["selection"]),
+		"evolution.tournament-size":      s(gen["tournament_size"]),
+		"evolution.crossover":            s(gen["crossover"]),
+		"evolution.crossover-rate":       s(gen["crossover_rate"]),
+		"evolution.blend-alpha":          s(gen["blend_alpha"]),
+		"evolution.mutation-rate":        s(gen["mutation_rate"]),
+		"evolution.mutation.sigma":       s(gen["mutation"].(map[string]any)["Sigma"]),
+		"evolution.mutation.gene-rate":   s(gen["mutation"].(map[string]any)["Rate"]),
+		"evolution.mutation.choice-rate": s(gen["mutation"].(map[string]any)["ChoiceRate"]),
+		"evolution.elitism":              s(gen["elitism"]),
+		"evolution.keep":                 s(gen["keep"]),
+		"evolution.step-size":            s(evolution("evolution: {model: cmaes}\n")["step_size"]),
+		"evolution.hall-of-fame":         s(gen["hall_of_fame"]),
+		"racing.rounds":                  s(racing.Racing.Rounds),
+		"racing.confidence":              s(racing.Racing.Confidence),
+		"remeasure.top":                  s(remeasure.Remeasure.Top),
+		"remeasure.games":                s(remeasure.Remeasure.Games),
+		"stop.window":                    s(stop.Stop.Window),
+		"stop.confidence":                s(stop.Stop.Confidence),
+		"stop.games":                     s(stop.Stop.Games),
+		"run.workers":                    s(bare.Run.Workers),
+	}
+	if dts["offspring"] == dts["population"] {
+		code["evolution.offspring"] = "population"
+	} else {
+		code["evolution.offspring"] = s(dts["offspring"])
+	}
+	claims := referenceClaims(t, string(text))
+	// What the reference writes as an example, not a default.
+	for _, k := range []string{"name", "game", "player"} {
+		delete(claims, k)
+	}
+	for k := range claims {
+		if strings.HasPrefix(k, "space.") || strings.HasPrefix(k, "seeds") {
+			delete(claims, k)
+		}
+	}
+	// The rules it writes are the game's defaults.
+	info, err := catalog.Lookup(ref.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range info.Options {
+		if _, ok := claims["rules."+o.Name]; ok {
+			code["rules."+o.Name] = o.Default
+		}
+	}
+	code["fitness.objective"] = bare.ObjectiveName()
+	code["fitness.baselines.opponents"] = "[" + strings.Join(bare.Fitness.Baselines.Opponents, ", ") + "]"
+	code["evolution.model"] = s(gen["model"])
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range claims {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		if v, ok := code[k]; !ok {
+			t.Errorf("reference.yaml states the default %s of %s, which this test does not know: add it here", claims[k], k)
+		} else if v != claims[k] {
+			t.Errorf("%s: reference.yaml states the default %s, the code's is %s", k, claims[k], v)
+		}
+	}
+	for k, v := range code {
+		if _, ok := claims[k]; !ok {
+			t.Errorf("%s: the default %s, and reference.yaml states none", k, v)
+		}
+	}
+}

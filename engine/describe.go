@@ -1,0 +1,519 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"sync"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// DescriptionFormat is the version of the descriptions
+// Batch.RunDescription and Batch.Description write and a Worker reads.
+const DescriptionFormat = 2
+
+// MaxDescription bounds a batch or run description a worker accepts, and
+// MaxResults a result a coordinator accepts.
+const (
+	MaxDescription = 8 << 20
+	MaxResults     = 2048 + 8*MaxBatchGames
+)
+
+// Magic bytes open a batch description and a worker's results, so a
+// message of another kind or version is told apart from a damaged one.
+var (
+	batchMagic   = [4]byte{'E', 'V', 'B', DescriptionFormat}
+	resultsMagic = [4]byte{'E', 'V', 'R', DescriptionFormat}
+)
+
+// runDescription is what every batch of a run shares, sent once per run (see
+// Batch.RunDescription): the config the run was started with and the hashes of
+// the player files it names.
+type runDescription struct {
+	Format     int               `json:"format"`
+	Config     string            `json:"config"`
+	ConfigHash string            `json:"config_hash"`
+	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
+}
+
+// batchDescription is a batch as a worker sees it: its run (the key its run
+// description is stored under), the players (genomes of a species, or
+// its baseline opponents) and the games between them. With its run's
+// description it is self-contained, so any worker with the same build
+// can play it, at any time, in any order.
+//
+// Encoded (Batch.Description) in binary, little-endian: the magic "EVB" and
+// DescriptionFormat; the batch ID and the run key, each a uvarint length and
+// bytes; a uvarint count of players, each a uvarint species, a kind
+// byte (0: genes, a uvarint count and that many float64 bits; 1: a
+// baseline, its uvarint index); a uvarint count of games, each player
+// A+1 and B+1 as uvarints (0: none), the seed (8 bytes) and a flip byte.
+type batchDescription struct {
+	Batch   string
+	Run     string
+	Players []batchPlayer
+	Games   []batchGame
+}
+
+// batchPlayer is a genome of species Species, or, with Baseline >= 0,
+// that species' baseline opponent of that index.
+type batchPlayer struct {
+	Species  int
+	Genes    []float64
+	Baseline int
+}
+
+// batchGame is one game: players A and B (-1: none) in their seats as
+// played, its seed, and whether the result is seen from B's side.
+type batchGame struct {
+	A, B int
+	Seed uint64
+	Flip bool
+}
+
+// RunDescription describes what every batch of b's run shares: the
+// config text, its hash and the hashes of the player files it names. It
+// is the same for every batch of a run, so a pool stores it once, under
+// a key of its choosing, and passes the key to Description.
+func (b *Batch) RunDescription() ([]byte, error) {
+	cfg := b.in.r.cfg
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files})
+	if err != nil {
+		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
+	}
+	return data, nil
+}
+
+// Description encodes the batch as a description that a worker can play
+// with PlayBatch, given a way to fetch the run description
+// (RunDescription) stored under key run.
+func (b *Batch) Description(run string) ([]byte, error) { return b.in.r.describe(b, run) }
+
+// describe describes batch b (see Batch.Description).
+func (r *runner) describe(b *Batch, run string) ([]byte, error) {
+	st := b.in
+	s := batchDescription{Batch: b.ID, Run: run}
+	index := map[[3]int]int{} // (kind, species, i) -> player
+	ref := func(kind, sp, i int) int {
+		k := [3]int{kind, sp, i}
+		if n, ok := index[k]; ok {
+			return n
+		}
+		p := batchPlayer{Species: sp, Baseline: -1}
+		switch kind {
+		case 0:
+			p.Genes = st.genomes[sp][i]
+		case 1:
+			p.Baseline = i
+		case 2:
+			// The hall of fame a species meets is the other's (its own
+			// when alone): member i of species sp's hall.
+			p.Genes = st.hofOf[sp][i].Genes
+		}
+		index[k] = len(s.Players)
+		s.Players = append(s.Players, p)
+		return index[k]
+	}
+	for _, j := range b.jobs {
+		a := ref(0, j.sp, j.a)
+		var opp int
+		switch {
+		case j.b >= 0:
+			opp = ref(0, j.bsp, j.b)
+		case j.mode == modeHallOfFame:
+			opp = ref(2, len(r.cfg.species)-1-j.sp, j.opi)
+		default:
+			opp = ref(1, j.sp, j.opi)
+		}
+		g := batchGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
+		if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
+			g.A, g.B = g.B, g.A
+		}
+		s.Games = append(s.Games, g)
+	}
+	return s.append(nil), nil
+}
+
+// append encodes s after out.
+func (s *batchDescription) append(out []byte) []byte {
+	out = append(out, batchMagic[:]...)
+	out = appendString(out, s.Batch)
+	out = appendString(out, s.Run)
+	out = binary.AppendUvarint(out, uint64(len(s.Players)))
+	for _, p := range s.Players {
+		out = binary.AppendUvarint(out, uint64(p.Species))
+		if p.Baseline >= 0 {
+			out = append(out, 1)
+			out = binary.AppendUvarint(out, uint64(p.Baseline))
+			continue
+		}
+		out = append(out, 0)
+		out = binary.AppendUvarint(out, uint64(len(p.Genes)))
+		for _, g := range p.Genes {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(g))
+		}
+	}
+	out = binary.AppendUvarint(out, uint64(len(s.Games)))
+	for _, g := range s.Games {
+		out = binary.AppendUvarint(out, uint64(g.A+1))
+		out = binary.AppendUvarint(out, uint64(g.B+1))
+		out = binary.LittleEndian.AppendUint64(out, g.Seed)
+		flip := byte(0)
+		if g.Flip {
+			flip = 1
+		}
+		out = append(out, flip)
+	}
+	return out
+}
+
+func appendString(out []byte, s string) []byte {
+	out = binary.AppendUvarint(out, uint64(len(s)))
+	return append(out, s...)
+}
+
+// descReader reads a binary description; its first error sticks, and
+// every count is bounded by the bytes left, so a damaged or hostile
+// message cannot make it allocate more than its own size.
+type descReader struct {
+	data []byte
+	size int // the whole message's length, for positions
+	err  error
+}
+
+func (r *descReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s at byte %d", what, r.pos())
+	}
+}
+
+func (r *descReader) pos() int { return r.size - len(r.data) }
+
+func (r *descReader) magic(m [4]byte, what string) {
+	switch {
+	case len(r.data) < 4 || r.data[0] != m[0] || r.data[1] != m[1] || r.data[2] != m[2]:
+		r.err = fmt.Errorf("not %s", what)
+	case r.data[3] != m[3]:
+		r.err = fmt.Errorf("%s of format %d, this evotune reads %d", what, r.data[3], m[3])
+	default:
+		r.data = r.data[4:]
+	}
+}
+
+// uint reads a uvarint no larger than limit.
+func (r *descReader) uint(limit uint64, what string) uint64 {
+	return r.bounded(func() uint64 { return limit }, what)
+}
+
+// count reads a count of items of at least size bytes each: no more than
+// limit, nor than the bytes after it hold.
+func (r *descReader) count(size int, limit uint64, what string) int {
+	return int(r.bounded(func() uint64 { return min(limit, uint64(len(r.data)/size)) }, what))
+}
+
+// bounded reads a uvarint no larger than limit() once it is read.
+func (r *descReader) bounded(limit func() uint64, what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(r.data)
+	if n <= 0 {
+		r.fail("truncated or bad " + what)
+		return 0
+	}
+	r.data = r.data[n:]
+	if l := limit(); x > l {
+		r.fail(fmt.Sprintf("%s %d, more than %d", what, x, l))
+		return 0
+	}
+	return x
+}
+
+func (r *descReader) byte(what string) byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data) == 0 {
+		r.fail("truncated " + what)
+		return 0
+	}
+	b := r.data[0]
+	r.data = r.data[1:]
+	return b
+}
+
+func (r *descReader) u64(what string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data) < 8 {
+		r.fail("truncated " + what)
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(r.data)
+	r.data = r.data[8:]
+	return x
+}
+
+func (r *descReader) string(limit int, what string) string {
+	n := r.count(1, uint64(limit), what+" length")
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.data[:n])
+	r.data = r.data[n:]
+	return s
+}
+
+func (r *descReader) end() {
+	if r.err == nil && len(r.data) > 0 {
+		r.fail(fmt.Sprintf("%d bytes after the end", len(r.data)))
+	}
+}
+
+// decodeBatch reads a batch description.
+func decodeBatch(data []byte) (*batchDescription, error) {
+	r := &descReader{data: data, size: len(data)}
+	r.magic(batchMagic, "a batch description")
+	s := &batchDescription{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
+	s.Players = make([]batchPlayer, r.count(2, MaxBatchGames*2, "players"))
+	for i := range s.Players {
+		p := &s.Players[i]
+		p.Species = int(r.uint(1000, "species"))
+		p.Baseline = -1
+		switch r.byte("player kind") {
+		case 0:
+			p.Genes = make([]float64, r.count(8, 1<<20, "genes"))
+			for k := range p.Genes {
+				p.Genes[k] = math.Float64frombits(r.u64("gene"))
+			}
+		case 1:
+			p.Baseline = int(r.uint(1<<20, "baseline"))
+		default:
+			r.fail("bad player kind")
+		}
+	}
+	s.Games = make([]batchGame, r.count(11, MaxBatchGames, "games"))
+	for i := range s.Games {
+		g := &s.Games[i]
+		g.A = int(r.uint(uint64(len(s.Players)), "player A")) - 1
+		g.B = int(r.uint(uint64(len(s.Players)), "player B")) - 1
+		g.Seed = r.u64("seed")
+		switch r.byte("flip") {
+		case 0:
+		case 1:
+			g.Flip = true
+		default:
+			r.fail("bad flip")
+		}
+	}
+	r.end()
+	if r.err != nil {
+		return nil, fmt.Errorf("engine: malformed batch description: %w", r.err)
+	}
+	return s, nil
+}
+
+// encodeResults is a worker's answer to batch id: the results' bits,
+// exactly: the magic "EVR" and DescriptionFormat, the batch ID (a uvarint
+// length and bytes), a uvarint count and that many float64 bits.
+func encodeResults(id string, results []float64) []byte {
+	out := make([]byte, 0, 4+binary.MaxVarintLen64*2+len(id)+8*len(results))
+	out = append(out, resultsMagic[:]...)
+	out = appendString(out, id)
+	out = binary.AppendUvarint(out, uint64(len(results)))
+	for _, x := range results {
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+	}
+	return out
+}
+
+// DecodeResults reads a worker's answer to batch b: one finite result per
+// game. Anything else is an error naming what is wrong.
+func DecodeResults(b *Batch, data []byte) ([]float64, error) {
+	if len(data) > MaxResults {
+		return nil, fmt.Errorf("engine: results of %d bytes for batch %s", len(data), b.ID)
+	}
+	r := &descReader{data: data, size: len(data)}
+	r.magic(resultsMagic, "results")
+	id := r.string(1000, "batch ID")
+	out := make([]float64, r.count(8, MaxBatchGames, "results"))
+	for i := range out {
+		out[i] = math.Float64frombits(r.u64("result"))
+	}
+	r.end()
+	switch {
+	case r.err != nil:
+		return nil, fmt.Errorf("engine: malformed results for batch %s: %w", b.ID, r.err)
+	case id != b.ID:
+		return nil, fmt.Errorf("engine: results for batch %q where %s was expected", id, b.ID)
+	case len(out) != len(b.jobs):
+		return nil, fmt.Errorf("engine: %d results for the %d games of batch %s", len(out), len(b.jobs), b.ID)
+	}
+	if err := b.in.r.checkResults(b, out); err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return out, nil
+}
+
+// ErrProgramRefused is returned by a Worker told to play the games of an
+// outside program when it was not allowed to run programs.
+var ErrProgramRefused = errors.New("the config plays an outside program, which this worker does not run (start it with --allow-programs)")
+
+// Worker plays batch descriptions (Batch.Description) for a coordinator on
+// another machine. It keeps the configs it has loaded, by run key.
+type Worker struct {
+	// AllowPrograms lets configs that play an outside program run it
+	// here (the command the config names, from this machine).
+	AllowPrograms bool
+
+	mu      sync.Mutex
+	configs map[string]*Config // by run key
+}
+
+// Fetch returns the run description (Batch.RunDescription) stored under key.
+type Fetch func(ctx context.Context, key string) ([]byte, error)
+
+// Close releases the configs the worker loaded (and their programs).
+func (w *Worker) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range w.configs {
+		c.Close()
+	}
+	w.configs = nil
+}
+
+// config is the config of run key, loaded once from its description.
+func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*Config, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if c, ok := w.configs[key]; ok {
+		return c, nil
+	}
+	data, err := fetch(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("engine: batch %s: the run's description: %w", batch, err)
+	}
+	if len(data) > MaxDescription {
+		return nil, fmt.Errorf("engine: a run description of %d bytes, more than %d", len(data), MaxDescription)
+	}
+	var s runDescription
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("engine: malformed run description: %w", err)
+	}
+	if s.Format != DescriptionFormat {
+		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, DescriptionFormat)
+	}
+	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
+	cfg, err := parseGuarded("batch "+batch+"#config", []byte(s.Config), ".", guard)
+	if guard.refused {
+		if cfg != nil {
+			cfg.Close()
+		}
+		return nil, ErrProgramRefused
+	}
+	if err != nil {
+		return nil, fmt.Errorf("engine: the run's config does not load on this worker: %s", oneLine(err))
+	}
+	if cfg.Hash() != s.ConfigHash {
+		cfg.Close()
+		return nil, fmt.Errorf("engine: the run's config has another meaning on this worker (another evotune version?)")
+	}
+	if !maps.Equal(cfg.files, s.Files) {
+		cfg.Close()
+		return nil, fmt.Errorf("engine: the player files the config names differ on this worker; copy them beside it")
+	}
+	if w.configs == nil {
+		w.configs = map[string]*Config{}
+	}
+	w.configs[key] = cfg
+	return cfg, nil
+}
+
+// PlayBatch plays a batch description with up to workers goroutines,
+// fetching its run's description the first time it meets the run, and
+// returns the answer DecodeResults reads. Errors that no other worker
+// would avoid (a malformed description, a game's failure) are permanent;
+// the coordinator stops the run on them.
+func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
+	if len(data) > MaxDescription {
+		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxDescription)
+	}
+	s, err := decodeBatch(data)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := w.config(ctx, s.Batch, s.Run, fetch)
+	if err != nil {
+		return nil, err
+	}
+	players := make([]fitness.Player, len(s.Players))
+	for i, p := range s.Players {
+		if p.Species < 0 || p.Species >= len(cfg.species) {
+			return nil, fmt.Errorf("engine: batch %s: player %d of species %d", s.Batch, i, p.Species)
+		}
+		sp := cfg.species[p.Species]
+		if p.Baseline >= 0 {
+			if p.Baseline >= len(sp.baselines) {
+				return nil, fmt.Errorf("engine: batch %s: baseline %d of %d", s.Batch, p.Baseline, len(sp.baselines))
+			}
+			players[i] = sp.baselines[p.Baseline]
+			continue
+		}
+		vals, err := sp.space.Decode(p.Genes)
+		if err != nil {
+			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
+		}
+		if players[i], err = cfg.game.NewPlayer(sp.role, sp.player, vals); err != nil {
+			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
+		}
+	}
+	get := func(i int) (fitness.Player, error) {
+		if i == -1 {
+			return nil, nil
+		}
+		if i < 0 || i >= len(players) {
+			return nil, fmt.Errorf("engine: batch %s: no player %d", s.Batch, i)
+		}
+		return players[i], nil
+	}
+	ms := make([]fitness.Match, len(s.Games))
+	for i, g := range s.Games {
+		a, err := get(g.A)
+		if err != nil {
+			return nil, err
+		}
+		b, err := get(g.B)
+		if err != nil {
+			return nil, err
+		}
+		ms[i] = fitness.Match{A: a, B: b, Seed: g.Seed}
+	}
+	var results []float64
+	if cfg.Fitness.Objective == Solo {
+		results, err = fitness.PlaySoloMatches(ctx, cfg.game.(fitness.SoloGame), ms, workers, nil)
+	} else {
+		var outs []fitness.Outcome
+		outs, err = fitness.PlayMatches(ctx, cfg.game, ms, workers, nil)
+		results = make([]float64, len(outs))
+		for i, o := range outs {
+			if s.Games[i].Flip {
+				o = o.Flip()
+			}
+			results[i] = o.Score()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
+	}
+	return encodeResults(s.Batch, results), nil
+}

@@ -1,0 +1,240 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/yamlcheck"
+	"gopkg.in/yaml.v3"
+)
+
+// The limits of the evolution: section's sizes (engine/limits.go says
+// why limits exist, and holds the others).
+const (
+	MaxPopulation  = 10_000  // evolution.population
+	MaxOffspring   = 10_000  // evolution.offspring (down-to-size)
+	MaxGenerations = 100_000 // evolution.generations and --generations: the history grows with it
+	MaxHallOfFame  = 1_000   // evolution.hall-of-fame
+)
+
+// Evolution is a config's evolution: section: the settings every model
+// shares, the breeding operators, and every model's own settings.
+type Evolution struct {
+	Model       *Info // the run's model
+	Population  int
+	Generations int // a budget, not in the hash: raising it on resume is allowed
+	HallOfFame  int
+	Operators
+	own map[string]Settings // every model's settings, by its name
+}
+
+// Defaults is the evolution: section a config without one has.
+func Defaults() Evolution {
+	e := Evolution{
+		Model:       Models[0],
+		Population:  24,
+		Generations: 20,
+		HallOfFame:  10,
+		Operators: Operators{
+			Selection:      Tournament,
+			TournamentSize: 3,
+			Crossover:      genome.Blend,
+			CrossoverRate:  0.7,
+			BlendAlpha:     0.3,
+			MutationRate:   0.8,
+			Mutation:       genome.Mutation{Sigma: 0.1},
+		},
+		own: map[string]Settings{},
+	}
+	for _, m := range Models {
+		e.own[m.Name] = m.Settings()
+	}
+	return e
+}
+
+// Settings returns the settings of the model named name.
+func (e *Evolution) Settings(name string) Settings { return e.own[name] }
+
+// settings are the run's model's settings.
+func (e *Evolution) settings() Settings { return e.own[e.Model.Name] }
+
+// Decode reads the evolution: section into e (yamlcheck's first step).
+func (e *Evolution) Decode(d *yamlcheck.Checker) yamlcheck.Reader {
+	return func(n *yaml.Node, path string) {
+		var model, selection, crossover string
+		fields := yamlcheck.Fields{
+			"model":           d.String(&model),
+			"population":      d.Int(&e.Population),
+			"generations":     d.Int(&e.Generations),
+			"hall-of-fame":    d.Int(&e.HallOfFame),
+			"selection":       d.String(&selection),
+			"tournament-size": d.Int(&e.TournamentSize),
+			"crossover":       d.String(&crossover),
+			"crossover-rate":  d.Number(&e.CrossoverRate),
+			"blend-alpha":     d.Number(&e.BlendAlpha),
+			"mutation-rate":   d.Number(&e.MutationRate),
+			"mutation": func(n *yaml.Node, path string) {
+				d.Map(n, path, yamlcheck.Fields{
+					"sigma":       d.Number(&e.Mutation.Sigma),
+					"gene-rate":   d.Number(&e.Mutation.Rate),
+					"choice-rate": d.Number(&e.Mutation.ChoiceRate),
+				})
+			},
+		}
+		for _, m := range Models {
+			for key, read := range e.own[m.Name].Fields(d) {
+				fields[key] = read
+			}
+		}
+		d.Map(n, path, fields)
+		name := func(what, s string, names []string, ok bool) bool {
+			if s == "" || ok {
+				return ok
+			}
+			key := yamlcheck.Join(path, what)
+			d.Add(d.Line(key), key, "unknown %s %q (want %s)", what, s, strings.Join(names, ", "))
+			return false
+		}
+		if m, ok := Lookup(model); name("model", model, names(), ok) {
+			e.Model = m
+		}
+		if s, ok := parseSelection(selection); name("selection", selection, selectionList(), ok) {
+			e.Selection = s
+		}
+		if crossover != "" {
+			c, err := genome.ParseCrossover(crossover)
+			if err != nil {
+				key := yamlcheck.Join(path, "crossover")
+				d.Add(d.Line(key), key, "%s", strings.TrimPrefix(err.Error(), "genome: "))
+			} else {
+				e.Crossover = c
+			}
+		}
+	}
+}
+
+// names lists the models' names.
+func names() []string {
+	out := make([]string, len(Models))
+	for i, m := range Models {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Settle fills in the defaults of the run's model that depend on what
+// else the config wrote (yamlcheck's second step).
+func (e *Evolution) Settle(has func(key string) bool) { e.settings().Settle(e, has) }
+
+// Check reports every problem of the section without changing it
+// (yamlcheck's third step).
+func (e *Evolution) Check(has func(key string) bool, bad Bad) {
+	if e.Population < 2 {
+		bad("evolution.population", "%d: want at least 2", e.Population)
+	}
+	if e.Generations < 1 {
+		bad("evolution.generations", "%d: want at least 1", e.Generations)
+	}
+	e.Operators.check(bad)
+	if e.HallOfFame < 1 {
+		bad("evolution.hall-of-fame", "%d: want at least 1", e.HallOfFame)
+	}
+	for _, m := range Models {
+		if m == e.Model || m.SharedKeys || e.Population < 2 {
+			continue
+		}
+		for _, key := range slices.Sorted(maps.Keys(e.own[m.Name].Fields(yamlcheck.New("")))) {
+			if key := "evolution." + key; has(key) {
+				bad(key, "belongs to model %s, and the model is %s", m.Name, e.Model.Name)
+			}
+		}
+	}
+	for _, m := range Models {
+		e.own[m.Name].Check(e, m == e.Model, bad)
+	}
+}
+
+// Size is how many genomes generation gen evaluates.
+func (e *Evolution) Size(gen int) int { return e.settings().Size(e, gen) }
+
+// MaxSize is the most genomes a generation of the budget evaluates.
+func (e *Evolution) MaxSize() int {
+	most := 0
+	for gen := range max(1, min(e.Generations, MaxGenerations)) {
+		most = max(most, e.Size(gen))
+	}
+	return most
+}
+
+// Kept is how many of a generation's best the model carries on as they
+// are, or reads alone: racing must not drop any of them.
+func (e *Evolution) Kept() int { return e.settings().Kept(e) }
+
+// New starts the run's model on problem p.
+func (e *Evolution) New(p Problem) (Model, error) { return e.settings().New(e, p) }
+
+// CheckState checks a species' model state in a checkpoint written after
+// gens generations: every key must be the run's model's, and the model
+// must find its state sound.
+func (e *Evolution) CheckState(gens int, st State, inRange func(float64) bool) error {
+	own := e.settings().StateKeys()
+	for _, key := range slices.Sorted(maps.Keys(st)) {
+		if slices.Contains(own, key) {
+			continue
+		}
+		for _, m := range Models {
+			if slices.Contains(e.own[m.Name].StateKeys(), key) {
+				return fmt.Errorf("%s: present, and the model is %s", key, e.Model.Name)
+			}
+		}
+		return fmt.Errorf("%s: no model keeps it", key)
+	}
+	return e.settings().CheckState(e, gens, st, inRange)
+}
+
+// IsStateKey reports whether key is a key of some model's State.
+func IsStateKey(key string) bool {
+	for _, m := range Models {
+		if slices.Contains(m.Settings().StateKeys(), key) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes the section as the config hash reads it: the
+// shared settings, the settings of the models with shared keys, and the
+// run's model's own; the budget is left out.
+func (e Evolution) MarshalJSON() ([]byte, error) {
+	out := map[string]any{
+		"model":           e.Model.Name,
+		"population":      e.Population,
+		"hall_of_fame":    e.HallOfFame,
+		"selection":       e.Selection,
+		"tournament_size": e.TournamentSize,
+		"crossover":       e.Crossover,
+		"crossover_rate":  e.CrossoverRate,
+		"blend_alpha":     e.BlendAlpha,
+		"mutation_rate":   e.MutationRate,
+		"mutation":        e.Mutation,
+	}
+	for _, m := range Models {
+		if !m.SharedKeys && m != e.Model {
+			continue
+		}
+		b, err := json.Marshal(e.own[m.Name])
+		if err != nil {
+			return nil, err
+		}
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
+			return nil, err
+		}
+		maps.Copy(out, fields)
+	}
+	return json.Marshal(out)
+}

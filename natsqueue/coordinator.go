@@ -1,0 +1,407 @@
+package natsqueue
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evotune/evotune/internal/english"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+)
+
+// The streams, consumer and subjects evotune uses on a NATS server.
+const (
+	jobsStream     = "EVOTUNE_JOBS"
+	resultsStream  = "EVOTUNE_RESULTS"
+	sharedStream   = "EVOTUNE_SHARED"
+	workerConsumer = "evotune-workers"
+	jobsPrefix     = "evotune.jobs."
+	resultsPrefix  = "evotune.results."
+	sharedPrefix   = "evotune.shared."
+	helloSubject   = "evotune.workers.hello"
+	// headerError marks a result message as a worker's failure report;
+	// its value is the error.
+	headerError = "Evotune-Error"
+	// headerDelivery is the delivery of the job a failure report is of.
+	headerDelivery = "Evotune-Delivery"
+)
+
+// Settings of the work queue; the zero value of each means its default.
+type Settings struct {
+	// AckWait is how long a job may go without a worker's heartbeat
+	// before it is delivered to another worker (default 30s).
+	AckWait time.Duration
+	// MaxDeliver is how many times a job is delivered before the run
+	// gives up on it (default 4).
+	MaxDeliver int
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.AckWait == 0 {
+		s.AckWait = 30 * time.Second
+	}
+	if s.MaxDeliver == 0 {
+		s.MaxDeliver = 4
+	}
+	return s
+}
+
+// Job is one work unit: an ID, unique in its run and the same after a
+// restart (dot-separated tokens of letters, digits, '-' and '_'), and
+// the payload a worker plays.
+type Job struct {
+	ID      string
+	Payload []byte
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+
+// Wave is a list of jobs to play at once: every job's ID starts with
+// Group and a dot.
+type Wave struct {
+	Group string
+	Jobs  []Job
+	// Accept takes job i's result; an error means the result is not one
+	// (malformed): it is logged and the job played again.
+	Accept func(i int, result []byte) error
+	// Progress, when not nil, is told how many jobs are done.
+	Progress func(done int)
+}
+
+// Status is what a coordinator knows of its workers.
+type Status struct {
+	Workers int // worker processes heard from lately
+	Slots   int // the games they play at once
+}
+
+// Coordinator publishes jobs and collects their results.
+type Coordinator struct {
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	set Settings
+	// Log, when not nil, is told of ignored messages and retries.
+	Log func(format string, args ...any)
+	// OnStatus, when not nil, is told the workers connected, every few
+	// seconds while a wave is played.
+	OnStatus func(Status)
+
+	mu      sync.Mutex
+	workers map[string]hello // by worker id
+	hellos  *nats.Subscription
+}
+
+// hello is a worker's periodic announcement.
+type hello struct {
+	ID    string    `json:"id"`
+	Slots int       `json:"slots"`
+	seen  time.Time // when it was heard
+}
+
+// NewCoordinator makes the streams and the workers' consumer on nc's
+// server (or checks they are there) and listens for workers.
+func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordinator, error) {
+	set = set.withDefaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("natsqueue: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: jobsStream, Subjects: []string{jobsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
+		Storage: jetstream.FileStorage, Duplicates: time.Hour, MaxMsgSize: MaxPayload,
+	}); err != nil {
+		return nil, fmt.Errorf("natsqueue: make the jobs stream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: resultsStream, Subjects: []string{resultsPrefix + ">"}, Retention: jetstream.LimitsPolicy,
+		Storage: jetstream.FileStorage, Duplicates: time.Hour, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
+	}); err != nil {
+		return nil, fmt.Errorf("natsqueue: make the results stream: %w", err)
+	}
+	// What the jobs of a run share, stored once (the last copy of each
+	// key kept) and read by each worker once.
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: sharedStream, Subjects: []string{sharedPrefix + "*"}, Retention: jetstream.LimitsPolicy,
+		Storage: jetstream.FileStorage, MaxMsgsPerSubject: 1, MaxAge: 7 * 24 * time.Hour, MaxMsgSize: MaxPayload,
+		AllowDirect: true,
+	}); err != nil {
+		return nil, fmt.Errorf("natsqueue: make the shared stream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
+		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
+		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000,
+	}); err != nil {
+		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
+	}
+	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}}
+	c.hellos, err = nc.Subscribe(helloSubject, func(m *nats.Msg) {
+		var h hello
+		if len(m.Data) > 1024 || json.Unmarshal(m.Data, &h) != nil || h.ID == "" || h.Slots < 0 {
+			return // foreign
+		}
+		h.seen = time.Now()
+		c.mu.Lock()
+		c.workers[h.ID] = h
+		c.mu.Unlock()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natsqueue: %w", err)
+	}
+	return c, nil
+}
+
+// Close stops listening; the connection stays the caller's.
+func (c *Coordinator) Close() {
+	if c.hellos != nil {
+		c.hellos.Unsubscribe()
+	}
+}
+
+// Workers is what the coordinator heard of its workers in the last
+// helloEvery*3.
+func (c *Coordinator) Workers() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var s Status
+	for id, h := range c.workers {
+		if time.Since(h.seen) > 3*helloEvery {
+			delete(c.workers, id)
+			continue
+		}
+		s.Workers++
+		s.Slots += h.Slots
+	}
+	return s
+}
+
+func (c *Coordinator) logf(format string, args ...any) {
+	if c.Log != nil {
+		c.Log(format, args...)
+	}
+}
+
+// Share stores data that jobs refer to (what every job of a run has in
+// common) where workers fetch it once (see Fetch), and returns its key:
+// the SHA-256 of data, so a worker can check what it fetched. Sharing
+// the same data again refreshes its copy; a caller shares it before
+// each wave that refers to it, so its copy never outlives its use.
+func (c *Coordinator) Share(ctx context.Context, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	if _, err := c.js.Publish(ctx, sharedPrefix+key, data); err != nil {
+		return "", fmt.Errorf("natsqueue: share %d bytes: %w", len(data), err)
+	}
+	return key, nil
+}
+
+// ErrJobFailed is returned when a job failed on every delivery.
+var ErrJobFailed = errors.New("failed on every delivery")
+
+// Play publishes the wave's jobs (a job already published under its ID,
+// by this coordinator or one before a restart, is not queued again) and
+// waits until each has a result Accept took, a job fails on every
+// delivery, or ctx ends. Results already in the results stream, of a
+// previous coordinator, count.
+func (c *Coordinator) Play(ctx context.Context, w Wave) error {
+	if !idPattern.MatchString(w.Group) {
+		return fmt.Errorf("natsqueue: bad job group %q", w.Group)
+	}
+	index := make(map[string]int, len(w.Jobs))
+	for i, j := range w.Jobs {
+		if !idPattern.MatchString(j.ID) || !strings.HasPrefix(j.ID, w.Group+".") {
+			return fmt.Errorf("natsqueue: bad job id %q in group %q", j.ID, w.Group)
+		}
+		index[j.ID] = i
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Listen before publishing, so no result is missed.
+	results, err := c.js.OrderedConsumer(ctx, resultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultsPrefix + w.Group + ".>"}, DeliverPolicy: jetstream.DeliverAllPolicy,
+	})
+	if err != nil {
+		return fmt.Errorf("natsqueue: read results: %w", err)
+	}
+	msgs, err := results.Messages()
+	if err != nil {
+		return fmt.Errorf("natsqueue: read results: %w", err)
+	}
+	defer msgs.Stop()
+	go func() { <-ctx.Done(); msgs.Stop() }() // Next takes no context
+	var (
+		mu       sync.Mutex
+		seqJob   = map[uint64]int{} // jobs stream sequence -> job
+		failed   error
+		attempts = make([]int, len(w.Jobs)) // publications of each job
+	)
+	stop := func(err error) {
+		mu.Lock()
+		if failed == nil {
+			failed = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	publish := func(i int) error {
+		id := w.Jobs[i].ID
+		msgID := id
+		if attempts[i] > 0 {
+			msgID = id + ".retry" + strconv.Itoa(attempts[i])
+		}
+		attempts[i]++
+		ack, err := c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID))
+		if err != nil {
+			return fmt.Errorf("natsqueue: publish job %s: %w", id, err)
+		}
+		if ack.Duplicate && c.consumed(ctx, ack.Sequence) {
+			// Published before (by a coordinator before a restart, or a
+			// run of the same config) and already played: its result
+			// may have been purged with its wave, so queue it again
+			// under a fresh ID; a second result is ignored.
+			if ack, err = c.js.Publish(ctx, jobsPrefix+id, w.Jobs[i].Payload, jetstream.WithMsgID(msgID+".again."+nuid.Next())); err != nil {
+				return fmt.Errorf("natsqueue: publish job %s: %w", id, err)
+			}
+		}
+		mu.Lock()
+		seqJob[ack.Sequence] = i
+		mu.Unlock()
+		return nil
+	}
+	// A job that no worker survives reaches its last delivery without a
+	// report: the server's advisory says so.
+	adv, err := c.nc.Subscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobsStream+"."+workerConsumer, func(m *nats.Msg) {
+		var a struct {
+			StreamSeq  uint64 `json:"stream_seq"`
+			Deliveries int    `json:"deliveries"`
+		}
+		if json.Unmarshal(m.Data, &a) != nil {
+			return
+		}
+		mu.Lock()
+		i, ok := seqJob[a.StreamSeq]
+		mu.Unlock()
+		if ok {
+			stop(fmt.Errorf("natsqueue: job %s was delivered %s and no worker finished it (workers died on it, or it runs longer than they live): %w",
+				w.Jobs[i].ID, english.Count(a.Deliveries, "time"), ErrJobFailed))
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("natsqueue: %w", err)
+	}
+	defer adv.Unsubscribe()
+	for i := range w.Jobs {
+		if err := publish(i); err != nil {
+			return err
+		}
+	}
+	go c.watch(ctx)
+	done := make([]bool, len(w.Jobs))
+	left := len(w.Jobs)
+	for left > 0 {
+		m, err := msgs.Next()
+		if err != nil {
+			mu.Lock()
+			f := failed
+			mu.Unlock()
+			switch {
+			case f != nil:
+				return f
+			case ctx.Err() != nil:
+				return context.Cause(ctx)
+			}
+			return fmt.Errorf("natsqueue: read results: %w", err)
+		}
+		id := strings.TrimPrefix(m.Subject(), resultsPrefix)
+		i, ok := index[id]
+		if !ok {
+			c.logf("a result on %s, of no job of this wave: ignored", m.Subject())
+			continue
+		}
+		if done[i] {
+			continue // a late duplicate
+		}
+		if reason := m.Headers().Get(headerError); reason != "" {
+			delivery, _ := strconv.Atoi(m.Headers().Get(headerDelivery))
+			if delivery >= c.set.MaxDeliver {
+				return fmt.Errorf("natsqueue: job %s %w (%d): %s", id, ErrJobFailed, delivery, reason)
+			}
+			c.logf("job %s failed on delivery %d: %s; it will be delivered again", id, delivery, reason)
+			continue
+		}
+		if len(m.Data()) > MaxPayload {
+			c.logf("a result of %d bytes for job %s: ignored", len(m.Data()), id)
+			continue
+		}
+		if err := w.Accept(i, m.Data()); err != nil {
+			if attempts[i] >= c.set.MaxDeliver {
+				return fmt.Errorf("natsqueue: job %s: %w (%s, none good): %v", id, ErrJobFailed, english.Count(attempts[i], "result"), err)
+			}
+			c.logf("job %s: %v; queued again", id, err)
+			if err := publish(i); err != nil {
+				return err
+			}
+			continue
+		}
+		done[i] = true
+		left--
+		if w.Progress != nil {
+			w.Progress(len(w.Jobs) - left)
+		}
+	}
+	c.purge(ctx, w.Group)
+	return nil
+}
+
+// purge drops the wave's results, which the caller has taken (and
+// journalled), and any copy of its jobs still queued, so the store does
+// not grow with the run and no worker plays a finished job again.
+func (c *Coordinator) purge(ctx context.Context, group string) {
+	for _, p := range []struct{ stream, subject string }{
+		{resultsStream, resultsPrefix + group + ".>"}, {jobsStream, jobsPrefix + group + ".>"},
+	} {
+		s, err := c.js.Stream(ctx, p.stream)
+		if err == nil {
+			err = s.Purge(ctx, jetstream.WithPurgeSubject(p.subject))
+		}
+		if err != nil {
+			c.logf("purge %s: %v", p.subject, err)
+		}
+	}
+}
+
+// consumed reports whether the job at seq has left the work queue
+// (played, or given up on).
+func (c *Coordinator) consumed(ctx context.Context, seq uint64) bool {
+	s, err := c.js.Stream(ctx, jobsStream)
+	if err != nil {
+		return false
+	}
+	_, err = s.GetMsg(ctx, seq)
+	return errors.Is(err, jetstream.ErrMsgNotFound)
+}
+
+// watch reports the workers while a wave is played.
+func (c *Coordinator) watch(ctx context.Context) {
+	if c.OnStatus == nil {
+		return
+	}
+	t := time.NewTicker(helloEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.OnStatus(c.Workers())
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package natsqueue
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/evotune/evotune/internal/fileio"
+)
+
+// A coordinator's embedded server always asks its clients for a token:
+// the loopback is no trust boundary on a machine with other users, and a
+// client of the server can queue work for a worker that runs programs,
+// forge results and stop the run. Without a token given, the coordinator
+// uses the one kept in the user's token file (UserTokenFile), made on
+// first use with random bytes and readable by its owner only; the
+// user's own workers read it from there.
+
+// TokenBytes is the number of random bytes in a made token (hex-encoded).
+const TokenBytes = 32
+
+// maxTokenFile bounds a token file: a token is a line of text.
+const maxTokenFile = 4 << 10
+
+// ErrNoToken is returned for a server that would listen without a token.
+var ErrNoToken = errors.New("natsqueue: a server that listens needs a token")
+
+// UserTokenFile is where the user's token is kept: evotune/token under
+// the user's configuration directory ($XDG_CONFIG_HOME or ~/.config).
+func UserTokenFile() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("natsqueue: no place for the user's token file: %w", err)
+	}
+	return filepath.Join(dir, "evotune", "token"), nil
+}
+
+// NewToken returns TokenBytes random bytes, hex-encoded.
+func NewToken() (string, error) {
+	b := make([]byte, TokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("natsqueue: make a token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// ReadTokenFile reads the token in path: a regular file (not a link)
+// that no one but its owner may read or write, holding one line of
+// printable text. own also requires the file to belong to this process's
+// user, as the user's own token file must (a file planted by another
+// user would hand them the coordinator's clients).
+func ReadTokenFile(path string, own bool) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("token file %s: %w", path, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return "", fmt.Errorf("token file %s: a symbolic link; give the file itself", path)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return "", fmt.Errorf("token file %s: mode %04o lets other users read or write it; run: chmod 600 %s", path, perm, path)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && own && int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("token file %s: owned by uid %d, not by this user (uid %d)", path, st.Uid, os.Getuid())
+	}
+	data, err := fileio.ReadFile(path, maxTokenFile)
+	if err != nil {
+		return "", fmt.Errorf("token file %w", err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if err := CheckToken(tok); err != nil {
+		return "", fmt.Errorf("token file %s: %w", path, err)
+	}
+	return tok, nil
+}
+
+// CheckToken refuses a token that cannot be given on a NATS connection:
+// empty, or holding spaces or control characters.
+func CheckToken(tok string) error {
+	if tok == "" {
+		return errors.New("empty token")
+	}
+	for _, r := range tok {
+		if r <= ' ' || r == 0x7f {
+			return errors.New("a token is one word of printable characters")
+		}
+	}
+	return nil
+}
+
+// UserToken returns the token in the user's token file path, making the
+// file (mode 0600, in a directory of mode 0700) with a new token if
+// there is none. Two processes making it at once agree on one token:
+// the file appears whole, by a hard link, or not at all.
+func UserToken(path string) (tok string, made bool, err error) {
+	tok, err = ReadTokenFile(path, true)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return tok, false, err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", false, fmt.Errorf("natsqueue: make the token file's directory: %w", err)
+	}
+	if tok, err = NewToken(); err != nil {
+		return "", false, err
+	}
+	tmp, err := os.CreateTemp(dir, ".token-*")
+	if err != nil {
+		return "", false, fmt.Errorf("natsqueue: make the token file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.WriteString(tok + "\n")
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return "", false, fmt.Errorf("natsqueue: write the token file: %w", werr)
+	}
+	switch err := os.Link(tmp.Name(), path); {
+	case errors.Is(err, fs.ErrExist):
+		// Another process made it first: its token is the one.
+		tok, err = ReadTokenFile(path, true)
+		return tok, false, err
+	case err != nil:
+		return "", false, fmt.Errorf("natsqueue: make the token file: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return tok, true, nil
+}
