@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -42,9 +44,11 @@ compare them.
 
 The dashboard only reads: it writes nothing, takes no lock, plays no game and
 starts no program, and serves nothing outside the DIRs. It listens on
-127.0.0.1 unless --addr says otherwise; any other address needs --token (or
-$` + uiTokenEnv + `), which every request must then carry. Every asset is
-built in: the pages load nothing from the network. Ctrl-C stops it (exit 130).`,
+127.0.0.1 unless --addr says otherwise, and every request must carry its
+token: --token (or $` + uiTokenEnv + `), else a random one made at start, in
+the address it prints (other users of this machine reach 127.0.0.1 too).
+Every asset is built in: the pages load nothing from the network. Ctrl-C
+stops it (exit 130).`,
 		Example: `  evotune ui
   evotune ui runs/quickstart runs/hadron --addr 127.0.0.1:8080
   evotune ui runs --addr 0.0.0.0:8080 --token "$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"`,
@@ -61,7 +65,7 @@ built in: the pages load nothing from the network. Ctrl-C stops it (exit 130).`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:7788", "listen on `HOST:PORT` (port 0: any free port); an address beyond this machine needs --token")
-	fs.StringVar(&o.token, "token", "", "the `TOKEN` every request must carry (default $"+uiTokenEnv+"); required off loopback")
+	fs.StringVar(&o.token, "token", "", "the `TOKEN` every request must carry (default $"+uiTokenEnv+", else a random one); required off loopback")
 	return cmd
 }
 
@@ -73,7 +77,17 @@ func (o *uiOptions) run(ctx context.Context, _ <-chan struct{}) error {
 	if !ui.Loopback(host) && o.token == "" {
 		return usagef("--addr %s listens beyond this machine: give --token (or set %s), which every request must then carry", o.addr, uiTokenEnv)
 	}
-	srv, err := ui.New(o.dirs, o.token)
+	token := o.token
+	if token == "" {
+		// Loopback is every local user's: without a token of the user's
+		// choosing, one nobody else can guess.
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return fmt.Errorf("ui: a random token: %w", err)
+		}
+		token = hex.EncodeToString(b[:])
+	}
+	srv, err := ui.New(o.dirs, token)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -83,10 +97,7 @@ func (o *uiOptions) run(ctx context.Context, _ <-chan struct{}) error {
 	}
 	srv.AllowHost(host)
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
-	url := "http://" + l.Addr().String() + "/"
-	if o.token != "" {
-		url += "?token=" + o.token
-	}
+	url := "http://" + l.Addr().String() + "/?token=" + token
 	fmt.Fprintf(o.e.stdout, "evotune ui: serving the runs under %v at %s\n", o.dirs, url)
 	if o.listening != nil {
 		o.listening(l.Addr().String())

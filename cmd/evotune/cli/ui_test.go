@@ -35,15 +35,17 @@ func TestUIRefusesBadUsage(t *testing.T) {
 }
 
 // TestUIServesUntilInterrupted: evotune ui prints its address, serves the
-// runs under the directory given, asks for the token it was given, and
-// ends with exit 130 when interrupted.
+// runs under the directory given, asks for the token it was given, or
+// for a random one it made and printed (another user of the machine
+// reaches loopback too: without it, nothing), and ends with exit 130
+// when interrupted.
 func TestUIServesUntilInterrupted(t *testing.T) {
 	runs := t.TempDir()
 	dir := copyRun(t)
 	if err := os.Rename(dir, filepath.Join(runs, "no-rivals")); err != nil {
 		t.Fatal(err)
 	}
-	for _, token := range []string{"", "tok"} {
+	for _, token := range []string{"", "a-token-of-the-users-own-choice"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var out, errs syncBuffer
 		done := make(chan ExitCode, 1)
@@ -68,26 +70,21 @@ func TestUIServesUntilInterrupted(t *testing.T) {
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		want := http.StatusOK
-		if token != "" {
-			want = http.StatusUnauthorized
+		if res.StatusCode != http.StatusUnauthorized || strings.Contains(string(body), "no-rivals") {
+			t.Errorf("token %q: GET %s without it: %d, want %d and no run", token, base, res.StatusCode, http.StatusUnauthorized)
 		}
-		if res.StatusCode != want {
-			t.Errorf("token %q: GET %s: %d, want %d", token, base, res.StatusCode, want)
+		if printed := strings.TrimPrefix(url[len(base):], "?token="); token != "" && printed != token || token == "" && len(printed) < 32 {
+			t.Errorf("token %q: the address printed carries %q", token, printed)
 		}
-		if token == "" && !strings.Contains(string(body), "no-rivals") {
-			t.Errorf("the list does not show the run:\n%s", body)
+		jar, _ := cookiejar.New(nil)
+		res, err = (&http.Client{Jar: jar}).Get(url) // the address printed carries the token, then a cookie
+		if err != nil {
+			t.Fatal(err)
 		}
-		if token != "" {
-			jar, _ := cookiejar.New(nil)
-			res, err := (&http.Client{Jar: jar}).Get(url) // the address printed carries the token, then a cookie
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
-			if res.StatusCode != http.StatusOK {
-				t.Errorf("the address printed: %d", res.StatusCode)
-			}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "no-rivals") {
+			t.Errorf("token %q: the address printed: %d, want the list with the run:\n%.300s", token, res.StatusCode, body)
 		}
 		cancel()
 		select {
