@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -33,6 +34,9 @@ type entry struct {
 	dir  string // as a user would type it: the root as given, joined with the path
 	abs  string
 	name string // how the list names it: the path below its root
+	// sprt marks a test's state file (evotune sprt --output) in place of
+	// a run directory.
+	sprt bool
 }
 
 // discover lists the runs under the roots: a root that is a run, else
@@ -67,6 +71,12 @@ func discover(roots []root) (runs []entry, notes []string) {
 			}
 			for _, de := range des {
 				name := de.Name()
+				if de.Type().IsRegular() && sprtfile.IsName(name) && len(runs) < maxRuns {
+					frel := filepath.Join(rel, name)
+					runs = append(runs, entry{id: strconv.Itoa(i) + "/" + filepath.ToSlash(frel), dir: filepath.Join(r.arg, frel),
+						abs: filepath.Join(abs, name), name: filepath.ToSlash(frel), sprt: true})
+					continue
+				}
 				if !de.IsDir() || strings.HasPrefix(name, ".") || name == rundir.StoreDir {
 					continue // links are not followed: their type is not a directory
 				}
@@ -87,9 +97,9 @@ func discover(roots []root) (runs []entry, notes []string) {
 // errRefused is a path outside the directories served.
 var errRefused = errors.New("not under the directories this dashboard serves")
 
-// resolve turns a run's id into its directory, refusing anything that is
-// not a directory under its root once links are resolved: "..", an
-// absolute path, a link that leads out.
+// resolve turns a run's id into its directory (or a test's state file),
+// refusing anything that is not under its root once links are resolved:
+// "..", an absolute path, a link that leads out.
 func resolve(roots []root, id string) (entry, error) {
 	n, rel, ok := strings.Cut(id, "/")
 	i, err := strconv.Atoi(n)
@@ -109,7 +119,11 @@ func resolve(roots []root, id string) (entry, error) {
 	if !within(r.abs, real) {
 		return entry{}, fmt.Errorf("%q: %w (a link leads out)", id, errRefused)
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+	fi, err := os.Stat(real)
+	switch {
+	case err == nil && fi.Mode().IsRegular() && sprtfile.IsName(filepath.Base(real)):
+		return entry{id: id, dir: filepath.Join(r.arg, rel), abs: real, sprt: true}, nil
+	case err != nil || !fi.IsDir():
 		return entry{}, fmt.Errorf("%s: not a directory", filepath.Join(r.arg, rel))
 	}
 	return entry{id: id, dir: filepath.Join(r.arg, rel), abs: real}, nil

@@ -88,6 +88,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /fragment/list", s.listFragment)
 	mux.HandleFunc("GET /events", s.events)
 	mux.HandleFunc("GET /compare", s.compare)
+	mux.HandleFunc("GET /sprt", s.testPageHandler)
+	mux.HandleFunc("GET /fragment/sprt", s.testFragment)
 	assets, _ := fs.Sub(files, "assets")
 	mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServer(http.FS(assets))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -207,6 +209,7 @@ func (s *Server) fail(w http.ResponseWriter, status int, msg string) {
 type listData struct {
 	Roots []string
 	Rows  []listRow
+	Tests []testRow
 	Notes []string
 }
 
@@ -217,6 +220,10 @@ func (s *Server) listData() listData {
 		d.Roots = append(d.Roots, r.arg)
 	}
 	for _, e := range entries {
+		if e.sprt {
+			d.Tests = append(d.Tests, testRowOf(readTest(e)))
+			continue
+		}
 		d.Rows = append(d.Rows, listRowOf(s.reader.read(e)))
 	}
 	return d
@@ -258,6 +265,10 @@ func (s *Server) runOf(w http.ResponseWriter, req *http.Request) (*run, bool) {
 	if !ok {
 		return nil, false
 	}
+	if e.sprt {
+		s.fail(w, http.StatusNotFound, e.dir+": not a run directory")
+		return nil, false
+	}
 	return s.reader.read(e), true
 }
 
@@ -289,7 +300,11 @@ func (s *Server) listVersion() string {
 	entries, _ := discover(s.roots)
 	var b strings.Builder
 	for _, e := range entries {
-		b.WriteString(e.abs + "=" + version(e.abs) + ";")
+		v := version(e.abs)
+		if e.sprt {
+			v = testVersion(e)
+		}
+		b.WriteString(e.abs + "=" + v + ";")
 	}
 	return digest(b.String())
 }
@@ -305,6 +320,12 @@ func (s *Server) events(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		current = func() string { return digest(version(e.abs)) }
+	} else if q.Has("t") {
+		e, ok := s.entryOf(w, q.Get("t"))
+		if !ok {
+			return
+		}
+		current = func() string { return digest(testVersion(e)) }
 	} else {
 		current = s.listVersion
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // snapshot is every file under dir with its size, mode, time and
@@ -52,10 +54,14 @@ func TestEveryPageOnlyReads(t *testing.T) {
 	runs := t.TempDir()
 	finishedRun(t, runs, "a", liteConfig)
 	finishedRun(t, runs, "b", strings.Replace(liteConfig, "seed: 1", "seed: 2", 1))
+	if err := sprtfile.Write(filepath.Join(runs, "t.sprt.json"), sprtState(os.Getpid(), sprtfile.InProgress, 0.5)); err != nil {
+		t.Fatal(err)
+	}
 	before := snapshot(t, runs)
 	ts, s := serve(t, "", runs)
 	s.Poll = 10 * time.Millisecond
-	for _, path := range []string{"/", "/run?r=0/a", "/fragment/run?r=0/a", "/fragment/list", "/compare?r=0/a&r=0/b", "/assets/app.js", "/assets/style.css"} {
+	for _, path := range []string{"/", "/run?r=0/a", "/fragment/run?r=0/a", "/fragment/list", "/compare?r=0/a&r=0/b",
+		"/sprt?t=0/t.sprt.json", "/fragment/sprt?t=0/t.sprt.json", "/assets/app.js", "/assets/style.css"} {
 		if status, body := get(t, ts, path); status != http.StatusOK {
 			t.Errorf("GET %s: %d %s", path, status, clipText(body))
 		}
@@ -71,15 +77,17 @@ func TestEveryPageOnlyReads(t *testing.T) {
 			}
 		}
 	}
-	// An event stream says the run's version at once.
-	res, err := http.Get(ts.URL + "/events?r=0/a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := readEvent(t, res)
-	res.Body.Close()
-	if !strings.HasPrefix(line, "data: ") {
-		t.Errorf("the event stream began %q", line)
+	// An event stream says the run's (the test's) version at once.
+	for _, q := range []string{"r=0/a", "t=0/t.sprt.json"} {
+		res, err := http.Get(ts.URL + "/events?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := readEvent(t, res)
+		res.Body.Close()
+		if !strings.HasPrefix(line, "data: ") {
+			t.Errorf("the event stream of %s began %q", q, line)
+		}
 	}
 	if after := snapshot(t, runs); len(after) != len(before) {
 		t.Errorf("%d files before, %d after", len(before), len(after))
