@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/sprtfile"
 )
@@ -137,4 +138,39 @@ func TestBrowserFollowsAnSPRT(t *testing.T) {
 	pts, tol = linePoints(t, ctx, "llr", "LLR")
 	checkLine(t, pts, tol, llrs)
 	screenshot(t, ctx, "sprt")
+}
+
+// TestBrowserShowsAModelsStepSize: a CMA-ES run's page draws its step
+// size, generation by generation, as the model rebuilt from the
+// checkpoint measures it; a generational run's has no such panel.
+func TestBrowserShowsAModelsStepSize(t *testing.T) {
+	ctx := newBrowser(t)
+	runs := t.TempDir()
+	text := strings.Replace(liteConfig, "  model: generational\n", "  model: cmaes\n", 1)
+	text = strings.Replace(text, "  elitism: 2\n", "", 1)
+	dir, _ := finishedRun(t, runs, "cmaes", text)
+	finishedRun(t, runs, "generational", liteConfig)
+	ck, cfg, err := engine.ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	want, ok, err := cfg.ModelSpread(ck)
+	if err != nil || !ok || len(want.RMS) != 6 {
+		t.Fatalf("the run's spread: %+v, %v, %v", want, ok, err)
+	}
+	ts, _ := serve(t, "", runs)
+	visit(t, ctx, ts.URL+"/run?r=0/cmaes", "#s0-spread")
+	for name, ys := range map[string][]float64{"root mean square over genes": want.RMS, "smallest gene's": want.Min, "largest gene's": want.Max} {
+		pts, tol := linePoints(t, ctx, "s0-spread", name)
+		checkLine(t, pts, tol, ys)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#s0-spread-panel h2').textContent`); got != "CMA-ES step size by generation" {
+		t.Errorf("the panel's title: %q", got)
+	}
+	screenshot(t, ctx, "cmaes")
+	visit(t, ctx, ts.URL+"/run?r=0/generational", "#s0-fitness")
+	if eval[bool](t, ctx, `!!document.getElementById('s0-spread-panel')`) {
+		t.Error("a generational run has a step-size panel")
+	}
 }
