@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,27 @@ func TestBrowserLoadsALargeRun(t *testing.T) {
 		t.Errorf("the chart spans %v generations, want %d", n, largeGens)
 	}
 	t.Logf("loaded in %.0f ms (first, reading the checkpoint), %.0f ms (cached)", first, again)
+	// The weight grid's heat map holds the recommended best's cells, each
+	// in its own cell's title, as the run's space decodes its genes.
+	ins, err := engine.Inspect(filepath.Join(runs, "large"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := ins.Config.Space().Decode(ins.Views[0].Recommended().Genes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := vals.Grid("w")
+	titles := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-grids-panel rect title')].map(e => e.textContent)`)
+	if len(titles) != len(cells) {
+		t.Fatalf("the heat map has %d cells, the grid %d", len(titles), len(cells))
+	}
+	for i, c := range cells {
+		want := fmt.Sprintf("row %d, column %d: %s", i/10+1, i%10+1, strconv.FormatFloat(c, 'g', -1, 64))
+		if titles[i] != want {
+			t.Errorf("heat-map cell %d: %q, want %q", i, titles[i], want)
+		}
+	}
 	screenshot(t, ctx, "large")
 }
 
