@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -419,5 +422,36 @@ func TestParseLog(t *testing.T) {
 	}
 	if got := parseLog([]byte(log+"\n2026-01-01T00:01:06Z finished 30 generations\n"), false); !got.Finish || len(got.Gens) != 3 {
 		t.Errorf("finished: %v, %d generations", got.Finish, len(got.Gens))
+	}
+}
+
+// TestRacingAndThroughputPanels: a racing run's page shows the games its
+// generations played and saved, totalled as its checkpoint counts them,
+// and a chart of games per second with a point for every generation
+// run.log timed; a run without racing has no racing panel.
+func TestRacingAndThroughputPanels(t *testing.T) {
+	runs := t.TempDir()
+	text := strings.Replace(liteConfig, "remeasure:", "racing: {}\nremeasure:", 1)
+	_, ck := finishedRun(t, runs, "raced", text)
+	finishedRun(t, runs, "plain", liteConfig)
+	played, saved := 0, 0
+	for _, h := range ck.History {
+		played += h.Games
+		saved += h.Saved
+	}
+	if saved == 0 {
+		t.Fatal("racing saved no games: the test shows nothing")
+	}
+	ts, _ := serve(t, "", runs)
+	_, page := get(t, ts, "/run?r=0/raced")
+	if want := fmt.Sprintf(">%d played, %d saved (", played, saved); !strings.Contains(page, `id="s0-racing-panel"`) || !strings.Contains(page, want) {
+		t.Errorf("the racing panel does not say %q", want)
+	}
+	m := regexp.MustCompile(`(?s)id="throughput"[^>]* data-n="(\d+)".*?<polyline class="line" data-name="by generation \(run.log\)" points="([^"]*)"`).FindStringSubmatch(page)
+	if m == nil || m[1] != strconv.Itoa(len(ck.History)) || len(strings.Fields(m[2])) != len(ck.History) {
+		t.Errorf("the throughput chart is not a point a generation for %d generations: %q", len(ck.History), m)
+	}
+	if _, page := get(t, ts, "/run?r=0/plain"); strings.Contains(page, `id="s0-racing-panel"`) {
+		t.Error("a run without racing has a racing panel")
 	}
 }
