@@ -30,10 +30,14 @@ type root struct {
 
 // entry is a run directory found under a root.
 type entry struct {
-	id   string // "<root index>/<path below it, with />": the page's address
-	dir  string // as a user would type it: the root as given, joined with the path
+	id string // "<root index>/<path below it, with />": the page's address
+	// dir is the path as a user would type it (the root as given, joined
+	// with the path), and name how the list names it (the path below its
+	// root), both with control characters escaped (cleanText): they are
+	// shown, and a file name is anyone's to choose.
+	dir  string
 	abs  string
-	name string // how the list names it: the path below its root
+	name string
 	// sprt marks a test's state file (evotune sprt --output) in place of
 	// a run directory.
 	sprt bool
@@ -56,7 +60,7 @@ func discover(roots []root) (runs []entry, notes []string) {
 				if name == "" || len(roots) > 1 {
 					name = filepath.Join(r.arg, rel)
 				}
-				runs = append(runs, entry{id: strconv.Itoa(i) + "/" + filepath.ToSlash(rel), dir: filepath.Join(r.arg, rel), abs: abs, name: name})
+				runs = append(runs, entry{id: strconv.Itoa(i) + "/" + filepath.ToSlash(rel), dir: cleanText(filepath.Join(r.arg, rel)), abs: abs, name: cleanText(name)})
 				return
 			}
 			if depth == maxDepth {
@@ -73,8 +77,8 @@ func discover(roots []root) (runs []entry, notes []string) {
 				name := de.Name()
 				if de.Type().IsRegular() && sprtfile.IsName(name) && len(runs) < maxRuns {
 					frel := filepath.Join(rel, name)
-					runs = append(runs, entry{id: strconv.Itoa(i) + "/" + filepath.ToSlash(frel), dir: filepath.Join(r.arg, frel),
-						abs: filepath.Join(abs, name), name: filepath.ToSlash(frel), sprt: true})
+					runs = append(runs, entry{id: strconv.Itoa(i) + "/" + filepath.ToSlash(frel), dir: cleanText(filepath.Join(r.arg, frel)),
+						abs: filepath.Join(abs, name), name: cleanText(filepath.ToSlash(frel)), sprt: true})
 					continue
 				}
 				if !de.IsDir() || strings.HasPrefix(name, ".") || name == rundir.StoreDir {
@@ -122,11 +126,11 @@ func resolve(roots []root, id string) (entry, error) {
 	fi, err := os.Stat(real)
 	switch {
 	case err == nil && fi.Mode().IsRegular() && sprtfile.IsName(filepath.Base(real)):
-		return entry{id: id, dir: filepath.Join(r.arg, rel), abs: real, sprt: true}, nil
+		return entry{id: id, dir: cleanText(filepath.Join(r.arg, rel)), abs: real, sprt: true}, nil
 	case err != nil || !fi.IsDir():
 		return entry{}, fmt.Errorf("%s: not a directory", filepath.Join(r.arg, rel))
 	}
-	return entry{id: id, dir: filepath.Join(r.arg, rel), abs: real}, nil
+	return entry{id: id, dir: cleanText(filepath.Join(r.arg, rel)), abs: real}, nil
 }
 
 // within reports whether path is base or lies under it.

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -308,18 +310,22 @@ func TestDamagedRunsAreMessages(t *testing.T) {
 		return func(dir string) error { return os.WriteFile(filepath.Join(dir, name), content, 0o644) }
 	}
 	want := map[string]string{
-		"garbage":     "corrupt checkpoint",
-		"half":        "corrupt checkpoint",
-		"huge":        "too large",
-		"fifo":        "not a regular file",
-		"dir":         "not a regular file",
-		"link":        "symbolic link",
-		"badconfig":   "does not load here",
-		"starting":    "no checkpoint yet",
-		"lockonly":    "no checkpoint",
-		"control":     `\x1b`,
-		"bad-log":     "",
-		"bad-journal": "",
+		"garbage":      "corrupt checkpoint",
+		"half":         "corrupt checkpoint",
+		"huge":         "too large",
+		"fifo":         "not a regular file",
+		"dir":          "not a regular file",
+		"link":         "symbolic link",
+		"badconfig":    "does not load here",
+		"starting":     "no checkpoint yet",
+		"lockonly":     "no checkpoint",
+		"control":      `\x1b`,
+		"bad-log":      "",
+		"bad-journal":  "",
+		"fifo-log":     "",
+		"fifo-journal": "",
+		"huge-log":     "",
+		"name\x1b[2J<img src=x onerror=alert(1)>": "",
 	}
 	mk("garbage", file("checkpoint.json", []byte("\x00\x01not json")))
 	mk("half", file("checkpoint.json", data[:len(data)/2]))
@@ -357,6 +363,33 @@ func TestDamagedRunsAreMessages(t *testing.T) {
 		}
 		return os.WriteFile(filepath.Join(dir, "games.journal"), []byte("{\"journal\":1,\"generation\":3,\"games\":0,\"batch_games\":0}\n{garbage\n"), 0o644)
 	})
+	// Another user who can write in the runs' directory leaves a FIFO
+	// (a read of it would wait for a writer forever) or a file of a
+	// gigabyte where run.log and the journal belong.
+	withGood := func(name string, make func(path string) error) func(string) error {
+		return func(dir string) error {
+			if err := os.WriteFile(filepath.Join(dir, "checkpoint.json"), data, 0o644); err != nil {
+				return err
+			}
+			return make(filepath.Join(dir, name))
+		}
+	}
+	fifo := func(path string) error { return syscall.Mkfifo(path, 0o644) }
+	mk("name\x1b[2J<img src=x onerror=alert(1)>", file("checkpoint.json", data))
+	mk("fifo-log", withGood("run.log", fifo))
+	mk("fifo-journal", withGood("games.journal", fifo))
+	mk("huge-log", withGood("run.log", func(path string) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := f.Truncate(1 << 30); err != nil { // sparse: a gigabyte on paper
+			return err
+		}
+		_, err = f.WriteAt([]byte("\n2026-01-01T00:00:00Z generation 1/6: best 1, mean 2, best so far 1 over 10 games; 10 games in 1s (10 games/s)\n"), 1<<30)
+		return err
+	}))
 	// A directory of many entries: the search for runs is bounded.
 	many := filepath.Join(runs, "many")
 	for i := range 300 {
@@ -369,11 +402,19 @@ func TestDamagedRunsAreMessages(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("the list: %d", status)
 	}
+	// An id in an attribute (the address of the run) keeps the name's
+	// bytes, HTML-escaped; the text shown has its control characters
+	// escaped too.
+	shown := regexp.MustCompile(`="[^"]*"`).ReplaceAllString(list, "")
+	if strings.Contains(list, "<img") || strings.Contains(shown, "\x1b") {
+		t.Error("a run's name reached the list unescaped")
+	}
 	for name, msg := range want {
-		if !strings.Contains(list, "r=0/"+name+`"`) && !strings.Contains(list, `value="0/`+name+`"`) {
-			t.Errorf("%s is not listed", name)
+		id := url.QueryEscape("0/" + name)
+		if !strings.Contains(list, "r="+id+`"`) && !strings.Contains(list, `value="0/`+html.EscapeString(name)+`"`) {
+			t.Errorf("%q is not listed", name)
 		}
-		status, page := get(t, ts, "/run?r=0/"+name)
+		status, page := get(t, ts, "/run?r="+id)
 		if status != 200 {
 			t.Errorf("%s: status %d", name, status)
 			continue
@@ -381,7 +422,7 @@ func TestDamagedRunsAreMessages(t *testing.T) {
 		if msg != "" && !strings.Contains(page, msg) {
 			t.Errorf("%s: the page does not say %q:\n%s", name, msg, clipText(page))
 		}
-		if strings.Contains(page, "\x1b") {
+		if strings.Contains(regexp.MustCompile(`="[^"]*"`).ReplaceAllString(page, ""), "\x1b") || strings.Contains(page, "<img") {
 			t.Errorf("%s: a control character reached the page", name)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,6 +71,19 @@ func TestSPRTStatesAreTold(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.sprt.json"), filepath.Join(dir, "link.sprt.json")); err != nil {
 		t.Fatal(err)
 	}
+	// Another user's traps: a FIFO (a read would wait forever) and a
+	// file of a gigabyte, both named as state files.
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sprt.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Create(filepath.Join(dir, "huge.sprt.json")); err != nil {
+		t.Fatal(err)
+	} else {
+		if err := f.Truncate(1 << 30); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
 	ts, _ := serve(t, "", dir)
 	_, list := get(t, ts, "/")
 	for _, want := range []string{
@@ -92,6 +106,7 @@ func TestSPRTStatesAreTold(t *testing.T) {
 		{"done.sprt.json", `id="run-state">finished<`},
 		{"done.sprt.json", "H1 accepted"},
 		{"garbage.sprt.json", "not an evotune sprt state file"},
+		{"huge.sprt.json", "too large"},
 	} {
 		status, page := get(t, ts, "/sprt?t=0/"+tc.file)
 		if status != 200 || !strings.Contains(page, tc.says) {
@@ -100,6 +115,12 @@ func TestSPRTStatesAreTold(t *testing.T) {
 	}
 	if status, page := get(t, ts, "/sprt?t=0/link.sprt.json"); status != 403 || strings.Contains(page, "H1 accepted") {
 		t.Errorf("a link to a state file outside: %d, want 403", status)
+	}
+	if status, _ := get(t, ts, "/sprt?t=0/fifo.sprt.json"); status != 404 {
+		t.Errorf("a FIFO named as a state file: %d, want 404", status)
+	}
+	if strings.Contains(list, "fifo.sprt.json") {
+		t.Error("the list shows a FIFO as a test")
 	}
 	if status, _ := get(t, ts, "/run?r=0/done.sprt.json"); status != 404 {
 		t.Errorf("a state file as a run: %d, want 404", status)
