@@ -178,7 +178,7 @@ func runCards(r *run) []card {
 	if saved > 0 {
 		note = fmt.Sprintf("%d saved by racing", saved)
 	}
-	cards = append(cards, card{ID: "games", Label: "games played", Value: strconv.Itoa(played), Note: note})
+	cards = append(cards, card{ID: "games", Label: "games played", Value: grouped(played), Note: note})
 	if n := len(r.Log.Gens); n > 0 {
 		last := r.Log.Gens[n-1]
 		cards = append(cards, card{ID: "rate", Label: "games per second", Value: strconv.FormatFloat(last.Rate, 'f', 0, 64),
@@ -513,6 +513,23 @@ func shellQuote(s string) string {
 
 // cleanText writes control characters of a message as escapes: a file's
 // text must not carry terminal codes or line breaks into a page's line.
+// grouped writes n with its thousands apart, as people read counts:
+// 500,000.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
 func cleanText(s string) string {
 	var b strings.Builder
 	for _, r := range s {

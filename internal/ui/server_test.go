@@ -496,3 +496,11 @@ func TestRacingAndThroughputPanels(t *testing.T) {
 		t.Error("a run without racing has a racing panel")
 	}
 }
+
+func TestGrouped(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 500000: "500,000", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := grouped(n); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -100,7 +100,7 @@ func testRowOf(t *test) testRow {
 	if t.State == sprtfile.InProgress {
 		row.PID = fmt.Sprint(st.PID)
 	}
-	row.Games = fmt.Sprintf("%d", st.Games)
+	row.Games = grouped(st.Games)
 	row.LLR = fmt.Sprintf("%+.2f [%.2f, %.2f]", st.LLR, st.Bounds[0], st.Bounds[1])
 	row.Estimate = estimateText(st)
 	return row
@@ -148,7 +148,7 @@ func (s *Server) testPage(t *test) testPage {
 	p.Cards = []card{
 		{ID: "llr", Label: "LLR", Value: fmt.Sprintf("%+.2f", st.LLR), Note: fmt.Sprintf("H0 accepted at %.2f, H1 at %.2f", st.Bounds[0], st.Bounds[1])},
 		{ID: "estimate", Label: cleanText(st.Unit), Value: estimateText(st), Note: "the estimate with its 95% interval"},
-		{ID: "games", Label: count, Value: fmt.Sprintf("%d", st.Games), Note: fmt.Sprintf("of at most %d", st.MaxGames)},
+		{ID: "games", Label: count, Value: grouped(st.Games), Note: "of at most " + grouped(st.MaxGames)},
 		{ID: "verdict", Label: "verdict", Value: verdict},
 	}
 	if st.Estimate == nil && st.Games > 0 {
