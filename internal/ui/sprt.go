@@ -137,19 +137,31 @@ func (s *Server) testPage(t *test) testPage {
 	if t.Ended {
 		p.Problem = fmt.Sprintf("the process that ran this test (pid %d) has ended without a verdict: it was killed or the machine stopped; run the same command again to test anew", st.PID)
 	}
-	count := "games"
+	count, quantity := "games", fmt.Sprintf("%s of A against B", st.Unit)
 	if st.Test == "paired difference" {
-		count = "deals (each played by A and by B)"
+		count, quantity = "deals", fmt.Sprintf("mean of A - B, %s", st.Unit)
 	}
-	verdict := st.Verdict
-	if verdict == "" {
+	verdict, means := st.Verdict, ""
+	switch verdict {
+	case "":
 		verdict = "none yet"
+	case "H1 accepted":
+		means = fmt.Sprintf("nearer %g (H1) than %g (H0)", st.H1, st.H0)
+	case "H0 accepted":
+		means = fmt.Sprintf("nearer %g (H0) than %g (H1)", st.H0, st.H1)
+	}
+	est := card{ID: "estimate", Label: cleanText(quantity), Value: "-", Note: "no batch yet"}
+	if e := st.Estimate; e != nil {
+		est.Value, est.Note = plot.Num(e.Value), fmt.Sprintf("95%% interval [%s, %s]", plot.Num(e.CI95[0]), plot.Num(e.CI95[1]))
 	}
 	p.Cards = []card{
 		{ID: "llr", Label: "LLR", Value: fmt.Sprintf("%+.2f", st.LLR), Note: fmt.Sprintf("H0 accepted at %.2f, H1 at %.2f", st.Bounds[0], st.Bounds[1])},
-		{ID: "estimate", Label: cleanText(st.Unit), Value: estimateText(st), Note: "the estimate with its 95% interval"},
+		est,
 		{ID: "games", Label: count, Value: grouped(st.Games), Note: "of at most " + grouped(st.MaxGames)},
-		{ID: "verdict", Label: "verdict", Value: verdict},
+		{ID: "verdict", Label: "verdict", Value: verdict, Note: means},
+	}
+	if st.Test == "paired difference" {
+		p.Cards[2].Note += ", each played by A and by B"
 	}
 	if st.Estimate == nil && st.Games > 0 {
 		p.Cards[1].Value, p.Cards[1].Note = "not finite", "every pair went one way: Elo has no finite estimate yet"
@@ -160,7 +172,7 @@ func (s *Server) testPage(t *test) testPage {
 	}
 	per := ""
 	if len(st.Batches) > 0 {
-		per = fmt.Sprintf(" (%d %s each)", st.Batches[0].Games, count)
+		per = fmt.Sprintf(" of %d %s", st.Batches[0].Games, count)
 	}
 	ch := plot.Chart{Title: "log-likelihood ratio after each batch", YLabel: "LLR", XLabel: "batch" + per, ID: "llr", Width: 1180, Height: 360,
 		Lines: []plot.Line{{Name: "LLR", Colour: plot.Series[0], Y: llr, Core: true}},
