@@ -13,6 +13,9 @@ type Grid struct {
 	Cells      []float64
 	Note       string  // after the name: the symmetry searched
 	Size       float64 // the heat map's side; 0 means GridSize
+	// Scale, when its ends differ, is the range white to dark red spans
+	// (grids compared side by side share one); else the grid's own.
+	Scale [2]float64
 }
 
 // GridSize is the side of a grid's heat map.
@@ -29,6 +32,9 @@ func DrawGrid(b *bytes.Buffer, left, top float64, g *Grid) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range g.Cells {
 		lo, hi = min(lo, c), max(hi, c)
+	}
+	if g.Scale[1] > g.Scale[0] {
+		lo, hi = min(lo, g.Scale[0]), max(hi, g.Scale[1])
 	}
 	title := g.Name
 	if g.Note != "" {

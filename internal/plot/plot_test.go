@@ -211,3 +211,29 @@ func TestReferenceLabelsDoNotOverlap(t *testing.T) {
 		t.Errorf("both labels at y=%s", y("first"))
 	}
 }
+
+// TestGridScaleIsShared: grids compared side by side take one colour
+// scale: a shade is one value in each, and the legend says the shared
+// ends; alone, a grid spans its own.
+func TestGridScaleIsShared(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		scale  [2]float64
+		legend string
+		first  string // the fill of the first cell, valued 1
+	}{
+		{"its own", [2]float64{}, "white 1 to dark red 2", "rgb(255,255,255)"},
+		{"shared", [2]float64{0, 4}, "white 0 to dark red 4", "rgb(230,200,200)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Grid{Name: "w", Rows: 1, Cols: 2, Cells: []float64{1, 2}, Scale: tc.scale}
+			svg := string(g.SVG())
+			if !strings.Contains(svg, ">"+tc.legend+"<") {
+				t.Errorf("no legend %q in\n%s", tc.legend, svg)
+			}
+			if !strings.Contains(svg, `fill="`+tc.first+`" stroke="#ccc"><title>row 1, column 1: 1</title>`) {
+				t.Errorf("the first cell is not %s:\n%s", tc.first, svg)
+			}
+		})
+	}
+}

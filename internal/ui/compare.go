@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -195,12 +196,25 @@ func knobsSideBySide(views []*engine.SpeciesView, runs []compared) ([]compareRow
 		}
 		rows = append(rows, row)
 		if gridRow {
+			// One colour scale for the grids side by side: a shade is
+			// one value in all of them.
+			scale := [2]float64{math.Inf(1), math.Inf(-1)}
+			for _, v := range views {
+				for k := range v.Grids {
+					if v.Grids[k].Name == name {
+						for _, c := range v.Grids[k].Cells {
+							scale = [2]float64{min(scale[0], c), max(scale[1], c)}
+						}
+					}
+				}
+			}
 			grids.WriteString(`<div class="grid-row">`)
 			for i, v := range views {
 				for k := range v.Grids {
 					if v.Grids[k].Name == name {
 						g := v.Grids[k]
 						g.Name = fmt.Sprintf("%s of %d", g.Name, i+1)
+						g.Scale = scale
 						fmt.Fprintf(&grids, `<div class="grid c%d">`, i%len(plot.Series))
 						grids.Write(g.SVG())
 						grids.WriteString(`</div>`)
