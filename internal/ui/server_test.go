@@ -497,6 +497,66 @@ func TestRacingAndThroughputPanels(t *testing.T) {
 	}
 }
 
+// ratedConfig is a small run of players of four in a row on a 5x5
+// board, rated by Bradley-Terry on their population games (on a 3x3
+// board every game is drawn and every rating is 0).
+const ratedConfig = `name: rated
+seed: 1
+game: mnk
+rules: {m: 5, n: 5, k: 4}
+player: tuned
+fitness:
+  objective: score
+  baselines:
+    opponents: [random]
+    games: 10
+  population:
+    opponents: 3
+    games: 4
+    rating: bradley-terry
+evolution:
+  population: 8
+  generations: 2
+  elitism: 1
+  tournament-size: 2
+`
+
+// TestHallOfFameShowsRatings: a rated run's hall of fame shows each
+// member's rating and its 95% interval, in Elo, as its checkpoint has
+// them, row by row; a run without ratings has no rating column.
+func TestHallOfFameShowsRatings(t *testing.T) {
+	runs := t.TempDir()
+	_, ck := finishedRun(t, runs, "rated", ratedConfig)
+	finishedRun(t, runs, "plain", liteConfig)
+	elo := func(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) }
+	var want [][2]string
+	for i, m := range ck.HallOfFame {
+		if m.Rating == nil {
+			t.Fatalf("hall of fame %d has no rating: the test shows nothing", i+1)
+		}
+		want = append(want, [2]string{elo(m.Rating.Elo), "[" + elo(m.Rating.CI95[0]) + ", " + elo(m.Rating.CI95[1]) + "]"})
+	}
+	if len(want) < 2 || want[0][0] == want[len(want)-1][0] {
+		t.Fatalf("the hall of fame's ratings %v do not tell its members apart: the test shows little", want)
+	}
+	ts, _ := serve(t, "", runs)
+	_, page := get(t, ts, "/run?r=0/rated")
+	table := regexp.MustCompile(`(?s)<table class="hof" id="s0-hof">.*?</table>`).FindString(page)
+	if !strings.Contains(table, `<th class="num">rating (Elo)</th><th class="num">95% interval</th>`) {
+		t.Errorf("the hall of fame has no rating column: %s", clipText(table))
+	}
+	var got [][2]string
+	for _, m := range regexp.MustCompile(`<td class="num rating">([^<]*)</td><td class="num rating-ci">([^<]*)</td>`).FindAllStringSubmatch(table, -1) {
+		got = append(got, [2]string{m[1], html.UnescapeString(m[2])})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the hall of fame's ratings are %v, the checkpoint's %v", got, want)
+	}
+	if _, page := get(t, ts, "/run?r=0/plain"); strings.Contains(page, "rating (Elo)") || strings.Contains(page, `class="num rating"`) {
+		t.Error("a run without ratings has a rating column")
+	}
+}
+
 func TestGrouped(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 500000: "500,000", 1234567: "1,234,567", -1234: "-1,234"} {
 		if got := grouped(n); got != want {
