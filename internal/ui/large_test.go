@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 )
 
 // The large run: 2,000 generations of an outside game whose tuned player
-// has 200 knobs (100 floats and a 10x10 weight grid), every knob of the
+// has 200 knobs (104 floats and an 8x12 weight grid), every knob of the
 // best moving in about a third of the generations, a run.log line per
 // generation. The program only ever answered the handshake; the
 // dashboard never starts it.
@@ -27,6 +28,9 @@ const (
 	largeGens  = 2000
 	largeKnobs = 200
 	largePop   = 20
+	// The grid is not square, so a drawing that swaps rows and columns
+	// cannot pass for the right one.
+	largeRows, largeCols = 8, 12
 )
 
 // largeRun writes the large run into dir/large and returns its directory.
@@ -34,18 +38,18 @@ func largeRun(t testing.TB, dir string) string {
 	t.Helper()
 	work := t.TempDir()
 	var params []string
-	for k := range 100 {
+	for k := range largeKnobs - largeRows*largeCols {
 		log := ""
 		if k%4 == 0 {
 			log = `,"log":true`
 		}
 		params = append(params, fmt.Sprintf(`{"name":"k%03d","type":"float","min":0.01,"max":10%s,"default":1}`, k, log))
 	}
-	cells := make([]string, 10)
+	cells := make([]string, largeRows)
 	for r := range cells {
-		cells[r] = "[" + strings.TrimSuffix(strings.Repeat("1,", 10), ",") + "]"
+		cells[r] = "[" + strings.TrimSuffix(strings.Repeat("1,", largeCols), ",") + "]"
 	}
-	params = append(params, `{"name":"w","type":"grid","rows":10,"cols":10,"min":0,"max":4,"symmetry":"full","default":[`+strings.Join(cells, ",")+`]}`)
+	params = append(params, fmt.Sprintf(`{"name":"w","type":"grid","rows":%d,"cols":%d,"min":0,"max":4,"symmetry":"full","default":[%s]}`, largeRows, largeCols, strings.Join(cells, ",")))
 	hello := `{"type":"hello","protocol":1,"game":"wide","mode":"two-seat","options":[],"roles":["player"],"players":[` +
 		`{"name":"tuned","role":"player","params":[` + strings.Join(params, ",") + `]},{"name":"fixed","role":"player","params":[]}]}`
 	script := filepath.Join(work, "wide.sh")
@@ -210,8 +214,9 @@ func TestBrowserLoadsALargeRun(t *testing.T) {
 		t.Errorf("the chart spans %v generations, want %d", n, largeGens)
 	}
 	t.Logf("loaded in %.0f ms (first, reading the checkpoint), %.0f ms (cached)", first, again)
-	// The weight grid's heat map holds the recommended best's cells, each
-	// in its own cell's title, as the run's space decodes its genes.
+	// The weight grid's heat map holds the recommended best's cells, as the
+	// run's space decodes its genes, each where its row and column are
+	// drawn.
 	ins, err := engine.Inspect(filepath.Join(runs, "large"))
 	if err != nil {
 		t.Fatal(err)
@@ -220,18 +225,83 @@ func TestBrowserLoadsALargeRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells := vals.Grid("w")
-	titles := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-grids-panel rect title')].map(e => e.textContent)`)
-	if len(titles) != len(cells) {
-		t.Fatalf("the heat map has %d cells, the grid %d", len(titles), len(cells))
+	checkHeatMap(t, ctx, "#s0-grids-panel svg", largeRows, largeCols, vals.Grid("w"))
+	screenshot(t, ctx, "large")
+}
+
+// checkHeatMap checks the heat map drawn in the svg element sel against
+// a grid's cells, row by row, by where each cell is drawn: a cell's row
+// is the rank of its top among the cells' tops, its column the rank of
+// its left, and both its title and the value written in it are that
+// cell's.
+func checkHeatMap(t testing.TB, ctx context.Context, sel string, rows, cols int, cells []float64) {
+	t.Helper()
+	if len(cells) != rows*cols {
+		t.Fatalf("the grid has %d cells, want %dx%d", len(cells), rows, cols)
 	}
-	for i, c := range cells {
-		want := fmt.Sprintf("row %d, column %d: %s", i/10+1, i%10+1, strconv.FormatFloat(c, 'g', -1, 64))
-		if titles[i] != want {
-			t.Errorf("heat-map cell %d: %q, want %q", i, titles[i], want)
+	type box struct{ X, Y, W, H float64 }
+	type cell struct {
+		box
+		Title string
+	}
+	type label struct {
+		X, Y float64
+		Text string
+	}
+	got := eval[[]cell](t, ctx, `[...document.querySelectorAll('`+sel+` rect')].filter(r => r.querySelector('title')).map(r => ({X: r.x.baseVal.value, Y: r.y.baseVal.value,
+		W: r.width.baseVal.value, H: r.height.baseVal.value, Title: r.querySelector('title').textContent}))`)
+	labels := eval[[]label](t, ctx, `[...document.querySelectorAll('`+sel+` text[text-anchor="middle"]')].map(e => ({X: e.x.baseVal[0].value, Y: e.y.baseVal[0].value, Text: e.textContent}))`)
+	if len(got) != len(cells) {
+		t.Fatalf("the heat map has %d cells, the grid %d", len(got), len(cells))
+	}
+	size := eval[box](t, ctx, `(s => ({W: s.width.baseVal.value, H: s.height.baseVal.value}))(document.querySelector('`+sel+`'))`)
+	for _, c := range got {
+		if c.X < 0 || c.Y < 0 || c.X+c.W > size.W || c.Y+c.H > size.H {
+			t.Fatalf("the cell %q is drawn at %+v, outside the drawing's %v by %v", c.Title, c.box, size.W, size.H)
 		}
 	}
-	screenshot(t, ctx, "large")
+	// The distinct lefts and tops, in order, are the columns and rows.
+	rank := func(of func(cell) float64) map[float64]int {
+		var ends []float64
+		for _, c := range got {
+			ends = append(ends, of(c))
+		}
+		slices.Sort(ends)
+		m := map[float64]int{}
+		for _, v := range slices.Compact(ends) {
+			m[v] = len(m)
+		}
+		return m
+	}
+	colOf, rowOf := rank(func(c cell) float64 { return c.X }), rank(func(c cell) float64 { return c.Y })
+	if len(rowOf) != rows || len(colOf) != cols {
+		t.Fatalf("the heat map is drawn %d rows by %d columns, the grid is %dx%d", len(rowOf), len(colOf), rows, cols)
+	}
+	where := map[box]int{}
+	for _, c := range got {
+		r, k := rowOf[c.Y], colOf[c.X]
+		where[c.box] = r*cols + k
+		want := fmt.Sprintf("row %d, column %d: %s", r+1, k+1, strconv.FormatFloat(cells[r*cols+k], 'g', -1, 64))
+		if c.Title != want {
+			t.Errorf("the cell drawn in row %d, column %d says %q, want %q", r+1, k+1, c.Title, want)
+		}
+	}
+	if len(labels) != len(cells) {
+		t.Fatalf("%d values written in the heat map, want one in each of its %d cells", len(labels), len(cells))
+	}
+	for _, l := range labels {
+		i := -1
+		for b, at := range where {
+			if l.X > b.X && l.X < b.X+b.W && l.Y > b.Y && l.Y < b.Y+b.H {
+				i = at
+			}
+		}
+		if i < 0 {
+			t.Errorf("the value %q is written outside every cell, at (%v, %v)", l.Text, l.X, l.Y)
+		} else if want := strconv.FormatFloat(cells[i], 'f', 2, 64); l.Text != want {
+			t.Errorf("the value written in row %d, column %d is %q, want %q", i/cols+1, i%cols+1, l.Text, want)
+		}
+	}
 }
 
 // BenchmarkBrowserLargeRun measures, in the browser, the load of the
