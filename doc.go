@@ -45,7 +45,8 @@
 //	internal/...         shared pieces: bits128 (the 128-bit cell set of
 //	                     the bitboards), yamlcheck (the one YAML checker,
 //	                     every problem as file:line: key: message), fileio,
-//	                     english, enum, cputime; golden and ctxtest for tests
+//	                     english, enum, cputime, buildinfo (which build
+//	                     runs: version, commit, Go, platform); golden and ctxtest for tests
 //	research/            experiments, run on demand (build tag research)
 //
 // The engine and the CLI know games only through the fitness contracts:
@@ -56,4 +57,8 @@
 // Every random stream derives from the run's seed and its position
 // (generation, purpose, index), so results do not depend on the number of
 // workers or on where a run was stopped and resumed.
+//
+// README.md is the user's guide and docs/ the rest of the documentation;
+// docs/architecture.md is the design. evotune is free software under the
+// MIT licence (LICENSE), copyright the evotune authors.
 package evotune

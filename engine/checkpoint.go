@@ -249,7 +249,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 				dir, rundir.ErrLocked, holder)
 		}
 		if _, cerr := os.Stat(filepath.Join(dir, rundir.ConfigFile)); cerr == nil {
-			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG --out %s'",
+			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG -o %s'",
 				dir, ErrNotRunDir, rundir.CheckpointFile, dir)
 		}
 		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)

@@ -319,13 +319,13 @@ func (c *Config) ObjectiveName() string { return c.Fitness.objective }
 // nameRule is what validName accepts, for messages.
 const nameRule = "want letters, digits, '.', '_' or '-', not starting with '.'"
 
-// DefaultDir is the run directory of a run given no --out: runs/NAME.
+// DefaultDir is the run directory of a run given no -o: runs/NAME.
 // A name taken from the config's file name passes the rule a name: in
 // the config does, or "..yaml" would make runs/ itself the run directory
 // and " .yaml" a directory named by a space.
 func (c *Config) DefaultDir() (string, error) {
 	if !validName(c.Name) {
-		return "", fmt.Errorf("%s: the run would be named %q after the file, which cannot name its directory under runs/ (%s); pass --out DIR, or set name: in the config",
+		return "", fmt.Errorf("%s: the run would be named %q after the file, which cannot name its directory under runs/ (%s); pass -o DIR, or set name: in the config",
 			c.file, c.Name, nameRule)
 	}
 	return filepath.Join("runs", c.Name), nil

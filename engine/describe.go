@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/buildinfo"
 )
 
 // DescriptionFormat is the version of the descriptions
@@ -32,14 +33,16 @@ var (
 	resultsMagic = [4]byte{'E', 'V', 'R', DescriptionFormat}
 )
 
-// runDescription is what every batch of a run shares, sent once per run (see
-// Batch.RunDescription): the config the run was started with and the hashes of
-// the player files it names.
+// runDescription is what every batch of a run shares, sent once per run
+// (see Batch.RunDescription): the config the run was started with, the
+// hashes of the player files it names, and the coordinator's build, which
+// a worker's must match (buildinfo.Compatible).
 type runDescription struct {
 	Format     int               `json:"format"`
 	Config     string            `json:"config"`
 	ConfigHash string            `json:"config_hash"`
 	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
+	Build      buildinfo.Info    `json:"build"`
 }
 
 // batchDescription is a batch as a worker sees it: its run (the key its run
@@ -83,7 +86,7 @@ type batchGame struct {
 // a key of its choosing, and passes the key to Description.
 func (b *Batch) RunDescription() ([]byte, error) {
 	cfg := b.in.r.cfg
-	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files})
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files, Build: buildinfo.Own()})
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
 	}
@@ -412,6 +415,11 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 	}
 	if s.Format != DescriptionFormat {
 		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, DescriptionFormat)
+	}
+	// Results count only from a build known to compute the
+	// coordinator's: another one may compute other results, silently.
+	if err := buildinfo.Compatible(s.Build, buildinfo.Own()); err != nil {
+		return nil, fmt.Errorf("engine: batch %s: %w", batch, err)
 	}
 	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
 	cfg, err := parseGuarded("batch "+batch+"#config", []byte(s.Config), ".", guard)

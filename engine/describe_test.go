@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/buildinfo"
 )
 
 // goodBatch has players of both kinds, a game without a second player
@@ -130,12 +132,12 @@ func TestDecodeResults(t *testing.T) {
 func TestWorkerRunDescriptions(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rewrite := func(f func(*runDescription)) []byte {
-		s := runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()}
+		s := runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
 		f(&s)
 		data, _ := json.Marshal(s)
 		return data
@@ -155,6 +157,11 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		{"a config that does not load", rewrite(func(s *runDescription) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
 		{"another hash", rewrite(func(s *runDescription) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
 		{"player files", rewrite(func(s *runDescription) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
+		{"a coordinator of another architecture", rewrite(func(s *runDescription) {
+			s.Build.Arch, s.Build.ArchLevel, s.Build.Executable = "arm64", "GOARM64=v8.0", strings.Repeat("0", 64)
+		}), nil, "batch r.0.0: another build, another architecture: this worker is " + buildinfo.Own().Short()},
+		{"a coordinator of another binary", rewrite(func(s *runDescription) { s.Build.Executable = strings.Repeat("0", 64) }), nil, "another build"},
+		{"a coordinator of no known build", rewrite(func(s *runDescription) { s.Build = buildinfo.Info{} }), nil, "another build, the coordinator's build is unknown"},
 		{"oversized", make([]byte, MaxDescription+1), nil, "a run description of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -281,7 +288,7 @@ func TestWorkerSizeLimits(t *testing.T) {
 func TestWorkerRefusesForeignPlayers(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}

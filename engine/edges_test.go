@@ -129,7 +129,7 @@ func TestForeignDirectoryNamesItsFiles(t *testing.T) {
 				write(t, dir, fmt.Sprintf("f%d", i), nil)
 			}
 			_, err := Start(context.Background(), loadText(t, t.TempDir(), smallConfig), Options{Dir: dir, Generations: 1})
-			if !errors.Is(err, rundir.ErrNotEvotuneDir) || !strings.Contains(err.Error(), tc.found+": choose another --out") {
+			if !errors.Is(err, rundir.ErrNotEvotuneDir) || !strings.Contains(err.Error(), tc.found+": choose another -o/--output") {
 				t.Fatalf("err %v, want %v naming %s", err, rundir.ErrNotEvotuneDir, tc.found)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != tc.files {

@@ -87,7 +87,7 @@ func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte
 // withExport adds the run's top-3 export to files, as "export".
 func withExport(t testing.TB, dir string, files map[string][]byte, rivals bool) map[string][]byte {
 	t.Helper()
-	exp, err := Export(dir, 3, JSON, rivals)
+	exp, _, err := Export(dir, 3, JSON, rivals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if after := snapshot(t, dir); !equalSnap(before, after) {
 				t.Fatal("a failed resume changed files")
 			}
-			if _, err := Export(dir, 1, YAML, false); err == nil && tc.name != "another config's checkpoint" {
+			if _, _, err := Export(dir, 1, YAML, false); err == nil && tc.name != "another config's checkpoint" {
 				t.Fatal("export of a broken run directory succeeded")
 			}
 		})
@@ -521,7 +521,7 @@ func TestNotRunDirectories(t *testing.T) {
 			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
 				t.Errorf("resume: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}
-			_, err = Export(tc.dir, 1, YAML, false)
+			_, _, err = Export(tc.dir, 1, YAML, false)
 			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
 				t.Errorf("export: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}

@@ -87,7 +87,12 @@ func round6s(ci [2]float64) [2]float64 { return [2]float64{round6(ci[0]), round6
 // exportYAML renders the top k as a YAML parameter file whose comment
 // says how to load it.
 func (c *Config) exportYAML(sp *species, st SpeciesState, k int) ([]byte, error) {
-	file, flag := c.exportFile(sp, st, k)
+	return exportYAMLOf(c.exportFile(sp, st, k))
+}
+
+// exportYAMLOf renders file as YAML under the comment that says how flag
+// loads it.
+func exportYAMLOf(file *fitness.ParamsFile, flag string) ([]byte, error) {
 	return file.YAML(fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
 		len(file.Players), file.Player, file.Role, flag, file.Player))
 }
@@ -136,27 +141,31 @@ func ParseFormat(s string) (Format, error) {
 	return 0, fmt.Errorf("unknown format %q (want yaml or json)", s)
 }
 
-// Export renders the best k parameter sets of the run in dir: of its main
-// species, or of the co-evolved rivals.
-func Export(dir string, k int, f Format, rivals bool) ([]byte, error) {
+// Export renders the best k parameter sets of the run in dir, of its main
+// species or of the co-evolved rivals, and returns how many it rendered:
+// fewer than k when the hall of fame holds fewer.
+func Export(dir string, k int, f Format, rivals bool) ([]byte, int, error) {
 	ck, cfg, err := ReadCheckpoint(dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer cfg.Close()
 	if k < 1 {
-		return nil, fmt.Errorf("engine: export: top %d: want at least 1", k)
+		return nil, 0, fmt.Errorf("engine: export: top %d: want at least 1", k)
 	}
 	s := 0
 	if rivals {
 		if ck.Rivals == nil {
-			return nil, fmt.Errorf("%s: %w", dir, ErrNoRivals)
+			return nil, 0, fmt.Errorf("%s: %w", dir, ErrNoRivals)
 		}
 		s = 1
 	}
+	file, flag := cfg.exportFile(cfg.species[s], ck.states()[s], k)
+	var data []byte
 	if f == JSON {
-		file, _ := cfg.exportFile(cfg.species[s], ck.states()[s], k)
-		return file.JSON()
+		data, err = file.JSON()
+	} else {
+		data, err = exportYAMLOf(file, flag)
 	}
-	return cfg.exportYAML(cfg.species[s], ck.states()[s], k)
+	return data, len(file.Players), err
 }

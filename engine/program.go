@@ -129,7 +129,9 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 	} else {
 		var err error
 		if desc, err = external.Describe(context.Background(), cmd); err != nil {
-			bad("command", "%s", oneLine(err))
+			// The program's last stderr lines stay lines, indented under
+			// the problem.
+			bad("command", "%s", err)
 			return fitness.GameInfo{}, false
 		}
 		if files, err = cmd.FileHashes(); err != nil {

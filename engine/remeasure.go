@@ -139,11 +139,44 @@ func (c *Config) checkRemeasure(bad func(key, format string, args ...any)) {
 
 // remeasures reports whether species sp is re-measured at the end of a
 // run: against its baselines, or, head to head, among its best.
-func (r *runner) remeasures(sp *species) bool {
-	if _, on := r.cfg.remeasure(); !on {
+func (c *Config) remeasures(sp *species) bool {
+	if _, on := c.remeasure(); !on {
 		return false
 	}
-	return len(sp.baselines) > 0 || r.cfg.Fitness.Objective == Score && sp.role == r.cfg.role
+	return len(sp.baselines) > 0 || c.Fitness.Objective == Score && sp.role == c.role
+}
+
+// endGames counts the games the end of a run to generations plays: for
+// every species it re-measures, the best of its hall of fame on fresh
+// deals (against each baseline opponent, or each two of them head to
+// head), then the winner again on a second fresh sample, beside the
+// starting point (against it head to head; the runner-up when there is
+// no starting point).
+func (c *Config) endGames(generations int) int {
+	rc, _ := c.remeasure()
+	n := 0
+	for _, sp := range c.species {
+		if !c.remeasures(sp) {
+			continue
+		}
+		// The hall of fame holds at most every genome the run made.
+		k := c.genomesMade(generations, min(rc.Top, c.Evolution.HallOfFame))
+		start := startGenes(sp) != nil
+		if b := len(sp.baselines); b > 0 {
+			n += k * b * rc.Games // the ranking sample
+			if start {
+				n += 2 * b * rc.Games // the winner and the start, on the same deals
+			} else {
+				n += b * rc.Games
+			}
+			continue
+		}
+		n += k * (k - 1) / 2 * rc.Games
+		if start || k > 1 {
+			n += rc.Games
+		}
+	}
+	return n
 }
 
 // remeasureMissing reports whether a finished checkpoint lacks the figures
@@ -152,7 +185,7 @@ func (r *runner) remeasures(sp *species) bool {
 // one of before the verdict has the remeasure without it).
 func (r *runner) remeasureMissing(ck *Checkpoint) bool {
 	for s, st := range ck.states() {
-		if r.remeasures(r.cfg.species[s]) && (len(st.Remeasured) == 0 || st.Verdict == nil) {
+		if r.cfg.remeasures(r.cfg.species[s]) && (len(st.Remeasured) == 0 || st.Verdict == nil) {
 			return true
 		}
 	}
@@ -174,7 +207,7 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	r.race, r.rated, r.ratings = nil, nil, nil
 	rc, _ := r.cfg.remeasure()
 	for s, sp := range r.cfg.species {
-		if !r.remeasures(sp) {
+		if !r.cfg.remeasures(sp) {
 			continue
 		}
 		top := states[s].HallOfFame[:min(rc.Top, len(states[s].HallOfFame))]
@@ -480,7 +513,7 @@ func checkRemeasured(prefix string, st SpeciesState, score bool) error {
 			return fmt.Errorf("%s.rank: %d, the hall of fame has %d members", field, m.Rank, len(st.HallOfFame))
 		case !slices.Equal(m.Genes, st.HallOfFame[m.Rank-1].Genes):
 			return fmt.Errorf("%s.genes: not those of hall-of-fame member %d", field, m.Rank)
-		case m.Games < 1:
+		case m.Games < 1 && !aloneHeadToHead(st):
 			return fmt.Errorf("%s.games: %d", field, m.Games)
 		case !finite(m.Fitness) || m.Fitness < 0 || score && m.Fitness > 1:
 			return fmt.Errorf("%s.fitness: %v is out of range", field, m.Fitness)
@@ -489,6 +522,12 @@ func checkRemeasured(prefix string, st SpeciesState, score bool) error {
 		}
 	}
 	return nil
+}
+
+// aloneHeadToHead reports whether a remeasure without baselines had one
+// member, who met nobody: it is the winner without a game.
+func aloneHeadToHead(st SpeciesState) bool {
+	return len(st.Remeasured) == 1 && st.Verdict != nil && st.Verdict.Against != againstBaselines
 }
 
 // checkVerdict checks a checkpoint's verdict against its hall of fame

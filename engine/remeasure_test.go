@@ -68,7 +68,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("best.yaml lacks %q:\n%s", want, best)
 		}
 	}
-	exp, err := Export(dir, 5, JSON, false)
+	exp, _, err := Export(dir, 5, JSON, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestRemeasureReRanks(t *testing.T) {
 	if paired, own := v.Difference.CI95[1]-v.Difference.CI95[0], v.Start.CI95[1]-v.Start.CI95[0]; paired >= own {
 		t.Errorf("paired interval %v not narrower than the start's own %v", paired, own)
 	}
-	exp, err := Export(dir, 5, JSON, false)
+	exp, _, err := Export(dir, 5, JSON, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func TestCoevolutionOfAnyTwoRoleGame(t *testing.T) {
 			}
 		})
 	}
-	yaml, err := Export(run, 1, YAML, true)
+	yaml, _, err := Export(run, 1, YAML, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
 	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
-		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another --out",
+		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another -o/--output",
 			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
 	}
 	wrote = true

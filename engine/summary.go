@@ -143,25 +143,7 @@ func playedAtEnd(st SpeciesState) int {
 
 // remeasureGames is what the end-of-run remeasure and verdict of every
 // species are expected to play, before they do (for the ETA).
-func (r *runner) remeasureGames() int {
-	rc, on := r.cfg.remeasure()
-	if !on {
-		return 0
-	}
-	n := 0
-	for _, sp := range r.cfg.species {
-		if !r.remeasures(sp) {
-			continue
-		}
-		k := min(rc.Top, r.cfg.Evolution.HallOfFame)
-		if b := len(sp.baselines); b > 0 {
-			n += (k + 2) * b * rc.Games
-		} else {
-			n += (k*(k-1)/2 + 1) * rc.Games
-		}
-	}
-	return n
-}
+func (r *runner) remeasureGames() int { return r.cfg.endGames(r.budget) }
 
 // nextCommand is the command that tests the recommended player on deals
 // of its own: sprt against the baseline opponent head to head, or

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/buildinfo"
 )
 
 // TestWorkerGuardsItsMachine: a coordinator is anyone who reaches the
@@ -69,7 +71,7 @@ func TestWorkerGuardsItsMachine(t *testing.T) {
 				hash = cfg.Hash()
 				cfg.Close()
 			}
-			run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: tc.config, ConfigHash: hash, Files: tc.files})
+			run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: tc.config, ConfigHash: hash, Files: tc.files, Build: buildinfo.Own()})
 			if err != nil {
 				t.Fatal(err)
 			}

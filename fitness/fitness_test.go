@@ -327,15 +327,19 @@ func TestPlayPairsSwapsSeats(t *testing.T) {
 	}
 }
 
+// writeIn writes a file of body called name in dir and returns its path.
+func writeIn(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestLoadParams(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeIn(t, dir, name, body) }
 	tests := []struct {
 		name, body string
 		bias       float64
@@ -410,6 +414,56 @@ func TestParseSpec(t *testing.T) {
 			}
 			if got := p.(coin).bias; got != tc.bias {
 				t.Fatalf("bias %v, want %v", got, tc.bias)
+			}
+		})
+	}
+}
+
+// twoTunables is coinGame with a second tunable player.
+type twoTunables struct{ coinGame }
+
+func (twoTunables) Players() []fitness.PlayerInfo {
+	return append(coinGame{}.Players(), fitness.PlayerInfo{Name: "other", Role: fitness.Mover, Summary: "another tunable bias", Schema: coinSchema})
+}
+
+// untunable is coinGame without its tunable player.
+type untunable struct{ coinGame }
+
+func (untunable) Players() []fitness.PlayerInfo { return coinGame{}.Players()[:1] }
+
+// TestParseSpecSuggestsAFile: a player file's path given without NAME:
+// is refused with the spec it stands for: the player an export in it
+// names, else tuned; a name that is no path gets no suggestion.
+func TestParseSpecSuggestsAFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string { return writeIn(t, dir, name, body) }
+	other := write("other.yaml", "game: coin\nplayer: other\nrole: mover\nparams: {bias: 0.2}\n")
+	nobody := write("nobody.yaml", "game: coin\nplayer: nobody\nparams: {bias: 0.2}\n")
+	write("champion", "bias: 0.2\n")
+	tests := []struct {
+		name string
+		g    fitness.Game
+		spec string
+		want string // the suggestion, "" for none
+	}{
+		{"a path that does not exist", coinGame{}, "runs/x/best.yaml", "tuned:runs/x/best.yaml"},
+		{"a file name", coinGame{}, "best.json", "tuned:best.json"},
+		{"an export of another tunable player", twoTunables{}, other, "other:" + other},
+		{"an export of a player the game lacks", twoTunables{}, nobody, "tuned:" + nobody},
+		{"a file without extension", coinGame{}, "champion", "tuned:champion"},
+		{"a name", coinGame{}, "nobody", ""},
+		{"no tunable player", untunable{}, "runs/x/best.yaml", ""},
+	}
+	t.Chdir(dir) // "champion" is a file here
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := fitness.ParseSpec(tc.g, fitness.Mover, tc.spec)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			suggests := strings.Contains(err.Error(), "did you mean")
+			if tc.want == "" && suggests || tc.want != "" && !strings.HasSuffix(err.Error(), "; did you mean "+tc.want+"?") {
+				t.Fatalf("%v; want the suggestion %q", err, tc.want)
 			}
 		})
 	}

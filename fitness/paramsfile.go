@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/fileio"
@@ -187,6 +189,10 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 	values, key := root, ""
 	if isExport(root) {
 		values, key = readExport(ck, root, game, role, player)
+	} else if sections := configSections(root, schema); len(sections) > 0 {
+		ck.Add(0, "", "is a config (it has %s), not a player file; a player file is a run's best.yaml or an export ('evotune export RUN_DIR -o FILE')",
+			strings.Join(sections, ", "))
+		return genome.Values{}, ck.Err()
 	}
 	if ck.Err() != nil || values == nil {
 		return genome.Values{}, ck.Err()
@@ -197,6 +203,30 @@ func LoadParams(file, game string, role Role, player string, schema genome.Schem
 		return genome.Values{}, ck.Err()
 	}
 	return vals, err
+}
+
+// configOnly are the keys of a config that no player file has: a file
+// holding them was given where a player file belongs.
+var configOnly = []string{"fitness", "evolution", "space", "seeds", "coevolve"}
+
+// configSections returns the config sections a bare mapping has, when
+// none of its keys names a parameter of schema: a config given as a
+// player file, whose every key would otherwise be an unknown parameter.
+func configSections(root *yaml.Node, schema genome.Schema) []string {
+	if root.Kind != yaml.MappingNode {
+		return nil
+	}
+	var found []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := yamlcheck.Resolve(root.Content[i]).Value
+		if _, isParam := schema.Lookup(k); isParam {
+			return nil
+		}
+		if slices.Contains(configOnly, k) {
+			found = append(found, k+":")
+		}
+	}
+	return found
 }
 
 // isExport tells an export (params or players at the top) from a bare

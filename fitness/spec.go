@@ -2,9 +2,14 @@ package fitness
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/fileio"
+	"gopkg.in/yaml.v3"
 )
 
 // Info returns the registered player name in role, if there is one.
@@ -32,6 +37,9 @@ func ParseSpec(g Game, role Role, spec string) (Player, error) {
 		_, err := g.NewPlayer(role, name, genome.Values{})
 		if err == nil {
 			err = fmt.Errorf("%s: unknown %v %q", g.Name(), role, name)
+		}
+		if meant := fileSpec(g, role, spec); meant != "" && !hasFile {
+			err = fmt.Errorf("%w; did you mean %s?", err, meant)
 		}
 		return nil, err
 	}
@@ -74,4 +82,86 @@ func CheckParams(schema genome.Schema, params genome.Values) error {
 		}
 	}
 	return nil
+}
+
+// fileSpec is the NAME:FILE spec a bare path to a player file stands for
+// (tuned:runs/x/best.yaml for runs/x/best.yaml), or "" when spec does not
+// look like a path or role has no tunable player. NAME is the player an
+// export in the file names, else tuned, else role's first tunable player.
+func fileSpec(g Game, role Role, spec string) string {
+	if !looksLikeFile(spec) {
+		return ""
+	}
+	var tunable []string
+	for _, p := range g.Players() {
+		if p.Role == role && p.Tunable() {
+			tunable = append(tunable, p.Name)
+		}
+	}
+	if len(tunable) == 0 {
+		return ""
+	}
+	name := tunable[0]
+	if slices.Contains(tunable, "tuned") {
+		name = "tuned"
+	}
+	if p := exportedPlayer(spec); slices.Contains(tunable, p) {
+		name = p
+	}
+	return name + ":" + spec
+}
+
+// looksLikeFile reports whether spec reads as a file's path rather than a
+// player's name: it has a directory, a player file's extension, or is a
+// file.
+func looksLikeFile(spec string) bool {
+	switch strings.ToLower(filepath.Ext(spec)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	if strings.ContainsRune(spec, filepath.Separator) || strings.ContainsRune(spec, '/') {
+		return true
+	}
+	fi, err := os.Stat(spec)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// exportedPlayer is the player an export at path names, "" when path is
+// no readable export.
+func exportedPlayer(path string) string {
+	return readHead(path).Player
+}
+
+// SpecRules returns the game and the rule options that the player file
+// of a NAME:FILE spec was tuned under (an export's game: and rules:),
+// zero values when spec names no file or the file is no readable export:
+// ParseSpec then says why.
+func SpecRules(spec string) (game string, rules map[string]string) {
+	_, file, ok := strings.Cut(spec, ":")
+	if !ok || file == "" {
+		return "", nil
+	}
+	h := readHead(file)
+	return h.Game, h.Rules
+}
+
+// head is what a player file says of itself at its top.
+type head struct {
+	Game   string            `yaml:"game"`
+	Player string            `yaml:"player"`
+	Rules  map[string]string `yaml:"rules"`
+}
+
+// readHead reads the head of a player file, a zero head when path is no
+// readable export.
+func readHead(path string) head {
+	data, err := fileio.ReadFile(path, fileio.MaxPlayerFile)
+	if err != nil {
+		return head{}
+	}
+	var h head
+	if yaml.Unmarshal(data, &h) != nil {
+		return head{}
+	}
+	return h
 }

@@ -348,9 +348,9 @@ func outside(p *Param, v Value, whose string) string {
 func outsideNum(p *Param, x float64, whose string) string {
 	switch {
 	case x < p.Min:
-		return fmt.Sprintf("%s is below the %sminimum %s", fmtNum(x), whose, fmtNum(p.Min))
+		return fmt.Sprintf("%s is below the %sminimum %s", p.num(x), whose, p.num(p.Min))
 	case x > p.Max:
-		return fmt.Sprintf("%s is above the %smaximum %s", fmtNum(x), whose, fmtNum(p.Max))
+		return fmt.Sprintf("%s is above the %smaximum %s", p.num(x), whose, p.num(p.Max))
 	}
 	return ""
 }

@@ -233,7 +233,7 @@ func (p *Param) Check(v Value) error {
 			return fmt.Errorf("%s: %v is not an integer", p.Name, v.Num)
 		}
 		if !inRange(v.Num) {
-			return fmt.Errorf("%s: %v is outside [%v, %v]", p.Name, v.Num, p.Min, p.Max)
+			return fmt.Errorf("%s: %s is outside [%s, %s]", p.Name, p.num(v.Num), p.num(p.Min), p.num(p.Max))
 		}
 	case Bool:
 		if v.Num != 0 && v.Num != 1 {
@@ -283,10 +283,19 @@ func (p *Param) Range() string {
 	case Grid:
 		return fmt.Sprintf("%dx%d %s in [%v, %v]", p.Rows, p.Cols, p.Symmetry, p.Min, p.Max)
 	default:
-		s := fmt.Sprintf("[%v, %v]", p.Min, p.Max)
+		s := fmt.Sprintf("[%s, %s]", p.num(p.Min), p.num(p.Max))
 		if p.Log {
 			s += " log"
 		}
 		return s
 	}
+}
+
+// num renders a number of p's range for humans: an int's in full
+// (1048576, not 1.048576e+06), a float's in its shortest form.
+func (p *Param) num(x float64) string {
+	if p.Kind == Int && x == math.Trunc(x) && math.Abs(x) < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmtNum(x)
 }

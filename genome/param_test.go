@@ -232,3 +232,37 @@ func TestParseNames(t *testing.T) {
 		}
 	})
 }
+
+// TestIntRangesPrintAsInts: an int's range and the messages about it
+// write its bounds in full (1048576), as a user writes them, where %v
+// wrote 1.048576e+06; floats keep their shortest form.
+func TestIntRangesPrintAsInts(t *testing.T) {
+	exact := &Param{Name: "exact", Kind: Int, Min: 0, Max: 1 << 20, Default: Value{Num: 65536}}
+	samples := &Param{Name: "samples", Kind: Int, Min: 8, Max: 8192, Log: true, Default: Value{Num: 256}}
+	rate := &Param{Name: "rate", Kind: Float, Min: 1e-9, Max: 2e6, Default: Value{Num: 1}}
+	tests := []struct {
+		name, got, want string
+	}{
+		{"int range", exact.Range(), "[0, 1048576]"},
+		{"log int range", samples.Range(), "[8, 8192] log"},
+		{"float range", rate.Range(), "[1e-09, 2e+06]"},
+		{"int outside", errText(exact.Check(Value{Num: 2_000_000})), "exact: 2000000 is outside [0, 1048576]"},
+		{"int above", outside(exact, Value{Num: 2_000_000}, ""), "2000000 is above the maximum 1048576"},
+		{"int below", outside(samples, Value{Num: 1}, "seed's "), "1 is below the seed's minimum 8"},
+		{"float above", outside(rate, Value{Num: 3e6}, ""), "3e+06 is above the maximum 2e+06"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Fatalf("%q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}

@@ -25,10 +25,13 @@ const (
 	resultsStream  = "EVOTUNE_RESULTS"
 	sharedStream   = "EVOTUNE_SHARED"
 	workerConsumer = "evotune-workers"
-	jobsPrefix     = "evotune.jobs."
-	resultsPrefix  = "evotune.results."
-	sharedPrefix   = "evotune.shared."
-	helloSubject   = "evotune.workers.hello"
+	// buildKey is the workers' consumer's metadata key of the
+	// coordinator's build (Settings.Build).
+	buildKey      = "evotune-build"
+	jobsPrefix    = "evotune.jobs."
+	resultsPrefix = "evotune.results."
+	sharedPrefix  = "evotune.shared."
+	helloSubject  = "evotune.workers.hello"
 	// headerError marks a result message as a worker's failure report;
 	// its value is the error.
 	headerError = "Evotune-Error"
@@ -44,6 +47,19 @@ type Settings struct {
 	// MaxDeliver is how many times a job is delivered before the run
 	// gives up on it (default 4).
 	MaxDeliver int
+	// Build is what the coordinator says of its build: workers read it
+	// before they take a job (WorkerOptions.CheckCoordinator), so a
+	// worker of another build refuses the queue without touching it.
+	Build string
+	// CheckWorker, when not nil, is asked of every worker's build, as
+	// the worker announces it (WorkerOptions.Build): a worker it refuses
+	// is not counted among the workers, and OnRefused is told of it once.
+	// (The worker refuses the coordinator's jobs itself: a coordinator
+	// cannot tell one worker's results from another's.)
+	CheckWorker func(build string) error
+	// OnRefused, when not nil, is told of each worker CheckWorker
+	// refuses, once.
+	OnRefused func(worker string, err error)
 }
 
 func (s Settings) withDefaults() Settings {
@@ -97,6 +113,7 @@ type Coordinator struct {
 
 	mu      sync.Mutex
 	workers map[string]hello // by worker id
+	refused map[string]bool  // workers CheckWorker refused, by id
 	hellos  *nats.Subscription
 }
 
@@ -104,8 +121,12 @@ type Coordinator struct {
 type hello struct {
 	ID    string    `json:"id"`
 	Slots int       `json:"slots"`
+	Build string    `json:"build,omitempty"` // WorkerOptions.Build
 	seen  time.Time // when it was heard
 }
+
+// maxHello bounds a hello; a longer message is foreign.
+const maxHello = 4096
 
 // NewCoordinator makes the streams and the workers' consumer on nc's
 // server (or checks they are there) and listens for workers.
@@ -138,17 +159,29 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
 		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
-		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000,
+		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000, Metadata: map[string]string{buildKey: set.Build},
 	}); err != nil {
 		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
 	}
-	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}}
+	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}, refused: map[string]bool{}}
 	c.hellos, err = nc.Subscribe(helloSubject, func(m *nats.Msg) {
 		var h hello
-		if len(m.Data) > 1024 || json.Unmarshal(m.Data, &h) != nil || h.ID == "" || h.Slots < 0 {
+		if len(m.Data) > maxHello || json.Unmarshal(m.Data, &h) != nil || h.ID == "" || h.Slots < 0 {
 			return // foreign
 		}
 		h.seen = time.Now()
+		if set.CheckWorker != nil {
+			if err := set.CheckWorker(h.Build); err != nil {
+				c.mu.Lock()
+				first := !c.refused[h.ID]
+				c.refused[h.ID] = true
+				c.mu.Unlock()
+				if first && set.OnRefused != nil {
+					set.OnRefused(h.ID, err)
+				}
+				return
+			}
+		}
 		c.mu.Lock()
 		c.workers[h.ID] = h
 		c.mu.Unlock()

@@ -10,14 +10,17 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -224,5 +227,95 @@ func TestShareAndFetch(t *testing.T) {
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestBuildsMeet: a worker whose CheckCoordinator refuses the
+// coordinator's build (Settings.Build) returns that error before it takes
+// a job; the coordinator, hearing the worker's build in its hello,
+// refuses it once (OnRefused) and does not count it. The job is
+// untouched: with one delivery allowed, a worker of the coordinator's
+// build then plays it.
+func TestBuildsMeet(t *testing.T) {
+	srv, err := Serve(ServerOptions{StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	conn := func() *nats.Conn {
+		nc, err := srv.Connect("test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sameAs := func(want string) func(string) error {
+		return func(b string) error {
+			if b != want {
+				return fmt.Errorf("build %q, not %q", b, want)
+			}
+			return nil
+		}
+	}
+	var mu sync.Mutex
+	var refused []string
+	c, err := NewCoordinator(ctx, conn(), Settings{MaxDeliver: 1, Build: "A", CheckWorker: sameAs("A"),
+		OnRefused: func(id string, err error) { mu.Lock(); refused = append(refused, id+": "+err.Error()); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	played := make(chan error, 1)
+	go func() {
+		played <- c.Play(ctx, Wave{Group: "r.0", Jobs: []Job{{ID: "r.0.0", Payload: []byte("job")}},
+			Accept: func(_ int, result []byte) error {
+				if string(result) != "job played" {
+					return fmt.Errorf("result %q", result)
+				}
+				return nil
+			}})
+	}()
+	other := Work(ctx, conn(), func(context.Context, []byte, Fetch) ([]byte, error) {
+		t.Error("a worker of another build played a job")
+		return nil, errors.New("another build")
+	}, WorkerOptions{Build: "B", CheckCoordinator: sameAs("B")})
+	if other == nil || other.Error() != `build "A", not "B"` {
+		t.Fatalf("the other build's worker: %v", other)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(refused)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the coordinator was not told of the refused worker")
+		}
+	}
+	if s := c.Workers(); s.Workers != 0 {
+		t.Fatalf("a refused worker counted: %+v", s)
+	}
+	good, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- Work(good, conn(), func(_ context.Context, payload []byte, _ Fetch) ([]byte, error) {
+			return append(payload, " played"...), nil
+		}, WorkerOptions{Build: "A", CheckCoordinator: sameAs("A")})
+	}()
+	if err := <-played; err != nil {
+		t.Fatalf("the wave: %v", err)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(refused) != 1 || !strings.Contains(refused[0], `: build "B", not "A"`) {
+		t.Fatalf("refusals: %q; want the other build's worker, once", refused)
 	}
 }

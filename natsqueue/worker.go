@@ -63,6 +63,15 @@ type WorkerOptions struct {
 	// Played, when not nil, is called after each job whose result was
 	// published, with how long it took.
 	Played func(id string, took time.Duration)
+	// Build is what the worker says of its build in its announcements,
+	// for the coordinator to check (Settings.CheckWorker).
+	Build string
+	// CheckCoordinator, when not nil, is asked of the coordinator's build
+	// (Settings.Build) once the work queue is found, before any job is
+	// taken: Work returns the error it returns, so a worker of another
+	// build takes no job (a job taken and handed back counts as one of
+	// its deliveries).
+	CheckCoordinator func(build string) error
 }
 
 // Work pulls jobs from the server nc is connected to and plays them with
@@ -104,7 +113,16 @@ func Work(ctx context.Context, nc *nats.Conn, play PlayFunc, o WorkerOptions) er
 	w := &worker{ctx: ctx, js: js, cons: cons, play: play, o: o,
 		ackWait: cons.CachedInfo().Config.AckWait, maxDeliver: cons.CachedInfo().Config.MaxDeliver}
 	host, _ := os.Hostname()
-	me := hello{ID: fmt.Sprintf("%s-%d-%p", host, os.Getpid(), nc), Slots: slots}
+	me := hello{ID: fmt.Sprintf("%s-%d-%p", host, os.Getpid(), nc), Slots: slots, Build: o.Build}
+	if o.CheckCoordinator != nil {
+		if err := o.CheckCoordinator(cons.CachedInfo().Config.Metadata[buildKey]); err != nil {
+			// Announced once, so the coordinator hears who refused it.
+			if data, merr := json.Marshal(me); merr == nil && nc.Publish(helloSubject, data) == nil {
+				_ = nc.Flush()
+			}
+			return err
+		}
+	}
 	go announce(ctx, nc, me)
 	var wg sync.WaitGroup
 	errs := make(chan error, slots)

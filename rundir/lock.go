@@ -14,7 +14,7 @@ import (
 var (
 	// ErrLocked is returned when another process holds the run directory.
 	ErrLocked = errors.New("is in use by another evotune process")
-	// ErrNotEvotuneDir is returned when run --out names a non-empty
+	// ErrNotEvotuneDir is returned when run -o names a non-empty
 	// directory that holds no evotune run.
 	ErrNotEvotuneDir = errors.New("is not empty and holds no evotune run")
 	// ErrReadOnly is returned when a run directory cannot be written and

@@ -118,6 +118,13 @@ func IsRunDir(dir string) bool {
 	return false
 }
 
+// Readable reports whether dir is a run directory that resume and export
+// can read: it holds a checkpoint (a regular file, as resume wants).
+func Readable(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, CheckpointFile))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // CheckOwnership refuses to start a run in a directory that is neither
 // empty nor evotune's, naming what is in it: its files are the user's.
 func CheckOwnership(dir string) error {
@@ -139,7 +146,7 @@ func CheckOwnership(dir string) error {
 	if len(names) > 5 {
 		names = append(names[:5], fmt.Sprintf("and %d more", len(names)-5))
 	}
-	return fmt.Errorf("%s %w (found %s): choose another --out, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
+	return fmt.Errorf("%s %w (found %s): choose another -o/--output, or empty it", dir, ErrNotEvotuneDir, strings.Join(names, ", "))
 }
 
 // tempName matches the temporary files WriteAtomic makes for the files of

@@ -48,6 +48,11 @@ type Command struct {
 	// prefixed with the process's pid, within a budget per process and
 	// per game (docs/protocol.md); nil discards it.
 	Stderr io.Writer
+	// StderrShown says Stderr is read where evotune's errors are (a
+	// command's own stderr, not a run's log): an error then leaves out
+	// the program's last stderr lines, shown there just before it, so
+	// that they are read once.
+	StderrShown bool
 	// Audit is the fraction of games, in [0, 1], replayed to check that
 	// the program is deterministic, on processes that play nothing but
 	// replays (each replaced after 256 of them): a result that depends on

@@ -123,7 +123,7 @@ func open(ctx context.Context, c Command, sink *syncWriter, started func(*proc) 
 		if errors.Is(err, errNoHello) {
 			msg += " (" + p.exitText() + ")"
 		}
-		return p, nil, &SetupError{Argv: c.Argv, Msg: "handshake: " + msg, StderrTail: p.stderrTail()}
+		return p, nil, &SetupError{Argv: c.Argv, Msg: "handshake: " + msg, StderrTail: p.stderrTail(), TailShown: c.StderrShown}
 	}
 	return p, d, nil
 }
@@ -314,3 +314,11 @@ func (d *Description) checkRules(opts map[string]string) (map[string]string, err
 
 // finite reports whether a cost is a usable number.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Param is a parameter as the protocol writes it in a player's params
+// (section 3 of docs/protocol.md), in the keys a config's space: section
+// uses: what 'evotune games --json' lists for every game.
+type Param = wire.Param
+
+// ParamOf is p as the protocol writes it.
+func ParamOf(p genome.Param) Param { return wire.WireParam(p) }

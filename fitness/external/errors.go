@@ -3,6 +3,8 @@ package external
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evotune/evotune/internal/english"
 )
 
 // SetupError says the program could not be started or described: a
@@ -11,17 +13,22 @@ import (
 type SetupError struct {
 	Argv []string // the command
 	Msg  string   // what is wrong, one line
-	// StderrTail holds the program's last stderr lines, if it ran.
+	// StderrTail holds the program's last stderr lines, if it ran;
+	// TailShown says they were shown as the program wrote them
+	// (Command.StderrShown), so Error leaves them out.
 	StderrTail []string
+	TailShown  bool
 	Err        error // the underlying error, if any
 }
 
+// Error is one line (an invalid schema's several problems folded onto
+// it), then the program's last stderr lines, as lines.
 func (e *SetupError) Error() string {
-	s := "external: " + quoteArgv(e.Argv) + ": " + e.Msg
+	s := e.Msg
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
-	return s + tailText(e.StderrTail)
+	return "external: " + quoteArgv(e.Argv) + ": " + english.OneLine(s) + tailText(e.StderrTail, e.TailShown)
 }
 
 func (e *SetupError) Unwrap() error { return e.Err }
@@ -35,12 +42,13 @@ type GameError struct {
 	Request    string   // the request line as sent, without its newline
 	Attempts   int      // how many times the game was tried
 	StderrTail []string // the program's last stderr lines
+	TailShown  bool     // as SetupError's
 	Err        error    // what went wrong the last time
 }
 
 func (e *GameError) Error() string {
-	return fmt.Sprintf("external: failed after %d attempt%s: %v\n  request: %s%s",
-		e.Attempts, plural(e.Attempts), e.Err, e.Request, tailText(e.StderrTail))
+	return fmt.Sprintf("external: failed after %d attempt%s: %s\n  request: %s%s",
+		e.Attempts, plural(e.Attempts), english.OneLine(fmt.Sprint(e.Err)), e.Request, tailText(e.StderrTail, e.TailShown))
 }
 
 func (e *GameError) Unwrap() error { return e.Err }
@@ -77,8 +85,11 @@ func quoteArgv(argv []string) string {
 	return strings.Join(q, " ")
 }
 
-func tailText(lines []string) string {
-	if len(lines) == 0 {
+// tailText is a program's last stderr lines as the indented lines that
+// end an error, "" when there are none or they were shown already. They
+// stay lines: folded onto one, a program's message reads as another.
+func tailText(lines []string, shown bool) string {
+	if len(lines) == 0 || shown {
 		return ""
 	}
 	return "\n  last stderr lines:\n    " + strings.Join(lines, "\n    ")

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/internal/fileio"
@@ -283,7 +284,7 @@ func (p *proc) forward(sink *syncWriter) {
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
-			line = bytes.TrimSuffix(line, []byte("\n"))
+			line = printable(bytes.TrimSuffix(line, []byte("\n")))
 			p.keep(line)
 			switch {
 			case droppedLines == 0 && lines < maxProcLines && size+len(line) <= maxProcBytes:
@@ -308,6 +309,18 @@ func (p *proc) forward(sink *syncWriter) {
 	if droppedLines > 0 {
 		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, fileio.Size(int64(droppedBytes))))
 	}
+}
+
+// printable escapes the control characters of a line of a program's
+// stderr (a terminal's escape sequences, a carriage return), so that it
+// reaches a log, a terminal or an error as the text it is. A tab stays
+// (a Go stack trace indents with them).
+func printable(line []byte) []byte {
+	if bytes.IndexFunc(line, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) < 0 {
+		return line
+	}
+	q := strconv.QuoteToGraphic(string(line))
+	return []byte(q[1 : len(q)-1])
 }
 
 func (p *proc) keep(line []byte) {

@@ -198,7 +198,7 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			pending[0].fails++
 			pending[0].lastErr = err
 			if failed, err := g.isolate(ctx, src, pending[:1]); failed != nil || err != nil {
-				return firstError(calls, failed, err)
+				return g.firstError(calls, failed, err)
 			}
 			pending = pending[1:]
 			continue
@@ -222,17 +222,17 @@ func (g *Game) playAll(ctx context.Context, src source, calls []*call) error {
 			c.lastErr, c.tail = cause, tail
 		}
 		if failed, err := g.isolate(ctx, src, suspects); failed != nil || err != nil {
-			return firstError(calls, failed, err)
+			return g.firstError(calls, failed, err)
 		}
 		pending = unsent
 	}
-	return firstError(calls, nil, nil)
+	return g.firstError(calls, nil, nil)
 }
 
 // firstError returns the error of the first call in batch order that the
 // program refused or that is failed (out of retries); fatal, if set,
 // wins.
-func firstError(calls []*call, failed *call, fatal error) error {
+func (g *Game) firstError(calls []*call, failed *call, fatal error) error {
 	if fatal != nil {
 		return fatal
 	}
@@ -240,10 +240,10 @@ func firstError(calls []*call, failed *call, fatal error) error {
 		var ge *GameError
 		switch {
 		case c == failed:
-			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, Err: c.lastErr}
+			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails, StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: c.lastErr}
 		case c.refused != "":
 			ge = &GameError{Seed: c.seed, Request: c.text(), Attempts: c.fails + 1,
-				StderrTail: c.tail, Err: fmt.Errorf("the program answered: %s", c.refused)}
+				StderrTail: c.tail, TailShown: g.cmd.StderrShown, Err: fmt.Errorf("the program answered: %s", c.refused)}
 		default:
 			continue
 		}

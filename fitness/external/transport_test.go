@@ -303,3 +303,25 @@ func TestLoneGameCrashCountsEveryTry(t *testing.T) {
 		})
 	}
 }
+
+// TestStderrControlCharacters: a program's stderr reaches the log and an
+// error with its control characters escaped (a terminal's escape sequence
+// would otherwise act on the user's terminal), its tabs kept.
+func TestStderrControlCharacters(t *testing.T) {
+	var log lockedBuffer
+	script := writeScript(t, `printf '\033[2Jcleared\r\n' >&2; printf 'a\tb\n' >&2; exit 4`)
+	_, err := external.Describe(context.Background(), external.Command{Argv: []string{script}, Stderr: &log})
+	var se *external.SetupError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{`\x1b[2Jcleared\r`, "a\tb"}
+	if !slices.Equal(se.StderrTail, want) {
+		t.Errorf("tail %q\nwant %q", se.StderrTail, want)
+	}
+	for _, w := range want {
+		if !strings.Contains(log.String(), "] "+w+"\n") {
+			t.Errorf("log %q, want the line %q", log.String(), w)
+		}
+	}
+}

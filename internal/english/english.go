@@ -1,10 +1,14 @@
 // Package english words evotune's messages and logs: counts ("1
-// worker", not "1 workers") and multi-line errors folded onto one line.
+// worker", not "1 workers"), large counts with their thousands separated,
+// rough durations in the unit that reads best, and multi-line errors
+// folded onto one line.
 package english
 
 import (
+	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Count is n and noun, the noun in the plural unless n is 1 or -1: with
@@ -28,6 +32,49 @@ func Plural(noun string) string {
 		}
 	}
 	return noun + "s"
+}
+
+// Thousands writes n with its thousands separated by commas: 1,048,576.
+func Thousands[T ~int | ~int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Duration writes d as people read a rough figure: two significant
+// digits or whole units, in seconds, minutes, hours or days (0.4 s,
+// 21 s, 3.5 min, 14 h, 2.5 days).
+func Duration(d time.Duration) string {
+	units := []struct {
+		name string
+		size time.Duration
+	}{{"days", 24 * time.Hour}, {"h", time.Hour}, {"min", time.Minute}, {"s", time.Second}}
+	for i, u := range units {
+		// Each unit from twice the next larger one's size down, so that
+		// 90 minutes is 90 min, not 1.5 h, and 36 hours 36 h.
+		if i < len(units)-1 && d < 2*u.size {
+			continue
+		}
+		v := d.Seconds() / u.size.Seconds()
+		switch {
+		case v >= 9.95:
+			return strconv.FormatFloat(math.Round(v), 'f', -1, 64) + " " + u.name
+		default:
+			return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) + " " + u.name
+		}
+	}
+	return "0 s"
 }
 
 // OneLine folds a message of several lines (errors.Join's, a program's)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/spf13/cobra"
@@ -45,6 +47,12 @@ second one aborts it), and stops every other long command at once.
 
 `
 
+// evotuneBuild is the text of --version, as 'evotune version' prints it:
+// the binary is read for its digest only when --version is asked for.
+func init() {
+	cobra.AddTemplateFunc("evotuneBuild", func() string { return buildinfo.Own().String() })
+}
+
 // newRootCmd builds the evotune command and its subcommands over e.
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{
@@ -54,23 +62,26 @@ func newRootCmd(e *env) *cobra.Command {
 		Example: `  evotune run configs/quickstart.yaml
   evotune eval battleship --player tuned:best.yaml --vs over9000
   evotune completion bash > /etc/bash_completion.d/evotune`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q; run 'evotune help'", args[0])
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},
-		// No command: the help, on stderr, and exit 2.
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SetOut(e.stderr)
-			_ = cmd.Help()
-			return errUsageShown
-		},
+		// No command: the help, as 'evotune help' prints it.
+		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Version:       buildinfo.Read().Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Names within two edits of a command are offered in its place.
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
+	// --version prints what 'evotune version' prints.
+	root.SetVersionTemplate("{{evotuneBuild}}")
+	// Declared here, without cobra's -v, so that every help shows it.
+	root.Flags().Bool("version", false, "print the version, as 'evotune version' does")
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newHelpCmd(root))
 	for _, newCmd := range commands {
@@ -103,6 +114,15 @@ func refuseUnknownShells(root *cobra.Command) {
 	}
 }
 
+// unknownCommand is the usage error of a command name root does not
+// have, with the nearest names it has when some are near.
+func unknownCommand(root *cobra.Command, name string) error {
+	if near := root.SuggestionsFor(name); len(near) > 0 {
+		return usagef("unknown command %q; did you mean %s?", name, strings.Join(near, " or "))
+	}
+	return usagef("unknown command %q; run 'evotune help'", name)
+}
+
 // newHelpCmd is cobra's help command, except that help for a command
 // that does not exist is the usage error it is (exit 2).
 func newHelpCmd(root *cobra.Command) *cobra.Command {
@@ -124,7 +144,7 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			cmd, _, err := root.Find(args)
 			if err != nil || (cmd == root && len(args) > 0) {
-				return usagef("unknown command %q; run 'evotune help'", strings.Join(args, " "))
+				return unknownCommand(root, strings.Join(args, " "))
 			}
 			return cmd.Help()
 		},
@@ -192,12 +212,24 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		fmt.Fprintf(e.stderr, "%s: %d problems:\n%s\n", name, len(ce), ce.Error())
 	default:
 		line := english.OneLine(err.Error())
+		if programSaid(err) {
+			line = err.Error()
+		}
 		if note != "" {
 			line += " (" + note + ")"
 		}
 		fmt.Fprintf(e.stderr, "%s: %s\n", name, line)
 	}
 	return code
+}
+
+// programSaid reports whether err is an outside program's failure, whose
+// message goes on in indented lines of its own (the request, the
+// program's last stderr lines) that folded onto one would read as one.
+func programSaid(err error) bool {
+	_, setup := errors.AsType[*external.SetupError](err)
+	_, game := errors.AsType[*external.GameError](err)
+	return setup || game
 }
 
 // exactlyOne returns the one positional argument of a command, what

@@ -81,7 +81,6 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no command", nil, ""},
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
 		{"unknown game", []string{"eval", "chess", "--player", "random"}, `unknown game "chess"`},
 		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
@@ -94,6 +93,10 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"missing tuned file", []string{"eval", "battleship", "--player", "tuned:" + filepath.Join(dir, "nope.yaml")}, "no such file"},
 		{"tuned without a file", []string{"eval", "battleship", "--player", "tuned:"}, `"tuned:" names no file after tuned:; want tuned:FILE`},
 		{"opponent without a file", []string{"eval", "battleship", "--player", "random", "--opponent", "tuned:"}, `"tuned:" names no file after tuned:`},
+		{"a player file without its name", []string{"eval", "battleship", "--player", "runs/x/best.yaml"}, `unknown shooter "runs/x/best.yaml" (known: random, tierlist, mediocre, good, bob, over9000, tuned, posterior, learner); did you mean tuned:runs/x/best.yaml?`},
+		{"a placer file without its name", []string{"eval", "battleship", "--player", "random", "--placer", "placers.yaml"}, "did you mean tuned:placers.yaml?"},
+		{"a config as a player file", []string{"eval", "battleship", "--player", "tuned:../../../configs/quickstart.yaml"},
+			"../../../configs/quickstart.yaml: is a config (it has seeds:, fitness:, evolution:), not a player file; a player file is a run's best.yaml or an export ('evotune export RUN_DIR -o FILE')"},
 		{"malformed tuned file", []string{"eval", "battleship", "--player", "tuned:" + malformed}, malformed},
 		{"out-of-range parameter", []string{"eval", "battleship", "--player", "tuned:" + outOfRange}, ":1: jitter: 1000 is above the maximum"},
 		{"games 0", []string{"eval", "battleship", "--player", "random", "--games", "0"}, "--games must be at least 1"},
@@ -144,6 +147,41 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 			}
 			if tc.want != "" && !strings.Contains(errs, "invalid value") && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Fatalf("want one line on stderr, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestNoCommandPrintsHelp: evotune alone is a request for help, not a
+// mistake: the help that 'evotune help' prints, on stdout, exit 0.
+func TestNoCommandPrintsHelp(t *testing.T) {
+	_, want, _ := run(t, "help")
+	code, out, errs := run(t)
+	if code != ExitOK || errs != "" || out != want || !strings.Contains(out, "Available Commands:") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant the help of 'evotune help' on stdout, exit 0", code, errs, out)
+	}
+}
+
+// TestUnknownCommandSuggests: a misspelt command is one line offering the
+// nearest commands; a name near none says how to list them.
+func TestUnknownCommandSuggests(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"swapped letters", []string{"rnu", "configs/quickstart.yaml"}, `evotune: unknown command "rnu"; did you mean run?`},
+		{"a letter missing", []string{"resum", "runs/x"}, `evotune: unknown command "resum"; did you mean resume?`},
+		{"a prefix", []string{"ex"}, `evotune: unknown command "ex"; did you mean export?`},
+		{"with a flag", []string{"evl", "--games", "10"}, `evotune: unknown command "evl"; did you mean eval?`},
+		{"through help", []string{"help", "valdate"}, `evotune help: unknown command "valdate"; did you mean validate?`},
+		{"near nothing", []string{"frobnicate"}, `evotune: unknown command "frobnicate"; run 'evotune help'`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.args...)
+			if code != ExitUsage || out != "" || errs != tc.want+"\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, tc.want)
 			}
 		})
 	}

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/evotune/evotune/engine"
@@ -127,7 +127,7 @@ func workersOf(n int) int {
 
 func (o *evalOptions) run(ctx context.Context) error {
 	e := o.e
-	g, opponent, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
+	g, opponent, closeGame, err := openGame(ctx, e, "eval", o.game, &o.program, o.rules, o.opponent, o.placer, append(slices.Clone(o.player), o.vs...))
 	if err != nil {
 		return err
 	}
@@ -181,9 +181,7 @@ func (o *evalOptions) checkSVG() error {
 // report prints rep as indented JSON with --json, else as text.
 func (o *evalOptions) report(e *env, rep any, text func(io.Writer)) error {
 	if o.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	}
 	text(e.stdout)
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 	"github.com/spf13/cobra"
 )
@@ -20,6 +21,7 @@ type gamesOptions struct {
 	args    []string
 	rules   kvFlag
 	program programFlags
+	json    bool
 }
 
 func newGamesCmd(e *env) *cobra.Command {
@@ -33,6 +35,7 @@ with ranges and defaults, under the default rules or those given with --rule
 		Example: `  evotune games
   evotune games battleship
   evotune games mnk --rule m=7 --rule n=6 --rule k=4 --rule gravity=true
+  evotune games battleship --json
   evotune games --command "python3 bots/pig.py"`,
 		ValidArgsFunction: completeGame,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -41,6 +44,7 @@ with ranges and defaults, under the default rules or those given with --rule
 		},
 	}
 	addRuleFlag(cmd.Flags(), o.rules)
+	cmd.Flags().BoolVar(&o.json, "json", false, "print one JSON document instead of lines (parameters as the player protocol writes them)")
 	o.program.add(cmd)
 	completePlayerFlags(cmd, &o.program)
 	return cmd
@@ -52,6 +56,13 @@ func (o *gamesOptions) run(ctx context.Context) error {
 	case len(o.args) == 0 && o.program.command == "":
 		if len(o.rules) > 0 {
 			return usagef("--rule needs a GAME")
+		}
+		if o.json {
+			var list gamesList
+			for _, g := range catalog.All() {
+				list.Games = append(list.Games, gameEntry{g.Name, g.Summary})
+			}
+			return writeJSON(e.stdout, list)
 		}
 		for _, g := range catalog.All() {
 			fmt.Fprintf(e.stdout, "%-11s %s\n", g.Name, g.Summary)
@@ -71,6 +82,9 @@ func (o *gamesOptions) run(ctx context.Context) error {
 			return asUsage(err)
 		}
 		defer fitness.Close(g)
+		if o.json {
+			return writeJSON(e.stdout, gameDoc(info, g, o.rules))
+		}
 		writeGame(e.stdout, info, g)
 		return nil
 	}
@@ -104,6 +118,72 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 			fmt.Fprintf(w, "      %-16s %-6s %-28s default %-10s %s%s\n", q.Name, q.Kind, q.Range(), formatDefault(q), q.Summary, optInNote(q))
 		}
 	}
+}
+
+// gamesList is 'games --json' without a GAME.
+type gamesList struct {
+	Games []gameEntry `json:"games"`
+}
+
+type gameEntry struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+}
+
+// gameJSON is 'games GAME --json': what the text says, as fields.
+type gameJSON struct {
+	Name    string            `json:"name"`
+	Summary string            `json:"summary"`
+	Rules   map[string]string `json:"rules"` // the rule options given with --rule
+	Options []optionJSON      `json:"options"`
+	Roles   []string          `json:"roles"`
+	// HeadToHead says players of the first role meet in seat-swapped
+	// pairs (eval --vs, a config's score objective).
+	HeadToHead bool        `json:"head_to_head"`
+	Solo       *soloJSON   `json:"solo,omitempty"`
+	Players    []playerDoc `json:"players"`
+}
+
+type optionJSON struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Summary string `json:"summary"`
+}
+
+// soloJSON is a game's solo measure; lower is better.
+type soloJSON struct {
+	Measure         string `json:"measure"`
+	Opponent        string `json:"opponent_role,omitempty"`
+	DefaultOpponent string `json:"default_opponent,omitempty"`
+}
+
+type playerDoc struct {
+	Name    string           `json:"name"`
+	Role    string           `json:"role"`
+	Summary string           `json:"summary"`
+	Params  []external.Param `json:"params"`
+}
+
+// gameDoc is the JSON of game g under rules.
+func gameDoc(info fitness.GameInfo, g fitness.Game, rules map[string]string) gameJSON {
+	doc := gameJSON{Name: info.Name, Summary: info.Summary, Rules: rules, HeadToHead: fitness.HasHeadToHead(g)}
+	for _, o := range info.Options {
+		doc.Options = append(doc.Options, optionJSON{o.Name, o.Default, o.Summary})
+	}
+	for _, r := range g.Roles() {
+		doc.Roles = append(doc.Roles, r.String())
+	}
+	if solo, ok := fitness.SoloOf(g); ok {
+		doc.Solo = &soloJSON{Measure: solo.Measure, Opponent: solo.Opponent.String(), DefaultOpponent: solo.DefaultOpponent}
+	}
+	for _, p := range g.Players() {
+		pd := playerDoc{Name: p.Name, Role: p.Role.String(), Summary: p.Summary}
+		for _, q := range p.Schema {
+			pd.Params = append(pd.Params, external.ParamOf(q))
+		}
+		doc.Players = append(doc.Players, pd)
+	}
+	return doc
 }
 
 // optInNote tells that a knob is searched only where a config names it.

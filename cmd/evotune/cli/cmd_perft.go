@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -110,9 +109,7 @@ func (o *perftOptions) run(ctx context.Context) error {
 		for i, n := range counts {
 			doc.Perft = append(doc.Perft, row{i + 1, n})
 		}
-		enc := json.NewEncoder(o.e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(o.e.stdout, doc)
 	}
 	for i, n := range counts {
 		fmt.Fprintf(o.e.stdout, "perft(%d) = %d\n", i+1, n)

@@ -30,7 +30,7 @@ generations; without it the budget is the config's evolution.generations (a
 stops repeats it).`,
 		Example: `  evotune resume runs/quickstart
   evotune resume runs/quickstart --generations 200 --workers 8`,
-		ValidArgsFunction: completeDir,
+		ValidArgsFunction: completeRunDir,
 		RunE:              o.runE("RUN_DIR", &o.dir, o.run),
 	}
 	fs := cmd.Flags()

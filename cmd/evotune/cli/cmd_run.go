@@ -44,12 +44,21 @@ fresh deals and prints what it recommends beside where it started, paired on
 the same deals, and the command that tests it further (--json: as one JSON
 document).`,
 		Example: `  evotune run configs/quickstart.yaml
-  evotune run configs/hadron.yaml --out runs/h1 --workers 4 --generations 50`,
+  evotune run configs/hadron.yaml -o runs/h1 --workers 4 --generations 50`,
 		ValidArgsFunction: completeConfig,
-		RunE:              o.runE("CONFIG", &o.config, o.run),
 	}
+	cmd.RunE = o.runE("CONFIG", &o.config, func(ctx context.Context) error {
+		if fs := cmd.Flags(); fs.Changed("out") && fs.Changed("output") {
+			return usagef("--out is the older spelling of -o/--output: give one")
+		}
+		return o.run(ctx)
+	})
 	fs := cmd.Flags()
-	fs.StringVar(&o.out, "out", "", "run `DIR` (default runs/NAME)")
+	fs.StringVarP(&o.out, "output", "o", "", "run `DIR` (default runs/NAME)")
+	// --out is the older spelling of --output, still read.
+	fs.StringVar(&o.out, "out", "", "run `DIR`: the older spelling of --output")
+	_ = fs.MarkHidden("out")
+	_ = cmd.MarkFlagDirname("output")
 	_ = cmd.MarkFlagDirname("out")
 	o.add(fs, "generation budget `N`, overriding the config's")
 	return cmd

@@ -182,7 +182,7 @@ type sequential interface {
 func (o *sprtOptions) run(ctx context.Context) error {
 	e := o.e
 	workers := workersOf(o.workers)
-	g, soloOpp, closeGame, err := openGame(ctx, e, o.game, &o.program, o.rules, o.opponent, o.placer)
+	g, soloOpp, closeGame, err := openGame(ctx, e, "sprt", o.game, &o.program, o.rules, o.opponent, o.placer, []string{o.player, o.vs})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/natspool"
 	"github.com/evotune/evotune/natsqueue"
@@ -118,9 +119,28 @@ func (o *workerOptions) run(ctx context.Context) error {
 		defer w.Close()
 		var batches atomic.Int64
 		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", nc.ConnectedUrlRedacted(), english.Count(slots, "batch"))
-		err = natsqueue.Work(ctx, nc, natspool.Play(w), natsqueue.WorkerOptions{Slots: slots,
+		// A coordinator of another build gets no results from this
+		// worker: it says so before the worker takes a batch (Build,
+		// CheckCoordinator); and should a run's description show another
+		// build later (a coordinator restarted from another binary), the
+		// worker stops at that batch, which goes back to the queue.
+		ctx, refuse := context.WithCancelCause(ctx)
+		play := natspool.Play(w)
+		err = natsqueue.Work(ctx, nc, func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
+			res, err := play(ctx, payload, fetch)
+			if errors.Is(err, buildinfo.ErrOtherBuild) {
+				refuse(err)
+			}
+			return res, err
+		}, natsqueue.WorkerOptions{Slots: slots, Build: ownBuild(), CheckCoordinator: checkCoordinatorBuild,
 			Log:    func(format string, args ...any) { fmt.Fprintf(o.e.stderr, "evotune worker: "+format+"\n", args...) },
 			Played: func(string, time.Duration) { batches.Add(1) }})
+		if cause := context.Cause(ctx); errors.Is(cause, buildinfo.ErrOtherBuild) {
+			err = cause
+		}
+		if m, ok := errors.AsType[*buildinfo.MismatchError](err); ok {
+			return fmt.Errorf("refused the coordinator: %w", m)
+		}
 		fmt.Fprintf(logw, "evotune worker: played %s\n", english.Count(batches.Load(), "batch"))
 		if err == nil && ctx.Err() != nil {
 			return context.Canceled

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -21,7 +20,6 @@ import (
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // TestExitCodeTable: the table has one row per code, help lists each with
@@ -253,7 +251,8 @@ func TestCompletion(t *testing.T) {
 		{"rules", []string{"perft", "mnk", "--rule", ""}, []string{"m=", "n=", "k=", "gravity="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"rules of games", []string{"games", "hadron", "--rule", ""}, []string{"size="}, nil, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
 		{"config files", []string{"run", ""}, []string{"yaml", "yml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
-		{"run directories", []string{"resume", ""}, nil, nil, cobra.ShellCompDirectiveFilterDirs},
+		{"run directories", []string{"resume", "testdata/"}, []string{"testdata/no-rivals", "testdata/before-optin-knobs/"}, []string{"testdata/coinbot", "testdata/coinbot/"}, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace},
+		{"run directories to export", []string{"export", "testdata/n"}, []string{"testdata/no-rivals"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"formats", []string{"export", "runs/x", "--format", ""}, []string{"yaml", "json"}, nil, cobra.ShellCompDirectiveNoFileComp},
 		{"params files", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/"}, []string{"tuned:testdata/no-rivals/best.yaml", "tuned:testdata/no-rivals/config.yaml", "tuned:testdata/no-rivals/checkpoint.json"}, []string{"tuned:testdata/no-rivals/report.svg", "tuned:testdata/no-rivals/generations.csv"}, cobra.ShellCompDirectiveNoFileComp},
 		{"params files by prefix", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/b"}, []string{"tuned:testdata/no-rivals/best.yaml"}, []string{"tuned:testdata/no-rivals/config.yaml"}, cobra.ShellCompDirectiveNoFileComp},
@@ -287,6 +286,59 @@ func TestCompletion(t *testing.T) {
 				t.Errorf("directive %s, want %s", lines[len(lines)-1], want)
 			}
 		})
+	}
+}
+
+// TestCompleteRunDirs: resume and export complete run directories (those
+// with a checkpoint) and the directories on the way to one, never other
+// directories or files.
+func TestCompleteRunDirs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, f := range []string{"runs/quick/checkpoint.json", "runs/hadron/checkpoint.json", "runs/notes.txt", "deep/a/b/checkpoint.json",
+		"deeper/a/b/c/checkpoint.json", "empty/.keep", ".hidden/run/checkpoint.json", "here/checkpoint.json"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll("runs/stopped-before-a-checkpoint", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("runs", "linked"); err != nil {
+		t.Fatal(err)
+	}
+	nospace := cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	tests := []struct {
+		toComplete string
+		want       []string
+		directive  cobra.ShellCompDirective
+	}{
+		{"", []string{"deep/", "here", "linked/", "runs/"}, nospace},
+		{"r", []string{"runs/"}, nospace},
+		{"runs/", []string{"runs/hadron", "runs/quick"}, cobra.ShellCompDirectiveNoFileComp},
+		{"runs/q", []string{"runs/quick"}, cobra.ShellCompDirectiveNoFileComp},
+		{"deep/", []string{"deep/a/"}, nospace},
+		{".", []string{".hidden/"}, nospace},
+		{"nowhere/", nil, cobra.ShellCompDirectiveNoFileComp},
+	}
+	for _, tc := range tests {
+		t.Run(tc.toComplete, func(t *testing.T) {
+			got, directive := completeRunDir(nil, nil, tc.toComplete)
+			if !slices.Equal(got, tc.want) || directive != tc.directive {
+				t.Fatalf("%q, directive %d; want %q, %d", got, directive, tc.want, tc.directive)
+			}
+		})
+	}
+	for _, command := range []string{"resume", "export"} {
+		c, _, err := newRootCmd(&env{}).Find([]string{command})
+		if err != nil || c.ValidArgsFunction == nil {
+			t.Fatalf("%s: %v", command, err)
+		}
+		if got, _ := c.ValidArgsFunction(c, nil, "runs/"); !slices.Equal(got, []string{"runs/hadron", "runs/quick"}) {
+			t.Fatalf("%s completes %q", command, got)
+		}
 	}
 }
 
@@ -447,56 +499,6 @@ func TestCountsOfOne(t *testing.T) {
 			}
 			if !strings.Contains(out, tc.want) {
 				t.Fatalf("%q does not say %q", out, tc.want)
-			}
-		})
-	}
-}
-
-// TestReadmeSynopsis: the README's synopsis (the block under "##
-// Commands") lists every command once and, on the lines that name it,
-// every flag it has and none it has not; it had missed run's --batch and
-// the worker's --wait among others.
-func TestReadmeSynopsis(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(data), "\n## Commands\n")
-	if !ok {
-		t.Fatal("README.md has no ## Commands")
-	}
-	_, block, _ := strings.Cut(after, "```\n")
-	block, _, _ = strings.Cut(block, "```")
-	// An indented line goes on with the line above it.
-	block = regexp.MustCompile(`\n\s+`).ReplaceAllString(block, " ")
-	flagRE := regexp.MustCompile(`(^|[\s\[|])(--?[a-z][a-z0-9-]*)`)
-	for _, c := range ourCommands(t) {
-		t.Run(c.Name(), func(t *testing.T) {
-			var lines []string
-			own := 0 // lines of this command alone, beside those it shares (run|resume ...)
-			for _, l := range strings.Split(block, "\n") {
-				f := strings.Fields(l)
-				if len(f) > 1 && f[0] == "evotune" && slices.Contains(strings.Split(f[1], "|"), c.Name()) {
-					lines = append(lines, l)
-					if f[1] == c.Name() {
-						own++
-					}
-				}
-			}
-			if own != 1 {
-				t.Fatalf("%d lines of its own, want 1:\n%s", own, strings.Join(lines, "\n"))
-			}
-			text := strings.Join(lines, "\n")
-			c.Flags().VisitAll(func(f *pflag.Flag) {
-				if f.Name != "help" && !strings.Contains(text, "--"+f.Name) && (f.Shorthand == "" || !strings.Contains(text, "-"+f.Shorthand+" ")) {
-					t.Errorf("--%s missing", f.Name)
-				}
-			})
-			for _, m := range flagRE.FindAllStringSubmatch(text, -1) {
-				name := strings.TrimLeft(m[2], "-")
-				if c.Flags().Lookup(name) == nil && c.Flags().ShorthandLookup(name) == nil {
-					t.Errorf("%s: %s has no such flag", m[2], c.Name())
-				}
 			}
 		})
 	}

@@ -3,16 +3,18 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
 // Shell completion (evotune completion bash|zsh|fish|powershell) comes from
 // cobra; these functions add what cobra cannot know: config files, run
-// directories, game names, player names and rule options. They are cheap:
+// run directories, game names, player names and rule options. They are cheap:
 // the catalog's games only, never a --command program.
 
 // completeConfig completes a CONFIG argument with YAML files.
@@ -23,12 +25,76 @@ func completeConfig(_ *cobra.Command, args []string, _ string) ([]string, cobra.
 	return []string{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
 }
 
-// completeDir completes a RUN_DIR argument with directories.
-func completeDir(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+// completeRunDir completes a RUN_DIR argument with run directories (those
+// holding a checkpoint), and, to reach them, the directories that hold
+// run directories within runDirDepth levels, which end in a slash.
+func completeRunDir(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	return nil, cobra.ShellCompDirectiveFilterDirs
+	dir, base := filepath.Split(toComplete)
+	var out []string
+	directive := cobra.ShellCompDirectiveNoFileComp
+	for _, name := range subdirs(filepath.Clean(dir + ".")) {
+		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		path := dir + name
+		switch {
+		case rundir.Readable(path):
+			out = append(out, path)
+		case holdsRunDirs(path, runDirDepth):
+			out = append(out, path+"/")
+			directive |= cobra.ShellCompDirectiveNoSpace
+		}
+	}
+	return out, directive
+}
+
+// runDirDepth is how deep completion looks for run directories under a
+// directory it offers on the way (runs/ holds runs/quickstart).
+const runDirDepth = 2
+
+// maxCompletionEntries bounds the entries completion reads of one
+// directory, so that a huge one cannot stall the shell.
+const maxCompletionEntries = 1000
+
+// subdirs returns the names of dir's subdirectories (links to
+// directories included), at most maxCompletionEntries of its entries read.
+func subdirs(dir string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(maxCompletionEntries)
+	var names []string
+	for _, e := range entries {
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			fi, err := os.Stat(filepath.Join(dir, e.Name()))
+			isDir = err == nil && fi.IsDir()
+		}
+		if isDir {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// holdsRunDirs reports whether a run directory lies under dir, at most
+// depth levels down.
+func holdsRunDirs(dir string, depth int) bool {
+	if depth < 1 {
+		return false
+	}
+	for _, name := range subdirs(dir) {
+		if sub := filepath.Join(dir, name); rundir.Readable(sub) || holdsRunDirs(sub, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // completeGame completes a GAME argument with the catalog's games.

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/natspool"
 	"github.com/evotune/evotune/natsqueue"
@@ -269,7 +271,11 @@ func (p *lazyPool) start() error {
 		}
 	}
 	p.closers = append(p.closers, nc.Close)
-	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{AckWait: d.ackWait, MaxDeliver: d.maxDeliver,
+		Build: ownBuild(), CheckWorker: checkWorkerBuild,
+		OnRefused: func(worker string, err error) {
+			fmt.Fprintf(p.e.stderr, "evotune: worker %q refused: %v\n", worker, err)
+		}})
 	if err != nil {
 		return err
 	}
@@ -300,7 +306,7 @@ func (p *lazyPool) start() error {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = natsqueue.Work(ctx, wnc, natspool.Play(w), natsqueue.WorkerOptions{Slots: d.play})
+			_ = natsqueue.Work(ctx, wnc, natspool.Play(w), natsqueue.WorkerOptions{Slots: d.play, Build: ownBuild()})
 		}()
 		p.closers = append(p.closers, func() { cancel(); <-done; w.Close(); wnc.Close() })
 	}
@@ -322,4 +328,32 @@ func (p *lazyPool) close(finished bool) {
 			fmt.Fprintf(p.e.stderr, "evotune: %v\n", err)
 		}
 	}
+}
+
+// ownBuild is this binary's build as a worker announces it.
+func ownBuild() string {
+	data, _ := json.Marshal(buildinfo.Own())
+	return string(data)
+}
+
+// checkWorkerBuild is a coordinator's check of the build a worker
+// announces: only a build known to compute what this one computes
+// counts (buildinfo.Compatible).
+func checkWorkerBuild(announced string) error {
+	return buildinfo.Compatible(buildinfo.Own(), decodeBuild(announced))
+}
+
+// checkCoordinatorBuild is a worker's check of its coordinator's build.
+func checkCoordinatorBuild(announced string) error {
+	return buildinfo.Compatible(decodeBuild(announced), buildinfo.Own())
+}
+
+// decodeBuild reads a build another process announced; the zero Info,
+// an unknown build, if it announced none that reads.
+func decodeBuild(announced string) buildinfo.Info {
+	var in buildinfo.Info
+	if json.Unmarshal([]byte(announced), &in) != nil {
+		return buildinfo.Info{}
+	}
+	return in
 }

@@ -22,7 +22,8 @@ import (
 // load touches all four alike: on this process's local pool with one and
 // with two workers, and by a coordinator in this process (an embedded
 // server listening on a loopback port, as `run --serve` has) with two
-// `evotune worker URL --workers 1` processes of a real build, with the
+// `evotune worker URL --workers 1` processes of this test binary (a
+// coordinator takes workers of its own build only), with the
 // default batch size (AutoBatchGames: 320 games here) and with batches
 // of 64 games (the local default).
 //
@@ -48,7 +49,7 @@ func BenchmarkQuickstartProcesses(b *testing.B) {
 	if testing.Short() {
 		b.Skip("starts worker processes")
 	}
-	bin := evotuneBinary(b)
+	bin := os.Args[0] // started as the evotune command (TestMain)
 	cfgPath := filepath.Join("..", "..", "..", "configs", "quickstart.yaml")
 	ways := []struct {
 		name    string
@@ -157,7 +158,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{})
+	c, err := natsqueue.NewCoordinator(context.Background(), nc, natsqueue.Settings{Build: ownBuild(), CheckWorker: checkWorkerBuild})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func workerProcesses(b *testing.B, bin string, n int) (engine.Pool, func()) {
 	url := "nats://" + srv.Addr().String()
 	for range n {
 		cmd := exec.Command(bin, "worker", url, "--workers", "1", "--quiet")
-		cmd.Env = append(os.Environ(), tokenEnv+"="+token)
+		cmd.Env = append(os.Environ(), tokenEnv+"="+token, "EVOTUNE_AS_MAIN=1")
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -14,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
@@ -95,18 +100,19 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 }
 
 // startCoordinator starts `evotune ARGS` (a run or resume with --serve),
-// killed at the test's end; its stderr is the buffer's.
-func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// killed at the test's end; its stderr is the buffer's, which may be read
+// while it runs.
+func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := evotune(args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	timer := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd, &errb
+	return cmd, errb
 }
 
 func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
@@ -363,4 +369,50 @@ func TestWorkerProfiles(t *testing.T) {
 	if code != ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--cpuprofile "+missing+": cannot create a file in ") {
 		t.Fatalf("unwritable profile: exit %d, stdout %q, stderr %q; want one line, exit %d", code, out, errs, ExitUsage)
 	}
+}
+
+// TestWorkerOfAnotherBuildIsRefused: a worker of another build (evotune
+// as go build makes it, beside this test binary, which coordinates)
+// refuses the coordinator before it takes a batch, in one line naming
+// both builds, and exits 1; the coordinator says so in one line and does
+// not count it. Nothing of the run is touched: even with --max-deliver 1,
+// a worker of the coordinator's build then plays the run to the end, byte
+// for byte a local run's.
+func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	cfg, want := straightDistRun(t)
+	addr := freeAddr(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	coord, errb := startCoordinator(t, "run", cfg, "-o", dir, "--serve="+addr, "--batch", "25", "--max-deliver", "1")
+	bin := evotuneBinary(t)
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	other := exec.CommandContext(ctx, bin, "worker", "nats://"+addr, "--quiet")
+	var stderr bytes.Buffer
+	other.Stderr = &stderr
+	err = other.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != int(ExitFailure) {
+		t.Fatalf("the other build's worker: %v, stderr:\n%s", err, stderr.String())
+	}
+	line := strings.TrimSpace(stderr.String())
+	wantPrefix := "evotune worker: refused the coordinator: another build, "
+	if strings.Count(line, "\n") != 0 || !strings.HasPrefix(line, wantPrefix) ||
+		!strings.Contains(line, ": this worker is evotune ") || !strings.Contains(line, ", binary "+hex.EncodeToString(sum[:6])) ||
+		!strings.Contains(line, "; the coordinator is "+buildinfo.Own().Short()) {
+		t.Fatalf("want one line naming both builds (this worker's binary %x), got:\n%s", sum[:6], line)
+	}
+	waitFor(t, "refusal by the coordinator", saysAny(errb, `" refused: another build, `))
+	startWorker(t, "nats://"+addr, "--workers", "1")
+	if err := coord.Wait(); err != nil {
+		t.Fatalf("coordinator: %v\n%s", err, errb.String())
+	}
+	sameAsStraight(t, want, dir, "a refused worker, then one of the coordinator's build")
 }

@@ -127,7 +127,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	if !cmd.HasParent() {
 		// evotune frobnicate --flag: the command is what is wrong.
 		if pos := cmd.Flags().Args(); len(pos) > 0 {
-			return usagef("unknown command %q; run 'evotune help'", pos[0])
+			return unknownCommand(cmd, pos[0])
 		}
 	}
 	var inv *pflag.InvalidValueError

@@ -2,19 +2,26 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/evotune/evotune/fitness"
 )
 
-// openGame builds the game that eval and sprt play: GAME from the
-// catalog or --command's program, with its --rule options, and the solo
+// openGame builds the game that eval and sprt (command) play: GAME from
+// the catalog or --command's program, with its --rule options and those
+// the player files of specs were tuned under (fileRules), and the solo
 // games' opponent that --opponent (or --placer) names, nil for the
 // game's default. A game that reads its solo opponent from a rule is
 // built with that rule set instead, so its head-to-head deals use the
 // named opponent too. closeGame releases the game (an outside program's
 // processes).
-func openGame(ctx context.Context, e *env, name string, program *programFlags, rules kvFlag, opponent, placer string) (g fitness.Game, soloOpponent fitness.Player, closeGame func(), err error) {
+func openGame(ctx context.Context, e *env, command, name string, program *programFlags, rules kvFlag, opponent, placer string, specs []string) (g fitness.Game, soloOpponent fitness.Player, closeGame func(), err error) {
 	info, err := program.lookup(ctx, e, name)
 	if err != nil {
 		return nil, nil, nil, err
@@ -27,6 +34,17 @@ func openGame(ctx context.Context, e *env, name string, program *programFlags, r
 	if err != nil {
 		fitness.Close(g)
 		return nil, nil, nil, err
+	}
+	flag := "--opponent"
+	if placer != "" {
+		flag = "--placer"
+	}
+	if played := fileRules(e, command, info.Name, specs, rules, solo.OpponentRule, flag, spec); !maps.Equal(played, rules) {
+		fitness.Close(g)
+		rules = played
+		if g, err = info.New(rules); err != nil {
+			return nil, nil, nil, asUsage(err)
+		}
 	}
 	if spec != "" && solo.OpponentRule != "" {
 		fitness.Close(g)
@@ -44,6 +62,64 @@ func openGame(ctx context.Context, e *env, name string, program *programFlags, r
 		}
 	}
 	return g, soloOpponent, func() { fitness.Close(g) }, nil
+}
+
+// fileRules returns the rule options to play: the command line's, and
+// those that the player files of specs (exports, which record the rules
+// their run was tuned under) add where the command line names none, each
+// said on e's stderr: a blockhalf shooter evaluated without its placer
+// would be measured on a game it was not tuned for. Where the command
+// line (or an earlier file) gives a rule otherwise, it stands, with a
+// warning naming the difference. opponentRule is the game's rule that
+// names its solo opponent, which the command line gives as flag
+// (--opponent or --placer) = opponent. A rule naming a file relative to
+// its run's config is not applied (it would be read from elsewhere), only
+// named.
+func fileRules(e *env, command, game string, specs []string, rules kvFlag, opponentRule, flag, opponent string) kvFlag {
+	played := maps.Clone(rules)
+	from := map[string]string{} // which spec's file set each rule
+	for _, spec := range specs {
+		g, tuned := fitness.SpecRules(spec)
+		if g != game || len(tuned) == 0 {
+			continue
+		}
+		var applied []string
+		for _, k := range slices.Sorted(maps.Keys(tuned)) {
+			v := tuned[k]
+			given, says := rules[k], "--rule "+k+"="+rules[k]
+			if k == opponentRule && opponent != "" {
+				given, says = opponent, flag+" "+opponent
+			}
+			switch {
+			case given != "" && given != v:
+				fmt.Fprintf(e.stderr, "evotune %s: warning: %s was tuned with --rule %s=%s; playing %s as the command line says\n",
+					command, escape(spec), escape(k), escape(v), escape(says))
+			case given != "":
+			case from[k] != "" && played[k] != v:
+				fmt.Fprintf(e.stderr, "evotune %s: warning: %s was tuned with --rule %s=%s; playing %s=%s, as %s was\n",
+					command, escape(spec), escape(k), escape(v), escape(k), escape(played[k]), escape(from[k]))
+			case from[k] != "":
+			case namesRelativeFile(v):
+				fmt.Fprintf(e.stderr, "evotune %s: warning: %s was tuned with --rule %s=%s, a file beside its run's config: give that --rule to play it\n",
+					command, escape(spec), escape(k), escape(v))
+			default:
+				played[k], from[k] = v, spec
+				applied = append(applied, "--rule "+k+"="+v)
+			}
+		}
+		if len(applied) > 0 {
+			fmt.Fprintf(e.stderr, "evotune %s: playing %s, as %s was tuned (its rules:)\n",
+				command, escape(strings.Join(applied, " ")), escape(spec))
+		}
+	}
+	return played
+}
+
+// namesRelativeFile reports whether a rule value is a player spec whose
+// file is a relative path (tuned:rivals-best.yaml).
+func namesRelativeFile(v string) bool {
+	_, file, ok := strings.Cut(v, ":")
+	return ok && file != "" && !filepath.IsAbs(file)
 }
 
 // placerRole is the role --placer names: the flag predates --opponent and
@@ -67,4 +143,13 @@ func soloOpponentSpec(game string, solo fitness.Solo, opponent, placer string) (
 		return "", usagef("%s: %s has no solo opponent; see 'evotune games %s'", flag, game, game)
 	}
 	return spec, nil
+}
+
+// escape writes text from a file or a flag for a message: as it is, or
+// quoted with its control characters escaped when it has any.
+func escape(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strconv.QuoteToGraphic(s)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,5 +187,35 @@ func TestExportToStdoutDash(t *testing.T) {
 	}
 	if _, err := os.Lstat("-"); err == nil {
 		t.Fatal(`a file named "-" was written`)
+	}
+}
+
+// TestExportSaysWhatItExports: --top beyond the hall of fame exports what
+// there is and says so on stderr; --json is --format json, and a --format
+// that contradicts it is refused.
+func TestExportSaysWhatItExports(t *testing.T) {
+	dir := filepath.Join("testdata", "no-rivals") // a hall of fame of 2
+	count := func(doc string) int {
+		var f struct{ Players []json.RawMessage }
+		if err := json.Unmarshal([]byte(doc), &f); err != nil {
+			t.Fatalf("%v: %s", err, doc)
+		}
+		return len(f.Players)
+	}
+	code, out, errs := run(t, "export", dir, "--top", "50", "--json")
+	if code != ExitOK || count(out) != 2 || errs != "evotune export: --top 50, but the hall of fame holds 2 parameter sets: exporting 2\n" {
+		t.Fatalf("--top 50: exit %d, %d players, stderr %q", code, count(out), errs)
+	}
+	code, out, errs = run(t, "export", dir, "--top", "2", "--json")
+	if code != ExitOK || count(out) != 2 || errs != "" {
+		t.Fatalf("--top 2: exit %d, %d players, stderr %q", code, count(out), errs)
+	}
+	_, old, _ := run(t, "export", dir, "--top", "2", "--format", "json")
+	if old != out {
+		t.Fatalf("--format json differs from --json:\n%s\n%s", old, out)
+	}
+	code, _, errs = run(t, "export", dir, "--json", "--format", "yaml")
+	if code != ExitUsage || errs != "evotune export: --json and --format yaml ask for two formats: give --json alone\n" {
+		t.Fatalf("--json --format yaml: exit %d, stderr %q", code, errs)
 	}
 }

@@ -55,6 +55,7 @@ func (p *programFlags) lookup(ctx context.Context, e *env, name string) (fitness
 	}
 	argv := strings.Fields(p.command)
 	c := engine.NewCommand(argv, ".", p.dir, p.env, p.timeout, 0, e.stderr)
+	c.StderrShown = true // its lines reach the terminal as it writes them
 	desc, err := external.Describe(ctx, c)
 	if err != nil {
 		return fitness.GameInfo{}, asUsage(err)

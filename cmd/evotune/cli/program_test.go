@@ -397,3 +397,88 @@ evolution: {population: 6, generations: 3, tournament-size: 2}
 		}
 	}
 }
+
+// TestProgramStderrOnce: an outside program that fails, at its hello or
+// in a game, has its stderr shown as the lines it wrote, not folded onto
+// one with "; ", and once: a command that shows them as the program
+// writes them (games, eval) does not quote them again in its error; one
+// whose program writes to run.log (run, validate) quotes the last of
+// them there, indented under the error.
+func TestProgramStderrOnce(t *testing.T) {
+	dir := t.TempDir()
+	failing := filepath.Join(dir, "failing.sh")
+	if err := os.WriteFile(failing, []byte("#!/bin/sh\necho 'oops one' >&2\necho 'second line' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	failingConfig := writeConfig(t, "command: ["+failing+"]\nplayer: tuned\nfitness:\n  baselines: {games: 10}\nevolution:\n  population: 4\n  generations: 2\n")
+	bot := coinbotCopy(t, dir)
+	crashing := coinConfig(t, t.TempDir(), bot, map[string]string{"COINBOT_CRASH": "1"}, 2)
+	quoted := "\n  last stderr lines:\n    oops one\n    second line\n"
+	tests := []struct {
+		name  string
+		args  []string
+		code  ExitCode
+		check func(t *testing.T, stderr string)
+	}{
+		{"games, no hello", []string{"games", "--command", failing}, ExitUsage, shownOnce("oops one", "second line")},
+		{"eval, no hello", []string{"eval", "--command", failing, "--player", "tuned"}, ExitUsage, shownOnce("oops one", "second line")},
+		{"validate, no hello", []string{"validate", failingConfig}, ExitUsage, quotedOnce(quoted)},
+		{"run, no hello", []string{"run", failingConfig, "-o", filepath.Join(dir, "r1"), "--quiet"}, ExitUsage, quotedOnce(quoted)},
+		{"eval, a game that crashes", []string{"eval", "--command", bot, "--env", "COINBOT_CRASH=1", "--player", "tuned", "--vs", "fair", "--games", "20"},
+			ExitFailure, shownOnce("coinbot: crashing on seed")},
+		{"run, a game that crashes", []string{"run", crashing, "-o", filepath.Join(dir, "r2"), "--quiet"}, ExitFailure,
+			quotedOnce("\n  last stderr lines:\n", "\n    coinbot: crashing on seed ")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := run(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.code, stderr)
+			}
+			// Folded, "\n  " reads ";   ".
+			if strings.Contains(stderr, ";  ") {
+				t.Errorf("lines folded with \";\":\n%s", stderr)
+			}
+			tc.check(t, stderr)
+		})
+	}
+}
+
+// shownOnce checks that the program's stderr lines holding each of words
+// are the ones shown as it wrote them ("[pid N] ..."), and that the error
+// does not quote them again.
+func shownOnce(words ...string) func(*testing.T, string) {
+	return func(t *testing.T, stderr string) {
+		t.Helper()
+		for _, w := range words {
+			seen := 0
+			for l := range strings.Lines(stderr) {
+				if !strings.Contains(l, w) {
+					continue
+				}
+				seen++
+				if !strings.HasPrefix(l, "[pid ") {
+					t.Errorf("%q shown again, outside the program's own lines:\n%s", w, stderr)
+				}
+			}
+			if seen == 0 {
+				t.Errorf("%q not shown:\n%s", w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "last stderr lines") {
+			t.Errorf("the error quotes the lines shown above it:\n%s", stderr)
+		}
+	}
+}
+
+// quotedOnce checks that stderr holds each of parts exactly once.
+func quotedOnce(parts ...string) func(*testing.T, string) {
+	return func(t *testing.T, stderr string) {
+		t.Helper()
+		for _, p := range parts {
+			if n := strings.Count(stderr, p); n != 1 {
+				t.Errorf("%q %d times, want once:\n%s", p, n, stderr)
+			}
+		}
+	}
+}

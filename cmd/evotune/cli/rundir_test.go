@@ -263,7 +263,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 // TestDefaultRunDirectoryNameIsSafe: the run name taken from the config's
 // file name skipped the rule a name: in the config follows: "..yaml" made
 // runs/ itself the run directory, "...yaml" runs/.. and " .yaml" "runs/ ".
-// Such a name is refused (exit 2, telling to pass --out) and nothing is
+// Such a name is refused (exit 2, telling to pass -o) and nothing is
 // made; with --out, or a name: in the config, the same file runs.
 func TestDefaultRunDirectoryNameIsSafe(t *testing.T) {
 	dir := t.TempDir()
@@ -276,12 +276,12 @@ func TestDefaultRunDirectoryNameIsSafe(t *testing.T) {
 		want             string // "" when the run runs, in wantDir
 		wantDir          string
 	}{
-		{"dot", "..yaml", anonymous, false, "pass --out", ""},
-		{"dot dot", "...yaml", anonymous, false, "pass --out", ""},
-		{"a space", " .yaml", anonymous, false, "pass --out", ""},
-		{"a tab", "\t.yaml", anonymous, false, "pass --out", ""},
-		{"hidden", ".hidden.yaml", anonymous, false, "pass --out", ""},
-		{"empty", ".yaml", anonymous, false, "pass --out", ""},
+		{"dot", "..yaml", anonymous, false, "pass -o DIR", ""},
+		{"dot dot", "...yaml", anonymous, false, "pass -o DIR", ""},
+		{"a space", " .yaml", anonymous, false, "pass -o DIR", ""},
+		{"a tab", "\t.yaml", anonymous, false, "pass -o DIR", ""},
+		{"hidden", ".hidden.yaml", anonymous, false, "pass -o DIR", ""},
+		{"empty", ".yaml", anonymous, false, "pass -o DIR", ""},
 		{"dot, with --out", "..yaml", anonymous, true, "", "out"},
 		{"dot, named in the config", "..yaml", named, false, "", filepath.Join("runs", "kill")},
 		{"a plain name", "plain.v2.yaml", anonymous, false, "", filepath.Join("runs", "plain.v2")},
@@ -314,5 +314,39 @@ func TestDefaultRunDirectoryNameIsSafe(t *testing.T) {
 				t.Fatalf("no run in %s: %v", tc.wantDir, err)
 			}
 		})
+	}
+}
+
+// TestRunOutputFlag: run names its directory with -o/--output, as every
+// command that writes names its output; --out, the older spelling, still
+// works; and giving both is refused before anything is written.
+func TestRunOutputFlag(t *testing.T) {
+	cfg := writeConfig(t, strings.Replace(killConfig, "generations: 6", "generations: 1", 1))
+	var want []byte
+	for _, flag := range []string{"-o", "--output", "--out", "-out"} {
+		t.Run(flag, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			code, out, errs := run(t, "run", cfg, flag, dir, "--workers", "1", "--quiet")
+			if code != ExitOK || !strings.HasPrefix(out, dir+": 1 generation") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+			}
+			ck, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = ck
+			} else if !bytes.Equal(ck, want) {
+				t.Fatal("another checkpoint than -o's")
+			}
+		})
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	code, _, errs := run(t, "run", cfg, "--out", dir, "-o", dir)
+	if code != ExitUsage || errs != "evotune run: --out is the older spelling of -o/--output: give one\n" {
+		t.Fatalf("both: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		t.Fatal("refused, yet the run directory was made")
 	}
 }

@@ -144,6 +144,16 @@ func TestLocalUsersCannotDriveACoordinator(t *testing.T) {
 	// it runs as root.
 	open := openDir(t)
 	bin := copyBinary(t, open)
+	// The program too, readable by the attacker wherever the tests run
+	// (a clone in a directory of mode 700, as mktemp -d makes).
+	script, err := os.ReadFile(pig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pig = filepath.Join(open, "pig.py")
+	if err := os.WriteFile(pig, script, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	proof := filepath.Join(open, "proof")
 	evil := filepath.Join(open, "evil.yaml")
 	evilText := `name: evil
