@@ -16,12 +16,15 @@
 //	                     one package that knows both
 //	engine               configs (decode, defaults, checks, then prepare),
 //	                     the generation loop, checkpoints, resume, export,
-//	                     report, batch descriptions for workers
+//	                     report, batch descriptions for workers, Inspect
+//	                     (a run read from outside), Compare
 //	engine/model         the optimisation models, one file and one table
 //	                     row each, behind one Ask/Tell interface
 //	rundir               the run directory: its files, atomic writes, lock,
 //	                     journal
 //	natsqueue            the NATS JetStream work queue; knows no game
+//	internal/ui          the dashboard (evotune ui): read-only HTTP
+//	internal/plot        the figures as SVG, for report.svg and the dashboard
 //	fitness/catalog      the one list of games; Register adds others
 //	fitness/battleship   \
 //	fitness/hadron        > games: rules, players, searches

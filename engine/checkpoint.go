@@ -263,27 +263,11 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, fmt.Errorf("engine: %w", err)
 	}
-	var ck Checkpoint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ck); err != nil {
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			// Dropped unread, it would be lost at the next checkpoint:
-			// likely written by a newer evotune, which must resume it.
-			return nil, nil, fmt.Errorf("%s: corrupt checkpoint, or a newer evotune's: it holds field %s, which this evotune does not know", path, field)
-		}
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
+	ck, err := decodeCheckpoint(path, data)
+	if err != nil {
+		return nil, nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
-	}
-	if err := ck.checkHeader(); err != nil {
-		return nil, nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
-	}
-	if ck.Format != CheckpointFormat {
-		return nil, nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
-	}
-	cfg, err := parseIn(filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(&ck))
+	cfg, err := parseIn(filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(ck))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}
@@ -291,7 +275,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 		cfg.Close() // the caller closes only the config it is given
 		return nil, nil, err
 	}
-	return &ck, cfg, nil
+	return ck, cfg, nil
 }
 
 // checkWith checks the checkpoint against the config it holds, cfg.
@@ -303,6 +287,38 @@ func (ck *Checkpoint) checkWith(cfg *Config, dir, path string, acceptProgramChan
 		return fmt.Errorf("%s: %w since the checkpoint: the announced %s",
 			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
+	return ck.checkAgainst(path, cfg)
+}
+
+// decodeCheckpoint decodes the checkpoint read from path, strictly, and
+// checks its header and format.
+func decodeCheckpoint(path string, data []byte) (*Checkpoint, error) {
+	var ck Checkpoint
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ck); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			// Dropped unread, it would be lost at the next checkpoint:
+			// likely written by a newer evotune, which must resume it.
+			return nil, fmt.Errorf("%s: corrupt checkpoint, or a newer evotune's: it holds field %s, which this evotune does not know", path, field)
+		}
+		return nil, fmt.Errorf("%s: corrupt checkpoint: %v", path, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: data after the JSON document", path)
+	}
+	if err := ck.checkHeader(); err != nil {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
+	}
+	if ck.Format != CheckpointFormat {
+		return nil, fmt.Errorf("%s: checkpoint format %d, this evotune reads format %d", path, ck.Format, CheckpointFormat)
+	}
+	return &ck, nil
+}
+
+// checkAgainst checks the checkpoint read from path against the config
+// it was written for: species, player files, and every species' state.
+func (ck *Checkpoint) checkAgainst(path string, cfg *Config) error {
 	states := ck.states()
 	if len(states) != len(cfg.species) {
 		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
+	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
@@ -250,6 +251,12 @@ type workerGuard struct {
 	allowPrograms bool
 	files         map[string]string // NAME:FILE spec as written -> sha256 of the coordinator's file
 	refused       bool              // the config names a program, which is not allowed
+	// recorded, when set, describes the config's program as its run's
+	// checkpoint recorded it: the game is built from it and no program
+	// starts (Inspect).
+	recorded *external.Description
+	// mismatch says why a player file is refused; nil: a worker's words.
+	mismatch func(spec, file string) error
 }
 
 // tunedSpec reads the spec of a tuned player (key player: or
@@ -304,6 +311,9 @@ func (c *Config) resolvePath(spec string) (string, error) {
 		if want, ok := g.files[spec]; !ok || sum == "" || sum != want {
 			// Nothing of the file is read into the message: the config
 			// may name any file of the worker's.
+			if g.mismatch != nil {
+				return "", g.mismatch(spec, file)
+			}
 			return "", fmt.Errorf("%s: this worker's %s is not the coordinator's file (copy the player files a config names beside it on every worker, at the same paths)", spec, file)
 		}
 	}

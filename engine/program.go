@@ -98,9 +98,10 @@ func NewCommand(argv []string, base, dir string, env map[string]string, timeout 
 // prepareProgram starts the program of command:, reads what it offers and
 // returns it as the game's catalog entry. A worker's guard refuses it
 // first, and a timeout or audit it cannot be run with keeps it from
-// starting.
+// starting. An outside reader's guard (Inspect) describes it as the run
+// recorded it and starts nothing.
 func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
-	if c.guard != nil && !c.guard.allowPrograms {
+	if c.guard != nil && !c.guard.allowPrograms && c.guard.recorded == nil {
 		// Before anything starts: a worker runs no command it was not
 		// allowed to (--allow-programs).
 		c.guard.refused = true
@@ -137,22 +138,29 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 	log := &switchWriter{}
 	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, timeout, pc.Audit, log)
 	cmd.Files = pc.ProgramFiles
-	desc, err := external.Describe(context.Background(), cmd)
-	if err != nil {
-		// The program's last stderr lines stay lines, indented under
-		// the problem.
-		bad("command", "%s", err)
-		return fitness.GameInfo{}, false
-	}
-	files, err := cmd.FileHashes()
-	if err != nil {
-		key := "command"
-		var fe *external.FileError
-		if errors.As(err, &fe) {
-			key = fmt.Sprintf("program-files[%d]", fe.Index)
+	var desc *external.Description
+	var files map[string]string
+	if c.guard != nil && c.guard.recorded != nil {
+		// Described as the run recorded it; its processes would start
+		// only if a game were played, and none is.
+		desc = c.guard.recorded
+	} else {
+		var err error
+		if desc, err = external.Describe(context.Background(), cmd); err != nil {
+			// The program's last stderr lines stay lines, indented under
+			// the problem.
+			bad("command", "%s", err)
+			return fitness.GameInfo{}, false
 		}
-		bad(key, "%s", oneLine(err))
-		return fitness.GameInfo{}, false
+		if files, err = cmd.FileHashes(); err != nil {
+			key := "command"
+			var fe *external.FileError
+			if errors.As(err, &fe) {
+				key = fmt.Sprintf("program-files[%d]", fe.Index)
+			}
+			bad(key, "%s", oneLine(err))
+			return fitness.GameInfo{}, false
+		}
 	}
 	if c.Game != "" && c.Game != desc.Game {
 		bad("game", "%q, but the program plays %q", c.Game, desc.Game)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/evotune/evotune/fitness"
@@ -12,10 +13,13 @@ import (
 )
 
 // TestReportSVGGolden pins the run report's picture (report.svg): the
-// scale, the band of mean +- sd, the mean and best lines, the axis labels
-// and each grid's heatmap with its cell values. The picture is what people
-// look at after a run, and nothing else checks its geometry. After an
-// intended change run `go test ./engine -run 'SVGGolden' -update`.
+// main chart (the generation's best, the mean and its band, the
+// recommended best with its interval, the fresh remeasure, the baselines'
+// level for a score, the y-range of the region of interest), each grid's
+// heat map with its cell values, the knob table and racing's bars. The
+// picture is what people look at after a run, and nothing else checks
+// its geometry. After an intended change run
+// `go test ./engine -run 'SVGGolden' -update`.
 func TestReportSVGGolden(t *testing.T) {
 	schema := genome.Schema{
 		{Name: "edge", Kind: genome.Float, Min: 0, Max: 1, Default: genome.Value{Num: 0.5}},
@@ -28,15 +32,12 @@ func TestReportSVGGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	varied, err := space.Decode(space.Random(rand.New(rand.NewPCG(7, 8))))
-	if err != nil {
-		t.Fatal(err)
+	varied := space.Random(rand.New(rand.NewPCG(7, 8)))
+	flat := make([]float64, space.Len())
+	for i := range flat {
+		flat[i] = 0.5
 	}
-	flatGenes := make([]float64, len(space.Random(rand.New(rand.NewPCG(1, 1)))))
-	for i := range flatGenes {
-		flatGenes[i] = 0.5
-	}
-	flat, err := space.Decode(flatGenes)
+	edgeOnly, err := genome.NewSpace(schema[:1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,35 +47,64 @@ func TestReportSVGGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	twelve, err := twelveSpace.Decode(twelveSpace.Random(rand.New(rand.NewPCG(3, 4))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	twelve := twelveSpace.Random(rand.New(rand.NewPCG(3, 4)))
+	// The quickstart's shape: generation 1's mean and spread far above
+	// where the best moves.
 	rising := []GenStats{
-		{Generation: 1, Best: 40, Mean: 55, SD: 8, Games: 100},
-		{Generation: 2, Best: 38.5, Mean: 50, SD: 6, Games: 100},
-		{Generation: 3, Best: 37, Mean: 45.25, SD: 5, Games: 100},
-		{Generation: 4, Best: 36.75, Mean: 41, SD: 3, Games: 100},
+		{Generation: 1, Best: 44.9, Mean: 60.8, SD: 12.9, Games: 100},
+		{Generation: 2, Best: 45.1, Mean: 53.6, SD: 7, Games: 100},
+		{Generation: 3, Best: 44.2, Mean: 48.2, SD: 3.9, Games: 100},
+		{Generation: 4, Best: 43.8, Mean: 45.3, SD: 1.5, Games: 100},
+	}
+	withGenes := func(h []GenStats, genes ...[]float64) []GenStats {
+		out := slices.Clone(h)
+		for i := range out {
+			out[i].BestGenes = genes[min(i, len(genes)-1)]
+		}
+		return out
+	}
+	member := func(genes []float64, fit, lo, hi float64) []Member {
+		return []Member{{Genes: genes, Figure: fitness.Figure{Fitness: fit, CI95: [2]float64{lo, hi}, Games: 400}, Generation: 1}}
 	}
 	tests := []struct {
 		name     string
 		title    string
-		minimise bool
-		history  []GenStats
-		best     genome.Values
-		searched genome.Schema
+		score    bool
+		racing   bool
+		space    *genome.Space
+		st       SpeciesState
+		baseline []string
 	}{
-		{name: "one_generation", title: "pig <tuned> & co", history: rising[:1], best: varied, searched: schema[:1]},
-		{name: "four_generations_two_grids", title: "battleship", minimise: true, history: rising, best: varied, searched: schema},
-		// Mean-sd below every best sets the bottom of the scale; 12 columns
-		// is the widest grid that still shows its values.
-		{name: "maximise_twelve_columns", title: "hadron", history: []GenStats{{Generation: 1, Best: 0.6, Mean: 0.5, SD: 0.125, Games: 40}, {Generation: 2, Best: 0.7, Mean: 0.55, SD: 0.1, Games: 40}},
-			best: twelve, searched: twelveSchema},
-		{name: "flat_history_flat_grid", title: "flat", history: []GenStats{{Generation: 1, Best: 0.5, Mean: 0.5, Games: 10}, {Generation: 2, Best: 0.5, Mean: 0.5, Games: 10}}, best: flat, searched: schema},
+		{name: "one_generation", title: "pig <tuned> & co", space: edgeOnly,
+			st: SpeciesState{History: rising[:1], HallOfFame: member([]float64{0.25}, 44.9, 44.1, 45.7)}},
+		{name: "four_generations_two_grids", title: "battleship", space: space,
+			st: SpeciesState{History: withGenes(rising, flat, varied), HallOfFame: member(varied, 43.9, 43.2, 44.6),
+				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Figure: fitness.Figure{Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}}},
+				// The verdict: a second fresh sample, the start beside it.
+				Verdict: &Verdict{Rank: 1, Genes: varied, Against: againstBaselines, Figure: fitness.Figure{Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8}},
+					Start: &fitness.Figure{Fitness: 45.3, Games: 3000, CI95: [2]float64{45, 45.6}}}}},
+		// A score: its [0, 1] bounds and the baselines' level at 1/2; 12
+		// columns is the widest grid that still shows its values.
+		{name: "maximise_twelve_columns", title: "hadron", score: true, space: twelveSpace, baseline: []string{"aenigma"},
+			st: SpeciesState{History: []GenStats{{Generation: 1, Best: 0.6, Mean: 0.5, SD: 0.125, Games: 40}, {Generation: 2, Best: 0.7, Mean: 0.55, SD: 0.1, Games: 40}},
+				HallOfFame: member(twelve, 0.62, 0.52, 0.71)}},
+		{name: "flat_history_flat_grid", title: "flat", space: space, racing: true,
+			st: SpeciesState{History: withGenes([]GenStats{{Generation: 1, Best: 0.5, Mean: 0.5, Games: 10, Saved: 4}, {Generation: 2, Best: 0.5, Mean: 0.5, Games: 8, Saved: 6}}, flat),
+				HallOfFame: member(flat, 0.5, 0.5, 0.5)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := reportSVG(tc.title, "shots", tc.minimise, tc.history, tc.best, tc.searched, nil)
+			c := &Config{}
+			c.Fitness.objective, c.Fitness.Objective = "shots", Solo
+			if tc.score {
+				c.Fitness.objective, c.Fitness.Objective = "score", Score
+			}
+			c.Fitness.Baselines = BaselinesMode{Weight: 1, Opponents: tc.baseline}
+			v, err := c.view(&species{player: "tuned", space: tc.space, minimise: !tc.score}, tc.st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := reportSVG(tc.title, &v, tc.racing)
 			golden.Check(t, filepath.Join("testdata", "report", tc.name+".svg"), string(got), *update)
 		})
 	}

@@ -3,8 +3,12 @@ package engine
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/genome"
 )
 
 // TestReportKnobsGolden draws the report of a constructed four-generation
@@ -26,11 +30,11 @@ func TestReportKnobsGolden(t *testing.T) {
 		genes = sp.space.Project(genes)
 		history = append(history, GenStats{Generation: g + 1, Best: 50 - 2*float64(g), Mean: 55 - float64(g), SD: 3, Games: 24, BestGenes: genes})
 	}
-	best, err := sp.space.Decode(history[3].BestGenes)
+	hof := []Member{{Genes: history[3].BestGenes, Figure: fitness.Figure{Fitness: 44, CI95: [2]float64{43, 45}, Games: 24}, Generation: 3}}
+	got, err := cfg.report(sp, SpeciesState{History: history, HallOfFame: hof})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := reportSVG("golden", "shots", true, history, best, sp.space.Params(), sp.space.Genes())
 	golden := filepath.Join("testdata", "report.golden.svg")
 	if *update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
@@ -46,14 +50,24 @@ func TestReportKnobsGolden(t *testing.T) {
 		t.Errorf("report.svg differs from %s (run with -update after an intended change)", golden)
 	}
 	// What the golden file must show, whatever its pixels: one strip per
-	// gene with the gene's name, and its line.
+	// gene with the gene's name, its line and the best's value.
 	svg := string(got)
 	if c := strings.Count(svg, `stroke="#31a354"`); c != n {
 		t.Errorf("%d knob lines, want one per gene (%d)", c, n)
 	}
+	best, err := sp.space.Decode(history[3].BestGenes)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range sp.space.Genes() {
 		if !strings.Contains(svg, ">"+g.String()+"</text>") {
 			t.Errorf("no label for knob %s", g)
+		}
+		if g.Kind == genome.Float {
+			want := strconv.FormatFloat(best.Float(g.Param), 'g', 6, 64)
+			if !strings.Contains(svg, `font-weight="bold">`+want+"</text>") {
+				t.Errorf("knob %s: the best's value %s is not written", g, want)
+			}
 		}
 	}
 }
@@ -64,11 +78,12 @@ func TestReportWithoutBestGenes(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), crashConfig)
 	sp := cfg.species[0]
 	genes := sp.space.Project(make([]float64, sp.space.Len()))
-	best, err := sp.space.Decode(genes)
+	got, err := cfg.report(sp, SpeciesState{History: []GenStats{{Generation: 1, Best: 40, Mean: 41, SD: 1, Games: 6}},
+		HallOfFame: []Member{{Genes: genes, Figure: fitness.Figure{Fitness: 40, CI95: [2]float64{39, 41}, Games: 6}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg := string(reportSVG("old", "shots", true, []GenStats{{Generation: 1, Best: 40, Mean: 41, SD: 1, Games: 6}}, best, sp.space.Params(), sp.space.Genes()))
+	svg := string(got)
 	if strings.Contains(svg, "knobs of the best") || strings.Contains(svg, "#31a354") {
 		t.Error("a knob picture without the genes to draw it")
 	}

@@ -326,13 +326,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	for s, sp := range cfg.species {
-		// The checkpoint keeps the last generation best first.
-		last := model.Generation{Results: make([]model.Result, len(states[s].Population))}
-		for i, m := range states[s].Population {
-			last.Results[i] = modelResult(sp, m)
-			last.Ranked = append(last.Ranked, i)
-		}
-		if err := r.models[s].Resume(ck.Generation-1, states[s].Model, last); err != nil {
+		if err := sp.resumeModel(r.models[s], ck.Generation, states[s]); err != nil {
 			r.closeModels()
 			return nil, err
 		}
@@ -469,8 +463,7 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 // startModels starts every species' model.
 func (r *runner) startModels() error {
 	for _, sp := range r.cfg.species {
-		m, err := r.cfg.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
-			Streams: r.modelStreams(sp), Logf: r.logf, Label: labelled(sp)})
+		m, err := r.cfg.newModel(sp, r.logf)
 		if err != nil {
 			r.closeModels()
 			return err
@@ -478,6 +471,24 @@ func (r *runner) startModels() error {
 		r.models = append(r.models, m)
 	}
 	return nil
+}
+
+// newModel starts species sp's model, logging to logf.
+func (c *Config) newModel(sp *species, logf func(string, ...any)) (model.Model, error) {
+	return c.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
+		Streams: c.modelStreams(sp), Logf: logf, Label: labelled(sp)})
+}
+
+// resumeModel rebuilds species sp's model m as it was once told
+// generation gens-1, whose state st is.
+func (sp *species) resumeModel(m model.Model, gens int, st SpeciesState) error {
+	// The checkpoint keeps the last generation best first.
+	last := model.Generation{Results: make([]model.Result, len(st.Population))}
+	for i, mb := range st.Population {
+		last.Results[i] = modelResult(sp, mb)
+		last.Ranked = append(last.Ranked, i)
+	}
+	return m.Resume(gens-1, st.Model, last)
 }
 
 // modelPairs is the population mode's pairing of generation gen when the
@@ -586,17 +597,9 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.BestFile), best); err != nil {
 			return err
 		}
-		vals, err := sp.space.Decode(st.HallOfFame[0].Genes)
+		svg, err := r.cfg.report(sp, st)
 		if err != nil {
 			return err
-		}
-		title := r.cfg.Name
-		if sp.label != "" {
-			title += " " + sp.label
-		}
-		svg := reportSVG(title, r.cfg.ObjectiveName(), sp.minimise, st.History, vals, sp.space.Params(), sp.space.Genes())
-		if r.cfg.Racing != nil {
-			svg = withRacingPanel(svg, st.History)
 		}
 		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.ReportFile), svg); err != nil {
 			return err

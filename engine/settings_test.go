@@ -103,7 +103,7 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g1, g2 := games(t, d1, loaded), games(t, d2, same)
+	g1, g2 := outcomesAgainstGreedy(t, d1, loaded), outcomesAgainstGreedy(t, d2, same)
 	if g1 != g2 {
 		t.Fatalf("the export's settings were not applied: %s, want %s", g1, g2)
 	}
@@ -118,8 +118,8 @@ func hadronGame(t *testing.T, depth string) fitness.Game {
 	return cfg.GameOf()
 }
 
-// games plays p against greedy on a few seeds and returns the outcomes.
-func games(t *testing.T, g fitness.Game, p fitness.Player) string {
+// outcomesAgainstGreedy plays p against greedy on a few seeds and returns the outcomes.
+func outcomesAgainstGreedy(t *testing.T, g fitness.Game, p fitness.Player) string {
 	t.Helper()
 	opp, err := fitness.ParseSpec(g, fitness.Mover, "greedy")
 	if err != nil {

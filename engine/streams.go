@@ -22,13 +22,17 @@ const (
 )
 
 func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {
-	return fitness.Derive(r.cfg.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
+	return r.cfg.stream(gen, purpose, index...)
+}
+
+func (c *Config) stream(gen int, purpose uint64, index ...uint64) uint64 {
+	return fitness.Derive(c.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
 }
 
 // modelStreams are species sp's streams, as its model draws them.
-func (r *runner) modelStreams(sp *species) model.Streams {
+func (c *Config) modelStreams(sp *species) model.Streams {
 	of := func(purpose uint64) model.Stream {
-		return func(gen int, index ...uint64) uint64 { return r.stream(gen, sp.offset+purpose, index...) }
+		return func(gen int, index ...uint64) uint64 { return c.stream(gen, sp.offset+purpose, index...) }
 	}
 	return model.Streams{Init: of(purposeInit), Breed: of(purposeBreed), Fresh: of(purposeFresh), Own: of(purposeModel)}
 }

@@ -67,10 +67,21 @@ type SummaryStart struct {
 // summary describes the finished run whose species stand at states
 // (main species first).
 func (r *runner) summary(states []SpeciesState) *Summary {
+	return r.cfg.summary(r.dir, states, r.budget)
+}
+
+// RunSummary is the summary of the run in dir whose checkpoint is ck and
+// whose budget is budget, as the run printed it when it finished: what
+// the dashboard shows of a finished run.
+func (c *Config) RunSummary(dir string, ck *Checkpoint, budget int) *Summary {
+	return c.summary(dir, ck.states(), budget)
+}
+
+func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary {
 	st := states[0]
-	sp := r.cfg.species[0]
-	s := &Summary{Dir: r.dir, Objective: r.cfg.ObjectiveName(), LowerIsBetter: sp.minimise,
-		Generations: len(st.History), BestFile: filepath.Join(r.dir, rundir.ForSpecies(sp.label, rundir.BestFile))}
+	sp := c.species[0]
+	s := &Summary{Dir: dir, Objective: c.ObjectiveName(), LowerIsBetter: sp.minimise,
+		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(sp.label, rundir.BestFile))}
 	for _, h := range st.History {
 		s.Games += h.Games
 	}
@@ -102,9 +113,9 @@ func (r *runner) summary(states []SpeciesState) *Summary {
 			s.Elo = &e
 		}
 	}
-	s.Next = r.nextCommand(s)
-	s.Budget = r.budget
-	if why := r.cfg.stopRule(st.History); why != nil && why.Generation < r.budget {
+	s.Next = c.nextCommand(s)
+	s.Budget = budget
+	if why := c.stopRule(st.History); why != nil && why.Generation < budget {
 		s.Stopped = why
 	}
 	return s
@@ -138,8 +149,7 @@ func (r *runner) remeasureGames() int { return r.cfg.endGames(r.budget) }
 // of its own: sprt against the baseline opponent head to head, or
 // against the player's defaults on a solo measure; eval where the run
 // found no gain to test.
-func (r *runner) nextCommand(s *Summary) string {
-	c := r.cfg
+func (c *Config) nextCommand(s *Summary) string {
 	sp := c.species[0]
 	args := []string{"evotune"}
 	game := c.Game

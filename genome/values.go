@@ -47,6 +47,11 @@ func (v Values) With(name string, x Value) (Values, error) {
 // Get returns the raw value of the named parameter.
 func (v Values) Get(name string) Value { return v.vals[v.mustIndex(name, 0)] }
 
+// At returns the raw value of the schema's i-th parameter (Schema()[i]):
+// Get without the search by name, for a caller reading every parameter
+// of many Values. The value is shared: callers must not modify it.
+func (v Values) At(i int) Value { return v.vals[i] }
+
 // Float returns a Float parameter.
 func (v Values) Float(name string) float64 { return v.vals[v.mustIndex(name, Float)].Num }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -158,4 +159,14 @@ func (l *RunLock) RemoveStaleTemps() error {
 		}
 	}
 	return nil
+}
+
+// probeHolder is Holder by a probe of the lock (HeldBy).
+func probeHolder(dir string) (int, bool) {
+	holder, held := HeldBy(dir)
+	pid, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(holder, " (pid "), ")"))
+	if err != nil {
+		pid = 0
+	}
+	return pid, held
 }

@@ -104,11 +104,12 @@ func IsRunFile(path string) bool {
 	if !known(filepath.Base(path), func(File) bool { return true }) {
 		return false
 	}
-	return isRunDir(filepath.Dir(path))
+	return IsRunDir(filepath.Dir(path))
 }
 
-// isRunDir reports whether dir holds a run: a lock file or a checkpoint.
-func isRunDir(dir string) bool {
+// IsRunDir reports whether dir holds a run: a lock file or a checkpoint
+// (a run in its first generation has only the lock), of whatever kind.
+func IsRunDir(dir string) bool {
 	for _, f := range []string{LockFile, CheckpointFile} {
 		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
 			return true

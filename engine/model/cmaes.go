@@ -50,7 +50,8 @@ func (s *cmaesSettings) New(e *Evolution, p Problem) (Model, error) {
 	if len(p.Starts) > 0 {
 		mean = slices.Clone(p.Starts[0])
 	}
-	return &cmaesModel{p: p, sigma: s.StepSize, c: newCMAES(p.Space, e.Population, s.StepSize, mean, p.Streams.Own(0))}, nil
+	return &cmaesModel{p: p, sigma: s.StepSize, c: newCMAES(p.Space, e.Population, s.StepSize, mean, p.Streams.Own(0)),
+		spread: Spread{Name: "CMA-ES step size"}}, nil
 }
 
 // toldKey is the checkpoint's key of the costs CMA-ES was told.
@@ -108,6 +109,8 @@ type cmaesModel struct {
 	// racing, a dropped individual's entry is the figure it was told
 	// (raceCosts), not its own.
 	told [][]float64
+	// spread is the spread of every told generation's samples.
+	spread Spread
 }
 
 func (m *cmaesModel) Ask(int) ([][]float64, error) { return m.c.ask(), nil }
@@ -129,6 +132,7 @@ func (m *cmaesModel) Tell(gen int, g Generation) error {
 			fit[i] = -c // the cost's inverse, exact
 		}
 	}
+	m.noteSpread()
 	restarts := m.c.Restarts
 	if err := m.c.tell(costs); err != nil {
 		return err
@@ -154,6 +158,7 @@ func (m *cmaesModel) Resume(_ int, st State, last Generation) error {
 	var asked [][]float64
 	for _, fit := range told {
 		asked = m.c.ask()
+		m.noteSpread()
 		costs := make([]float64, len(fit))
 		for i, f := range fit {
 			costs[i] = f
@@ -178,6 +183,29 @@ func (m *cmaesModel) Resume(_ int, st State, last Generation) error {
 	}
 	return nil
 }
+
+// noteSpread measures the generation asked for: the standard deviation
+// of each gene over its samples, before they are mirrored into the
+// genome's [0, 1], estimates the step size of the distribution sampled.
+func (m *cmaesModel) noteSpread() {
+	xs := m.c.asked
+	if len(xs) < 2 {
+		return
+	}
+	sds := make([]float64, len(xs[0]))
+	col := make([]float64, len(xs))
+	for g := range sds {
+		for i, x := range xs {
+			col[i] = x[g]
+		}
+		_, sds[g] = fitness.MeanSD(col)
+	}
+	m.spread.add(sds)
+}
+
+// Spread is the standard deviation of each told generation's samples
+// (noteSpread): CMA-ES's step size as it sampled.
+func (m *cmaesModel) Spread() Spread { return m.spread }
 
 func (m *cmaesModel) State() State {
 	data, _ := json.Marshal(m.told) // finite numbers always encode

@@ -19,6 +19,7 @@ package model
 
 import (
 	"encoding/json"
+	"math"
 
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/yamlcheck"
@@ -59,6 +60,36 @@ type Pairer interface {
 	// what Ask returned) that play each other; it may be asked more than
 	// once a generation, and answers the same.
 	Pairs(gen int) [][2]int
+}
+
+// A Spreader is a model whose sampling has a width a user watches as a
+// run goes: CMA-ES's step size, or the size of an SPSA-like model's
+// perturbation. Spread measures it for every generation the model was
+// told, as Tell saw it or Resume replayed it, so a reader outside the run
+// gets it from the checkpoint alone (engine's Config.ModelSpread).
+type Spreader interface {
+	Spread() Spread
+}
+
+// Spread is a model's sampling width by generation, in the normalised
+// genome's units (each gene's range is 1): per generation, the root mean
+// square over the genes of each gene's width, the smallest and the
+// largest.
+type Spread struct {
+	// Name says what is measured, for a figure's title.
+	Name          string
+	RMS, Min, Max []float64
+}
+
+// add appends a generation's widths, one a gene.
+func (s *Spread) add(widths []float64) {
+	sum2, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+	for _, w := range widths {
+		sum2 += w * w
+		lo, hi = min(lo, w), max(hi, w)
+	}
+	s.RMS = append(s.RMS, math.Sqrt(sum2/float64(len(widths))))
+	s.Min, s.Max = append(s.Min, lo), append(s.Max, hi)
 }
 
 // Generation is one generation's results as a model is told them.

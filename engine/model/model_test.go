@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +81,8 @@ func same(a, b [][]float64) bool {
 // promises: how many genomes a generation evaluates, which of the best
 // the next one carries as they are (Kept), genomes of the space, draws
 // from its own streams only (two instances ask alike), and a Resume from
-// what a checkpoint keeps that asks as the model told all along.
+// what a checkpoint keeps that asks (and measures its spread) as the
+// model told all along.
 func TestModelsKeepTheirPromises(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
@@ -174,6 +176,18 @@ func TestModelsKeepTheirPromises(t *testing.T) {
 			tell(t, c, 2, got, cost(2))
 			if bs, cs := fmt.Sprint(b.State()), fmt.Sprint(c.State()); bs != cs {
 				t.Fatalf("resumed after generation 1, then told generation 2: state %s, want %s", cs, bs)
+			}
+			// A model's sampling width, where it has one, is the same
+			// however the model got there: a page reads it off a replay.
+			bs, ok := b.(Spreader)
+			if ok != (tc.name == "cmaes") {
+				t.Fatalf("Spreader %v, want it for CMA-ES alone", ok)
+			}
+			if ok {
+				want, got := bs.Spread(), c.(Spreader).Spread()
+				if len(want.RMS) != 3 || !reflect.DeepEqual(got, want) {
+					t.Fatalf("resumed: spread %+v, want %+v (3 generations)", got, want)
+				}
 			}
 		})
 	}

@@ -166,6 +166,17 @@ func handshake(ctx context.Context, p *proc, timeout time.Duration) (*Descriptio
 	}
 }
 
+// ParseDescription reads back a description as MarshalJSON wrote it (a
+// checkpoint keeps one), checked as a program's hello is: so a run's
+// game can be described without starting its program.
+func ParseDescription(data []byte) (*Description, error) {
+	d, err := parseOffer(data)
+	if err != nil {
+		return nil, fmt.Errorf("external: recorded description: %w", err)
+	}
+	return d, nil
+}
+
 // parseOffer reads and checks the program's hello line.
 func parseOffer(line []byte) (*Description, error) {
 	var o wire.Offer

@@ -42,13 +42,51 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
+	if f, err = regular(f, path); err != nil {
+		return nil, err
+	}
 	defer f.Close()
-	fi, err := f.Stat()
+	return readAll(f, path, limit)
+}
+
+// ReadFileNoFollow is ReadFile for a file that must not be a symbolic
+// link: a reader confined to a directory (the dashboard) cannot be led
+// out of it by a link planted there.
+func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
+	f, err := OpenNoFollow(path)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(fi.Mode()))
+	defer f.Close()
+	return readAll(f, path, limit)
+}
+
+// ReadTail reads the last limit bytes, at most, of the regular file at
+// path, which must not be a symbolic link; cut reports whether the file
+// was longer. A log read this way starts mid-line when cut.
+func ReadTail(path string, limit int64) (data []byte, cut bool, err error) {
+	f, err := OpenNoFollow(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	from := max(0, fi.Size()-limit)
+	data, err = io.ReadAll(io.NewSectionReader(f, from, limit))
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	return data, from > 0, nil
+}
+
+// readAll reads the regular file f (named path) through limit.
+func readAll(f *os.File, path string, limit int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
 	if fi.Size() > limit {
 		return nil, tooLarge(path, limit)
@@ -64,6 +102,15 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// OpenNoFollow is Open for a file that must not be a symbolic link.
+func OpenNoFollow(path string) (*os.File, error) {
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	return regular(f, path)
+}
+
 // Open opens the regular file at path for reading, refusing anything
 // else without blocking on it (a FIFO), for inputs read as a stream.
 func Open(path string) (*os.File, error) {
@@ -71,6 +118,12 @@ func Open(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return regular(f, path)
+}
+
+// regular returns f if it is a regular file, else closes it and says
+// what it is.
+func regular(f *os.File, path string) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()

@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -33,35 +34,47 @@ func fixtures(t *testing.T) map[string]string {
 	}
 }
 
+// TestReadFile: the readers read regular files through their limit and
+// refuse everything else without blocking; the dashboard's
+// ReadFileNoFollow refuses links too (they could lead out of the
+// directories it serves).
 func TestReadFile(t *testing.T) {
 	f := fixtures(t)
 	tests := []struct {
-		name string
-		path string
-		want error // nil: read succeeds
+		name     string
+		path     string
+		want     error // nil: read succeeds
+		noFollow error // ReadFileNoFollow's, where it differs
 	}{
-		{"regular file", f["small"], nil},
-		{"link to a regular file", f["link-to-small"], nil},
-		{"over the limit", f["big"], ErrTooLarge},
-		{"FIFO, without blocking", f["fifo"], ErrNotRegular},
-		{"directory", f["dir"], ErrNotRegular},
-		{"/dev/zero", f["zero"], ErrNotRegular},
-		{"link to /dev/zero", f["link-to-zero"], ErrNotRegular},
-		{"absent", f["absent"], os.ErrNotExist},
+		{name: "regular file", path: f["small"]},
+		{name: "link to a regular file", path: f["link-to-small"], noFollow: ErrLink},
+		{name: "dangling link", path: f["dangling"], want: os.ErrNotExist, noFollow: ErrLink},
+		{name: "over the limit", path: f["big"], want: ErrTooLarge},
+		{name: "FIFO, without blocking", path: f["fifo"], want: ErrNotRegular},
+		{name: "directory", path: f["dir"], want: ErrNotRegular},
+		{name: "/dev/zero", path: f["zero"], want: ErrNotRegular},
+		{name: "link to /dev/zero", path: f["link-to-zero"], want: ErrNotRegular, noFollow: ErrLink},
+		{name: "absent", path: f["absent"], want: os.ErrNotExist},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			data, err := ReadFile(tc.path, 1024)
-			if tc.want == nil {
-				if err != nil || string(data) != "game: mnk\n" {
-					t.Fatalf("got %q, %v", data, err)
+		for _, r := range []struct {
+			name string
+			read func(string, int64) ([]byte, error)
+			want error
+		}{{"ReadFile", ReadFile, tc.want}, {"ReadFileNoFollow", ReadFileNoFollow, cmp.Or(tc.noFollow, tc.want)}} {
+			t.Run(r.name+"/"+tc.name, func(t *testing.T) {
+				data, err := r.read(tc.path, 1024)
+				if r.want == nil {
+					if err != nil || string(data) != "game: mnk\n" {
+						t.Fatalf("got %q, %v", data, err)
+					}
+					return
 				}
-				return
-			}
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("err %v, want %v", err, tc.want)
-			}
-		})
+				if !errors.Is(err, r.want) {
+					t.Fatalf("err %v, want %v", err, r.want)
+				}
+			})
+		}
 	}
 }
 
@@ -95,5 +108,24 @@ func TestOpenAppendRefusesLinksAndSpecialFiles(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(f["dangling"]), "elsewhere")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a dangling link's target was created: %v", err)
+	}
+}
+
+// TestReadTail reads the end of a file through its limit, and refuses
+// what ReadFileNoFollow refuses.
+func TestReadTail(t *testing.T) {
+	f := fixtures(t)
+	data, cut, err := ReadTail(f["small"], 4)
+	if err != nil || string(data) != "mnk\n" || !cut {
+		t.Errorf("the last 4 bytes: %q, cut %v, %v", data, cut, err)
+	}
+	data, cut, err = ReadTail(f["small"], 100)
+	if err != nil || string(data) != "game: mnk\n" || cut {
+		t.Errorf("the whole file: %q, cut %v, %v", data, cut, err)
+	}
+	for _, name := range []string{"link-to-small", "fifo", "zero", "dir"} {
+		if _, _, err := ReadTail(f[name], 100); err == nil {
+			t.Errorf("%s: read", name)
+		}
 	}
 }

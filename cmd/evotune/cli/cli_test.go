@@ -172,7 +172,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	}{
 		{"swapped letters", []string{"rnu", "configs/quickstart.yaml"}, `evotune: unknown command "rnu"; did you mean run?`},
 		{"a letter missing", []string{"resum", "runs/x"}, `evotune: unknown command "resum"; did you mean resume?`},
-		{"a prefix", []string{"ex"}, `evotune: unknown command "ex"; did you mean export?`},
+		{"a prefix", []string{"exp"}, `evotune: unknown command "exp"; did you mean export?`},
 		{"with a flag", []string{"evl", "--games", "10"}, `evotune: unknown command "evl"; did you mean eval?`},
 		{"through help", []string{"help", "valdate"}, `evotune help: unknown command "valdate"; did you mean validate?`},
 		{"near nothing", []string{"frobnicate"}, `evotune: unknown command "frobnicate"; run 'evotune help'`},

@@ -42,6 +42,7 @@ stops repeats it).`,
 func (o *resumeOptions) run(ctx context.Context) (err error) {
 	opts := engine.Options{Dir: o.dir, Workers: o.workers, Generations: o.generations, AcceptProgramChange: o.accept}
 	pool := o.dist.apply(o.e, o.quiet, o.distSetup, &opts)
+	recordWorkers(&opts, pool)
 	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		return engine.Resume(ctx, opts)

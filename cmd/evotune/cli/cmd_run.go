@@ -78,6 +78,7 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 	}
 	opts := engine.Options{Dir: dir, Workers: o.workers, Generations: o.generations}
 	pool := o.dist.apply(o.e, o.quiet, o.distSetup, &opts)
+	recordWorkers(&opts, pool)
 	defer func() { pool.close(err == nil) }()
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)

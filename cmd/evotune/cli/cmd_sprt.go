@@ -3,13 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/spf13/cobra"
 )
 
@@ -34,6 +37,7 @@ type sprtOptions struct {
 	seed         uint64
 	workers      int
 	json         bool
+	output       string
 }
 
 func newSPRTCmd(e *env) *cobra.Command {
@@ -98,6 +102,7 @@ Exit status: 0 H1 accepted, 3 H0 accepted, 4 --max-games reached first.`,
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every deal is derived from (eval's deals for the same seed)")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores); the verdict does not depend on it")
 	fs.BoolVar(&o.json, "json", false, "print the verdict as one JSON document (the batches' lines go to stderr)")
+	fs.StringVar(&o.output, "output", "", "write where the test stands to `FILE` after every batch, for evotune ui (name it NAME"+sprtfile.Suffix+" to have it listed)")
 	completePlayerFlags(cmd, &o.program)
 	return cmd
 }
@@ -122,6 +127,9 @@ func (o *sprtOptions) check(cmd *cobra.Command) error {
 	fs := cmd.Flags()
 	if o.headToHead && (fs.Changed("diff0") || fs.Changed("diff1")) {
 		return usagef("--diff0 and --diff1 bound a solo test; with --head-to-head give --elo0 and --elo1")
+	}
+	if o.output != "" {
+		return checkOutput("--output", o.output, sprtOutput)
 	}
 	return nil
 }
@@ -168,6 +176,7 @@ type sequential interface {
 	llr() float64
 	estimate() string // the estimate with its interval, for the batch lines
 	fill(r *sprtReport)
+	tested(r *sprtReport) *stats.Estimate // the tested quantity's estimate, once filled
 }
 
 func (o *sprtOptions) run(ctx context.Context) error {
@@ -224,16 +233,29 @@ func (o *sprtOptions) run(ctx context.Context) error {
 	fmt.Fprintf(lines.w, "%s: %s vs %s; %s test, H0 %g, H1 %g %s; alpha %g, beta %g; LLR bounds [%.2f, %.2f]\n",
 		g.Name(), o.player, o.vs, rep.Test, rep.H0, rep.H1, rep.Unit, o.alpha, o.beta, rep.Bounds[0], rep.Bounds[1])
 	verdict := stats.Continue
+	if err := o.writeState(&rep, test, sprtfile.InProgress); err != nil {
+		return err
+	}
 	for rep.Games < o.maxGames && verdict == stats.Continue {
 		n := min(o.batch, o.maxGames-rep.Games)
 		if err := test.play(ctx, rep.Games, n); err != nil {
 			lines.end()
+			if werr := o.writeState(&rep, test, sprtfile.Stopped); werr != nil {
+				return errors.Join(err, werr)
+			}
 			return err
 		}
 		rep.Games += n
 		rep.LLR = test.llr()
 		verdict = stats.Decide(rep.LLR, rep.Bounds[0], rep.Bounds[1])
 		rep.Batches = append(rep.Batches, sprtBatch{Games: rep.Games, LLR: rep.LLR})
+		// The state first: a reader that saw the line finds its batch.
+		if verdict == stats.Continue && rep.Games < o.maxGames {
+			if err := o.writeState(&rep, test, sprtfile.InProgress); err != nil {
+				lines.end()
+				return err
+			}
+		}
 		lines.batch(fmt.Sprintf("%s: LLR %+.2f [%.2f, %.2f], %s", english.Count(rep.Games, countWord(rep)), rep.LLR, rep.Bounds[0], rep.Bounds[1], test.estimate()))
 	}
 	lines.end()
@@ -241,6 +263,9 @@ func (o *sprtOptions) run(ctx context.Context) error {
 	rep.Verdict = verdict.String()
 	if verdict == stats.Continue {
 		rep.Verdict = "no verdict"
+	}
+	if err := o.writeState(&rep, test, sprtfile.Finished); err != nil {
+		return err
 	}
 	if o.json {
 		enc := json.NewEncoder(e.stdout)
@@ -258,6 +283,34 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		return exitStatus(ExitInconclusive)
 	}
 	return nil
+}
+
+// sprtOutput is what --output writes: a test's state file.
+var sprtOutput = outputKind{"an evotune sprt state file", func(path string) bool {
+	_, err := sprtfile.Read(path)
+	return err == nil
+}}
+
+// writeState writes where the test stands to --output, if given.
+func (o *sprtOptions) writeState(rep *sprtReport, test sequential, state string) error {
+	if o.output == "" {
+		return nil
+	}
+	st := sprtfile.State{SPRT: sprtfile.Format, State: state, PID: os.Getpid(), Game: rep.Game, A: rep.A, B: rep.B,
+		Test: rep.Test, H0: rep.H0, H1: rep.H1, Unit: rep.Unit, Alpha: rep.Alpha, Beta: rep.Beta, Bounds: rep.Bounds, Seed: rep.Seed,
+		MaxGames: o.maxGames, Games: rep.Games, LLR: rep.LLR, Verdict: rep.Verdict}
+	if state != sprtfile.Finished {
+		st.Verdict = ""
+	}
+	for _, b := range rep.Batches {
+		st.Batches = append(st.Batches, sprtfile.Batch{Games: b.Games, LLR: b.LLR})
+	}
+	if rep.Games > 0 {
+		var r sprtReport
+		test.fill(&r)
+		st.Estimate = test.tested(&r)
+	}
+	return sprtfile.Write(o.output, &st)
 }
 
 // writeSPRTVerdict says what the test decided, in words.
@@ -353,6 +406,13 @@ func (t *pairTest) estimate() string {
 	return fmt.Sprintf("score %.4f [%.4f, %.4f], %s Elo %s", s.Value, s.CI95[0], s.CI95[1], t.sprt.Model, formatElo(est))
 }
 
+func (t *pairTest) tested(r *sprtReport) *stats.Estimate {
+	if t.sprt.Model == stats.Normalized {
+		return r.NormalizedElo
+	}
+	return r.Elo
+}
+
 func (t *pairTest) fill(r *sprtReport) {
 	p, s, e, n := t.tally.Pairs, t.tally.Pairs.Score(), t.tally.Pairs.Elo(), t.tally.Pairs.NormalizedElo()
 	r.Pairs, r.Score, r.Elo, r.NormalizedElo = &p, &s, &e, &n
@@ -401,6 +461,8 @@ func (t *soloTest) estimate() string {
 	d := t.diff()
 	return fmt.Sprintf("A - B = %+.3f [%+.3f, %+.3f] %s", d.Value, d.CI95[0], d.CI95[1], t.measure)
 }
+
+func (t *soloTest) tested(r *sprtReport) *stats.Estimate { return r.Difference }
 
 func (t *soloTest) fill(r *sprtReport) {
 	d := t.diff()

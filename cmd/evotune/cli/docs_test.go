@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -386,12 +387,15 @@ func checkCommand(args []string) error {
 }
 
 // usageArgs reads how many positional arguments a command's usage line
-// asks for: its required WORDS, then its optional [WORDS].
+// asks for: its required WORDS, then its optional [WORDS], any number
+// where it says "...".
 func usageArgs(use string) (min, max int) {
 	for _, w := range strings.Fields(use)[1:] {
 		switch {
 		case strings.HasPrefix(w, "-") || strings.HasPrefix(w, "[-"):
 			return min, max
+		case strings.Contains(w, "..."):
+			max = math.MaxInt
 		case strings.HasPrefix(w, "["):
 			max++
 		default:

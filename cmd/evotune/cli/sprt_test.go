@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // sprtJSON is what these tests read of sprt --json.
@@ -166,7 +169,8 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 		cmd.Env = append(cmd.Env, "COINBOT_SLOW=2ms")
 		return cmd
 	}
-	cmd := slow(evotune(args...))
+	state := filepath.Join(dir, "coin.sprt.json")
+	cmd := slow(evotune(append(args, "--output", state)...))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +187,10 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 			t.Fatalf("no batch line: %v, %s", err, errb.String())
 		}
 	}
+	// The state file is written before the batch line is printed.
+	if st, err := sprtfile.Read(state); err != nil || st.State != sprtfile.InProgress || len(st.Batches) < 1 || st.PID != cmd.Process.Pid {
+		t.Fatalf("after the first batch, --output holds %+v (%v), want the test in progress", st, err)
+	}
 	_ = cmd.Process.Signal(os.Interrupt)
 	rest, _ := io.ReadAll(lines)
 	err = waitOrKill(t, cmd)
@@ -193,9 +201,15 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	if strings.Contains(string(rest), "accepted") {
 		t.Fatalf("an interrupted test gave a verdict: %s", rest)
 	}
+	if st, err := sprtfile.Read(state); err != nil || st.State != sprtfile.Stopped || st.Verdict != "" {
+		t.Fatalf("after Ctrl-C, --output holds %+v (%v), want the test stopped without a verdict", st, err)
+	}
 	var outs []string
 	for _, w := range []string{"2", "1", "3"} {
 		a := append(args[:len(args)-1:len(args)-1], w)
+		if w == "2" {
+			a = append(a, "--output", state)
+		}
 		var out, errb strings.Builder
 		cmd := slow(evotune(a...))
 		cmd.Stdout, cmd.Stderr = &out, &errb
@@ -212,5 +226,23 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	}
 	if !strings.Contains(outs[0], "accepted") || strings.Count(outs[0], "\n") < 4 {
 		t.Fatalf("want a verdict after several batches:\n%s", outs[0])
+	}
+	// --output ends on the verdict, every batch's LLR as printed.
+	st, err := sprtfile.Read(state)
+	if err != nil || st.State != sprtfile.Finished || !strings.Contains(outs[0], st.Verdict+":") || st.Estimate == nil {
+		t.Fatalf("--output after the test: %+v (%v)", st, err)
+	}
+	for _, b := range st.Batches {
+		if !strings.Contains(outs[0], fmt.Sprintf("%d games: LLR %+.2f [", b.Games, b.LLR)) {
+			t.Errorf("--output's batch at %d games, LLR %+.2f, is not a line printed:\n%s", b.Games, b.LLR, outs[0])
+		}
+	}
+	if last := st.Batches[len(st.Batches)-1]; last.Games != st.Games || last.LLR != st.LLR || strings.Count(outs[0], " games: LLR ") != len(st.Batches) {
+		t.Errorf("--output has %d batches ending at %+v; the test printed %d and ended at %d games, LLR %v", len(st.Batches), last, strings.Count(outs[0], " games: LLR "), st.Games, st.LLR)
+	}
+	// and refuses to replace a file that is not a test's state.
+	code, _, errs := run(t, append(args, "--output", params)...)
+	if code != ExitUsage || !strings.Contains(errs, "is not an evotune sprt state file") {
+		t.Errorf("--output over a parameter file: exit %d, %s", code, errs)
 	}
 }
