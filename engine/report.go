@@ -36,6 +36,9 @@ func reportSVG(title string, v *SpeciesView, racing bool) []byte {
 	if len(v.Knobs) > 0 {
 		height += gap + plot.KnobsHeight(len(v.Knobs))
 	}
+	if len(v.KnobsLeftOut) > 0 {
+		height += gap + 8
+	}
 	const barsH = 220.0
 	if racing {
 		height += gap + barsH
@@ -53,6 +56,10 @@ func reportSVG(title string, v *SpeciesView, racing bool) []byte {
 	if len(v.Knobs) > 0 {
 		plot.DrawKnobTable(&b, 10, top+gap, chartW-20, v.Knobs, len(v.History))
 		top += gap + plot.KnobsHeight(len(v.Knobs))
+	}
+	if len(v.KnobsLeftOut) > 0 {
+		fmt.Fprintf(&b, `<text x="10" y="%.0f" font-size="12">%s</text>`+"\n", top+gap+4, plot.Esc(v.KnobsNote()))
+		top += gap + 8
 	}
 	if racing {
 		bars := racingBars(v.History)

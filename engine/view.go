@@ -40,6 +40,10 @@ type SpeciesView struct {
 	// the record of the best's genes); Grids the best's weight grids.
 	Knobs []plot.Knob
 	Grids []plot.Grid
+	// KnobsLeftOut names the parameters with genes beyond the MaxKnobs
+	// drawn (their values are in the best's file and, for a grid, its
+	// heat map).
+	KnobsLeftOut []string
 	// Best is the hall of fame's first decoded; Params the searched
 	// parameters (fixed ones included, see Fixed).
 	Best   genome.Values
@@ -92,13 +96,22 @@ func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 		return v, fmt.Errorf("engine: the hall of fame's best: %w", err)
 	}
 	v.Best = best
-	v.Knobs = knobs(sp.space, st.History, best)
+	v.Knobs, v.KnobsLeftOut = knobs(sp.space, st.History, best)
 	for i := range v.Params {
 		if p := &v.Params[i]; p.Kind == genome.Grid {
 			v.Grids = append(v.Grids, plot.Grid{Name: p.Name, Rows: p.Rows, Cols: p.Cols, Cells: best.Grid(p.Name), Note: p.Symmetry.String()})
 		}
 	}
 	return v, nil
+}
+
+// KnobsNote says which parameters' genes the knob strips leave out; ""
+// when none.
+func (v *SpeciesView) KnobsNote() string {
+	if len(v.KnobsLeftOut) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("knobs: the first %d genes drawn; more of %s are in best.yaml", MaxKnobs, strings.Join(v.KnobsLeftOut, ", "))
 }
 
 // Direction says which way the measure improves.
@@ -212,16 +225,37 @@ func games(n int) string {
 // knobs are the trajectories of every gene of the run's best after each
 // generation, in the knob's own units: a grid's gene is its class's
 // weight. None when no generation recorded its best's genes.
-func knobs(space *genome.Space, history []GenStats, best genome.Values) []plot.Knob {
+// MaxKnobs is the most knob strips a view draws: a run's first MaxKnobs
+// genes (a weight grid's heat map shows every cell). A protocol player
+// may have 65,536 genes, whose strips would make report.svg some tens of
+// megabytes at every generation.
+const MaxKnobs = 256
+
+// knobs are the trajectories of the first MaxKnobs genes, and the names
+// of the parameters with genes beyond them.
+func knobs(space *genome.Space, history []GenStats, best genome.Values) ([]plot.Knob, []string) {
 	recorded := false
 	for _, s := range history {
 		recorded = recorded || s.BestGenes != nil
 	}
 	if !recorded {
-		return nil
+		return nil, nil
 	}
 	params := space.Params()
 	genes := space.Genes()
+	total := len(genes)
+	var leftOut []string
+	if len(genes) > MaxKnobs {
+		for _, g := range genes[MaxKnobs:] {
+			if !slices.Contains(leftOut, g.Param) {
+				leftOut = append(leftOut, g.Param)
+			}
+		}
+		genes = genes[:MaxKnobs]
+	}
+	// firstCells[i][class] is grid parameter i's first cell of a class,
+	// worked out once a parameter: a grid has up to 65,536 cells.
+	firstCells := map[int][]int{}
 	out := make([]plot.Knob, len(genes))
 	cell := make([]int, len(genes)) // a grid gene's first cell of its class
 	param := make([]*genome.Param, len(genes))
@@ -239,15 +273,29 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) []plot.K
 			out[k].Levels = slices.Clone(p.Choices)
 			out[k].Range = strings.Join(p.Choices, ", ")
 		case genome.Grid:
-			class, _ := p.Classes()
-			cell[k] = slices.Index(class, g.Class)
+			first, ok := firstCells[at[k]]
+			if !ok {
+				class, n := p.Classes()
+				first = make([]int, n)
+				for i := range first {
+					first[i] = -1
+				}
+				for c := len(class) - 1; c >= 0; c-- {
+					first[class[c]] = c
+				}
+				firstCells[at[k]] = first
+			}
+			cell[k] = -1
+			if g.Class >= 0 && g.Class < len(first) {
+				cell[k] = first[g.Class]
+			}
 			out[k].Range = fmt.Sprintf("[%v, %v]", p.Min, p.Max)
 		}
 		out[k].Best = formatGene(p, best.Get(g.Param), cell[k])
 	}
 	for i, s := range history {
 		var vals genome.Values
-		ok := len(s.BestGenes) == len(genes)
+		ok := len(s.BestGenes) == total
 		if ok {
 			var err error
 			vals, err = space.Decode(s.BestGenes)
@@ -260,7 +308,7 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) []plot.K
 			}
 		}
 	}
-	return out
+	return out, leftOut
 }
 
 // geneValue is the value a gene stands for, as a number on its knob's

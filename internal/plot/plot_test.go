@@ -237,3 +237,33 @@ func TestGridScaleIsShared(t *testing.T) {
 		})
 	}
 }
+
+// TestLargeGridsAreDrawnInBlocks: a grid wider than MaxGridSide cells is
+// drawn as the means of square blocks, at most MaxGridSide a side, each
+// block's value the mean of its cells, and its title says so; a small
+// grid is drawn cell by cell.
+func TestLargeGridsAreDrawnInBlocks(t *testing.T) {
+	const side = 256
+	g := Grid{Name: "w", Rows: side, Cols: side, Cells: make([]float64, side*side)}
+	for r := range side {
+		for c := range side {
+			g.Cells[r*side+c] = float64(r*side + c)
+		}
+	}
+	svg := string(g.SVG())
+	if n := strings.Count(svg, "<rect "); n > MaxGridSide*MaxGridSide+2 {
+		t.Fatalf("%d rectangles, want at most %d blocks", n, MaxGridSide*MaxGridSide)
+	}
+	if !strings.Contains(svg, "means of 4x4 blocks") {
+		t.Error("the title does not say the cells are block means")
+	}
+	// Block row 1, column 2 holds rows 0-3 and columns 4-7: its mean is
+	// that of r*256+c over them, 1.5*256 + 5.5.
+	if want := "block row 1, column 2: " + num(1.5*side+5.5); !strings.Contains(svg, want) {
+		t.Errorf("no %q in the picture", want)
+	}
+	small := Grid{Name: "s", Rows: 3, Cols: 2, Cells: []float64{1, 2, 3, 4, 5, 6}}
+	if svg := string(small.SVG()); strings.Contains(svg, "blocks") || !strings.Contains(svg, "row 3, column 2: "+num(6)) {
+		t.Error("a small grid is not drawn cell by cell")
+	}
+}

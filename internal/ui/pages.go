@@ -263,7 +263,8 @@ func knobsPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bo
 	var fixed []string
 	for i := range v.Params {
 		p := &v.Params[i]
-		if !slices.ContainsFunc(v.Knobs, func(k plot.Knob) bool { return k.Name == p.Name || strings.HasPrefix(k.Name, p.Name+"[") }) {
+		if !slices.ContainsFunc(v.Knobs, func(k plot.Knob) bool { return k.Name == p.Name || strings.HasPrefix(k.Name, p.Name+"[") }) &&
+			!slices.Contains(v.KnobsLeftOut, p.Name) {
 			fixed = append(fixed, p.Name+" = "+p.Format(v.Best.Get(p.Name)))
 		}
 	}
@@ -280,6 +281,9 @@ func knobsPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bo
 	note := fmt.Sprintf("the run's best after each generation, generation 1 to %d; each strip spans the values written left of it", n)
 	if len(v.Knobs) == 0 {
 		note = "no generation recorded its best's genes (a checkpoint of an older evotune)"
+	}
+	if left := v.KnobsNote(); left != "" {
+		note += "; " + left
 	}
 	body := s.fragment("knobs", struct {
 		ID    string
