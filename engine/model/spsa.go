@@ -267,7 +267,7 @@ func (s *spsaSettings) StateBound(e *Evolution, genes int) int64 {
 	return int64(genes)*4*32 + int64(min(e.Generations, MaxGenerations))*24 + 1024
 }
 
-func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64) bool) error {
+func (s *spsaSettings) CheckState(e *Evolution, gens int, st State, _ func(float64) bool) error {
 	var v spsaState
 	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
 		return fmt.Errorf("%s: %v", spsaKey, err)
@@ -280,6 +280,9 @@ func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64)
 	}
 	if !(v.Scale >= 0 && v.Scale < math.Inf(1)) {
 		return fmt.Errorf("%s.scale: %v: want a finite number, 0 or more", spsaKey, v.Scale)
+	}
+	if v.Starts != nil && len(v.Starts) != gens {
+		return fmt.Errorf("%s.starts: %d for %d generations", spsaKey, len(v.Starts), gens)
 	}
 	for i, k := range v.Starts {
 		if k < 0 || k > v.SPSA.K() || i > 0 && k < v.Starts[i-1] {

@@ -317,3 +317,42 @@ func TestSPSASpreadFollowsItsSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestSPSAStateRefusesForgedStarts: a checkpoint's first pairs of the
+// generations, which the spread is read from, are one a generation, in
+// order, and no more than the pairs told.
+func TestSPSAStateRefusesForgedStarts(t *testing.T) {
+	s := mixedSpace(t)
+	m := newOwn(t, "spsa", s, 4, 3, 10, 3, nil)
+	rng := fitness.NewRand(11)
+	for gen := range 2 {
+		pool, _ := m.Ask(gen)
+		if err := m.Tell(gen, playBowl(t, s, pool, 10, 0.25, rng)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := Defaults()
+	e.Model, _ = Lookup("spsa")
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal(m.State()[spsaKey], &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ starts, want string }{
+		{"[0,20]", ""},
+		{"", ""},
+		{"[0]", "spsa_state.starts: 1 for 2 generations"},
+		{"[20,0]", "spsa_state.starts[1]: 0: want pairs told before the generation"},
+		{"[0,41]", "spsa_state.starts[1]: 41: want pairs told before the generation, from 0 to 40"},
+		{"[-1,20]", "spsa_state.starts[0]: -1"},
+	} {
+		delete(v, "starts")
+		if tc.starts != "" {
+			v["starts"] = json.RawMessage(tc.starts)
+		}
+		data, _ := json.Marshal(v)
+		err := e.CheckState(2, State{spsaKey: data}, func(float64) bool { return true })
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("starts %s: %v, want %q", tc.starts, err, tc.want)
+		}
+	}
+}
