@@ -148,8 +148,8 @@ const MaxReplay = 4e7
 
 // ModelSpread rebuilds the main species' model from checkpoint ck as
 // resume does, and returns its sampling width by generation when the
-// model has one (model.Spreader: CMA-ES's step size); ok is false when it
-// has not. No game is played.
+// model has one (model.Spreader: CMA-ES's step size, SPSA's c_k); ok is
+// false when it has not. No game is played.
 func (c *Config) ModelSpread(ck *Checkpoint) (spread model.Spread, ok bool, err error) {
 	sp := c.species[0]
 	m, err := c.newModel(sp, nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine/model"
+	"github.com/evotune/evotune/internal/spsa"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -269,7 +271,8 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 // TestModelSpreadReplaysTheRun: CMA-ES's spread is its model rebuilt
 // from the run's checkpoint, one row a generation, starting at the step
 // size the search starts with (0.15 in every gene); a model without one
-// says so, and a replay past MaxReplay is refused.
+// says so, and a replay past MaxReplay is refused. SPSA's follows its
+// gain schedule.
 func TestModelSpreadReplaysTheRun(t *testing.T) {
 	text := strings.Replace(crashConfig, "  population: 4\n", "  model: cmaes\n  population: 12\n", 1)
 	text = strings.Replace(text, "  elitism: 1\n", "", 1)
@@ -309,5 +312,30 @@ func TestModelSpreadReplaysTheRun(t *testing.T) {
 	defer cfg2.Close()
 	if _, ok, err := cfg2.ModelSpread(ck2); ok || err != nil {
 		t.Errorf("a generational run has a spread (%v, %v)", ok, err)
+	}
+	// SPSA's is c_k = c/(k+1)^gamma of each generation's first pair, c
+	// = c_end * pairs^gamma: 2 iterations a generation of 6 pairs each,
+	// 36 pairs planned over 3 generations, at the defaults.
+	text = strings.Replace(crashConfig, "  population: 4\n", "  model: spsa\n  population: 4\n", 1)
+	text = strings.Replace(text, "  elitism: 1\n", "", 1)
+	text = strings.Replace(text, "  tournament-size: 2\n", "", 1)
+	ck3, cfg3, err := ReadCheckpoint(runTo(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg3.Close()
+	sp, ok, err = cfg3.ModelSpread(ck3)
+	if err != nil || !ok || len(sp.RMS) != ck3.Generation || ck3.Generation != 3 {
+		t.Fatalf("spread of an SPSA run: %v, %v, %d rows for %d generations", ok, err, len(sp.RMS), ck3.Generation)
+	}
+	c := spsa.StockfishCEnd * math.Pow(36, spsa.DefaultGamma)
+	for g := range sp.RMS {
+		want := c / math.Pow(float64(12*g+1), spsa.DefaultGamma)
+		for _, got := range []float64{sp.RMS[g], sp.Min[g], sp.Max[g]} {
+			if math.Abs(got-want) > 1e-12 {
+				t.Errorf("SPSA generation %d: min %v, rms %v, max %v, want c_k %v", g+1, sp.Min[g], sp.RMS[g], sp.Max[g], want)
+				break
+			}
+		}
 	}
 }

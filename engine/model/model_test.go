@@ -181,7 +181,7 @@ func TestModelsKeepTheirPromises(t *testing.T) {
 			// however the model got there: a page reads it off a replay.
 			bs, ok := b.(Spreader)
 			if ok != (tc.name == "cmaes") {
-				t.Fatalf("Spreader %v, want it for CMA-ES alone", ok)
+				t.Fatalf("Spreader %v, want it for CMA-ES alone of these (spsa: TestSPSASpreadFollowsItsSchedule)", ok)
 			}
 			if ok {
 				want, got := bs.Spread(), c.(Spreader).Spread()

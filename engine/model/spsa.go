@@ -250,7 +250,8 @@ func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: spsa: %w", err)
 	}
-	return &spsaModel{p: p, iterations: e.Population / 2, per: per, duel: e.Uses.Population, st: spsaState{SPSA: st}}, nil
+	return &spsaModel{p: p, iterations: e.Population / 2, per: per, duel: e.Uses.Population, st: spsaState{SPSA: st},
+		spread: Spread{Name: "SPSA perturbation c_k"}}, nil
 }
 
 // spsaKey is the checkpoint's key of SPSA's state.
@@ -260,13 +261,13 @@ func (s *spsaSettings) StateKeys() []string { return []string{spsaKey} }
 
 // StateBound: the schedule's two gains per gene, theta and the
 // recommendation, each float64 at most 24 characters in JSON with its
-// separator, plus the state's fixed fields; it does not grow with the
-// generations.
-func (s *spsaSettings) StateBound(_ *Evolution, genes int) int64 {
-	return int64(genes)*4*32 + 1024
+// separator, plus each generation's first pair (an int of at most 20
+// digits and its separator), plus the state's fixed fields.
+func (s *spsaSettings) StateBound(e *Evolution, genes int) int64 {
+	return int64(genes)*4*32 + int64(min(e.Generations, MaxGenerations))*24 + 1024
 }
 
-func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64) bool) error {
+func (s *spsaSettings) CheckState(e *Evolution, gens int, st State, _ func(float64) bool) error {
 	var v spsaState
 	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
 		return fmt.Errorf("%s: %v", spsaKey, err)
@@ -279,6 +280,14 @@ func (s *spsaSettings) CheckState(e *Evolution, _ int, st State, _ func(float64)
 	}
 	if !(v.Scale >= 0 && v.Scale < math.Inf(1)) {
 		return fmt.Errorf("%s.scale: %v: want a finite number, 0 or more", spsaKey, v.Scale)
+	}
+	if v.Starts != nil && len(v.Starts) != gens {
+		return fmt.Errorf("%s.starts: %d for %d generations", spsaKey, len(v.Starts), gens)
+	}
+	for i, k := range v.Starts {
+		if k < 0 || k > v.SPSA.K() || i > 0 && k < v.Starts[i-1] {
+			return fmt.Errorf("%s.starts[%d]: %d: want pairs told before the generation, from 0 to %d, never fewer than the generation before's", spsaKey, i, k, v.SPSA.K())
+		}
 	}
 	return nil
 }
@@ -294,6 +303,10 @@ type spsaState struct {
 	// measure's units.
 	Scale     float64   `json:"scale"`
 	Recommend []float64 `json:"recommend,omitempty"`
+	// Starts are the pairs told before each told generation (its first
+	// iteration's k), from which Spread is read; a checkpoint written
+	// before they were kept has none, and Resume assumes full games.
+	Starts []int `json:"starts,omitempty"`
 }
 
 // spsaModel asks, each generation, for the pairs theta+ and theta- of
@@ -307,6 +320,7 @@ type spsaModel struct {
 	per        int
 	duel       bool // theta+ plays theta- (else both play the baselines)
 	st         spsaState
+	spread     Spread
 }
 
 // perturbations draws generation gen's iterations from the current
@@ -358,6 +372,8 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 		}
 		m.st.Scale = math.Sqrt(v / float64(2*m.iterations))
 	}
+	m.noteSpread(m.st.SPSA.K())
+	m.st.Starts = append(m.st.Starts, m.st.SPSA.K())
 	for b, p := range m.perturbations(gen) {
 		plus, minus := g.Results[2*b], g.Results[2*b+1]
 		sum := float64(plus.Games) * (minus.Cost - plus.Cost)
@@ -378,15 +394,38 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 	return nil
 }
 
-// Resume reads the state: theta after generation gen holds all of it.
-func (m *spsaModel) Resume(_ int, st State, _ Generation) error {
+// Resume reads the state: theta after generation gen holds all of it,
+// and the spread is read again off each generation's first pair.
+func (m *spsaModel) Resume(gen int, st State, _ Generation) error {
 	var v spsaState
 	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
 		return fmt.Errorf("model: spsa: %s: %w", spsaKey, err)
 	}
+	if v.Starts == nil {
+		for g := range gen + 1 {
+			v.Starts = append(v.Starts, g*m.iterations*m.per)
+		}
+	}
 	m.st = v
+	m.spread.RMS, m.spread.Min, m.spread.Max = nil, nil, nil
+	for _, k := range v.Starts {
+		m.noteSpread(k)
+	}
 	return nil
 }
+
+// noteSpread measures a generation whose first iteration starts after k
+// pairs: each gene's c_k, the distance theta+ and theta- lie from theta
+// before clipping (the later iterations of the generation perturb a
+// little less, as c_k decays).
+func (m *spsaModel) noteSpread(k int) {
+	c, _ := m.st.SPSA.Gains(k)
+	m.spread.add(c)
+}
+
+// Spread is c_k of each told generation's first iteration (noteSpread):
+// SPSA's perturbation size as it sampled.
+func (m *spsaModel) Spread() Spread { return m.spread }
 
 func (m *spsaModel) State() State {
 	data, _ := json.Marshal(m.st) // finite numbers always encode

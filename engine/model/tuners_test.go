@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -230,6 +231,128 @@ func TestTunersAskForTheirRecommendation(t *testing.T) {
 			if err := m.Tell(gen, playBowl(t, s, pool, 20, 0.25, rng)); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestSPSASpreadFollowsItsSchedule: spsa's spread is, generation by
+// generation, the c_k = c/(k+1)^gamma of the generation's first pair
+// (internal/spsa's schedule, c = c_end * pairs^gamma), the same in every
+// gene, k counting the pairs played (generation 2 plays fewer games); a
+// model resumed from any generation's checkpoint, or from one written
+// before the generations' first pairs were kept (while the games were
+// full), reads the same spread as the model that played on.
+func TestSPSASpreadFollowsItsSchedule(t *testing.T) {
+	s := mixedSpace(t)
+	const pop, gens, games, gamma = 4, 5, 10, 0.5
+	set := func(st Settings) { st.(*spsaSettings).Gamma = gamma }
+	live := newOwn(t, "spsa", s, pop, gens, games, 3, set)
+	rng := fitness.NewRand(11)
+	var told []Generation
+	var states []State
+	var starts []int
+	k := 0
+	for gen := range gens {
+		pool, err := live.Ask(gen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		played := games
+		if gen == 2 {
+			played = games - 4
+		}
+		starts = append(starts, k)
+		k += (pop / 2) * played
+		g := playBowl(t, s, pool, played, 0.25, rng)
+		if err := live.Tell(gen, g); err != nil {
+			t.Fatal(err)
+		}
+		told, states = append(told, g), append(states, live.State())
+	}
+	sp := live.(Spreader).Spread()
+	if sp.Name != "SPSA perturbation c_k" || len(sp.RMS) != gens || len(sp.Min) != gens || len(sp.Max) != gens {
+		t.Fatalf("spread %+v, want %d generations of SPSA's c_k", sp, gens)
+	}
+	pairs := gens * (pop / 2) * games
+	c := spsaDefaultCEnd * math.Pow(float64(pairs), gamma)
+	for gen, k := range starts {
+		want := c / math.Pow(float64(k+1), gamma)
+		for _, got := range []float64{sp.RMS[gen], sp.Min[gen], sp.Max[gen]} {
+			if math.Abs(got-want) > 1e-12*want {
+				t.Errorf("generation %d (k %d): rms %v, min %v, max %v, want c_k %v", gen, k, sp.RMS[gen], sp.Min[gen], sp.Max[gen], want)
+				break
+			}
+		}
+	}
+	for from := range gens - 1 {
+		for _, old := range []bool{false, true} {
+			if old && from > 2 {
+				continue
+			}
+			st := states[from]
+			if old {
+				var v map[string]json.RawMessage
+				if err := json.Unmarshal(st[spsaKey], &v); err != nil {
+					t.Fatal(err)
+				}
+				delete(v, "starts")
+				data, _ := json.Marshal(v)
+				st = State{spsaKey: data}
+			}
+			m := newOwn(t, "spsa", s, pop, gens, games, 3, set)
+			if err := m.Resume(from, st, told[from]); err != nil {
+				t.Fatal(err)
+			}
+			for gen := from + 1; gen < gens; gen++ {
+				if _, err := m.Ask(gen); err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Tell(gen, told[gen]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := m.(Spreader).Spread(); !reflect.DeepEqual(got, sp) {
+				t.Errorf("resumed after generation %d (a checkpoint without the first pairs: %v): spread %+v, want %+v", from, old, got, sp)
+			}
+		}
+	}
+}
+
+// TestSPSAStateRefusesForgedStarts: a checkpoint's first pairs of the
+// generations, which the spread is read from, are one a generation, in
+// order, and no more than the pairs told.
+func TestSPSAStateRefusesForgedStarts(t *testing.T) {
+	s := mixedSpace(t)
+	m := newOwn(t, "spsa", s, 4, 3, 10, 3, nil)
+	rng := fitness.NewRand(11)
+	for gen := range 2 {
+		pool, _ := m.Ask(gen)
+		if err := m.Tell(gen, playBowl(t, s, pool, 10, 0.25, rng)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := Defaults()
+	e.Model, _ = Lookup("spsa")
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal(m.State()[spsaKey], &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ starts, want string }{
+		{"[0,20]", ""},
+		{"", ""},
+		{"[0]", "spsa_state.starts: 1 for 2 generations"},
+		{"[20,0]", "spsa_state.starts[1]: 0: want pairs told before the generation"},
+		{"[0,41]", "spsa_state.starts[1]: 41: want pairs told before the generation, from 0 to 40"},
+		{"[-1,20]", "spsa_state.starts[0]: -1"},
+	} {
+		delete(v, "starts")
+		if tc.starts != "" {
+			v["starts"] = json.RawMessage(tc.starts)
+		}
+		data, _ := json.Marshal(v)
+		err := e.CheckState(2, State{spsaKey: data}, func(float64) bool { return true })
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("starts %s: %v, want %q", tc.starts, err, tc.want)
 		}
 	}
 }

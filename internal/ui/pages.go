@@ -372,7 +372,7 @@ func racingPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, b
 
 // spreadPanel draws the main species' model's sampling width by
 // generation, for a model that has one (model.Spreader: CMA-ES's step
-// size; an SPSA model's perturbation size is drawn here once it is one).
+// size, SPSA's perturbation size c_k).
 func spreadPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
 	if r.Ins.Config == nil || r.Ins.Checkpoint == nil || v.Label != "" {
 		return panel{}, false

@@ -162,34 +162,40 @@ func TestBrowserFollowsAnSPRT(t *testing.T) {
 }
 
 // TestBrowserShowsAModelsStepSize: a CMA-ES run's page draws its step
-// size, generation by generation, as the model rebuilt from the
-// checkpoint measures it; a generational run's has no such panel.
+// size, and an SPSA run's its perturbation size c_k, generation by
+// generation, as the model rebuilt from the checkpoint measures it; a
+// generational run's has no such panel.
 func TestBrowserShowsAModelsStepSize(t *testing.T) {
 	ctx := newBrowser(t)
 	runs := t.TempDir()
-	text := strings.Replace(liteConfig, "  model: generational\n", "  model: cmaes\n", 1)
-	text = strings.Replace(text, "  elitism: 2\n", "", 1)
-	dir, _ := finishedRun(t, runs, "cmaes", text)
 	finishedRun(t, runs, "generational", liteConfig)
-	ck, cfg, err := engine.ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cfg.Close()
-	want, ok, err := cfg.ModelSpread(ck)
-	if err != nil || !ok || len(want.RMS) != 6 {
-		t.Fatalf("the run's spread: %+v, %v, %v", want, ok, err)
-	}
 	ts, _ := serve(t, "", runs)
-	visit(t, ctx, ts.URL+"/run?r=0/cmaes", "#s0-spread")
-	for name, ys := range map[string][]float64{"root mean square over genes": want.RMS, "smallest gene's": want.Min, "largest gene's": want.Max} {
-		pts, tol := linePoints(t, ctx, "s0-spread", name)
-		checkLine(t, pts, tol, ys)
+	for _, tc := range []struct{ model, title string }{
+		{"cmaes", "CMA-ES step size by generation"},
+		{"spsa", "SPSA perturbation c_k by generation"},
+	} {
+		text := strings.Replace(liteConfig, "  model: generational\n", "  model: "+tc.model+"\n", 1)
+		text = strings.Replace(text, "  elitism: 2\n", "", 1)
+		dir, _ := finishedRun(t, runs, tc.model, text)
+		ck, cfg, err := engine.ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cfg.Close()
+		want, ok, err := cfg.ModelSpread(ck)
+		if err != nil || !ok || len(want.RMS) != 6 {
+			t.Fatalf("%s: the run's spread: %+v, %v, %v", tc.model, want, ok, err)
+		}
+		visit(t, ctx, ts.URL+"/run?r=0/"+tc.model, "#s0-spread")
+		for name, ys := range map[string][]float64{"root mean square over genes": want.RMS, "smallest gene's": want.Min, "largest gene's": want.Max} {
+			pts, tol := linePoints(t, ctx, "s0-spread", name)
+			checkLine(t, pts, tol, ys)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('#s0-spread-panel h2').textContent`); got != tc.title {
+			t.Errorf("%s: the panel's title: %q", tc.model, got)
+		}
+		screenshot(t, ctx, tc.model)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('#s0-spread-panel h2').textContent`); got != "CMA-ES step size by generation" {
-		t.Errorf("the panel's title: %q", got)
-	}
-	screenshot(t, ctx, "cmaes")
 	visit(t, ctx, ts.URL+"/run?r=0/generational", "#s0-fitness")
 	if eval[bool](t, ctx, `!!document.getElementById('s0-spread-panel')`) {
 		t.Error("a generational run has a step-size panel")
