@@ -72,13 +72,18 @@ type Journal struct {
 	hdr  JournalHeader
 	have map[int][]float64 // batches read back from a previous process
 
-	mu      sync.Mutex // guards pending, err and closing
+	mu      sync.Mutex // guards pending, err, closing and waiting
 	pending []byte     // lines not yet written
-	err     error
-	wake    chan struct{} // a line is pending, or the journal closes
-	closing bool
-	done    chan struct{} // closed when the writer has written and synced all
-	f       JournalWriter
+	// drained wakes Appends waiting for pending to fall below
+	// maxPending; waiting counts them.
+	drained    *sync.Cond
+	waiting    int
+	maxPending int
+	err        error
+	wake       chan struct{} // a line is pending, or the journal closes
+	closing    bool
+	done       chan struct{} // closed when the writer has written and synced all
+	f          JournalWriter
 }
 
 // JournalWriter is what the journal appends to: an *os.File, or in tests
@@ -127,19 +132,28 @@ func OpenJournal(path string, hdr JournalHeader) (j *Journal, ignored int, err e
 		return nil, 0, fmt.Errorf("rundir: journal: %w", fileio.Cause(err))
 	}
 	j.f, j.wake, j.done = f, make(chan struct{}, 1), make(chan struct{})
+	j.drained, j.maxPending = sync.NewCond(&j.mu), MaxPendingJournal
 	go j.writer()
 	return j, ignored, nil
 }
 
+// MaxPendingJournal is the most bytes of lines the journal holds for
+// its writer: an Append beyond it waits for the disk. Without a bound, a
+// slow fsync on a busy machine let a generation of 10^7 games pile up
+// hundreds of megabytes of lines.
+const MaxPendingJournal = 4 << 20
+
 // writer writes the pending lines and fsyncs them, over and over, until
-// the journal closes: the games never wait for the disk, and one fsync
-// covers every batch that finished while the last one ran.
+// the journal closes: the games wait for the disk only when
+// MaxPendingJournal bytes are pending, and one fsync covers every batch
+// that finished while the last one ran.
 func (j *Journal) writer() {
 	defer close(j.done)
 	for range j.wake {
 		j.mu.Lock()
 		lines, closing := j.pending, j.closing
 		j.pending = nil
+		j.drained.Broadcast()
 		j.mu.Unlock()
 		if len(lines) > 0 {
 			_, err := j.f.Write(lines)
@@ -151,6 +165,7 @@ func (j *Journal) writer() {
 				if j.err == nil {
 					j.err = err
 				}
+				j.drained.Broadcast()
 				j.mu.Unlock()
 			}
 		}
@@ -265,6 +280,11 @@ func (j *Journal) Append(index int, results []float64) {
 	writeLine(&buf, journalEntry{Batch: index, Results: results, Sum: entrySum(index, results)})
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	for j.wake != nil && !j.closing && j.err == nil && len(j.pending) >= j.maxPending {
+		j.waiting++
+		j.drained.Wait()
+		j.waiting--
+	}
 	if j.wake == nil || j.closing {
 		return
 	}
@@ -299,6 +319,7 @@ func (j *Journal) Close() {
 		return
 	}
 	j.closing = true
+	j.drained.Broadcast()
 	select {
 	case j.wake <- struct{}{}:
 	default:

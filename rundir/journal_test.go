@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -282,5 +283,89 @@ func TestJournalSyncsEveryWrite(t *testing.T) {
 	seq := strings.Join(events, "")
 	if !strings.Contains(seq, "w") || strings.Contains(seq, "ww") || strings.HasSuffix(seq, "w") || strings.Contains(seq, "ss") {
 		t.Fatalf("journal writes and syncs %q: want each write followed by one sync", seq)
+	}
+}
+
+// blockedSync is a journal file whose Sync waits for release.
+type blockedSync struct {
+	JournalWriter
+	syncing chan struct{} // a Sync began
+	release chan struct{}
+}
+
+func (b blockedSync) Sync() error {
+	b.syncing <- struct{}{}
+	<-b.release
+	return b.JournalWriter.Sync()
+}
+
+// TestJournalBoundsWhatItHolds: while the disk does not answer (an fsync
+// that does not return), Append holds at most MaxPendingJournal bytes of
+// lines and then waits, instead of piling a whole generation's results
+// up in memory; once the disk answers, every batch is written, in order.
+func TestJournalBoundsWhatItHolds(t *testing.T) {
+	b := blockedSync{syncing: make(chan struct{}, 1), release: make(chan struct{})}
+	open := OpenJournalAppend
+	t.Cleanup(func() { OpenJournalAppend = open })
+	OpenJournalAppend = func(path string) (JournalWriter, error) {
+		f, err := open(path)
+		if err != nil {
+			return nil, err
+		}
+		b.JournalWriter = f
+		return b, nil
+	}
+	path := filepath.Join(t.TempDir(), JournalFile)
+	j, _, err := OpenJournal(path, JournalHeader{Games: 1 << 20, BatchGames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.maxPending = 1 << 10 // lines of about 60 bytes: some twenty fit
+	j.Append(0, []float64{1})
+	<-b.syncing // the writer holds batch 0 and waits on the disk
+	const batches = 200
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i < batches; i++ {
+			j.Append(i, []float64{float64(i)})
+		}
+	}()
+	for waited := false; !waited; {
+		select {
+		case <-done:
+			t.Fatal("every Append returned while the disk held the first line: the journal holds all it is given")
+		default:
+		}
+		j.mu.Lock()
+		held := len(j.pending)
+		waited = j.waiting == 1
+		j.mu.Unlock()
+		if held > j.maxPending+100 {
+			t.Fatalf("the journal holds %d bytes, want at most about %d", held, j.maxPending)
+		}
+		runtime.Gosched()
+	}
+	go func() {
+		for range b.syncing {
+		}
+	}()
+	close(b.release)
+	<-done
+	j.Close()
+	close(b.syncing)
+	j2, _, err := OpenJournal(path, JournalHeader{Games: 1 << 20, BatchGames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j2.Close()
+	for i := range batches {
+		want := float64(i)
+		if i == 0 {
+			want = 1
+		}
+		if r, ok := j2.Lookup(i, 1); !ok || r[0] != want {
+			t.Fatalf("batch %d: %v %v after the disk answered", i, r, ok)
+		}
 	}
 }
