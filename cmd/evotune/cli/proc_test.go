@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -93,7 +96,12 @@ func procUntil(t testing.TB, deadline time.Time, stdout *os.File, args ...string
 	if stdout != nil {
 		cmd.Stdout = stdout
 	}
-	err := cmd.Run()
+	err := cmd.Start()
+	var hwm func() int64
+	if err == nil {
+		hwm = watchPeakRSS(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("evotune %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), limit, errb.String())
 	}
@@ -108,7 +116,48 @@ func procUntil(t testing.TB, deadline time.Time, stdout *os.File, args ...string
 	if ru, ok := sysUsage(cmd.ProcessState); ok {
 		r.maxRSSKiB = ru
 	}
+	if hwm != nil {
+		if peak := hwm(); peak > 0 {
+			r.maxRSSKiB = peak
+		}
+	}
 	return r
+}
+
+// watchPeakRSS samples the process's own high-water resident set (Linux's
+// VmHWM) until it exits and returns the last sample, in KiB; 0 where
+// /proc has none. ru_maxrss is not the process's alone: Linux keeps at
+// exec the high-water mark of the memory it replaces, which for a child
+// Go starts (vfork) is the test binary's own, some hundreds of megabytes
+// late in a -race run of the whole package.
+func watchPeakRSS(pid int) func() int64 {
+	var peak atomic.Int64
+	stop, done := make(chan struct{}), make(chan struct{})
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	go func() {
+		defer close(done)
+		for {
+			if data, err := os.ReadFile(path); err == nil {
+				for _, line := range strings.Split(string(data), "\n") {
+					if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+						if kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil && kib > peak.Load() {
+							peak.Store(kib)
+						}
+					}
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		<-done
+		return peak.Load()
+	}
 }
 
 // oneLine fails t unless r exited with code and said one line holding want,
