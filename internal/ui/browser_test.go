@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/evotunebin"
 	"github.com/evotune/evotune/internal/plot"
 )
 
@@ -316,37 +316,13 @@ func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint, best [
 	}
 }
 
-// The evotune binary the live test runs: built once per test binary.
-var built struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
-
-func evotuneBinary(t testing.TB) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "evotune-ui-bin-"); built.err != nil {
-			return
-		}
-		built.path = filepath.Join(built.dir, "evotune")
-		// By import path, so the build does not depend on the test's package.
-		if out, err := exec.Command("go", "build", "-o", built.path, "github.com/evotune/evotune/cmd/evotune").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
-}
+// evotuneBinary is the evotune the live test runs, built once per test
+// binary.
+func evotuneBinary(t testing.TB) string { return evotunebin.Path(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	evotunebin.Remove()
 	os.Exit(code)
 }
 

@@ -7,55 +7,22 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/evotunebin"
 )
 
-// The evotune binary of process tests that need a real, uninstrumented
-// build (memory limits, peak RSS, another user): built once per test
-// binary.
-var built struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
-
-// evotuneBinary builds evotune with go build, once, and returns its path.
-func evotuneBinary(t testing.TB) string {
-	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "evotune-bin-")
-		if built.err != nil {
-			return
-		}
-		// Other users may run it (see the read-only directory test).
-		if built.err = os.Chmod(built.dir, 0o755); built.err != nil {
-			return
-		}
-		built.path = filepath.Join(built.dir, "evotune")
-		// By import path, so the build does not depend on the test's package.
-		out, err := exec.Command("go", "build", "-o", built.path, "github.com/evotune/evotune/cmd/evotune").CombinedOutput()
-		if err != nil {
-			built.err = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
-}
+// evotuneBinary is the evotune of process tests that need a real,
+// uninstrumented build, built once per test binary.
+func evotuneBinary(t testing.TB) string { return evotunebin.Path(t) }
 
 // removeBuilds removes the binaries the tests built (evotune, coinbot).
 func removeBuilds() {
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	evotunebin.Remove()
 	if coinbotDir != "" {
 		os.RemoveAll(coinbotDir)
 	}
