@@ -216,4 +216,3 @@ func (o *benchOptions) write(b *quality.Bench, lines []quality.Line) error {
 	_, err := fmt.Fprintf(w, "\npicture: %s\n", path)
 	return err
 }
-
