@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/evotune/evotune/internal/printable"
 )
 
 // A Line is one row of a table: its finished records, or why the row
@@ -77,10 +79,11 @@ func Table(w io.Writer, lines []Line, lowerIsBetter bool, target func(Record) fl
 	}
 }
 
-// oneLine keeps a message to its first line, table-safe.
+// oneLine keeps a message to its first line, table-safe, with the
+// control characters a program's text may hold escaped.
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(printable.Escape(s), "|", `\|`)
 }
 
 func figuresAt(recs []Record, q int) []float64 {

@@ -11,6 +11,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
@@ -156,7 +157,7 @@ func (o *benchOptions) runRows(ctx context.Context, b *quality.Bench, rows []qua
 			return err
 		}
 		if why != "" {
-			fmt.Fprintf(o.e.stderr, "evotune bench: %s cannot run %s: %s\n", r.Name, o.config, why)
+			fmt.Fprintf(o.e.stderr, "evotune bench: %s cannot run %s: %s\n", r.Name, o.config, printable.Escape(why))
 			continue
 		}
 		if r.Autoselect && !o.quiet {
