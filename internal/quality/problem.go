@@ -101,7 +101,7 @@ func (p *Problem) Precision() (float64, error) {
 		return g > p.Generations, g, err
 	}
 	lo, hi := 1e-9, 1e9
-	for range 200 {
+	for range 100 {
 		mid := math.Sqrt(lo * hi)
 		over, g, err := above(mid)
 		if err != nil {

@@ -23,6 +23,40 @@ type Line struct {
 // Shares are the budget's shares a table gives, in percent.
 var Shares = []int{25, 50, 100}
 
+// Summary is a line's figures: at each share of the budget (Shares),
+// the median games played and the median and quartiles of the
+// recommendation's figure over the seeds.
+type Summary struct {
+	Model   string  `json:"model"`
+	Refused string  `json:"refused,omitempty"` // why the model cannot run the config
+	Seeds   int     `json:"seeds"`             // finished runs
+	At      []Point `json:"at"`
+}
+
+// Point is a line's figures at one share of the budget.
+type Point struct {
+	Share  int     `json:"share_percent"`
+	Games  float64 `json:"games"` // median over the seeds
+	Median float64 `json:"median"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
+}
+
+// Summarize is l's figures.
+func Summarize(l Line) Summary {
+	s := Summary{Model: l.Name, Refused: l.Refused, Seeds: len(l.Records), At: []Point{}}
+	if l.Refused != "" || len(l.Records) == 0 {
+		return s
+	}
+	for _, share := range Shares {
+		q := Quarters*share/100 - 1
+		games, _, _ := Quantiles(gamesAt(l.Records, q))
+		med, lo, hi := Quantiles(figuresAt(l.Records, q))
+		s.At = append(s.At, Point{Share: share, Games: games, Median: med, Q1: lo, Q3: hi})
+	}
+	return s
+}
+
 // Table writes lines as a Markdown table: each row's figure at 25%, 50%
 // and 100% of the budget (median [interquartile range] over its seeds);
 // with target, the median games until the first measured recommendation
@@ -38,21 +72,20 @@ func Table(w io.Writer, lines []Line, lowerIsBetter bool, target func(Record) fl
 		fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	}
 	for _, l := range lines {
-		if l.Refused != "" {
+		s := Summarize(l)
+		if s.Refused != "" {
 			fmt.Fprintf(w, "| %s | cannot run: %s |\n", l.Name, oneLine(l.Refused))
 			continue
 		}
-		if len(l.Records) == 0 {
+		if s.Seeds == 0 {
 			continue
 		}
-		row := fmt.Sprintf("| %s | %d |", l.Name, len(l.Records))
-		for _, share := range Shares {
-			med, lo, hi := Quantiles(figuresAt(l.Records, Quarters*share/100-1))
-			row += fmt.Sprintf(" %.4g [%.4g, %.4g] |", med, lo, hi)
+		row := fmt.Sprintf("| %s | %d |", l.Name, s.Seeds)
+		for _, p := range s.At {
+			row += fmt.Sprintf(" %.4g [%.4g, %.4g] |", p.Median, p.Q1, p.Q3)
 		}
 		if target == nil {
-			games, _, _ := Quantiles(gamesAt(l.Records, Quarters-1))
-			fmt.Fprintf(w, "%s %.0f |\n", row, games)
+			fmt.Fprintf(w, "%s %.0f |\n", row, s.At[len(s.At)-1].Games)
 			continue
 		}
 		var toTarget []float64

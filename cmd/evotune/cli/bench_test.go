@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -139,6 +140,24 @@ func TestBenchFiguresAreTheRecommendations(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, quality.PictureFile)); err != nil {
 		t.Error(err)
+	}
+	// --json: the same figures as one document.
+	code, out, errs = run(t, "bench", cfgFile, "--models", models, "--seeds", "2", "--deals", "60", "-o", dir, "--report", "--json")
+	var doc struct {
+		Models []quality.Summary `json:"models"`
+		Start  *float64          `json:"start"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Models) != 3 || doc.Start == nil {
+		t.Fatalf("--json: exit %d: %s\n%s", code, errs, out)
+	}
+	for _, m := range doc.Models {
+		line := fmt.Sprintf("| %s | %d |", m.Model, m.Seeds)
+		for _, p := range m.At {
+			line += fmt.Sprintf(" %.4g [%.4g, %.4g] |", p.Median, p.Q1, p.Q3)
+		}
+		if len(m.At) != 3 || !strings.Contains(outs["1"], line) {
+			t.Errorf("--json's %s is not the table's line: %q", m.Model, line)
+		}
 	}
 }
 

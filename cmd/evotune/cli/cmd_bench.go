@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -34,6 +35,23 @@ type benchOptions struct {
 	deals       int
 	report      bool
 	quiet       bool
+	json        bool
+}
+
+// benchJSON is bench's --json document.
+type benchJSON struct {
+	Config      string            `json:"config"`
+	Dir         string            `json:"dir"`
+	Measure     string            `json:"measure"`
+	Direction   string            `json:"direction"`
+	Baselines   []string          `json:"baselines"`
+	Deals       int               `json:"deals"`
+	Population  int               `json:"population"`
+	Generations int               `json:"generations"`
+	Seeds       int               `json:"seeds"`
+	Start       *float64          `json:"start,omitempty"`
+	Models      []quality.Summary `json:"models"`
+	Picture     string            `json:"picture"`
 }
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -77,6 +95,7 @@ running nothing. Results do not depend on --workers.`,
 	fs.IntVar(&o.deals, "deals", 1000, "fresh deals a recommendation is measured on against each baseline (head to head: seat-swapped pairs)")
 	fs.BoolVar(&o.report, "report", false, "print the table and draw the picture from what DIR holds; run nothing")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines")
+	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of the table")
 	_ = cmd.MarkFlagDirname("output")
 	return cmd
 }
@@ -199,12 +218,10 @@ func (o *benchOptions) write(b *quality.Bench, lines []quality.Line) error {
 	if b.Lower {
 		dir = "lower is better"
 	}
-	fmt.Fprintf(w, "%s: %s (%s) of each model's recommendation on %d %s (%s), at 25%%, 50%% and 100%% of a budget of %s of population %d; median [interquartile range] over seeds 1 to %d\n\n",
-		o.config, b.Measure, dir, b.Deals, unit, strings.Join(b.Baselines, ", "), english.Count(b.Generations, "generation"), b.Population, o.seeds)
-	if b.Start != nil {
-		fmt.Fprintf(w, "start (the config's first seed, else the player's defaults): %.4g on the same deals\n\n", *b.Start)
+	if !o.json {
+		fmt.Fprintf(w, "%s: %s (%s) of each model's recommendation on %d %s (%s), at 25%%, 50%% and 100%% of a budget of %s of population %d; median [interquartile range] over seeds 1 to %d\n\n",
+			o.config, b.Measure, dir, b.Deals, unit, strings.Join(b.Baselines, ", "), english.Count(b.Generations, "generation"), b.Population, o.seeds)
 	}
-	quality.Table(w, lines, b.Lower, nil)
 	var ref []float64
 	if b.Start != nil {
 		ref = []float64{*b.Start}
@@ -214,6 +231,20 @@ func (o *benchOptions) write(b *quality.Bench, lines []quality.Line) error {
 	if err := rundir.WriteFile(path, svg); err != nil {
 		return err
 	}
+	if o.json {
+		doc := benchJSON{Config: o.config, Dir: b.Dir, Measure: b.Measure, Direction: dir, Baselines: b.Baselines, Deals: b.Deals,
+			Population: b.Population, Generations: b.Generations, Seeds: o.seeds, Start: b.Start, Models: []quality.Summary{}, Picture: path}
+		for _, l := range lines {
+			doc.Models = append(doc.Models, quality.Summarize(l))
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	if b.Start != nil {
+		fmt.Fprintf(w, "start (the config's first seed, else the player's defaults): %.4g on the same deals\n\n", *b.Start)
+	}
+	quality.Table(w, lines, b.Lower, nil)
 	_, err := fmt.Fprintf(w, "\npicture: %s\n", path)
 	return err
 }
