@@ -84,6 +84,9 @@ func OpenBench(dir, file string, cfg *engine.Config, generations, deals int) (*B
 		}
 		return *b.Start, nil
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%s %w: not a directory; give another -o", dir, ErrOtherBench)
+	}
 	old, err := ReadManifest(dir)
 	switch {
 	case err == nil:

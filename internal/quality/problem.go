@@ -151,9 +151,13 @@ func RecordPath(dir, row string, seed int) string {
 	return filepath.Join(dir, row, fmt.Sprintf("seed%d.json", seed))
 }
 
+// maxRecord bounds a record's size: four genomes of the largest space
+// (a free 128-cell grid and more) fit many times over.
+const maxRecord = 64 << 20
+
 // ReadRecord reads a record; a missing one is nil and no error.
 func ReadRecord(path string) (*Record, error) {
-	data, err := fileio.ReadFile(path, fileio.MaxConfig)
+	data, err := fileio.ReadFile(path, maxRecord)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

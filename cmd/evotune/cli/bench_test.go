@@ -240,6 +240,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"no baselines", []string{noBaselines, "--models", "cmaes"}, "lists no baseline opponents (fitness.baselines.opponents): bench measures each model's recommendation against them"},
 		{"another bench", []string{cfgFile, "--models", "cmaes", "--deals", "20", "-o", other}, "holds something else: a bench of another config, budget or number of deals (4 generations, 10 deals); give another -o"},
 		{"not a bench", []string{cfgFile, "--models", "cmaes", "-o", notBench}, "holds something else (notes.txt, ...) and no bench.json"},
+		{"a file for a directory", []string{cfgFile, "--models", "cmaes", "-o", cfgFile}, "holds something else: not a directory"},
 		{"report of nothing", []string{cfgFile, "--models", "cmaes", "--report"}, "--report: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

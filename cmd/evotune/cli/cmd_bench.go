@@ -97,6 +97,15 @@ running nothing. Results do not depend on --workers.`,
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of the table")
 	_ = cmd.MarkFlagDirname("output")
+	// A list: each name completes after the commas before it.
+	_ = cmd.RegisterFlagCompletionFunc("models", func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+		done := typed[:strings.LastIndex(typed, ",")+1]
+		var out []string
+		for _, name := range quality.RowNames() {
+			out = append(out, done+name)
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
 	return cmd
 }
 
