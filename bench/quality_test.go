@@ -58,3 +58,22 @@ func TestAutoselectPlansTheBudget(t *testing.T) {
 }
 
 func formatG(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// TestEveryRowRunsEveryProblem: no row of the quality benchmark is
+// refused by a problem's config, so a long benchmark does not stop at
+// its first run of a new row.
+func TestEveryRowRunsEveryProblem(t *testing.T) {
+	t.Chdir("..")
+	for i := range qualityProblems {
+		p := &qualityProblems[i]
+		qp, err := p.problem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range qualityRows {
+			if why, err := qp.Refusal(r); why != "" || err != nil {
+				t.Errorf("%s %s: %q, %v", p.name, r.Name, why, err)
+			}
+		}
+	}
+}
