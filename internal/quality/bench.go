@@ -57,10 +57,6 @@ var ErrOtherBench = errors.New("holds something else")
 // in dir: a new or empty directory, or one of an earlier bench of the
 // same config, budget and deals, which it continues.
 func OpenBench(dir, file string, cfg *engine.Config, generations, deals int) (*Bench, error) {
-	text, err := fileio.ReadFile(file, fileio.MaxConfig)
-	if err != nil {
-		return nil, err
-	}
 	_, names, err := cfg.Baselines()
 	if err != nil {
 		return nil, err
@@ -71,7 +67,7 @@ func OpenBench(dir, file string, cfg *engine.Config, generations, deals int) (*B
 	if generations < Quarters {
 		return nil, fmt.Errorf("a budget of %d generations: want at least %d (a recommendation is measured at each quarter)", generations, Quarters)
 	}
-	p, err := fromConfig(file, text, cfg.Evolution.Population, generations, deals)
+	p, err := fromConfig(file, cfg.Text(), cfg.Evolution.Population, generations, deals)
 	if err != nil {
 		return nil, err
 	}
