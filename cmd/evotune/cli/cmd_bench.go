@@ -90,7 +90,7 @@ running nothing. Results do not depend on --workers.`,
 	fs.StringVar(&o.models, "models", "", "the models to compare, comma-separated: "+strings.Join(quality.RowNames(), ", "))
 	fs.IntVar(&o.seeds, "seeds", 5, "runs per model: seeds 1 to N")
 	fs.IntVar(&o.generations, "generations", 0, "generation budget `N` of every run (default: the config's)")
-	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores)")
+	fs.IntVar(&o.workers, "workers", 0, "games played at once (default: the config's run.workers, else all cores)")
 	fs.StringVarP(&o.out, "output", "o", "", "bench `DIR`: its runs, records and picture (default runs/NAME-bench)")
 	fs.IntVar(&o.deals, "deals", 1000, "fresh deals a recommendation is measured on against each baseline (head to head: seat-swapped pairs)")
 	fs.BoolVar(&o.report, "report", false, "print the table and draw the picture from what DIR holds; run nothing")
@@ -137,14 +137,17 @@ func (o *benchOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if o.workers == 0 {
-		o.workers = runtime.NumCPU()
-	}
 	cfg, err := engine.Load(o.config)
 	if err != nil {
 		return asUsage(err)
 	}
 	defer cfg.Close()
+	if o.workers == 0 { // as run: the config's run.workers, else every core
+		o.workers = cfg.Run.Workers
+	}
+	if o.workers == 0 {
+		o.workers = runtime.NumCPU()
+	}
 	if o.out == "" {
 		if o.out, err = cfg.DefaultDir(); err != nil {
 			return asUsage(err)
