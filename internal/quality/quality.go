@@ -62,6 +62,15 @@ func RowNames() []string {
 	return append(out, AutoselectRow)
 }
 
+// RowsHelp names the rows ParseRow reads, briefly.
+func RowsHelp() string {
+	var names []string
+	for _, m := range model.Models {
+		names = append(names, m.Name)
+	}
+	return strings.Join(append(names, AutoselectRow), ", ") + ", or MODEL+racing"
+}
+
 // ParseRow reads a row's name: a model (model.Models), MODEL+racing, or
 // spsa-autoselect.
 func ParseRow(name string) (Row, error) {
@@ -70,7 +79,7 @@ func ParseRow(name string) (Row, error) {
 	}
 	plain, racing := strings.CutSuffix(name, "+racing")
 	if _, ok := model.Lookup(plain); !ok {
-		return Row{}, fmt.Errorf("unknown model %q (want %s)", name, strings.Join(RowNames(), ", "))
+		return Row{}, fmt.Errorf("unknown model %q (want %s)", name, RowsHelp())
 	}
 	return Row{Name: name, Model: plain, Racing: racing}, nil
 }

@@ -62,7 +62,7 @@ func TestParseRows(t *testing.T) {
 			{Name: "spsa-autoselect", Model: "spsa", Autoselect: true}}, ""},
 		{"cmaes,cmaes", nil, "model cmaes named twice"},
 		{"cmaes,", nil, "an empty model name"},
-		{"sgd", nil, `unknown model "sgd" (want generational, generational+racing,`},
+		{"sgd", nil, `unknown model "sgd" (want generational, down-to-size,`},
 		{"spsa-autoselect+racing", nil, `unknown model "spsa-autoselect+racing"`},
 	} {
 		rows, err := ParseRows(tc.list)

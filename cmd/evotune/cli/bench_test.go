@@ -229,7 +229,7 @@ func TestBenchBadInput(t *testing.T) {
 		want string
 	}{
 		{"no models", []string{cfgFile}, "name the models to compare: --models MODEL,..."},
-		{"unknown model", []string{cfgFile, "--models", "cmaes,sgd"}, `--models: unknown model "sgd" (want generational,`},
+		{"unknown model", []string{cfgFile, "--models", "cmaes,sgd"}, `--models: unknown model "sgd" (want generational, down-to-size, natural-selection, cmaes, random-search, spsa, bayes, spsa-autoselect, or MODEL+racing)`},
 		{"a model twice", []string{cfgFile, "--models", "cmaes,cmaes"}, "--models: model cmaes named twice"},
 		{"no seeds", []string{cfgFile, "--models", "cmaes", "--seeds", "0"}, "--seeds 0: want 1 to 1000"},
 		{"too few generations", []string{cfgFile, "--models", "cmaes", "--generations", "3"}, "--generations 3: want at least 4"},

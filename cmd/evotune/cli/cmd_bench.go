@@ -87,7 +87,7 @@ running nothing. Results do not depend on --workers.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.models, "models", "", "the models to compare, comma-separated: "+strings.Join(quality.RowNames(), ", "))
+	fs.StringVar(&o.models, "models", "", "the models to compare, comma-separated: "+quality.RowsHelp())
 	fs.IntVar(&o.seeds, "seeds", 5, "runs per model: seeds 1 to N")
 	fs.IntVar(&o.generations, "generations", 0, "generation budget `N` of every run (default: the config's)")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (default: the config's run.workers, else all cores)")
@@ -113,7 +113,7 @@ running nothing. Results do not depend on --workers.`,
 func (o *benchOptions) check() ([]quality.Row, error) {
 	switch {
 	case o.models == "":
-		return nil, usagef("name the models to compare: --models MODEL,... (%s)", strings.Join(quality.RowNames(), ", "))
+		return nil, usagef("name the models to compare: --models MODEL,... (%s)", quality.RowsHelp())
 	case o.seeds < 1 || o.seeds > maxBenchSeeds:
 		return nil, usagef("--seeds %d: want 1 to %d", o.seeds, maxBenchSeeds)
 	case o.generations < 0 || o.generations > engine.MaxGenerations:
