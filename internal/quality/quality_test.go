@@ -215,6 +215,43 @@ func TestRunResumesAfterInterrupt(t *testing.T) {
 	}
 }
 
+// TestFirstRecordsRead: records of the benchmark's first version (no
+// genes) are read and tabulated as they were.
+func TestFirstRecordsRead(t *testing.T) {
+	dir := t.TempDir()
+	for seed, figs := range [][]float64{{0.5, 0.52, 0.53, 0.56}, {0.48, 0.5, 0.55, 0.54}} {
+		path := RecordPath(dir, "cmaes", seed+1)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf(`{
+  "seed": %d,
+  "games": [3200, 6400, 9600, 12800],
+  "figures": [%v, %v, %v, %v],
+  "reference": 0.55
+}`, seed+1, figs[0], figs[1], figs[2], figs[3])
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := Line{Name: "cmaes"}
+	for seed := 1; seed <= 3; seed++ {
+		rec, err := ReadRecord(RecordPath(dir, "cmaes", seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec != nil && rec.Done() {
+			l.Records = append(l.Records, *rec)
+		}
+	}
+	var b strings.Builder
+	Table(&b, []Line{l}, false, func(r Record) float64 { return r.Reference })
+	want := "| cmaes | 2 | 0.49 [0.485, 0.495] | 0.51 [0.505, 0.515] | 0.55 [0.545, 0.555] | 11200 | 2 of 2 |"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("got\n%s\nwant a line %s", b.String(), want)
+	}
+}
+
 func ExampleParseRow() {
 	for _, name := range []string{"cmaes+racing", "spsa-autoselect"} {
 		r, _ := ParseRow(name)

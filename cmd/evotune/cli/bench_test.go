@@ -257,8 +257,8 @@ func TestBenchBadInput(t *testing.T) {
 }
 
 // TestBenchInterruptResumes: SIGINT stops a bench at once (exit 130),
-// and the same command again ends with the table and records of a bench
-// never stopped.
+// SIGKILL at any moment, and the same command again ends with the table
+// and records of a bench never stopped.
 func TestBenchInterruptResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs several processes")
@@ -269,24 +269,28 @@ func TestBenchInterruptResumes(t *testing.T) {
 	}
 	straight := filepath.Join(t.TempDir(), "b")
 	want := strings.ReplaceAll(mustRun(t, args(straight)...), straight, "DIR")
-	dir := filepath.Join(t.TempDir(), "b")
-	var errb bytes.Buffer
-	cmd := evotune(args(dir)...)
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
-	_ = cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
-	var exitErr *exec.ExitError
-	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
-		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
-	}
-	if got := strings.ReplaceAll(mustRun(t, args(dir)...), dir, "DIR"); got != want {
-		t.Errorf("after an interrupt, the same command printed\n%s\nwant\n%s", got, want)
-	}
-	if a, b := benchFiles(t, straight), benchFiles(t, dir); fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Error("after an interrupt and a re-run, the records differ from a bench never stopped")
+	for _, sig := range []os.Signal{os.Interrupt, os.Kill} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "b")
+			var errb bytes.Buffer
+			cmd := evotune(args(dir)...)
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			var exitErr *exec.ExitError
+			if sig == os.Interrupt && (!errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted)) {
+				t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
+			}
+			if got := strings.ReplaceAll(mustRun(t, args(dir)...), dir, "DIR"); got != want {
+				t.Errorf("after %v, the same command printed\n%s\nwant\n%s", sig, got, want)
+			}
+			if a, b := benchFiles(t, straight), benchFiles(t, dir); fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Errorf("after %v and a re-run, the records differ from a bench never stopped", sig)
+			}
+		})
 	}
 }
