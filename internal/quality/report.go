@@ -78,6 +78,7 @@ func Table(w io.Writer, lines []Line, lowerIsBetter bool, target func(Record) fl
 			continue
 		}
 		if s.Seeds == 0 {
+			fmt.Fprintf(w, "| %s | 0 | no finished run yet |\n", l.Name)
 			continue
 		}
 		row := fmt.Sprintf("| %s | %d |", l.Name, s.Seeds)
