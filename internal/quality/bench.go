@@ -67,7 +67,7 @@ func OpenBench(dir, file string, cfg *engine.Config, generations, deals int) (*B
 	if generations < Quarters {
 		return nil, fmt.Errorf("a budget of %d generations: want at least %d (a recommendation is measured at each quarter)", generations, Quarters)
 	}
-	p, err := fromConfig(file, cfg.Text(), cfg.Evolution.Population, generations, deals)
+	p, err := fromConfig(file, cfg.Text(), cfg.Evolution.Model.Name, cfg.Evolution.Population, generations, deals)
 	if err != nil {
 		return nil, err
 	}
@@ -202,12 +202,13 @@ func (p *Problem) Refusal(row Row) (string, error) {
 
 // fromConfig is the problem of a user's config. A run's config is the
 // user's with its seed replaced; its evolution: section replaced by the
-// population, the budget and the row's model at its defaults (the other
-// keys of the section are the config's own model's); its racing: section
+// population, the budget and the row's model at its defaults, but for
+// the rows of the config's own model, which keep the section's other keys
+// (they are that model's settings); its racing: section
 // kept for the +racing rows only (racing: {} where it has none); no
 // stop: (the budget is fixed); and remeasure: off (the benchmark measures
 // the recommendation itself, on its own fresh deals).
-func fromConfig(file string, text []byte, population, generations, deals int) (*Problem, error) {
+func fromConfig(file string, text []byte, model string, population, generations, deals int) (*Problem, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		return nil, err
@@ -217,7 +218,8 @@ func fromConfig(file string, text []byte, population, generations, deals int) (*
 	}
 	root := doc.Content[0]
 	kept := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	racing := ""
+	racing, own := "", ""
+	var err error
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		switch k := root.Content[i].Value; k {
 		case "racing":
@@ -226,7 +228,11 @@ func fromConfig(file string, text []byte, population, generations, deals int) (*
 				return nil, err
 			}
 			racing = string(out)
-		case "seed", "evolution", "remeasure", "stop":
+		case "evolution":
+			if own, err = ownLines(root.Content[i+1]); err != nil {
+				return nil, err
+			}
+		case "seed", "remeasure", "stop":
 		default:
 			kept.Content = append(kept.Content, root.Content[i:i+2]...)
 		}
@@ -247,5 +253,32 @@ func fromConfig(file string, text []byte, population, generations, deals int) (*
 		Generations: generations,
 		Deals:       deals,
 		Racing:      racing,
+		Own:         model,
+		OwnLines:    own,
 	}, nil
+}
+
+// ownLines are the lines of an evolution: section but its model,
+// population and budget, indented under it.
+func ownLines(section *yaml.Node) (string, error) {
+	if section.Kind != yaml.MappingNode {
+		return "", nil
+	}
+	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for i := 0; i+1 < len(section.Content); i += 2 {
+		switch section.Content[i].Value {
+		case "model", "population", "generations":
+		default:
+			rest.Content = append(rest.Content, section.Content[i:i+2]...)
+		}
+	}
+	if len(rest.Content) == 0 {
+		return "", nil
+	}
+	out, err := yaml.Marshal(rest)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(out), "\n"), "\n")
+	return "  " + strings.Join(lines, "  ") + "\n", nil
 }

@@ -34,6 +34,9 @@ type Problem struct {
 	// Racing is the top-level racing: section of the +racing rows
 	// (default racing: {}, at its defaults).
 	Racing string
+	// OwnLines are evolution: lines the rows of model Own (but
+	// spsa-autoselect) add: a user's config's settings of its own model.
+	Own, OwnLines string
 	// Reference is the figure each record keeps beside the
 	// recommendation's (a target, the start's): called once per run.
 	Reference func(ctx context.Context, cfg *engine.Config, workers int) (float64, error)
@@ -48,6 +51,9 @@ const EdgeLoss = 0.5
 // Config is the text of row's run at seed, with the budget written.
 func (p *Problem) Config(row Row, seed int) ([]byte, error) {
 	lines := fmt.Sprintf("  generations: %d\n  model: %s\n", p.Generations, row.Model)
+	if row.Model == p.Own && !row.Autoselect {
+		lines += p.OwnLines
+	}
 	if row.Autoselect {
 		prec, err := p.Precision()
 		if err != nil {

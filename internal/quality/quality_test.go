@@ -128,6 +128,42 @@ func TestPrecisionPlansTheBudget(t *testing.T) {
 	}
 }
 
+// TestRowConfigs: a row's run is the user's config with its seed, the
+// population and budget, the row's model: the rows of the config's own
+// model keep its settings, the others run at their defaults; racing only
+// on +racing rows (the config's section), never a stop rule, no remeasure.
+func TestRowConfigs(t *testing.T) {
+	b := tinyBench(t, 4, 8)
+	for _, tc := range []struct {
+		row       string
+		want, not []string
+	}{
+		{"generational", []string{"seed: 7\n", "  population: 4\n  generations: 8\n  model: generational\n  elitism: 1\n", "remeasure: off\n"}, []string{"racing", "stop"}},
+		{"generational+racing", []string{"  model: generational\n  elitism: 1\n", "racing: {rounds: 2}\n"}, []string{"stop"}},
+		{"cmaes+racing", []string{"  generations: 8\n  model: cmaes\n", "racing: {rounds: 2}\n"}, []string{"elitism", "stop"}},
+		{"spsa-autoselect", []string{"  model: spsa\n  spsa-autoselect: {precision: "}, []string{"elitism", "racing"}},
+	} {
+		row, _ := ParseRow(tc.row)
+		text, err := b.Problem.Config(row, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(text), w) {
+				t.Errorf("%s: no %q in\n%s", tc.row, w, text)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(string(text), n) {
+				t.Errorf("%s: %q in\n%s", tc.row, n, text)
+			}
+		}
+		if strings.Count(string(text), "seed: ") != 1 {
+			t.Errorf("%s: not one seed:\n%s", tc.row, text)
+		}
+	}
+}
+
 // TestRefusal: a model that cannot run the config says why in one line;
 // the others run it, whatever of another model's the config holds.
 func TestRefusal(t *testing.T) {

@@ -60,8 +60,8 @@ func newBenchCmd(e *env) *cobra.Command {
 		Use:   "bench CONFIG --models MODEL,... [--seeds N]",
 		Short: "Compare models on a config: each one's recommendation on fresh deals at 25%, 50% and 100% of the budget",
 		Long: `Run the config under each model named by --models, at that model's defaults
-(the config's population and budget; the config's other evolution keys belong to
-its own model and are dropped), from seeds 1 to N. At 25%, 50% and 100% of the
+(the config's population and budget; the rows of the config's own model keep its
+evolution settings, which the other rows drop), from seeds 1 to N. At 25%, 50% and 100% of the
 budget each run's recommendation (spsa's theta, bayes's pessimistic optimum, the
 others' hall-of-fame best) is measured against the config's baselines on fresh
 deals no run plays (head to head: seat-swapped pairs), beside the config's
