@@ -195,3 +195,19 @@ func TestRacingTable(t *testing.T) {
 		})
 	}
 }
+
+// TestStopRuleVariant: the stopped runs of a rule other than the
+// defaults keep their runs and records apart, named by its keys.
+func TestStopRuleVariant(t *testing.T) {
+	defer func(old string) { *stopRule = old }(*stopRule)
+	for _, tc := range []struct{ rule, lines, variant string }{
+		{"", "stop: {}\n", ""},
+		{"window: 10", "stop: {window: 10}\n", "-window-10"},
+		{"window: 10, confidence: 0.9", "stop: {window: 10, confidence: 0.9}\n", "-window-10-confidence-0.9"},
+	} {
+		*stopRule = tc.rule
+		if stopLines() != tc.lines || variant() != tc.variant {
+			t.Errorf("%q: lines %q, variant %q; want %q, %q", tc.rule, stopLines(), variant(), tc.lines, tc.variant)
+		}
+	}
+}

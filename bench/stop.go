@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,8 +42,27 @@ var stopProblems = []stopProblem{
 	{"connect4", "configs/connect4.yaml", 1_000, "classic"},
 }
 
-// stopLines switch the stop rule on at its defaults.
-const stopLines = "stop: {}\n"
+// stopRule is the stop: section's keys the stopped runs use; empty, the
+// defaults. A rule other than the defaults keeps its runs and records
+// apart (variant), so several can be compared on the same full runs.
+var stopRule = flag.String("stop-rule", "", "with -stop: the stopped runs' stop: keys, e.g. 'window: 10, confidence: 0.9' (default: stop: {})")
+
+// trajectoryDeals, when set, makes -stop measure instead the hall of
+// fame's first of every generation of the full runs on that many fresh
+// deals (head to head: seat-swapped pairs): what the run would have
+// recommended had it stopped there, before its remeasure.
+var trajectoryDeals = flag.Int("trajectory", 0, "with -stop: measure every generation's hall-of-fame first of the full runs on N fresh deals (pairs) instead")
+
+// stopLines switch the stop rule on.
+func stopLines() string { return "stop: {" + *stopRule + "}\n" }
+
+// variant names the rule's runs and records: "" for the defaults.
+func variant() string {
+	if *stopRule == "" {
+		return ""
+	}
+	return "-" + strings.Trim(regexp.MustCompile(`[^a-z0-9.]+`).ReplaceAllString(*stopRule, "-"), "-")
+}
 
 // stopRecord is one seed's outcome, kept in OUT/stop/PROBLEM/seedK.json
 // so a report can be printed without running anything.
@@ -67,9 +87,15 @@ func runStopBench(ctx context.Context, out, only string, seeds, workers int, rep
 			continue
 		}
 		dir := filepath.Join(out, "stop", p.name)
+		if *trajectoryDeals > 0 {
+			if err := p.trajectory(ctx, dir, seeds, *trajectoryDeals, workers); err != nil {
+				return err
+			}
+			continue
+		}
 		if !reportOnly {
 			for seed := 1; seed <= seeds; seed++ {
-				if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("seed%d.json", seed))); err == nil {
+				if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("seed%d%s.json", seed, variant()))); err == nil {
 					continue
 				}
 				rec, err := p.runSeed(ctx, dir, seed, workers)
@@ -77,7 +103,7 @@ func runStopBench(ctx context.Context, out, only string, seeds, workers int, rep
 					return fmt.Errorf("%s seed %d: %w", p.name, seed, err)
 				}
 				data, _ := json.MarshalIndent(rec, "", "  ")
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%d.json", seed)), data, 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%d%s.json", seed, variant())), data, 0o644); err != nil {
 					return err
 				}
 			}
@@ -114,7 +140,7 @@ func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int)
 		name  string
 		extra string
 		into  **engine.Summary
-	}{{"full", "", &full}, {"stop", stopLines, &stop}} {
+	}{{"full", "", &full}, {"stop" + variant(), stopLines(), &stop}} {
 		text, err := p.configText(seed, run.extra)
 		if err != nil {
 			return nil, err
@@ -223,13 +249,13 @@ func measureSpec(ctx context.Context, g fitness.Game, spec, opponent string, dea
 
 // stopReport prints the table of a problem's recorded seeds.
 func stopReport(p stopProblem, dir string, seeds int) error {
-	fmt.Printf("\n%s: full budget against stop: {} (window 8, confidence 0.8), same seed; both recommended players on %d fresh %s\n\n",
-		p.name, p.deals, map[bool]string{true: "deals", false: "seat-swapped pairs"}[p.opponent == ""])
+	fmt.Printf("\n%s: full budget against %s (defaults: window 8, confidence 0.8), same seed; both recommended players on %d fresh %s\n\n",
+		p.name, strings.TrimSpace(stopLines()), p.deals, map[bool]string{true: "deals", false: "seat-swapped pairs"}[p.opponent == ""])
 	fmt.Println("| seed | generations, stopped / budget | games saved | full run's best | stopped run's best | stopped - full, paired | loss? |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	saved, total := 0, 0
 	for seed := 1; seed <= seeds; seed++ {
-		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("seed%d.json", seed)))
+		data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("seed%d%s.json", seed, variant())))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -256,6 +282,45 @@ func stopReport(p stopProblem, dir string, seeds int) error {
 	}
 	if total > 0 {
 		fmt.Printf("\nsaved %.0f%% of the full budgets' games over the seeds (each run also plays its remeasure, the same in both)\n", 100*float64(saved)/float64(total))
+	}
+	return nil
+}
+
+// trajectory prints, for each full run recorded, every generation's
+// hall-of-fame first's figure on deals fresh deals, each distinct
+// genome measured once.
+func (p stopProblem) trajectory(ctx context.Context, dir string, seeds, deals, workers int) error {
+	for seed := 1; seed <= seeds; seed++ {
+		runDir := filepath.Join(dir, "full", fmt.Sprintf("seed%d", seed))
+		ck, _, err := engine.ReadCheckpoint(runDir)
+		if err != nil {
+			return err
+		}
+		cfg, err := engine.Load(filepath.Join(runDir, rundir.ConfigFile))
+		if err != nil {
+			return err
+		}
+		measured := map[string]float64{}
+		for _, row := range ck.History {
+			key := fmt.Sprint(row.BestGenes)
+			f, ok := measured[key]
+			if !ok {
+				file := filepath.Join(dir, "trajectory.yaml")
+				if err := writeParams(file, runDir, cfg.Space(), row.BestGenes); err != nil {
+					cfg.Close()
+					return err
+				}
+				xs, err := measureSpec(ctx, cfg.GameOf(), "tuned:"+file, p.opponent, deals, workers)
+				if err != nil {
+					cfg.Close()
+					return err
+				}
+				f = mean(xs)
+				measured[key] = f
+			}
+			fmt.Printf("%s seed %d generation %d: the hall of fame's first %.4g on %d fresh deals\n", p.name, seed, row.Generation, f, deals)
+		}
+		cfg.Close()
 	}
 	return nil
 }

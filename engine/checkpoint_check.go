@@ -135,8 +135,6 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 			return fmt.Errorf("%s.mean: %v is out of range", field, row.Mean)
 		case !finite(row.SD) || row.SD < 0:
 			return fmt.Errorf("%s.sd: %v is out of range", field, row.SD)
-		case !finite(row.MeanSE) || row.MeanSE < 0:
-			return fmt.Errorf("%s.mean_se: %v is out of range", field, row.MeanSE)
 		case row.BestGenes != nil && sp.space.Check(row.BestGenes) != nil:
 			return fmt.Errorf("%s.best_genes: %v", field, sp.space.Check(row.BestGenes))
 		}

@@ -22,10 +22,6 @@ type GenStats struct {
 	// BestGenes is the genome of the run's best after the generation (the
 	// hall of fame's first), for report.svg's knob picture.
 	BestGenes []float64 `json:"best_genes,omitempty"`
-	// MeanSE is the standard error of Mean, which the stop rule's trend
-	// weighs rows by: recorded only with stop: (so runs without keep
-	// their checkpoints' bytes).
-	MeanSE float64 `json:"mean_se,omitempty"`
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {

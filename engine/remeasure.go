@@ -582,8 +582,8 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 	return r.writeFile(rundir.CheckpointFile, data)
 }
 
-// spendingSummary is what validate says of racing, ratings and the
-// remeasure: nothing for a config without them.
+// spendingSummary is what validate says of racing, ratings, the stop
+// rule and the remeasure: nothing for a config without them.
 func (c *Config) spendingSummary() string {
 	var s string
 	if rc := c.Racing; rc != nil {
@@ -591,6 +591,14 @@ func (c *Config) spendingSummary() string {
 	}
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
+	}
+	if sc := c.Stop; sc != nil {
+		if sc.Window > 0 {
+			s += fmt.Sprintf("  stop: once a line through the last %d generations' mean fitness shows no improvement\n    at confidence %g\n", sc.Window, sc.Confidence)
+		}
+		if sc.Games > 0 {
+			s += fmt.Sprintf("  stop: after the generation that brings the games to %s\n", english.Thousands(sc.Games))
+		}
 	}
 	rc, on := c.remeasure()
 	if c.Remeasure == nil {

@@ -207,6 +207,11 @@ func TestSummaryNamesSpending(t *testing.T) {
 	if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n").spendingSummary(); s != "" {
 		t.Fatalf("a config with remeasure: off and no other key says %q", s)
 	}
+	s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\nstop: {window: 6, confidence: 0.9, games: 5000}\n").spendingSummary()
+	if want := "  stop: once a line through the last 6 generations' mean fitness shows no improvement\n    at confidence 0.9\n" +
+		"  stop: after the generation that brings the games to 5,000\n"; s != want {
+		t.Fatalf("stop: says %q, want %q", s, want)
+	}
 }
 
 // reRankConfig evolves coin players whose true cost is 8 + 2s (the knob s

@@ -389,9 +389,6 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
 			row.BestGenes = slices.Clone(hof[0].Genes)
-			if r.cfg.trendRule() {
-				row.MeanSE = meanSE(sorted, row.SD)
-			}
 			states[s] = SpeciesState{
 				Population: sorted,
 				HallOfFame: hof,

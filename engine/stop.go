@@ -20,7 +20,7 @@ type StopConfig struct {
 	// is fitted to; 0 means no trend rule.
 	Window int `json:"window"`
 	// Confidence is how sure the trend must be of an improvement for the
-	// run to go on (one-sided).
+	// run to go on (one-sided, Student's t on the trend's scatter).
 	Confidence float64 `json:"confidence"`
 	// Games ends the run after the generation that brings its games to
 	// at least this many; 0 means no such budget.
@@ -38,8 +38,8 @@ func (c *Config) checkStop(bad func(key, format string, args ...any)) {
 	if sc == nil {
 		return
 	}
-	if sc.Window == 1 || sc.Window < 0 || sc.Window > MaxGenerations {
-		bad("stop.window", "%d: want 0 (no trend rule) or from 2 to %d generations", sc.Window, MaxGenerations)
+	if sc.Window > 0 && sc.Window < 3 || sc.Window < 0 || sc.Window > MaxGenerations {
+		bad("stop.window", "%d: want 0 (no trend rule) or from 3 to %d generations (a line through two points has no scatter to judge it by)", sc.Window, MaxGenerations)
 	}
 	if !(sc.Confidence >= 0.5 && sc.Confidence < 1) {
 		bad("stop.confidence", "%v: want a probability from 0.5 up to (not including) 1", sc.Confidence)
@@ -50,23 +50,6 @@ func (c *Config) checkStop(bad func(key, format string, args ...any)) {
 	if sc.Window == 0 && sc.Games == 0 {
 		bad("stop", "neither a window nor a budget of games: give one, or leave stop out")
 	}
-}
-
-// trendRule reports whether the run records what the trend rule reads.
-func (c *Config) trendRule() bool { return c.Stop != nil && c.Stop.Window > 0 }
-
-// meanSE is the standard error of a generation's mean fitness: the
-// spread of its individuals over their number, and the noise of their
-// figures (the deals they all met move every one of them alike, which
-// the spread does not show; each member's own variance bounds it).
-func meanSE(sorted []Member, sd float64) float64 {
-	var noise float64
-	for _, m := range sorted {
-		h := (m.CI95[1] - m.CI95[0]) / 2 / z95
-		noise += h * h
-	}
-	n := float64(len(sorted))
-	return math.Sqrt(sd*sd/n + noise/n)
 }
 
 // StopReason says why a run ended before its budget.
@@ -109,57 +92,45 @@ func (c *Config) stopRule(h []GenStats) *StopReason {
 	if sc.Window < 2 || gen < sc.Window {
 		return nil
 	}
-	slope, se := trend(h[gen-sc.Window:])
+	slope, se, df := trend(h[gen-sc.Window:])
 	improving := -slope
 	if !c.species[0].minimise {
 		improving = slope
 	}
-	z := distuv.UnitNormal.Quantile(sc.Confidence)
-	if se == 0 && improving > 0 || se > 0 && improving > z*se {
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(sc.Confidence)
+	if se == 0 && improving > 0 || se > 0 && improving > t*se {
 		return nil
 	}
 	return &StopReason{Rule: "trend", Generation: gen, Games: games, Window: sc.Window, Confidence: sc.Confidence, Slope: slope, SlopeSE: se}
 }
 
-// trend fits a line to the rows' mean fitness by weighted least squares
-// (weights 1/MeanSE^2) and returns its slope per generation and the
-// slope's standard error. Rows without a standard error (a game without
-// noise) weigh as the least noisy row; all without: equal weights and a
-// standard error of 0.
-func trend(rows []GenStats) (slope, se float64) {
-	least := math.Inf(1)
+// trend fits a line to the rows' mean fitness by ordinary least squares
+// and returns its slope per generation, the slope's standard error from
+// the scatter of the means about the line, and the degrees of freedom of
+// that error. The scatter holds every kind of noise a generation's mean
+// has (the luck of its deals, which it shares with no other generation,
+// and which of its individuals were bred), whatever their structure, so
+// nothing about the game has to be assumed.
+func trend(rows []GenStats) (slope, se float64, df int) {
+	n := float64(len(rows))
+	var sx, sy float64
 	for _, r := range rows {
-		if r.MeanSE > 0 {
-			least = min(least, r.MeanSE)
-		}
+		sx += float64(r.Generation)
+		sy += r.Mean
 	}
-	w := make([]float64, len(rows))
-	for i, r := range rows {
-		s := r.MeanSE
-		if s <= 0 {
-			s = least
-		}
-		w[i] = 1
-		if !math.IsInf(s, 0) {
-			w[i] = 1 / (s * s)
-		}
-	}
-	var sw, sx, sy float64
-	for i, r := range rows {
-		sw += w[i]
-		sx += w[i] * float64(r.Generation)
-		sy += w[i] * r.Mean
-	}
-	mx, my := sx/sw, sy/sw
+	mx, my := sx/n, sy/n
 	var sxx, sxy float64
-	for i, r := range rows {
+	for _, r := range rows {
 		dx := float64(r.Generation) - mx
-		sxx += w[i] * dx * dx
-		sxy += w[i] * dx * (r.Mean - my)
+		sxx += dx * dx
+		sxy += dx * (r.Mean - my)
 	}
 	slope = sxy / sxx
-	if !math.IsInf(least, 0) {
-		se = 1 / math.Sqrt(sxx)
+	var rss float64
+	for _, r := range rows {
+		e := r.Mean - my - slope*(float64(r.Generation)-mx)
+		rss += e * e
 	}
-	return slope, se
+	df = len(rows) - 2
+	return slope, math.Sqrt(rss / float64(df) / sxx), df
 }

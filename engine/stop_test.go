@@ -47,11 +47,6 @@ func TestStopRuleEndsAFlatRun(t *testing.T) {
 	if ck.Generation != res.Generation || ck.Verdict == nil || len(ck.History) != res.Generation {
 		t.Fatalf("checkpoint at generation %d with verdict %v; the run ended at %d", ck.Generation, ck.Verdict, res.Generation)
 	}
-	for _, row := range ck.History {
-		if row.MeanSE <= 0 {
-			t.Fatalf("generation %d recorded no standard error of its mean", row.Generation)
-		}
-	}
 	// The rule did not fire a generation earlier.
 	if why := loadText(t, t.TempDir(), flatConfig).stopRule(ck.History[:len(ck.History)-1]); why != nil {
 		t.Fatalf("the rule fires at generation %d too, but the run went on", len(ck.History)-1)
@@ -101,14 +96,21 @@ func TestStopGamesBudget(t *testing.T) {
 	}
 }
 
-// TestStopRuleDecides: the rule reads the last window of the history:
-// it lets an improving run go on, in either direction, and ends one
-// whose trend is flat or worsening, or unsure at the confidence asked.
+// TestStopRuleDecides: the rule fits a line to the last window of the
+// history: it lets an improving run go on, in either direction, and ends
+// one whose trend is flat or worsening, or unsure at the confidence
+// asked.
 func TestStopRuleDecides(t *testing.T) {
-	rows := func(slope, se float64) []GenStats {
+	// Means on a line of the slope, plus or minus noise at alternate
+	// generations.
+	rows := func(slope, noise float64) []GenStats {
 		var h []GenStats
 		for g := 1; g <= 10; g++ {
-			h = append(h, GenStats{Generation: g, Mean: 50 + slope*float64(g), MeanSE: se, Games: 100})
+			e := noise
+			if g%2 == 1 {
+				e = -noise
+			}
+			h = append(h, GenStats{Generation: g, Mean: 50 + slope*float64(g) + e, Games: 100})
 		}
 		return h
 	}
@@ -120,15 +122,18 @@ func TestStopRuleDecides(t *testing.T) {
 		window     int
 		confidence float64
 	}{
-		{"cost falling", "cost", rows(-1, 0.5), false, 4, 0.95},
+		{"cost falling", "cost", rows(-1, 0.1), false, 4, 0.95},
 		{"cost flat", "cost", rows(0, 0.5), true, 4, 0.95},
 		{"cost rising", "cost", rows(1, 0.5), true, 4, 0.95},
 		{"score rising", "score", rows(0.01, 0.001), false, 4, 0.95},
 		{"score falling", "score", rows(-0.01, 0.001), true, 4, 0.95},
-		// -0.3 a generation over 4 with se 0.5: t 1.34, between the
-		// quantiles of 0.8 (0.84) and 0.95 (1.64).
-		{"unsure, asked for 0.95", "cost", rows(-0.3, 0.5), true, 4, 0.95},
-		{"unsure, asked for 0.8", "cost", rows(-0.3, 0.5), false, 4, 0.8},
+		{"cost falling without noise", "cost", rows(-0.001, 0), false, 4, 0.95},
+		// Over generations 7 to 10 the means of slope -0.4 and noise 0.5
+		// fit a slope of -0.2 +- 0.283 (hand-worked in TestTrend) on 2
+		// degrees of freedom: t 0.707, between Student's quantiles of 0.8
+		// (1.061) and 0.7 (0.617).
+		{"unsure, asked for 0.8", "cost", rows(-0.4, 0.5), true, 4, 0.8},
+		{"unsure, asked for 0.7", "cost", rows(-0.4, 0.5), false, 4, 0.7},
 		{"shorter than the window", "cost", rows(0, 0.5)[:3], false, 4, 0.95},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,29 +150,34 @@ func TestStopRuleDecides(t *testing.T) {
 }
 
 func TestTrend(t *testing.T) {
-	rows := []GenStats{{Generation: 3, Mean: 10, MeanSE: 1}, {Generation: 4, Mean: 9.5, MeanSE: 1}, {Generation: 5, Mean: 9, MeanSE: 1}, {Generation: 6, Mean: 8.5, MeanSE: 1}}
-	slope, se := trend(rows)
-	// x: 3..6, mean 4.5, sum of squares 5: se 1/sqrt 5.
-	if math.Abs(slope+0.5) > 1e-12 || math.Abs(se-1/math.Sqrt(5)) > 1e-12 {
-		t.Errorf("slope %v +- %v, want -0.5 +- %v", slope, se, 1/math.Sqrt(5))
+	// On a line: slope -0.5, no scatter.
+	rows := []GenStats{{Generation: 3, Mean: 10}, {Generation: 4, Mean: 9.5}, {Generation: 5, Mean: 9}, {Generation: 6, Mean: 8.5}}
+	slope, se, df := trend(rows)
+	if math.Abs(slope+0.5) > 1e-12 || se != 0 || df != 2 {
+		t.Errorf("a line: slope %v +- %v on %d, want -0.5 +- 0 on 2", slope, se, df)
 	}
-	// A noisier row counts for less.
-	rows[3].Mean, rows[3].MeanSE = 20, 100
-	if slope, _ := trend(rows); math.Abs(slope+0.5) > 0.01 {
-		t.Errorf("a row of standard error 100 pulled the slope to %v", slope)
+	// Generations 7..10 of -0.4 a generation, -0.5 at odd generations and
+	// +0.5 at even: x deviations -1.5, -0.5, 0.5, 1.5 (sum of squares 5)
+	// against noise -0.5, 0.5, -0.5, 0.5 add 1/5 to the slope: -0.2;
+	// residuals -0.2, 0.6, -0.6, 0.2, their sum of squares 0.8 over 2
+	// degrees of freedom, 0.4; se sqrt(0.4/5) = 0.283.
+	rows = nil
+	for g := 7; g <= 10; g++ {
+		e := 0.5
+		if g%2 == 1 {
+			e = -0.5
+		}
+		rows = append(rows, GenStats{Generation: g, Mean: 50 - 0.4*float64(g) + e})
 	}
-	// Without noise: equal weights, no standard error.
-	for i := range rows {
-		rows[i].MeanSE = 0
-	}
-	if _, se := trend(rows); se != 0 {
-		t.Errorf("rows without noise: se %v", se)
+	slope, se, df = trend(rows)
+	if math.Abs(slope+0.2) > 1e-9 || math.Abs(se-math.Sqrt(0.08)) > 1e-9 || df != 2 {
+		t.Errorf("slope %v +- %v on %d, want -0.2 +- 0.283 on 2", slope, se, df)
 	}
 }
 
 func TestStopConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ stop, want string }{
-		{"stop: {window: 1}", "stop.window: 1: want 0 (no trend rule) or from 2"},
+		{"stop: {window: 2}", "stop.window: 2: want 0 (no trend rule) or from 3"},
 		{"stop: {confidence: 1}", "stop.confidence: 1: want a probability"},
 		{"stop: {games: -5}", "stop.games: -5"},
 		{"stop: {window: 0}", "stop: neither a window nor a budget of games"},
