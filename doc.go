@@ -24,6 +24,9 @@
 //	                     journal
 //	natsqueue            the NATS JetStream work queue; knows no game
 //	internal/ui          the dashboard (evotune ui): read-only HTTP
+//	internal/quality     quality at a fixed budget: models run on a config a
+//	                     quarter of the budget at a time, recommendations on
+//	                     fresh deals (evotune bench, the quality benchmark)
 //	internal/plot        the figures as SVG, for report.svg and the dashboard
 //	fitness/catalog      the one list of games; Register adds others
 //	fitness/battleship   \

@@ -36,6 +36,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -308,31 +309,15 @@ func verdict(r record) string {
 	return ""
 }
 
-// advance brings the run in runDir to generation gen: started, or
-// resumed with a budget of gen.
+// advance brings the run in runDir to generation gen: started from the
+// config at cfgPath, or resumed with a budget of gen.
 func (t *task) advance(ctx context.Context, cfgPath, runDir string, gen, workers int) (*engine.Checkpoint, error) {
-	opts := engine.Options{Dir: runDir, Workers: workers, Generations: gen}
-	if _, err := os.Stat(filepath.Join(runDir, rundir.CheckpointFile)); err == nil {
-		if _, err := engine.Resume(ctx, opts); err != nil {
-			return nil, err
-		}
-	} else {
-		cfg, err := engine.Load(cfgPath)
-		if err != nil {
-			return nil, err
-		}
-		_, err = engine.Start(ctx, cfg, opts)
-		cfg.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	ck, cfg, err := engine.ReadCheckpoint(runDir)
+	cfg, err := engine.Load(cfgPath)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Close()
-	return ck, nil
+	defer cfg.Close()
+	return quality.Advance(ctx, cfg, runDir, gen, workers)
 }
 
 // measureSolo re-measures a Battleship best against over9000 on the same

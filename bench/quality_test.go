@@ -1,26 +1,79 @@
 package main
 
 import (
-	"math"
+	"strconv"
 	"testing"
+
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/quality"
 )
 
-// TestQuantiles: the median and quartiles of a list, infinite entries (a
-// run that never reached its target) included.
-func TestQuantiles(t *testing.T) {
-	inf := math.Inf(1)
-	for _, tc := range []struct {
-		xs            []float64
-		med, lo, high float64
-	}{
-		{[]float64{3, 1, 2, 5, 4}, 3, 2, 4},
-		{[]float64{8000, inf, 16000, inf, inf}, inf, 16000, inf},
-		{[]float64{8000, 8000, 16000, inf, inf}, 16000, 8000, inf},
-		{[]float64{1, 2, 3, 4}, 2.5, 1.75, 3.25},
-	} {
-		med, lo, hi := quantiles(tc.xs)
-		if med != tc.med || lo != tc.lo || hi != tc.high {
-			t.Errorf("quantiles(%v) = %v, %v, %v; want %v, %v, %v", tc.xs, med, lo, hi, tc.med, tc.lo, tc.high)
+// TestAutoselectPlansTheBudget: on every problem of the quality
+// benchmark, the precision the spsa-autoselect row runs at plans the
+// problem's budget within one generation (a config writing it and no
+// budget, parsed here).
+func TestAutoselectPlansTheBudget(t *testing.T) {
+	t.Chdir("..") // the problems find examples/ from the repository's root
+	row, err := quality.ParseRow(quality.AutoselectRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range qualityProblems {
+		p := &qualityProblems[i]
+		t.Run(p.name, func(t *testing.T) {
+			qp, err := p.problem()
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := qp.Config(row, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prec, _ := qp.Precision()
+			// The same config without its budget: autoselect plans it.
+			planned := quality.Problem{File: qp.File, Text: qp.Text}
+			noBudget, err := planned.Text(1, "  model: spsa\n  spsa-autoselect: {precision: "+formatG(prec)+", edge-loss: 0.5}\n", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := engine.Parse(qp.File, noBudget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cfg.Close()
+			if g := cfg.Evolution.Generations; g < p.generations-1 || g > p.generations+1 {
+				t.Errorf("precision %g plans %d generations, want %d", prec, g, p.generations)
+			}
+			run, err := engine.Parse(qp.File, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer run.Close()
+			if run.Evolution.Generations != p.generations {
+				t.Errorf("the row's runs have a budget of %d generations, want %d", run.Evolution.Generations, p.generations)
+			}
+			t.Logf("%s: precision %g plans %d generations", p.name, prec, cfg.Evolution.Generations)
+		})
+	}
+}
+
+func formatG(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// TestEveryRowRunsEveryProblem: no row of the quality benchmark is
+// refused by a problem's config, so a long benchmark does not stop at
+// its first run of a new row.
+func TestEveryRowRunsEveryProblem(t *testing.T) {
+	t.Chdir("..")
+	for i := range qualityProblems {
+		p := &qualityProblems[i]
+		qp, err := p.problem()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range qualityRows {
+			if why, err := qp.Refusal(r); why != "" || err != nil {
+				t.Errorf("%s %s: %q, %v", p.name, r.Name, why, err)
+			}
 		}
 	}
 }

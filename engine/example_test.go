@@ -37,3 +37,30 @@ evolution: {population: 1, model: annealing}
 	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search, spsa, bayes)
 	// broken.yaml:4: evolution.population: 1: want at least 2
 }
+
+// A config's players, built as its run builds them, for a measure made
+// outside the run: the tuned player at its starting point against the
+// baselines.
+func ExampleConfig_TunedPlayer() {
+	cfg, err := engine.Parse("tune.yaml", []byte(`
+game: battleship
+player: tuned
+seeds: [{}]
+fitness: {objective: shots, baselines: {opponents: [random]}}
+evolution: {population: 16, generations: 10}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cfg.Close()
+	start := cfg.StartGenes() // the first seed: the player's defaults
+	player, err := cfg.TunedPlayer(start)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, names, err := cfg.Baselines()
+	fmt.Println(len(start), "genes;", player != nil, names, err, "lower is better:", cfg.LowerIsBetter())
+	// Output: 12 genes; true [random] <nil> lower is better: true
+}
