@@ -234,7 +234,14 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 	}
 	for q := done + 1; q <= Quarters; q++ {
 		gen := p.Quarter(q)
-		ck, err := Advance(ctx, cfg, runDir, gen, workers)
+		// A run closes its config's outside program when it ends, so it
+		// gets a config of its own; cfg's measures the recommendations.
+		runCfg, err := engine.Parse(p.File, text)
+		if err != nil {
+			return nil, err
+		}
+		ck, err := Advance(ctx, runCfg, runDir, gen, workers)
+		runCfg.Close()
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -296,4 +297,50 @@ func ExampleParseRow() {
 	// Output:
 	// cmaes+racing: model cmaes, racing true, autoselect false
 	// spsa-autoselect: model spsa, racing false, autoselect true
+}
+
+// TestOutsideProgramMeasured: a run ends by closing its config's outside
+// program, so the recommendations of a config that plays one are measured
+// through a config of their own (they were not: "game closed").
+func TestOutsideProgramMeasured(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 for the Pig program")
+	}
+	pig, err := filepath.Abs(filepath.Join("..", "..", "examples", "pig", "pig.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pig.yaml")
+	text := fmt.Sprintf(`name: pig
+seed: 1
+command: [python3, %q]
+player: tuned
+fitness:
+  objective: score
+  baselines: {opponents: [hold20], games: 4}
+evolution:
+  population: 4
+  generations: 4
+`, pig)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := engine.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cfg.Close() })
+	b, err := OpenBench(filepath.Join(dir, "bench"), file, cfg, 4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := ParseRows("generational")
+	rec, err := b.Problem.Run(context.Background(), b.Dir, rows[0], 1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Figures) != Quarters {
+		t.Fatalf("%d figures, want one a quarter: %+v", len(rec.Figures), rec)
+	}
 }
