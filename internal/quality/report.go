@@ -216,7 +216,8 @@ func Draw(title, refName string, ref []float64, lines []Line) []byte {
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">games played by the run</text>`+"\n", (left+w-right)/2, h-12)
 	if len(ref) > 0 {
 		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black" stroke-dasharray="5,4"/>`+"\n", left, y(ref[0]), w-right, y(ref[0]))
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f">%s</text>`+"\n", w-right+6, y(ref[0])+4, escape(refName))
+		// Inside the plot, above the line: the legend holds the right margin.
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" fill="#555">%s</text>`+"\n", left+6, y(ref[0])-5, escape(refName))
 	}
 	for i, c := range curves {
 		col := colours[i%len(colours)]
@@ -229,7 +230,13 @@ func Draw(title, refName string, ref []float64, lines []Line) []byte {
 			fmt.Fprintf(&band, "%.1f,%.1f ", x(c.points[k][0]), y(c.points[k][2]))
 		}
 		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" fill-opacity="0.12" stroke="none"/>`+"\n", band.String(), col)
-		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`+"\n", med.String(), col)
+		// A racing row is dashed: where racing cut nothing its line is
+		// its model's, which shows through the gaps.
+		dash := ""
+		if strings.HasSuffix(c.name, "+racing") {
+			dash = ` stroke-dasharray="7,5"`
+		}
+		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`+"\n", med.String(), col, dash)
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="%s">%s</text>`+"\n", w-right+6, top+20+float64(i)*18, col, escape(c.name))
 	}
 	b.WriteString("</svg>\n")
