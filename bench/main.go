@@ -94,7 +94,7 @@ type record struct {
 }
 
 const (
-	freshSeed   = 0x6265_6e63_6821 // "bench!": deals no run plays (runs derive theirs from their own seeds)
+	freshSeed   = quality.FreshSeed // deals no run plays (runs derive theirs from their own seeds)
 	screenGames = 2000
 )
 

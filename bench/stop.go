@@ -14,6 +14,7 @@ import (
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
+	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -207,44 +208,27 @@ func (p stopProblem) measure(ctx context.Context, g fitness.Game, fullFile, stop
 }
 
 // measureSpec plays the player spec on deals fresh deals and returns
-// its results deal by deal: a solo cost against the game's default
-// opponent (opponent empty), or a seat-swapped pair's mean score against
-// opponent.
+// its results deal by deal (quality.Measure): a solo cost against the
+// game's default opponent (opponent empty), or a seat-swapped pair's mean
+// score against opponent.
 func measureSpec(ctx context.Context, g fitness.Game, spec, opponent string, deals, workers int) ([]float64, error) {
 	role := g.Roles()[0]
 	player, err := fitness.ParseSpec(g, role, spec)
 	if err != nil {
 		return nil, err
 	}
-	if sg, ok := g.(fitness.SoloGame); ok && opponent == "" {
-		opp, err := fitness.ParseSpec(g, sg.Solo().Opponent, sg.Solo().DefaultOpponent)
-		if err != nil {
-			return nil, err
-		}
-		ms := make([]fitness.Match, deals)
-		for i := range ms {
-			ms[i] = fitness.Match{A: player, B: opp, Seed: fitness.Derive(freshSeed, uint64(i))}
-		}
-		return fitness.PlaySoloMatches(ctx, sg, ms, workers, nil)
+	sg, solo := g.(fitness.SoloGame)
+	solo = solo && opponent == ""
+	var opp fitness.Player
+	if solo {
+		opp, err = fitness.ParseSpec(g, sg.Solo().Opponent, sg.Solo().DefaultOpponent)
+	} else {
+		opp, err = fitness.ParseSpec(g, role, opponent)
 	}
-	opp, err := fitness.ParseSpec(g, role, opponent)
 	if err != nil {
 		return nil, err
 	}
-	ms := make([]fitness.Match, 2*deals)
-	for i := range deals {
-		s := fitness.Derive(freshSeed, uint64(i))
-		ms[2*i], ms[2*i+1] = fitness.Match{A: player, B: opp, Seed: s}, fitness.Match{A: opp, B: player, Seed: s}
-	}
-	outs, err := fitness.PlayMatches(ctx, g, ms, workers, nil)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, deals)
-	for i := range deals {
-		out[i] = (outs[2*i].Score() + outs[2*i+1].Flip().Score()) / 2
-	}
-	return out, nil
+	return quality.Measure(ctx, g, player, []fitness.Player{opp}, solo, deals, workers)
 }
 
 // stopReport prints the table of a problem's recorded seeds.
@@ -300,22 +284,27 @@ func (p stopProblem) trajectory(ctx context.Context, dir string, seeds, deals, w
 		if err != nil {
 			return err
 		}
+		opps, _, err := cfg.Baselines()
+		if err != nil {
+			cfg.Close()
+			return err
+		}
 		measured := map[string]float64{}
 		for _, row := range ck.History {
 			key := fmt.Sprint(row.BestGenes)
 			f, ok := measured[key]
 			if !ok {
-				file := filepath.Join(dir, "trajectory.yaml")
-				if err := writeParams(file, runDir, cfg.Space(), row.BestGenes); err != nil {
-					cfg.Close()
-					return err
-				}
-				xs, err := measureSpec(ctx, cfg.GameOf(), "tuned:"+file, p.opponent, deals, workers)
+				player, err := cfg.TunedPlayer(row.BestGenes)
 				if err != nil {
 					cfg.Close()
 					return err
 				}
-				f = mean(xs)
+				xs, err := quality.Measure(ctx, cfg.GameOf(), player, opps, cfg.LowerIsBetter(), deals, workers)
+				if err != nil {
+					cfg.Close()
+					return err
+				}
+				f = quality.Mean(xs)
 				measured[key] = f
 			}
 			fmt.Printf("%s seed %d generation %d: the hall of fame's first %.4g on %d fresh deals\n", p.name, seed, row.Generation, f, deals)
