@@ -283,7 +283,7 @@ func TestFirstRecordsRead(t *testing.T) {
 	}
 	var b strings.Builder
 	Table(&b, []Line{l}, false, func(r Record) float64 { return r.Reference })
-	want := "| cmaes | 2 | 0.49 [0.485, 0.495] | 0.51 [0.505, 0.515] | 0.55 [0.545, 0.555] | 11200 | 2 of 2 |"
+	want := "| cmaes | 2 | 0.49 [0.485, 0.495] | 0.51 [0.505, 0.515] | 0.55 [0.545, 0.555] | 11,200 | 2 of 2 |"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("got\n%s\nwant a line %s", b.String(), want)
 	}

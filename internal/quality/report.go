@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/printable"
 )
 
@@ -86,7 +87,7 @@ func Table(w io.Writer, lines []Line, lowerIsBetter bool, target func(Record) fl
 			row += fmt.Sprintf(" %.4g [%.4g, %.4g] |", p.Median, p.Q1, p.Q3)
 		}
 		if target == nil {
-			fmt.Fprintf(w, "%s %.0f |\n", row, s.At[len(s.At)-1].Games)
+			fmt.Fprintf(w, "%s %s |\n", row, english.Thousands(int64(math.Round(s.At[len(s.At)-1].Games))))
 			continue
 		}
 		var toTarget []float64
@@ -105,9 +106,9 @@ func Table(w io.Writer, lines []Line, lowerIsBetter bool, target func(Record) fl
 			toTarget = append(toTarget, first)
 		}
 		med, _, _ := Quantiles(toTarget)
-		text := fmt.Sprintf("%.0f", med)
-		if math.IsInf(med, 1) {
-			text = "more than the budget"
+		text := "more than the budget"
+		if !math.IsInf(med, 1) {
+			text = english.Thousands(int64(math.Round(med)))
 		}
 		fmt.Fprintf(w, "%s %s | %d of %d |\n", row, text, reached, len(l.Records))
 	}

@@ -233,6 +233,7 @@ func TestBenchBadInput(t *testing.T) {
 		{"a model twice", []string{cfgFile, "--models", "cmaes,cmaes"}, "--models: model cmaes named twice"},
 		{"no seeds", []string{cfgFile, "--models", "cmaes", "--seeds", "0"}, "--seeds 0: want 1 to 1000"},
 		{"too few generations", []string{cfgFile, "--models", "cmaes", "--generations", "3"}, "--generations 3: want at least 4"},
+		{"no generations", []string{cfgFile, "--models", "cmaes", "--generations", "0"}, "--generations 0: want at least 4"},
 		{"no deals", []string{cfgFile, "--models", "cmaes", "--deals", "0"}, "--deals 0: want 1 to"},
 		{"bad workers", []string{cfgFile, "--models", "cmaes", "--workers", "-1"}, "--workers -1: want 0 (all cores) to 1024"},
 		{"no config", []string{filepath.Join(t.TempDir(), "nope.yaml"), "--models", "cmaes"}, "no such file"},

@@ -30,12 +30,15 @@ type benchOptions struct {
 	models      string
 	seeds       int
 	generations int
-	workers     int
-	out         string
-	deals       int
-	report      bool
-	quiet       bool
-	json        bool
+	// generationsSet: --generations was given (0 is then refused, as
+	// run refuses it, not read as the config's budget).
+	generationsSet bool
+	workers        int
+	out            string
+	deals          int
+	report         bool
+	quiet          bool
+	json           bool
 }
 
 // benchJSON is bench's --json document.
@@ -83,6 +86,7 @@ running nothing. Results do not depend on --workers.`,
 			if o.config, err = exactlyOne(args, "CONFIG"); err != nil {
 				return err
 			}
+			o.generationsSet = cmd.Flags().Changed("generations")
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error { return o.run(ctx) })
 		},
 	}
@@ -117,8 +121,8 @@ func (o *benchOptions) check() ([]quality.Row, error) {
 	case o.seeds < 1 || o.seeds > maxBenchSeeds:
 		return nil, usagef("--seeds %d: want 1 to %d", o.seeds, maxBenchSeeds)
 	case o.generations < 0 || o.generations > engine.MaxGenerations:
-		return nil, usagef("--generations %d: want %d to %d (0: the config's)", o.generations, quality.Quarters, engine.MaxGenerations)
-	case o.generations > 0 && o.generations < quality.Quarters:
+		return nil, usagef("--generations %d: want %d to %d", o.generations, quality.Quarters, engine.MaxGenerations)
+	case (o.generations > 0 || o.generationsSet) && o.generations < quality.Quarters:
 		return nil, usagef("--generations %d: want at least %d (a recommendation is measured at each quarter of the budget)", o.generations, quality.Quarters)
 	case o.workers < 0 || o.workers > engine.MaxWorkers:
 		return nil, usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
