@@ -40,18 +40,7 @@ type State struct {
 	SPRT  int    `json:"sprt"`  // Format
 	State string `json:"state"` // InProgress, Finished or Stopped
 	PID   int    `json:"pid"`   // the process writing it
-	Game  string `json:"game"`
-	A     string `json:"a"`
-	B     string `json:"b"`
-	Test  string `json:"test"` // "pentanomial" or "paired difference"
-	// H0 and H1 are the hypotheses on the quantity Unit names.
-	H0     float64    `json:"h0"`
-	H1     float64    `json:"h1"`
-	Unit   string     `json:"unit"`
-	Alpha  float64    `json:"alpha"`
-	Beta   float64    `json:"beta"`
-	Bounds [2]float64 `json:"bounds"`
-	Seed   uint64     `json:"seed"`
+	Test
 	// MaxGames is the cap; Games counts the games played (a solo test's
 	// deals, each played by A and by B).
 	MaxGames int     `json:"max_games"`
@@ -65,6 +54,24 @@ type State struct {
 	// clean sweep's Elo).
 	Estimate *stats.Estimate `json:"estimate,omitempty"`
 	Batches  []Batch         `json:"batches"`
+}
+
+// Test is what a test is: its game and players, its hypotheses and error
+// rates, its bounds and its seed. `evotune sprt --json` reports it too.
+type Test struct {
+	Game string `json:"game"`
+	A    string `json:"a"`
+	B    string `json:"b"`
+	Kind string `json:"test"` // "pentanomial" or "paired difference"
+	// H0 and H1 are the hypotheses on the quantity Unit names (logistic
+	// Elo, normalized Elo, or the solo measure).
+	H0     float64    `json:"h0"`
+	H1     float64    `json:"h1"`
+	Unit   string     `json:"unit"`
+	Alpha  float64    `json:"alpha"`
+	Beta   float64    `json:"beta"`
+	Bounds [2]float64 `json:"bounds"`
+	Seed   uint64     `json:"seed"`
 }
 
 // Batch is where the test stood after a batch.

@@ -14,8 +14,8 @@ import (
 )
 
 func state() *State {
-	return &State{SPRT: Format, State: InProgress, PID: 7, Game: "mnk", A: "classic", B: "greedy", Test: "pentanomial",
-		H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{-2.94, 2.94}, Seed: 5, MaxGames: 1000,
+	return &State{SPRT: Format, State: InProgress, PID: 7, Test: Test{Game: "mnk", A: "classic", B: "greedy", Kind: "pentanomial",
+		H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{-2.94, 2.94}, Seed: 5}, MaxGames: 1000,
 		Games: 80, LLR: 1.5, Estimate: &stats.Estimate{Value: 100, CI95: [2]float64{80, 120}, N: 40},
 		Batches: []Batch{{Games: 40, LLR: 0.7}, {Games: 80, LLR: 1.5}}}
 }

@@ -133,12 +133,12 @@ func (s *Server) testPage(t *test) testPage {
 		return p
 	}
 	p.Title = cleanText(fmt.Sprintf("sprt: %s vs %s", st.A, st.B))
-	p.Subtitle = cleanText(fmt.Sprintf("%s · %s test · H0 %g, H1 %g %s · alpha %g, beta %g · seed %d", st.Game, st.Test, st.H0, st.H1, st.Unit, st.Alpha, st.Beta, st.Seed))
+	p.Subtitle = cleanText(fmt.Sprintf("%s · %s test · H0 %g, H1 %g %s · alpha %g, beta %g · seed %d", st.Game, st.Kind, st.H0, st.H1, st.Unit, st.Alpha, st.Beta, st.Seed))
 	if t.Ended {
 		p.Problem = fmt.Sprintf("the process that ran this test (pid %d) has ended without a verdict: it was killed or the machine stopped; run the same command again to test anew", st.PID)
 	}
 	count, quantity := "games", fmt.Sprintf("%s of A against B", st.Unit)
-	if st.Test == "paired difference" {
+	if st.Kind == "paired difference" {
 		count, quantity = "deals", fmt.Sprintf("mean of A - B, %s", st.Unit)
 	}
 	verdict, means := st.Verdict, ""
@@ -160,7 +160,7 @@ func (s *Server) testPage(t *test) testPage {
 		{ID: "games", Label: count, Value: grouped(st.Games), Note: "of at most " + grouped(st.MaxGames)},
 		{ID: "verdict", Label: "verdict", Value: verdict, Note: means},
 	}
-	if st.Test == "paired difference" {
+	if st.Kind == "paired difference" {
 		p.Cards[2].Note += ", each played by A and by B"
 	}
 	if st.Estimate == nil && st.Games > 0 {

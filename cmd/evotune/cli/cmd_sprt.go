@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
@@ -134,19 +135,10 @@ func (o *sprtOptions) check(cmd *cobra.Command) error {
 	return nil
 }
 
-// sprtReport is the verdict of a test, as --json prints it.
+// sprtReport is the verdict of a test, as --json prints it: what the
+// test is (the fields of its state file) and where it ended.
 type sprtReport struct {
-	Game   string     `json:"game"`
-	A      string     `json:"a"`
-	B      string     `json:"b"`
-	Test   string     `json:"test"` // "pentanomial" or "paired difference"
-	H0     float64    `json:"h0"`
-	H1     float64    `json:"h1"`
-	Unit   string     `json:"unit"` // logistic Elo, normalized Elo, or the solo measure
-	Alpha  float64    `json:"alpha"`
-	Beta   float64    `json:"beta"`
-	Bounds [2]float64 `json:"bounds"`
-	Seed   uint64     `json:"seed"`
+	sprtfile.Test
 	// Verdict is "H1 accepted", "H0 accepted" or "no verdict" (the cap).
 	Verdict string `json:"verdict"`
 	// Games counts the games played head to head; in a solo test, the
@@ -159,14 +151,8 @@ type sprtReport struct {
 	Elo           *stats.Estimate    `json:"elo,omitempty"`
 	NormalizedElo *stats.Estimate    `json:"normalized_elo,omitempty"`
 	// Solo: the mean of A - B over the deals.
-	Difference *stats.Estimate `json:"difference,omitempty"`
-	Batches    []sprtBatch     `json:"batches"`
-}
-
-// sprtBatch is where the test stood after a batch.
-type sprtBatch struct {
-	Games int     `json:"games"`
-	LLR   float64 `json:"llr"`
+	Difference *stats.Estimate  `json:"difference,omitempty"`
+	Batches    []sprtfile.Batch `json:"batches"`
 }
 
 // sequential is one kind of test: it plays the games first to
@@ -196,7 +182,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	rep := sprtReport{Game: g.Name(), A: o.player, B: o.vs, Alpha: o.alpha, Beta: o.beta, Seed: o.seed}
+	rep := sprtReport{Test: sprtfile.Test{Game: g.Name(), A: o.player, B: o.vs, Alpha: o.alpha, Beta: o.beta, Seed: o.seed}}
 	rep.Bounds[0], rep.Bounds[1] = stats.WaldBounds(o.alpha, o.beta)
 	var test sequential
 	solo, hasSolo := fitness.SoloOf(g)
@@ -211,7 +197,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 				return err
 			}
 		}
-		rep.Test, rep.Unit, rep.H0, rep.H1 = "paired difference", solo.Measure, o.diff0, o.diff1
+		rep.Kind, rep.Unit, rep.H0, rep.H1 = "paired difference", solo.Measure, o.diff0, o.diff1
 		test = &soloTest{g: g.(fitness.SoloGame), a: a, b: b, opp: soloOpp, seed: o.seed, workers: workers, measure: solo.Measure,
 			sprt: stats.NormalSPRT{Alpha: o.alpha, Beta: o.beta, Mu0: o.diff0, Mu1: o.diff1}}
 	default:
@@ -225,13 +211,13 @@ func (o *sprtOptions) run(ctx context.Context) error {
 			return usagef("--batch %d: want an even number, head-to-head games are played in seat-swapped pairs", o.batch)
 		}
 		model, _ := stats.ParseEloModel(o.model)
-		rep.Test, rep.Unit, rep.H0, rep.H1 = "pentanomial", model.String()+" Elo", o.elo0, o.elo1
+		rep.Kind, rep.Unit, rep.H0, rep.H1 = "pentanomial", model.String()+" Elo", o.elo0, o.elo1
 		test = &pairTest{g: g, a: a, b: b, seed: fitness.MatchSeed(o.seed), workers: workers,
 			sprt: stats.SPRT{Alpha: o.alpha, Beta: o.beta, Elo0: o.elo0, Elo1: o.elo1, Model: model}}
 	}
 	lines := newSPRTLines(e, o.json)
 	fmt.Fprintf(lines.w, "%s: %s vs %s; %s test, H0 %g, H1 %g %s; alpha %g, beta %g; LLR bounds [%.2f, %.2f]\n",
-		g.Name(), o.player, o.vs, rep.Test, rep.H0, rep.H1, rep.Unit, o.alpha, o.beta, rep.Bounds[0], rep.Bounds[1])
+		g.Name(), o.player, o.vs, rep.Kind, rep.H0, rep.H1, rep.Unit, o.alpha, o.beta, rep.Bounds[0], rep.Bounds[1])
 	verdict := stats.Continue
 	if err := o.writeState(&rep, test, sprtfile.InProgress); err != nil {
 		return err
@@ -248,7 +234,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		rep.Games += n
 		rep.LLR = test.llr()
 		verdict = stats.Decide(rep.LLR, rep.Bounds[0], rep.Bounds[1])
-		rep.Batches = append(rep.Batches, sprtBatch{Games: rep.Games, LLR: rep.LLR})
+		rep.Batches = append(rep.Batches, sprtfile.Batch{Games: rep.Games, LLR: rep.LLR})
 		// The state first: a reader that saw the line finds its batch.
 		if verdict == stats.Continue && rep.Games < o.maxGames {
 			if err := o.writeState(&rep, test, sprtfile.InProgress); err != nil {
@@ -296,14 +282,10 @@ func (o *sprtOptions) writeState(rep *sprtReport, test sequential, state string)
 	if o.output == "" {
 		return nil
 	}
-	st := sprtfile.State{SPRT: sprtfile.Format, State: state, PID: os.Getpid(), Game: rep.Game, A: rep.A, B: rep.B,
-		Test: rep.Test, H0: rep.H0, H1: rep.H1, Unit: rep.Unit, Alpha: rep.Alpha, Beta: rep.Beta, Bounds: rep.Bounds, Seed: rep.Seed,
-		MaxGames: o.maxGames, Games: rep.Games, LLR: rep.LLR, Verdict: rep.Verdict}
+	st := sprtfile.State{SPRT: sprtfile.Format, State: state, PID: os.Getpid(), Test: rep.Test,
+		MaxGames: o.maxGames, Games: rep.Games, LLR: rep.LLR, Verdict: rep.Verdict, Batches: slices.Clone(rep.Batches)}
 	if state != sprtfile.Finished {
 		st.Verdict = ""
-	}
-	for _, b := range rep.Batches {
-		st.Batches = append(st.Batches, sprtfile.Batch{Games: b.Games, LLR: b.LLR})
 	}
 	if rep.Games > 0 {
 		var r sprtReport
@@ -328,7 +310,7 @@ func writeSPRTVerdict(w io.Writer, r sprtReport) {
 
 // quantity names what the test's hypotheses are about.
 func quantity(r sprtReport) string {
-	if r.Test == "pentanomial" {
+	if r.Kind == "pentanomial" {
 		return fmt.Sprintf("the %s of %s against %s", r.Unit, r.A, r.B)
 	}
 	return fmt.Sprintf("the mean of %s - %s in %s", r.A, r.B, r.Unit)
@@ -336,7 +318,7 @@ func quantity(r sprtReport) string {
 
 // countWord is what Games counts: games, or deals that A and B each play.
 func countWord(r sprtReport) string {
-	if r.Test == "pentanomial" {
+	if r.Kind == "pentanomial" {
 		return "game"
 	}
 	return "deal"
