@@ -26,6 +26,8 @@ type spsaSettings struct {
 	// with a larger budget continues the same schedule.
 	Pairs int     `json:"spsa_pairs"`
 	CEnd  float64 `json:"spsa_c_end"`
+	// REnd is the step at the budget's end; 0 plans it from the pairs an
+	// iteration plays (plannedREnd).
 	REnd  float64 `json:"spsa_r_end"`
 	Alpha float64 `json:"spsa_alpha"`
 	Gamma float64 `json:"spsa_gamma"`
@@ -100,14 +102,27 @@ func (s *spsaSettings) Fields(d *yamlcheck.Checker) yamlcheck.Fields {
 	}
 }
 
-// The defaults: Spall's exponents and ratio, c_end as Stockfish's tuning
-// macro prints it (a twentieth of each range), and an r_end that moves
-// theta across a gene's range within a few thousand pairs, not fishtest's
-// 0.002, which is sized for budgets of 100,000 games and more.
+// The defaults: Spall's exponents and ratio, and c_end as Stockfish's
+// tuning macro prints it (a twentieth of each range).
+const spsaDefaultCEnd = spsa.StockfishCEnd
+
+// The default r_end is spsaREnd, or spsaStepPerIteration over the pairs
+// an iteration plays where that is less. An iteration's pairs all perturb
+// theta along one direction, so its step grows with them, and with it the
+// other genes' share of the result, which pairs along one direction
+// cannot average away: a fixed 0.02 crossed a gene's range within a
+// generation at 1,000 pairs an iteration. On a noisy bowl the best r_end
+// at 20, 100 and 1,000 pairs an iteration was about 0.1, 0.02 and 0.002,
+// a product of 2 (fishtest's 0.002 at 1,000); at 40 pairs Connect Four
+// did better with 0.02 than with 2/40, so the product only lowers it
+// (docs/tuning.md has both measurements).
 const (
-	spsaDefaultCEnd = spsa.StockfishCEnd
-	spsaDefaultREnd = 0.02
+	spsaREnd             = 0.02
+	spsaStepPerIteration = 2
 )
+
+// plannedREnd is the default r_end for iterations of per pairs.
+func plannedREnd(per int) float64 { return min(spsaREnd, spsaStepPerIteration/float64(max(1, per))) }
 
 func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
 	if s.Auto != nil {
@@ -122,7 +137,7 @@ func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
 		key string
 		v   *float64
 		def float64
-	}{{"spsa-c-end", &s.CEnd, spsaDefaultCEnd}, {"spsa-r-end", &s.REnd, spsaDefaultREnd},
+	}{{"spsa-c-end", &s.CEnd, spsaDefaultCEnd}, {"spsa-r-end", &s.REnd, 0},
 		{"spsa-alpha", &s.Alpha, spsa.DefaultAlpha}, {"spsa-gamma", &s.Gamma, spsa.DefaultGamma},
 		{"spsa-a-ratio", &s.A, spsa.DefaultARatio}} {
 		if !has("evolution." + d.key) {
@@ -172,7 +187,11 @@ func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
 		v   float64
 	}{{"spsa-r-end", s.REnd}, {"spsa-alpha", s.Alpha}, {"spsa-gamma", s.Gamma}, {"spsa-a-ratio", s.A}} {
 		if !(f.v >= 0 && f.v <= 100) {
-			bad("evolution."+f.key, "%v: want a number from 0 to 100", f.v)
+			want := "a number from 0 to 100"
+			if f.key == "spsa-r-end" {
+				want = "0 (planned from the pairs an iteration plays) or a number above it, at most 100"
+			}
+			bad("evolution."+f.key, "%v: want %s", f.v, want)
 		}
 	}
 	if s.Auto != nil {
@@ -234,7 +253,11 @@ func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
 	if pairs == 0 {
 		pairs = max(1, e.Generations*(e.Population/2)*per)
 	}
-	sched := spsa.NewSchedule(p.Space.Len(), pairs, s.CEnd, s.REnd)
+	rEnd := s.REnd
+	if rEnd == 0 {
+		rEnd = plannedREnd(per)
+	}
+	sched := spsa.NewSchedule(p.Space.Len(), pairs, s.CEnd, rEnd)
 	sched.Alpha, sched.Gamma, sched.ARatio = s.Alpha, s.Gamma, s.A
 	if s.Auto != nil {
 		plan, err := s.Auto.plan(p.Space.Len())
@@ -321,6 +344,7 @@ type spsaModel struct {
 	duel       bool // theta+ plays theta- (else both play the baselines)
 	st         spsaState
 	spread     Spread
+	said       bool // the schedule is logged
 }
 
 // perturbations draws generation gen's iterations from the current
@@ -335,6 +359,13 @@ func (m *spsaModel) perturbations(gen int) []spsa.Perturbation {
 }
 
 func (m *spsaModel) Ask(gen int) ([][]float64, error) {
+	if gen == 0 && !m.said && m.p.Logf != nil {
+		// Said once, as the run starts: a resume keeps the checkpoint's
+		// schedule, whatever its new budget would plan.
+		sc := m.st.SPSA.Schedule()
+		m.p.Logf("spsa%s: plans %d pairs: c_end %.4g, r_end %.4g for every gene", m.p.Label, sc.Pairs, sc.CEnd[0], sc.REnd[0])
+		m.said = true
+	}
 	var out [][]float64
 	for _, p := range m.perturbations(gen) {
 		out = append(out, p.Plus, p.Minus)

@@ -356,3 +356,72 @@ func TestSPSAStateRefusesForgedStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestSPSAStepFollowsTheGames: spsa's default r_end is planned from the
+// pairs an iteration plays (spsaREnd, at most spsaStepPerIteration over
+// them), so that a run of 1,000 games a genome recommends a point at
+// least as good as one of 20 games a genome, where a fixed r_end moved
+// theta across a gene's range each generation; a written spsa-r-end is
+// kept as written.
+func TestSPSAStepFollowsTheGames(t *testing.T) {
+	s := mixedSpace(t)
+	const pop, gens, sd, seeds = 8, 12, 0.25, 5
+	rEnd := func(m Model) float64 {
+		var v struct {
+			SPSA struct {
+				Schedule struct {
+					Pairs int       `json:"pairs"`
+					REnd  []float64 `json:"r_end"`
+				} `json:"schedule"`
+			} `json:"spsa"`
+		}
+		if err := json.Unmarshal(m.State()[spsaKey], &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.SPSA.Schedule.REnd[0]
+	}
+	for _, games := range []int{20, 1000} {
+		if got, want := rEnd(newOwn(t, "spsa", s, pop, gens, games, 1, nil)), min(spsaREnd, spsaStepPerIteration/float64(games)); got != want {
+			t.Errorf("%d games a genome: r_end %v, want %v (%v, at most %d / %d pairs an iteration)", games, got, want, spsaREnd, spsaStepPerIteration, games)
+		}
+		written := newOwn(t, "spsa", s, pop, gens, games, 1, func(st Settings) { st.(*spsaSettings).REnd = 0.007 })
+		if got := rEnd(written); got != 0.007 {
+			t.Errorf("%d games a genome, spsa-r-end 0.007: r_end %v", games, got)
+		}
+	}
+	var few, many []float64
+	for seed := range uint64(seeds) {
+		noise := func() *rand.Rand { return fitness.NewRand(fitness.Derive(seed, 9)) }
+		few = append(few, optimiseBowl(t, s, newOwn(t, "spsa", s, pop, gens, 20, seed, nil), gens, 20, sd, noise()))
+		many = append(many, optimiseBowl(t, s, newOwn(t, "spsa", s, pop, gens, 1000, seed, nil), gens, 1000, sd, noise()))
+	}
+	t.Logf("true cost of theta: 20 games a genome %.4f (median of %v), 1,000 games %.4f (median of %v)", median(few), few, median(many), many)
+	if !(median(many) <= median(few)) {
+		t.Errorf("1,000 games a genome: theta's true cost %.4f in the median, 20 games %.4f: want no worse with fifty times the games", median(many), median(few))
+	}
+}
+
+// BenchmarkSPSAStepOnTheBowl prints the median true cost of spsa's theta
+// on the noisy bowl over 7 seeds at 20, 100 and 1,000 games a genome, for
+// r_end from a tenth to ten times the default (docs/tuning.md quotes it):
+//
+//	go test ./engine/model -run '^$' -bench SPSAStepOnTheBowl -benchtime 1x -v
+func BenchmarkSPSAStepOnTheBowl(b *testing.B) {
+	s := mixedSpace(b)
+	const pop, gens, sd, seeds = 8, 12, 0.25, 7
+	for range b.N {
+		for _, games := range []int{20, 100, 1000} {
+			line := fmt.Sprintf("%5d games a genome:", games)
+			for _, times := range []float64{0.1, 0.3, 1, 3, 10} {
+				r := times * plannedREnd(games)
+				var costs []float64
+				for seed := range uint64(seeds) {
+					m := newOwn(b, "spsa", s, pop, gens, games, seed, func(st Settings) { st.(*spsaSettings).REnd = r })
+					costs = append(costs, optimiseBowl(b, s, m, gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
+				}
+				line += fmt.Sprintf("  r_end %.3g: %.3f", r, median(costs))
+			}
+			b.Log(line)
+		}
+	}
+}
