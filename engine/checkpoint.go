@@ -267,7 +267,7 @@ func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config,
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := parseIn(filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(ck))
+	cfg, err := parseFor(ck.ConfigHash, filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(ck), nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
 	}

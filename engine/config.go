@@ -67,6 +67,9 @@ type setup struct {
 	species  []*species   // the main species (main, once built), then the rivals when co-evolving
 	program  *program     // the outside program, with command:
 	guard    *workerGuard // set when a worker loads a coordinator's config
+	// legacyModel chooses the model of a config that names none as
+	// before model.SoloDefault: see parseFor.
+	legacyModel bool
 }
 
 // CoevolveConfig adds a second species, of the game's other role, that
@@ -175,8 +178,36 @@ func parseIn(file string, text []byte, baseDir string) (*Config, error) {
 
 // parseGuarded is parseIn for a worker when guard is not nil.
 func parseGuarded(file string, text []byte, baseDir string, guard *workerGuard) (*Config, error) {
+	return parseWith(file, text, baseDir, guard, false)
+}
+
+// parseFor parses a config that must hash to hash: a checkpoint's, or a
+// coordinator's for its workers. A config that names no model ran on a
+// solo measure with Models[0] before model.SoloDefault was its default:
+// when its hash says so, that config is returned, so that a run goes on
+// with the model it began with. Otherwise it is parseGuarded's config,
+// whose hash the caller compares.
+func parseFor(hash, file string, text []byte, baseDir string, guard *workerGuard) (*Config, error) {
+	c, err := parseWith(file, text, baseDir, guard, false)
+	if err != nil || c.Hash() == hash || c.has("evolution.model") || c.Evolution.Model.Name != model.SoloDefault {
+		return c, err
+	}
+	old, err := parseWith(file, text, baseDir, guard, true)
+	if err != nil || old.Hash() != hash {
+		if old != nil {
+			old.Close()
+		}
+		return c, nil
+	}
+	c.Close()
+	return old, nil
+}
+
+// parseWith is parseGuarded; legacy chooses the model of a config that
+// names none as before model.SoloDefault (model.Evolution.ChooseDefault).
+func parseWith(file string, text []byte, baseDir string, guard *workerGuard, legacy bool) (*Config, error) {
 	c := defaults()
-	c.file, c.baseDir, c.text, c.guard = file, baseDir, text, guard
+	c.file, c.baseDir, c.text, c.guard, c.legacyModel = file, baseDir, text, guard, legacy
 	ck := yamlcheck.New(file)
 	c.at = ck
 	root := ck.Parse(text)
@@ -450,6 +481,15 @@ func (c *Config) ChangedKeys(other *Config) []string {
 	return slices.Compact(keys)
 }
 
+// chosenSummary says which model a solo measure's config that names none
+// runs, and why (model.Evolution.ChooseDefault).
+func (c *Config) chosenSummary() string {
+	if c.Evolution.Chosen == "" {
+		return ""
+	}
+	return "  model: " + c.Evolution.Chosen + "; write evolution.model to choose\n"
+}
+
 // Summary describes a valid config in a few lines, for `evotune validate`.
 func (c *Config) Summary() string {
 	e, f := c.Evolution, c.Fitness
@@ -471,5 +511,5 @@ func (c *Config) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, %s, %s, seed %d\n",
 		c.file, c.Game, c.Player, english.Count(c.main.space.Len(), "gene"), english.Count(len(c.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + c.spendingSummary()
+		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + c.chosenSummary() + c.spendingSummary()
 }

@@ -79,11 +79,13 @@ func TestHashIgnoresBudgetAndWorkers(t *testing.T) {
 		changed string // "" when results do not change
 	}{
 		{"same", "", ""},
-		{"budget", "evolution: {generations: 99}\n", ""},
+		{"budget", "evolution: {generations: 80}\n", ""},
 		{"workers", "run: {workers: 7}\n", ""},
 		{"name", "name: other\n", ""},
 		{"a default written out", "evolution: {population: 24}\n", ""},
-		{"population", "evolution: {population: 30}\n", "evolution.population"},
+		// bayes, a solo measure's default, starts with two generations of
+		// random genomes.
+		{"population", "evolution: {population: 30}\n", "evolution.bayes_initial,evolution.population"},
 		{"seed", "seed: 2\n", "seed"},
 		{"rules", "rules: {reveal: ship}\n", "rules.reveal"},
 		{"space", "space: {jitter: {max: 0.01}}\n", "space.jitter.max"},

@@ -439,7 +439,7 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 		return nil, fmt.Errorf("engine: batch %s: %w", batch, err)
 	}
 	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
-	cfg, err := parseGuarded("batch "+batch+"#config", []byte(s.Config), ".", guard)
+	cfg, err := parseFor(s.ConfigHash, "batch "+batch+"#config", []byte(s.Config), ".", guard)
 	if guard.refused {
 		if cfg != nil {
 			cfg.Close()

@@ -31,7 +31,8 @@ evolution: {population: 1, model: annealing}
 	// tune.yaml: valid
 	//   battleship, player tuned, 12 genes to search, 1 seed
 	//   objective shots: baselines [random] x 100 games (weight 1)
-	//   generational model, population 16, 10 generations, seed 1
+	//   bayes model, population 16, 10 generations, seed 1
+	//   model: bayes, a solo measure's default (generational for others); write evolution.model to choose
 	//   remeasure: the best 3 on 1000 fresh games per baseline opponent at the end; the winner again,
 	//     beside the starting point, on a second fresh sample
 	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search, spsa, bayes)

@@ -120,7 +120,7 @@ func Inspect(dir string) (*Inspection, error) {
 			ins.Header.Game = guard.recorded.Game
 		}
 	}
-	cfg, err := parseGuarded(path+"#config", []byte(ck.Config), baseDirOf(ck), guard)
+	cfg, err := parseFor(ck.ConfigHash, path+"#config", []byte(ck.Config), baseDirOf(ck), guard)
 	if err != nil {
 		return ins, fmt.Errorf("%s: the config stored in the checkpoint does not load here: %s", path, oneLine(err))
 	}

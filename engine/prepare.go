@@ -100,6 +100,7 @@ func (c *Config) prepare(p *yamlcheck.Checker) bool {
 	}
 	// What the model is told of the rest, and what it plans from it.
 	c.Evolution.Uses = c.uses()
+	c.Evolution.ChooseDefault(c.Fitness.Objective == Solo, c.legacyModel, c.has)
 	c.Evolution.Plan()
 	return true
 }

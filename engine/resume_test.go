@@ -315,12 +315,15 @@ func TestRunLog(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	want := []string{
 		at(1) + "start crash: game battleship, player tuned, model generational, population 4, 3 generations, 1 worker",
-		gen(4, 1, "BEST"),
-		at(5) + "stopped after generation 1 on request",
-		at(6) + "resume crash at generation 1 of 3, 2 workers",
-		gen(9, 2, "BEST"),
-		gen(12, 3, final),
-		at(13) + "finished 3 generations",
+		// A solo measure's config that names no model says why it runs
+		// the one it does.
+		at(2) + "model: generational, the default: evolution.elitism is generational's, and bayes, a solo measure's default, would not read it",
+		gen(5, 1, "BEST"),
+		at(6) + "stopped after generation 1 on request",
+		at(7) + "resume crash at generation 1 of 3, 2 workers",
+		gen(10, 2, "BEST"),
+		gen(13, 3, final),
+		at(14) + "finished 3 generations",
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("run.log has %d lines, want %d:\n%s", len(lines), len(want), data)

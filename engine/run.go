@@ -207,6 +207,9 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	defer logf.Close()
 	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
 		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model.Name, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
+	if c := cfg.Evolution.Chosen; c != "" {
+		r.logf("model: %s", c)
+	}
 	if err := r.startModels(); err != nil {
 		return nil, err
 	}
@@ -250,7 +253,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	cfg, err := parseIn(cfgPath, text, baseDirOf(ck))
+	cfg, err := parseFor(ck.ConfigHash, cfgPath, text, baseDirOf(ck), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,11 @@ func (s *bayesSettings) Check(e *Evolution, chosen bool, bad Bad) {
 		bad("evolution.model", "model bayes models at most %d genes; this space has %d: tune fewer knobs, or use another model", gp.MaxDims, u.Genes)
 	}
 	if n := int64(e.Population) * int64(e.Generations); n > gp.MaxPoints {
-		bad("evolution.generations", "%d: model bayes is told population x generations = %d points, more than the %d it models", e.Generations, n, gp.MaxPoints)
+		hint := ""
+		if e.Chosen != "" {
+			hint = fmt.Sprintf(" (bayes is a solo measure's default: write evolution.model: %s for this budget)", Models[0].Name)
+		}
+		bad("evolution.generations", "%d: model bayes is told population x generations = %d points, more than the %d it models%s", e.Generations, n, gp.MaxPoints, hint)
 	}
 	if s.Initial < 1 || s.Initial > gp.MaxPoints {
 		bad("evolution.bayes-initial", "%d: want from 1 to %d random genomes", s.Initial, gp.MaxPoints)

@@ -33,7 +33,11 @@ type Evolution struct {
 	// that cannot honour all of it to refuse (Settings.Check); the engine
 	// sets it before the checks. It is not a setting and not in the hash.
 	Uses Uses
-	own  map[string]Settings // every model's settings, by its name
+	// Chosen says, on a solo measure whose config names no model, which
+	// model ChooseDefault chose and why, as a phrase starting with its
+	// name (for validate's summary and run.log); empty otherwise.
+	Chosen string
+	own    map[string]Settings // every model's settings, by its name
 }
 
 // Uses is what a config asks of a run beyond its evolution: section.
@@ -177,6 +181,65 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 	for _, m := range Models {
 		e.own[m.Name].Check(e, m == e.Model, bad)
 	}
+}
+
+// SoloDefault is the model a config that names none runs on a solo
+// measure, where the quality benchmark found it best (docs/tuning.md,
+// "Which model"): it beat generational on the quickstart at 100 deals a
+// genome and was no worse at 1,000.
+const SoloDefault = "bayes"
+
+// ChooseDefault settles the model of a config that names none, once Uses
+// is set: SoloDefault on a solo measure (solo) when the evolution:
+// section writes nothing but population, generations, hall-of-fame and
+// SoloDefault's own keys, and that model can run the rest of the config;
+// else the first model of Models, as before. legacy keeps the first, as
+// configs that named no model ran before SoloDefault existed (a run
+// started then resumes as it began). Chosen says which and why.
+func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) {
+	if has("evolution.model") || e.Population < 2 {
+		return
+	}
+	first := Models[0].Name
+	if !solo || legacy {
+		return
+	}
+	alt, _ := Lookup(SoloDefault)
+	for _, m := range Models {
+		if m == alt {
+			continue
+		}
+		for key := range e.own[m.Name].Fields(yamlcheck.New("")) {
+			if has("evolution." + key) {
+				e.Chosen = fmt.Sprintf("%s, the default: evolution.%s is %s's, and %s, a solo measure's default, would not read it", first, key, m.Name, SoloDefault)
+				return
+			}
+		}
+	}
+	for _, key := range []string{"selection", "tournament-size", "crossover", "crossover-rate", "blend-alpha", "mutation-rate", "mutation"} {
+		if has("evolution." + key) {
+			e.Chosen = fmt.Sprintf("%s, the default: evolution.%s breeds, and %s, a solo measure's default, does not", first, key, SoloDefault)
+			return
+		}
+	}
+	settings := e.own[alt.Name]
+	settings.Settle(e, has)
+	// Not the budget: a run resumed with more generations must keep its
+	// model (its Check refuses a budget it cannot take, saying so).
+	budget := e.Generations
+	e.Generations = 1
+	var why string
+	settings.Check(e, true, func(key, format string, args ...any) {
+		if why == "" {
+			why = key + ": " + fmt.Sprintf(format, args...)
+		}
+	})
+	e.Generations = budget
+	if why != "" {
+		e.Chosen = fmt.Sprintf("%s, the default: %s, a solo measure's default, cannot run this config (%s)", first, SoloDefault, why)
+		return
+	}
+	e.Model, e.Chosen = alt, fmt.Sprintf("%s, a solo measure's default (%s for others)", alt.Name, first)
 }
 
 // A Planner is a model's Settings that set the budget from what the rest

@@ -151,22 +151,22 @@ evolution:
 	cli.Main([]string{"eval", "guess", "--player", "tuned:best.yaml", "--player", "tuned",
 		"--vs", "middle", "--games", "2000"}, os.Stdout, io.Discard)
 	// Output:
-	// evolved guess: 28
+	// evolved guess: 25
 	// guess: 2000 games per player and pairing, seed 1
 	//
 	// player           mean miss  95% CI             median      sd    games   (lower is better)
-	// tuned:best.yaml    24.777  [24.044, 25.509]    22.9  16.704     2000
+	// tuned:best.yaml    24.602  [23.815, 25.388]    21.3  17.938     2000
 	// tuned              49.425  [48.274, 50.575]    56.4  26.236     2000
 	// middle             30.705  [30.030, 31.380]    33.1  15.388     2000
 	//
 	// paired differences of mean miss on the same deals, 95% CI (below 0: the first needs fewer):
-	//   tuned:best.yaml - tuned = -24.648 [-26.330, -22.966] miss
-	//   tuned:best.yaml - middle = -5.929 [-6.800, -5.057] miss
+	//   tuned:best.yaml - tuned = -24.823 [-26.602, -23.044] miss
+	//   tuned:best.yaml - middle = -6.104 [-7.085, -5.122] miss
 	//   tuned - middle = +18.719 [+17.794, +19.645] miss
 	//
-	// tuned:best.yaml vs middle: 2000 games in 1000 seat-swapped pairs: 1254 wins, 0 draws, 746 losses
-	//   score 0.6270 [0.5970, 0.6570] (higher is better), Elo +90.2 [+68.3, +112.9], normalized Elo +64.5 [+48.2, +80.8]
-	//   pairs scoring 0, 1/2, 1, 3/2, 2: [373, 0, 0, 0, 627]
+	// tuned:best.yaml vs middle: 2000 games in 1000 seat-swapped pairs: 1234 wins, 0 draws, 766 losses
+	//   score 0.6170 [0.5869, 0.6471] (higher is better), Elo +82.8 [+61.0, +105.4], normalized Elo +59.1 [+43.0, +75.2]
+	//   pairs scoring 0, 1/2, 1, 3/2, 2: [383, 0, 0, 0, 617]
 	// tuned vs middle: 2000 games in 1000 seat-swapped pairs: 368 wins, 0 draws, 1632 losses
 	//   score 0.1840 [0.1600, 0.2080] (higher is better), Elo -258.7 [-288.1, -232.2], normalized Elo -200.4 [-225.7, -175.0]
 	//   pairs scoring 0, 1/2, 1, 3/2, 2: [816, 0, 0, 0, 184]
