@@ -59,9 +59,15 @@ func TestSoloDefaultModel(t *testing.T) {
 			}
 		})
 	}
+	// bayes's own key written is bayes's to check, not a reason for
+	// another model.
+	_, err := Parse("c.yaml", []byte(solo+"evolution: {bayes-initial: 5000}\n"))
+	if err == nil || !strings.Contains(err.Error(), "evolution.bayes-initial: 5000: want from 1 to 2000 random genomes") {
+		t.Errorf("bayes-initial 5000: %v", err)
+	}
 	// More than bayes models is refused, saying how to run it, not run
 	// with another model: a resume with a larger budget keeps its model.
-	_, err := Parse("c.yaml", []byte(solo+"evolution: {population: 24, generations: 100}\n"))
+	_, err = Parse("c.yaml", []byte(solo+"evolution: {population: 24, generations: 100}\n"))
 	if err == nil || !strings.Contains(err.Error(), "2400 points, more than the 2000 it models (bayes is a solo measure's default: write evolution.model: generational for this budget)") {
 		t.Errorf("a budget of 2,400 points: %v", err)
 	}

@@ -209,7 +209,7 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 		if m == alt {
 			continue
 		}
-		for key := range e.own[m.Name].Fields(yamlcheck.New("")) {
+		for _, key := range slices.Sorted(maps.Keys(e.own[m.Name].Fields(yamlcheck.New("")))) {
 			if has("evolution." + key) {
 				e.Chosen = fmt.Sprintf("%s, the default: evolution.%s is %s's, and %s, a solo measure's default, would not read it", first, key, m.Name, SoloDefault)
 				return
@@ -224,6 +224,15 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 	}
 	settings := e.own[alt.Name]
 	settings.Settle(e, has)
+	choose := func() {
+		e.Model, e.Chosen = alt, fmt.Sprintf("%s, a solo measure's default (%s for others)", alt.Name, first)
+	}
+	for key := range settings.Fields(yamlcheck.New("")) {
+		if has("evolution." + key) {
+			choose() // its own key asks for it: its Check says what is wrong
+			return
+		}
+	}
 	// Not the budget: a run resumed with more generations must keep its
 	// model (its Check refuses a budget it cannot take, saying so).
 	budget := e.Generations
@@ -239,7 +248,7 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 		e.Chosen = fmt.Sprintf("%s, the default: %s, a solo measure's default, cannot run this config (%s)", first, SoloDefault, why)
 		return
 	}
-	e.Model, e.Chosen = alt, fmt.Sprintf("%s, a solo measure's default (%s for others)", alt.Name, first)
+	choose()
 }
 
 // A Planner is a model's Settings that set the budget from what the rest
