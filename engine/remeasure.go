@@ -592,6 +592,9 @@ func (c *Config) spendingSummary() string {
 	if c.rates() {
 		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
 	}
+	if note := c.Evolution.CostNote(); note != "" {
+		s += "  " + note + "\n"
+	}
 	if sc := c.Stop; sc != nil {
 		if sc.Window > 0 {
 			s += fmt.Sprintf("  stop: once a line through the last %d generations' mean fitness shows no improvement\n    at confidence %g\n", sc.Window, sc.Confidence)

@@ -107,6 +107,13 @@ func (s *bayesSettings) Check(e *Evolution, chosen bool, bad Bad) {
 	}
 }
 
+// costNote: the fits grow faster than the points told (BenchmarkFit in
+// internal/gp measured a fit at 512 points and at 2,000).
+func (s *bayesSettings) costNote(e *Evolution) string {
+	return fmt.Sprintf("the model's fits take CPU time beyond the games', growing faster than the %d genomes told\n    (a fit took about 1.3 s at 512 points, 44 s at 2,000, on a 2-core machine: docs/tuning.md)",
+		min(int64(e.Population)*int64(e.Generations), gp.MaxPoints))
+}
+
 func (s *bayesSettings) Size(e *Evolution, _ int) int { return e.Population }
 
 // Kept: every genome's figure is a point; racing is refused anyway.

@@ -251,6 +251,21 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 	choose()
 }
 
+// A coster is a model's Settings whose own work costs CPU time beyond the
+// games' that a user should know of before a run (bayes's fits).
+type coster interface {
+	costNote(e *Evolution) string
+}
+
+// CostNote says, in a line for validate's summary, what the run's model
+// costs beyond its games; "" when that is negligible.
+func (e *Evolution) CostNote() string {
+	if c, ok := e.settings().(coster); ok {
+		return c.costNote(e)
+	}
+	return ""
+}
+
 // A Planner is a model's Settings that set the budget from what the rest
 // of the config asks (Uses), once that is known: spsa's autoselect plans
 // its generations.

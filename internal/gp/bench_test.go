@@ -25,7 +25,7 @@ func benchPoints(n, d int) []Point {
 // BenchmarkFit: a generation's fit, from the last hyperparameters (one
 // restart) and from scratch (the default restarts).
 func BenchmarkFit(b *testing.B) {
-	for _, n := range []int{64, 256, 512} {
+	for _, n := range []int{64, 256, 512, MaxPoints} {
 		pts := benchPoints(n, 12)
 		warm, err := Fit(pts, nil, Settings{Restarts: -1}, newRand(1))
 		if err != nil {
@@ -37,6 +37,9 @@ func BenchmarkFit(b *testing.B) {
 			start *Hyper
 			s     Settings
 		}{{"warm", &h, Settings{Restarts: -1}}, {"default", nil, Settings{}}} {
+			if n == MaxPoints && tc.start == nil {
+				continue // tens of seconds a restart: the warm fit says what a generation costs
+			}
 			b.Run(fmt.Sprintf("n=%d/%s", n, tc.name), func(b *testing.B) {
 				for b.Loop() {
 					if _, err := Fit(pts, tc.start, tc.s, newRand(2)); err != nil {
