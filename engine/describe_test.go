@@ -146,6 +146,14 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		return data
 	}
 	batch := (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil)
+	// A run whose config names no model, begun when generational was
+	// every config's default: its hash is the old default's.
+	const unnamed = "game: battleship\nplayer: tuned\nfitness: {baselines: {games: 24}}\nevolution: {population: 8, generations: 4}\n"
+	legacy, err := parseWith("legacy.yaml", []byte(unnamed), ".", nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy.Close()
 	for _, tc := range []struct {
 		name  string
 		run   []byte
@@ -153,6 +161,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		want  string // "": played
 	}{
 		{"good", good, nil, ""},
+		{"a run begun under the old default", rewrite(func(s *runDescription) { s.Config, s.ConfigHash = unnamed, legacy.Hash() }), nil, ""},
 		{"not stored", nil, errors.New("no such key"), "batch r.0.0: the run's description: no such key"},
 		{"malformed", []byte(`{"format":2,"config":`), nil, "malformed run description"},
 		{"an unknown field", []byte(`{"format":2,"configs":"x"}`), nil, "malformed run description"},

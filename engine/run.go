@@ -92,6 +92,9 @@ var (
 	ErrConfigChanged = errors.New("edited in ways that change results")
 	// ErrBudget is returned for a generation budget below the generations run.
 	ErrBudget = errors.New("budget below the generations already run")
+	// ErrModelBudget is returned for a budget given beside the config
+	// that its model cannot take (bayes's most genomes told).
+	ErrModelBudget = errors.New("a budget the model cannot take")
 	// ErrNoRivals is returned when exporting rivals of a run without them.
 	ErrNoRivals = errors.New("the run has no co-evolved rivals")
 )
@@ -166,6 +169,18 @@ func newRunner(cfg *Config, opts Options) *runner {
 	return r
 }
 
+// checkBudget refuses a budget of gens generations given beside the
+// config (0: none) that the config's model cannot take.
+func (c *Config) checkBudget(gens int) error {
+	if gens == 0 || gens == c.Evolution.Generations {
+		return nil
+	}
+	if why := c.Evolution.CheckBudget(gens); why != "" {
+		return fmt.Errorf("%w: --generations %s", ErrModelBudget, why)
+	}
+	return nil
+}
+
 // Start begins a new run of cfg in opts.Dir, which must not hold one.
 func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if err := opts.check(); err != nil {
@@ -191,6 +206,9 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
 		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another -o/--output",
 			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
+	}
+	if err := cfg.checkBudget(opts.Generations); err != nil {
+		return nil, err
 	}
 	wrote = true
 	if err := lock.RemoveStaleTemps(); err != nil {
@@ -262,8 +280,16 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		cfg.Name = ck.Name
 	}
 	if cfg.Hash() != ck.ConfigHash {
+		now := cfg
+		if ckCfg.legacyModel && !cfg.legacyModel {
+			// Compare like with like: the run's model is the old default's.
+			if old, err := parseWith(cfgPath, text, baseDirOf(ck), nil, true); err == nil {
+				defer old.Close()
+				now = old
+			}
+		}
 		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
-			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(cfg)))
+			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(now)))
 	}
 	var changed []string
 	for spec, sum := range ck.Files {
@@ -287,6 +313,9 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		// The budget the run was given (run --generations), not the
 		// config's, which was not edited since.
 		r.budget = ck.Budget
+	}
+	if err := cfg.checkBudget(r.budget); err != nil {
+		return nil, err
 	}
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)

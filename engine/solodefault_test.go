@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +131,76 @@ func TestRunStartedBeforeTheSoloDefaultResumes(t *testing.T) {
 	}
 	if got, want := state(dir), state(straight); got != want {
 		t.Errorf("resumed, the older run ends\n%s\nwant the straight run's\n%s", got, want)
+	}
+	// Its config edited, the refusal names what the user changed, not
+	// the model the new default would have chosen.
+	path := filepath.Join(dir, rundir.ConfigFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte("population: 4"), []byte("population: 6"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resume(context.Background(), Options{Dir: dir, Workers: 1, Generations: 4})
+	if !errors.Is(err, ErrConfigChanged) || !strings.Contains(err.Error(), "(evolution.population)") {
+		t.Errorf("population edited: %v, want a refusal naming evolution.population alone", err)
+	}
+}
+
+// TestBudgetBesideTheConfig: a budget given on the command line that the
+// config's model cannot take (bayes, a solo measure's default, models at
+// most 2,000 genomes told) is refused before a game, starting or
+// resuming, and the run is left as it was; one it can take runs.
+func TestBudgetBesideTheConfig(t *testing.T) {
+	const text = "game: battleship\nplayer: tuned\nfitness: {baselines: {games: 4}}\nremeasure: off\nevolution: {population: 4, generations: 2}\n"
+	const want = "a budget the model cannot take: --generations 600: model bayes is told population x generations = 2400 points, more than the 2000 it models"
+	cfgDir := t.TempDir()
+	dir := t.TempDir()
+	_, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 1, Generations: 600})
+	if !errors.Is(err, ErrModelBudget) || err.Error() != want {
+		t.Fatalf("run --generations 600: %v, want %q", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused start left a checkpoint: %v", err)
+	}
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1, Generations: 600}); !errors.Is(err, ErrModelBudget) || err.Error() != want {
+		t.Fatalf("resume --generations 600: %v, want %q", err, want)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("a refused resume changed the checkpoint (%v)", err)
+	}
+	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1, Generations: 3}); err != nil {
+		t.Fatalf("resume --generations 3: %v", err)
+	}
+}
+
+// TestSPSAHashKeepsItsOldStep: spsa's r_end left out is planned now, but
+// it hashes as the 0.02 it was, so that a run begun before resumes (its
+// schedule is in its state); 0.02 written hashes the same, 0 written
+// (no step) does not.
+func TestSPSAHashKeepsItsOldStep(t *testing.T) {
+	const spsa = "game: battleship\nplayer: tuned\nevolution: {model: spsa, population: 4, generations: 2%s}\n"
+	hash := func(extra string) string {
+		cfg, err := Parse("c.yaml", []byte(fmt.Sprintf(spsa, extra)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cfg.Close()
+		return cfg.Hash()
+	}
+	if left, written := hash(""), hash(", spsa-r-end: 0.02"); left != written {
+		t.Errorf("spsa-r-end left out hashes %s, written as 0.02 %s: want the same", left, written)
+	}
+	if hash("") == hash(", spsa-r-end: 0") {
+		t.Error("spsa-r-end 0 (no step) hashes as left out")
 	}
 }

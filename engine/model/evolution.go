@@ -239,7 +239,11 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 	e.Generations = 1
 	var why string
 	settings.Check(e, true, func(key, format string, args ...any) {
-		if why == "" {
+		switch {
+		case why != "":
+		case key == "evolution.generations": // one generation's genomes: the population is what is too large
+			why = fmt.Sprintf("evolution.population: %d: more genomes than it models", e.Population)
+		default:
 			why = key + ": " + fmt.Sprintf(format, args...)
 		}
 	})
@@ -249,6 +253,21 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 		return
 	}
 	choose()
+}
+
+// CheckBudget says what the run's model cannot do with a budget of gens
+// generations given beside the config (run and resume --generations; the
+// config's own is checked with the rest): "" when it can.
+func (e *Evolution) CheckBudget(gens int) string {
+	c := *e
+	c.Generations, c.Chosen = gens, "" // no hint to edit the config: the budget is not in it
+	var why string
+	c.settings().Check(&c, true, func(key, format string, args ...any) {
+		if why == "" && key == "evolution.generations" {
+			why = fmt.Sprintf(format, args...)
+		}
+	})
+	return why
 }
 
 // A coster is a model's Settings whose own work costs CPU time beyond the

@@ -26,8 +26,9 @@ type spsaSettings struct {
 	// with a larger budget continues the same schedule.
 	Pairs int     `json:"spsa_pairs"`
 	CEnd  float64 `json:"spsa_c_end"`
-	// REnd is the step at the budget's end; 0 plans it from the pairs an
-	// iteration plays (plannedREnd).
+	// REnd is the step at the budget's end as written; left out, it is
+	// 0.02 in the hash, as it was before rEndPlanned, and the run plans
+	// it from the pairs an iteration plays (plannedREnd).
 	REnd  float64 `json:"spsa_r_end"`
 	Alpha float64 `json:"spsa_alpha"`
 	Gamma float64 `json:"spsa_gamma"`
@@ -39,6 +40,7 @@ type spsaSettings struct {
 	// (refused), and whether evolution.generations was left to it.
 	planned     []string
 	generations bool
+	rEndPlanned bool // spsa-r-end was left out
 }
 
 // spsaAutoselect is fishtest's autoselect (internal/spsa.Target), in the
@@ -133,11 +135,12 @@ func (s *spsaSettings) Settle(_ *Evolution, has func(string) bool) {
 		}
 		s.generations = !has("evolution.generations")
 	}
+	s.rEndPlanned = !has("evolution.spsa-r-end")
 	for _, d := range []struct {
 		key string
 		v   *float64
 		def float64
-	}{{"spsa-c-end", &s.CEnd, spsaDefaultCEnd}, {"spsa-r-end", &s.REnd, 0},
+	}{{"spsa-c-end", &s.CEnd, spsaDefaultCEnd}, {"spsa-r-end", &s.REnd, spsaREnd},
 		{"spsa-alpha", &s.Alpha, spsa.DefaultAlpha}, {"spsa-gamma", &s.Gamma, spsa.DefaultGamma},
 		{"spsa-a-ratio", &s.A, spsa.DefaultARatio}} {
 		if !has("evolution." + d.key) {
@@ -187,11 +190,7 @@ func (s *spsaSettings) Check(e *Evolution, chosen bool, bad Bad) {
 		v   float64
 	}{{"spsa-r-end", s.REnd}, {"spsa-alpha", s.Alpha}, {"spsa-gamma", s.Gamma}, {"spsa-a-ratio", s.A}} {
 		if !(f.v >= 0 && f.v <= 100) {
-			want := "a number from 0 to 100"
-			if f.key == "spsa-r-end" {
-				want = "0 (planned from the pairs an iteration plays) or a number above it, at most 100"
-			}
-			bad("evolution."+f.key, "%v: want %s", f.v, want)
+			bad("evolution."+f.key, "%v: want a number from 0 to 100", f.v)
 		}
 	}
 	if s.Auto != nil {
@@ -254,7 +253,7 @@ func (s *spsaSettings) New(e *Evolution, p Problem) (Model, error) {
 		pairs = max(1, e.Generations*(e.Population/2)*per)
 	}
 	rEnd := s.REnd
-	if rEnd == 0 {
+	if s.rEndPlanned {
 		rEnd = plannedREnd(per)
 	}
 	sched := spsa.NewSchedule(p.Space.Len(), pairs, s.CEnd, rEnd)

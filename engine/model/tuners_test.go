@@ -384,7 +384,7 @@ func TestSPSAStepFollowsTheGames(t *testing.T) {
 		if got, want := rEnd(newOwn(t, "spsa", s, pop, gens, games, 1, nil)), min(spsaREnd, spsaStepPerIteration/float64(games)); got != want {
 			t.Errorf("%d games a genome: r_end %v, want %v (%v, at most %d / %d pairs an iteration)", games, got, want, spsaREnd, spsaStepPerIteration, games)
 		}
-		written := newOwn(t, "spsa", s, pop, gens, games, 1, func(st Settings) { st.(*spsaSettings).REnd = 0.007 })
+		written := newOwn(t, "spsa", s, pop, gens, games, 1, func(st Settings) { st.(*spsaSettings).REnd, st.(*spsaSettings).rEndPlanned = 0.007, false })
 		if got := rEnd(written); got != 0.007 {
 			t.Errorf("%d games a genome, spsa-r-end 0.007: r_end %v", games, got)
 		}
@@ -416,7 +416,7 @@ func BenchmarkSPSAStepOnTheBowl(b *testing.B) {
 				r := times * plannedREnd(games)
 				var costs []float64
 				for seed := range uint64(seeds) {
-					m := newOwn(b, "spsa", s, pop, gens, games, seed, func(st Settings) { st.(*spsaSettings).REnd = r })
+					m := newOwn(b, "spsa", s, pop, gens, games, seed, func(st Settings) { st.(*spsaSettings).REnd, st.(*spsaSettings).rEndPlanned = r, false })
 					costs = append(costs, optimiseBowl(b, s, m, gens, games, sd, fitness.NewRand(fitness.Derive(seed, 9))))
 				}
 				line += fmt.Sprintf("  r_end %.3g: %.3f", r, median(costs))

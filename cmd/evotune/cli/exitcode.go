@@ -104,7 +104,7 @@ func exitCodeOf(err error) ExitCode {
 	// path that is no run directory at all is the command line's mistake
 	// (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
-		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget),
+		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrModelBudget),
 		errors.Is(err, engine.ErrNoRivals), errors.Is(err, engine.ErrConfigChanged):
 		return ExitUsage
 	}
