@@ -198,12 +198,6 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	}); err != nil {
 		return nil, fmt.Errorf("natsqueue: make the shared stream: %w", err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
-		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
-		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000, Metadata: map[string]string{buildKey: set.Build},
-	}); err != nil {
-		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
-	}
 	c := &Coordinator{nc: nc, js: js, set: set, workers: map[string]hello{}, refusers: map[string]struct{}{}, refused: map[string]bool{}}
 	c.hellos, err = nc.Subscribe(helloSubject, func(m *nats.Msg) {
 		var h hello
@@ -234,6 +228,20 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, set Settings) (*Coordina
 	})
 	if err != nil {
 		return nil, fmt.Errorf("natsqueue: %w", err)
+	}
+	// A worker that refuses this coordinator says hello once, as soon as
+	// it finds the workers' consumer: the server holds the subscription
+	// before the consumer is made.
+	if err := nc.Flush(); err != nil {
+		c.hellos.Unsubscribe()
+		return nil, fmt.Errorf("natsqueue: %w", err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, jobsStream, jetstream.ConsumerConfig{
+		Durable: workerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: set.AckWait,
+		MaxDeliver: set.MaxDeliver, MaxAckPending: 10_000, Metadata: map[string]string{buildKey: set.Build},
+	}); err != nil {
+		c.hellos.Unsubscribe()
+		return nil, fmt.Errorf("natsqueue: make the workers' consumer: %w", err)
 	}
 	return c, nil
 }
