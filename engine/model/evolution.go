@@ -87,29 +87,40 @@ func (e *Evolution) Settings(name string) Settings { return e.own[name] }
 // settings are the run's model's settings.
 func (e *Evolution) settings() Settings { return e.own[e.Model.Name] }
 
+// operatorFields are the keys of the breeding operators, decoded into e
+// (selection and crossover as written, for Decode to look up).
+func (e *Evolution) operatorFields(d *yamlcheck.Checker, selection, crossover *string) yamlcheck.Fields {
+	return yamlcheck.Fields{
+		"selection":       d.String(selection),
+		"tournament-size": d.Int(&e.TournamentSize),
+		"crossover":       d.String(crossover),
+		"crossover-rate":  d.Number(&e.CrossoverRate),
+		"blend-alpha":     d.Number(&e.BlendAlpha),
+		"mutation-rate":   d.Number(&e.MutationRate),
+		"mutation": func(n *yaml.Node, path string) {
+			d.Map(n, path, yamlcheck.Fields{
+				"sigma":       d.Number(&e.Mutation.Sigma),
+				"gene-rate":   d.Number(&e.Mutation.Rate),
+				"choice-rate": d.Number(&e.Mutation.ChoiceRate),
+			})
+		},
+	}
+}
+
+// keysOf are the evolution: keys of fields, sorted.
+func keysOf(fields yamlcheck.Fields) []string { return slices.Sorted(maps.Keys(fields)) }
+
 // Decode reads the evolution: section into e (yamlcheck's first step).
 func (e *Evolution) Decode(d *yamlcheck.Checker) yamlcheck.Reader {
 	return func(n *yaml.Node, path string) {
 		var model, selection, crossover string
 		fields := yamlcheck.Fields{
-			"model":           d.String(&model),
-			"population":      d.Int(&e.Population),
-			"generations":     d.Int(&e.Generations),
-			"hall-of-fame":    d.Int(&e.HallOfFame),
-			"selection":       d.String(&selection),
-			"tournament-size": d.Int(&e.TournamentSize),
-			"crossover":       d.String(&crossover),
-			"crossover-rate":  d.Number(&e.CrossoverRate),
-			"blend-alpha":     d.Number(&e.BlendAlpha),
-			"mutation-rate":   d.Number(&e.MutationRate),
-			"mutation": func(n *yaml.Node, path string) {
-				d.Map(n, path, yamlcheck.Fields{
-					"sigma":       d.Number(&e.Mutation.Sigma),
-					"gene-rate":   d.Number(&e.Mutation.Rate),
-					"choice-rate": d.Number(&e.Mutation.ChoiceRate),
-				})
-			},
+			"model":        d.String(&model),
+			"population":   d.Int(&e.Population),
+			"generations":  d.Int(&e.Generations),
+			"hall-of-fame": d.Int(&e.HallOfFame),
 		}
+		maps.Copy(fields, e.operatorFields(d, &selection, &crossover))
 		for _, m := range Models {
 			for key, read := range e.own[m.Name].Fields(d) {
 				fields[key] = read
@@ -172,7 +183,7 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 		if m == e.Model || m.SharedKeys || e.Population < 2 {
 			continue
 		}
-		for _, key := range slices.Sorted(maps.Keys(e.own[m.Name].Fields(yamlcheck.New("")))) {
+		for _, key := range keysOf(e.own[m.Name].Fields(yamlcheck.New(""))) {
 			if key := "evolution." + key; has(key) {
 				bad(key, "belongs to model %s, and the model is %s", m.Name, e.Model.Name)
 			}
@@ -200,23 +211,24 @@ func (e *Evolution) ChooseDefault(solo, legacy bool, has func(key string) bool) 
 	if has("evolution.model") || e.Population < 2 {
 		return
 	}
-	first := Models[0].Name
 	if !solo || legacy {
 		return
 	}
+	first := Models[0].Name
 	alt, _ := Lookup(SoloDefault)
 	for _, m := range Models {
 		if m == alt {
 			continue
 		}
-		for _, key := range slices.Sorted(maps.Keys(e.own[m.Name].Fields(yamlcheck.New("")))) {
+		for _, key := range keysOf(e.own[m.Name].Fields(yamlcheck.New(""))) {
 			if has("evolution." + key) {
 				e.Chosen = fmt.Sprintf("%s, the default: evolution.%s is %s's, and %s, a solo measure's default, would not read it", first, key, m.Name, SoloDefault)
 				return
 			}
 		}
 	}
-	for _, key := range []string{"selection", "tournament-size", "crossover", "crossover-rate", "blend-alpha", "mutation-rate", "mutation"} {
+	var selection, crossover string
+	for _, key := range keysOf(e.operatorFields(yamlcheck.New(""), &selection, &crossover)) {
 		if has("evolution." + key) {
 			e.Chosen = fmt.Sprintf("%s, the default: evolution.%s breeds, and %s, a solo measure's default, does not", first, key, SoloDefault)
 			return
