@@ -31,6 +31,11 @@ func (o *ownDialer) Dial(network, address string) (net.Conn, error) {
 	}
 	if err := checkOwner(c); err != nil {
 		c.Close()
+		if errors.Is(err, errOwnerNotFound) {
+			// The connection was reset before its server's end could be
+			// read (a coordinator's port check, say): not a refusal.
+			return nil, err
+		}
 		o.mu.Lock()
 		o.last = err
 		o.mu.Unlock()
@@ -38,6 +43,11 @@ func (o *ownDialer) Dial(network, address string) (net.Conn, error) {
 	}
 	return c, nil
 }
+
+// errOwnerNotFound: a loopback connection's server end is not in the
+// kernel's list, which happens when the connection is reset as it is
+// made; Connect tries again.
+var errOwnerNotFound = errors.New("its socket is not in the kernel's list")
 
 // refusal returns the last server the dialer refused, if any.
 func (o *ownDialer) refusal() error {
@@ -59,7 +69,7 @@ func checkOwner(c net.Conn) error {
 	case err != nil:
 		return fmt.Errorf("natsqueue: the server at %s: cannot tell whose it is: %w", remote, err)
 	case !found && remote.IP.IsLoopback():
-		return fmt.Errorf("natsqueue: the server at %s: cannot tell whose it is (its socket is not in the kernel's list)", remote)
+		return fmt.Errorf("natsqueue: the server at %s: cannot tell whose it is (%w)", remote, errOwnerNotFound)
 	case !found:
 		return nil // another machine's: TLS (--tls-ca) is what proves it
 	case uid != os.Getuid() && uid != 0:

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/internal/fileio"
@@ -297,7 +299,7 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 	}
 	deadline := time.Now().Add(o.Wait)
 	nc, err := nats.Connect(addr, opts...)
-	for errors.Is(err, nats.ErrNoServers) && own.refusal() == nil && time.Now().Before(deadline) {
+	for notServingYet(err) && own.refusal() == nil && time.Now().Before(deadline) {
 		if o.Waiting != nil {
 			o.Waiting()
 			o.Waiting = nil
@@ -322,6 +324,18 @@ func Connect(ctx context.Context, addr string, o ConnectOptions) (*nats.Conn, er
 		return nil, fmt.Errorf("natsqueue: connect to %s: %w", Redact(addr), err)
 	}
 	return nc, nil
+}
+
+// notServingYet reports whether a failed connection is one to a
+// coordinator that does not serve yet, which Connect waits for: nothing
+// listens, or the connection was reset or closed before the server
+// spoke. A coordinator checks that its port is free by listening on it
+// for a moment before its server does, and a worker started beside it
+// may be reset by that listener.
+func notServingYet(err error) bool {
+	return errors.Is(err, nats.ErrNoServers) || errors.Is(err, errOwnerNotFound) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // ErrOpenServer is returned by Authenticates for a server that takes

@@ -56,22 +56,24 @@ func freeAddr(t *testing.T) string {
 }
 
 // startWorker starts an `evotune worker` process, killed at the test's end.
-func startWorker(t *testing.T, args ...string) *exec.Cmd {
+func startWorker(t *testing.T, args ...string) *bgProc {
 	t.Helper()
 	cmd := evotune(append([]string{"worker"}, args...)...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	p := &bgProc{cmd: cmd, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-p.done
 		if t.Failed() {
 			t.Logf("worker stderr:\n%s", errb.String())
 		}
 	})
-	return cmd
+	return p
 }
 
 // distStraight runs distConfig locally, once per test binary, and
@@ -122,10 +124,16 @@ func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 }
 
 // waitJournal waits until the run in dir has journalled at least n
-// batches of generation gen (from 0).
-func waitJournal(t *testing.T, dir string, gen, n int) {
+// batches of generation gen (from 0), and fails at once should one of
+// the workers it needs exit first.
+func waitJournal(t *testing.T, dir string, gen, n int, needed ...*bgProc) {
 	t.Helper()
 	waitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
+		for _, w := range needed {
+			if w.exited() {
+				t.Fatalf("a worker exited before the journal held %d batches of generation %d: %v", n, gen+1, w.err)
+			}
+		}
 		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
 		return g > gen || (g == gen && k >= n)
 	})
@@ -169,11 +177,11 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	flags := []string{"--serve", addr, "--batch", "25", "--ack-wait", "1s", "--quiet"}
 	coord, _ := startCoordinator(t, append([]string{"run", cfg, "--out", dir}, flags...)...)
 	doomed := startWorker(t, "nats://"+addr, "--workers", "1")
-	startWorker(t, "nats://"+addr, "--workers", "1")
+	survivor := startWorker(t, "nats://"+addr, "--workers", "1")
 	batches := 10000 / 25
-	waitJournal(t, dir, 0, batches/4)
-	_ = doomed.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
-	waitJournal(t, dir, 1, batches/2)
+	waitJournal(t, dir, 0, batches/4, doomed, survivor)
+	_ = doomed.cmd.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
+	waitJournal(t, dir, 1, batches/2, survivor)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
 	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); err != nil {
@@ -343,10 +351,10 @@ func TestWorkerProfiles(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, runDir, "a profiled worker")
-	if err := w.Process.Signal(syscall.SIGINT); err != nil {
+	if err := w.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Wait(); err == nil || w.ProcessState.ExitCode() != int(ExitInterrupted) {
+	if err := w.wait(); err == nil || w.code() != int(ExitInterrupted) {
 		t.Fatalf("worker stopped by SIGINT: %v, want exit %d", err, ExitInterrupted)
 	}
 	checkProfile(t, cpu, "samples", "cpu", "nanoseconds", "Solo")

@@ -16,10 +16,15 @@ import (
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
-// waitFor polls until ok, or fails t at the end of its patience.
+// waitFor polls until ok, or fails t at the end of its patience or
+// after waitLimit, whichever is sooner: one wait that never ends must
+// not spend the time of the package's other tests.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	deadline := patience(t)
+	if limit := time.Now().Add(waitLimit); limit.Before(deadline) {
+		deadline = limit
+	}
 	for !ok() {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s before the test's time ran out", what)
@@ -27,6 +32,10 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// waitLimit is far beyond any one wait of these tests (seconds when
+// the machine is idle).
+const waitLimit = 5 * time.Minute
 
 func exists(path string) func() bool {
 	return func() bool { _, err := os.Stat(path); return err == nil }
