@@ -114,7 +114,7 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	if err := cfg.Evolution.CheckState(ck.Generation, st.Model, told); err != nil {
 		return fmt.Errorf("%s%w", prefix, err)
 	}
-	if err := checkRemeasured(prefix, st, score); err != nil {
+	if err := checkRemeasured(prefix, st, sp.space, score); err != nil {
 		return err
 	}
 	if err := checkVerdict(prefix, st, sp.space, score); err != nil {

@@ -43,8 +43,9 @@ type ComparedRun struct {
 	Dir    string `json:"dir"`
 	Name   string `json:"name"`
 	Player string `json:"player"`
-	// Selected is the figure that chose it (biased towards luck); Fresh
-	// the run's verdict on it, when the run made one.
+	// Selected is the figure that chose it (biased towards luck; no
+	// games for a model's own recommendation, which selection never
+	// played); Fresh the run's verdict on it, when the run made one.
 	Selected fitness.Figure  `json:"selected"`
 	Fresh    *fitness.Figure `json:"fresh,omitempty"`
 	// Figures are its figures against each opponent, in Opponents' order.
@@ -150,7 +151,8 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 	for i, r := range runs {
 		// The run's recommended player: best.yaml's first, the remeasure's
 		// winner where there is one.
-		best := r.ck.HallOfFame[exportOrder(r.cfg.species[0], r.ck.SpeciesState)[0]]
+		rec := exportOrder(r.cfg.species[0], r.ck.SpeciesState)[0]
+		best := rec.Member
 		vals, err := r.cfg.species[0].space.Decode(best.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dir, err)
@@ -160,6 +162,9 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 		}
 		cr := ComparedRun{Dir: r.dir, Name: r.cfg.Name, Player: r.cfg.Player,
 			Selected: fitness.Figure{Fitness: best.Fitness, Games: best.Games, CI95: best.CI95}}
+		if rec.Rank == modelPick {
+			cr.Selected = fitness.Figure{} // selection never played the model's own recommendation
+		}
 		if vd := r.ck.Verdict; vd != nil && vd.Games > 0 {
 			cr.Fresh = &fitness.Figure{Fitness: vd.Fitness, Games: vd.Games, CI95: vd.CI95}
 		}

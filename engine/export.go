@@ -14,7 +14,6 @@ import (
 // members it measured by their fresh figures, the recommended one first
 // with its verdict; the others follow in hall-of-fame order.
 func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
-	hof := st.HallOfFame
 	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName(), Settings: sp.settings}
 	flag := "--player"
 	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
@@ -22,8 +21,7 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 	}
 	order := exportOrder(sp, st)
 	for i := 0; i < k && i < len(order); i++ {
-		h := order[i]
-		m := hof[h]
+		m, rank := order[i].Member, order[i].Rank
 		vals, err := sp.space.Decode(m.Genes)
 		if err != nil {
 			continue // checked when the checkpoint was read
@@ -35,13 +33,16 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 			p.Rating = &rt
 		}
 		for _, rm := range st.Remeasured {
-			if rm.Rank == h+1 {
+			if rm.Rank == rank {
 				f := rounded(rm.Figure)
 				p.Remeasured = &f
-				p.HallOfFameRank = h + 1
+				p.HallOfFameRank = rank
+				if rank == modelPick {
+					p.From = c.pickFrom()
+				}
 			}
 		}
-		if v := st.Verdict; v != nil && v.Rank == h+1 && v.Games > 0 {
+		if v := st.Verdict; v != nil && v.Rank == rank && v.Games > 0 {
 			p.Fresh = &fitness.Fresh{Against: v.Against, Figure: rounded(v.Figure)}
 			if v.Start != nil {
 				start := rounded(*v.Start)
@@ -56,21 +57,33 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 	return f, flag
 }
 
-// exportOrder is the order of the hall of fame's members (indices) in an
-// export: the remeasured ones by their fresh figures when the run has a
-// verdict, best first, then the rest in hall-of-fame order.
-func exportOrder(sp *species, st SpeciesState) []int {
-	var order []int
+// An offered player is one an export lists: a hall-of-fame member, or
+// the model's own recommendation (Rank modelPick), which has no figure
+// from selection: its Figure is the remeasure's.
+type offered struct {
+	Rank int // its place in the hall of fame, from 1; modelPick for the model's
+	Member
+}
+
+// exportOrder is the order of the players an export lists: the
+// remeasured ones by their fresh figures when the run has a verdict,
+// best first, then the rest of the hall of fame in its order.
+func exportOrder(sp *species, st SpeciesState) []offered {
+	var order []offered
 	taken := make([]bool, len(st.HallOfFame))
 	if st.Verdict != nil {
 		for _, rm := range winnerOrder(st.Remeasured, sp.minimise) {
-			order = append(order, rm.Rank-1)
+			if rm.Rank == modelPick {
+				order = append(order, offered{Rank: modelPick, Member: Member{Genes: rm.Genes, Figure: rm.Figure, Generation: len(st.History) - 1}})
+				continue
+			}
+			order = append(order, offered{Rank: rm.Rank, Member: st.HallOfFame[rm.Rank-1]})
 			taken[rm.Rank-1] = true
 		}
 	}
-	for i := range st.HallOfFame {
+	for i, m := range st.HallOfFame {
 		if !taken[i] {
-			order = append(order, i)
+			order = append(order, offered{Rank: i + 1, Member: m})
 		}
 	}
 	return order

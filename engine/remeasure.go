@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
@@ -44,12 +45,17 @@ func (rc RemeasureConfig) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(rc))
 }
 
-// Remeasured is the fresh-deal figure of one hall-of-fame member.
+// Remeasured is the fresh-deal figure of one hall-of-fame member, or of
+// the model's own recommendation (rank 0: model.Recommender).
 type Remeasured struct {
-	Rank  int       `json:"rank"` // its place in the hall of fame, from 1
+	Rank  int       `json:"rank"` // its place in the hall of fame, from 1; 0 for the model's pick
 	Genes []float64 `json:"genes"`
 	fitness.Figure
 }
+
+// modelPick is the rank of the model's own recommendation among the
+// remeasured: it has no place in the hall of fame.
+const modelPick = 0
 
 // The opponents a verdict's figure is measured against.
 const (
@@ -159,8 +165,12 @@ func (c *Config) endGames(generations int) int {
 		if !c.remeasures(sp) {
 			continue
 		}
-		// The hall of fame holds at most every genome the run made.
+		// The hall of fame holds at most every genome the run made; the
+		// model's own pick is one more.
 		k := c.genomesMade(generations, min(rc.Top, c.Evolution.HallOfFame))
+		if sp == c.species[0] && c.Evolution.Recommends() {
+			k++
+		}
 		start := startGenes(sp) != nil
 		if b := len(sp.baselines); b > 0 {
 			n += k * b * rc.Games // the ranking sample
@@ -210,7 +220,7 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 		if !r.cfg.remeasures(sp) {
 			continue
 		}
-		top := states[s].HallOfFame[:min(rc.Top, len(states[s].HallOfFame))]
+		top := r.candidates(s, states[s].HallOfFame[:min(rc.Top, len(states[s].HallOfFame))])
 		var out []Remeasured
 		var err error
 		if len(sp.baselines) > 0 {
@@ -229,9 +239,28 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	return nil
 }
 
-// remeasureOnBaselines plays the top members against every baseline
+// candidates are what species s's remeasure plays: the top of its hall
+// of fame, then its model's own recommendation when it makes one (the
+// model's pick even where it is a member's genome too, so that the games
+// a run plays do not depend on where its model ended).
+func (r *runner) candidates(s int, top []Member) []Remeasured {
+	out := make([]Remeasured, 0, len(top)+1)
+	for i, m := range top {
+		out = append(out, Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes)})
+	}
+	if s < len(r.models) {
+		if rec, ok := r.models[s].(model.Recommender); ok {
+			if genes := rec.Recommendation(); genes != nil {
+				out = append(out, Remeasured{Rank: modelPick, Genes: genes})
+			}
+		}
+	}
+	return out
+}
+
+// remeasureOnBaselines plays the candidates against every baseline
 // opponent on the remeasure's fresh deals.
-func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
+func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, top []Remeasured, games int) ([]Remeasured, error) {
 	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
 	if err != nil {
 		return nil, err
@@ -274,15 +303,36 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	out := make([]Remeasured, len(top))
-	for i, m := range top {
-		c, err := r.figure(sp, fmt.Sprintf("hall-of-fame member %d", i+1), stats[s][i])
+	out := slices.Clone(top)
+	for i := range out {
+		c, err := r.figure(sp, candidateName(out[i]), stats[s][i])
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: c.Figure}
+		out[i].Figure = c.Figure
 	}
 	return out, nil
+}
+
+// pickFrom names where the model's own recommendation comes from, as
+// best.yaml, the summary and the dashboard say it: "model spsa".
+func (c *Config) pickFrom() string { return "model " + c.Evolution.Model.Name }
+
+// candidateName names a remeasured player in an error.
+func candidateName(rm Remeasured) string {
+	if rm.Rank == modelPick {
+		return "the model's recommendation"
+	}
+	return fmt.Sprintf("hall-of-fame member %d", rm.Rank)
+}
+
+// genesOf lists the remeasured players' genomes.
+func genesOf(rms []Remeasured) [][]float64 {
+	out := make([][]float64, len(rms))
+	for i, m := range rms {
+		out[i] = m.Genes
+	}
+	return out
 }
 
 // speciesPlayers builds the players of genomes of species s, placed as
@@ -297,15 +347,6 @@ func (r *runner) speciesPlayers(s int, sp *species, genes ...[]float64) ([][]fit
 		players[s] = append(players[s], p)
 	}
 	return players, nil
-}
-
-// genesOf lists the members' genomes.
-func genesOf(ms []Member) [][]float64 {
-	out := make([][]float64, len(ms))
-	for i, m := range ms {
-		out[i] = m.Genes
-	}
-	return out
 }
 
 // figure is a member's fitness from its games in one mode, checked
@@ -327,10 +368,10 @@ func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, 
 	return c, nil
 }
 
-// roundRobin plays every two of the top members against each other,
-// games seat-swapped games each, on fresh deals: a member's figure is its
-// mean score against the others (head to head without baselines).
-func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Member, games int) ([]Remeasured, error) {
+// roundRobin plays every two of the candidates against each other,
+// games seat-swapped games each, on fresh deals: a candidate's figure is
+// its mean score against the others (head to head without baselines).
+func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Remeasured, games int) ([]Remeasured, error) {
 	players, err := r.speciesPlayers(s, sp, genesOf(top)...)
 	if err != nil {
 		return nil, err
@@ -353,15 +394,15 @@ func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Membe
 		st[j.a][modePopulation].addPaired(res[n], j.swap)
 		st[j.b][modePopulation].addPaired(1-res[n], j.swap)
 	}
-	out := make([]Remeasured, len(top))
-	for i, m := range top {
-		out[i] = Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes), Figure: fitness.Figure{Games: int(st[i][modePopulation].n)}}
+	out := slices.Clone(top)
+	for i := range out {
+		out[i].Figure = fitness.Figure{Games: int(st[i][modePopulation].n)}
 		if len(top) == 1 {
 			// Nobody to meet: the winner by default, with no figure.
 			out[i].Fitness, out[i].CI95 = 0.5, [2]float64{0, 1}
 			continue
 		}
-		c, err := r.figure(sp, fmt.Sprintf("hall-of-fame member %d", i+1), st[i])
+		c, err := r.figure(sp, candidateName(out[i]), st[i])
 		if err != nil {
 			return nil, err
 		}
@@ -504,14 +545,22 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 }
 
 // checkRemeasured checks a checkpoint's fresh-deal figures against its
-// hall of fame.
-func checkRemeasured(prefix string, st SpeciesState, score bool) error {
+// hall of fame; the model's pick, at most one, is a genome of the space.
+func checkRemeasured(prefix string, st SpeciesState, space interface{ Check([]float64) error }, score bool) error {
+	picks := 0
 	for i, m := range st.Remeasured {
 		field := fmt.Sprintf("%sremeasured[%d]", prefix, i)
+		if m.Rank == modelPick {
+			picks++
+		}
 		switch {
-		case m.Rank < 1 || m.Rank > len(st.HallOfFame):
-			return fmt.Errorf("%s.rank: %d, the hall of fame has %d members", field, m.Rank, len(st.HallOfFame))
-		case !slices.Equal(m.Genes, st.HallOfFame[m.Rank-1].Genes):
+		case m.Rank == modelPick && picks > 1:
+			return fmt.Errorf("%s.rank: a second model's recommendation (rank %d)", field, modelPick)
+		case m.Rank == modelPick && space.Check(m.Genes) != nil:
+			return fmt.Errorf("%s.genes: %v", field, space.Check(m.Genes))
+		case m.Rank != modelPick && (m.Rank < 1 || m.Rank > len(st.HallOfFame)):
+			return fmt.Errorf("%s.rank: %d, the hall of fame has %d members (and %d is the model's recommendation)", field, m.Rank, len(st.HallOfFame), modelPick)
+		case m.Rank != modelPick && !slices.Equal(m.Genes, st.HallOfFame[m.Rank-1].Genes):
 			return fmt.Errorf("%s.genes: not those of hall-of-fame member %d", field, m.Rank)
 		case m.Games < 1 && !aloneHeadToHead(st):
 			return fmt.Errorf("%s.games: %d", field, m.Games)
@@ -519,6 +568,16 @@ func checkRemeasured(prefix string, st SpeciesState, score bool) error {
 			return fmt.Errorf("%s.fitness: %v is out of range", field, m.Fitness)
 		case !finite(m.CI95[0], m.CI95[1]) || m.CI95[0] > m.Fitness || m.CI95[1] < m.Fitness:
 			return fmt.Errorf("%s.ci95: [%v, %v] does not hold its fitness %v", field, m.CI95[0], m.CI95[1], m.Fitness)
+		}
+	}
+	return nil
+}
+
+// remeasuredGenes is the genome the remeasure played as rank.
+func remeasuredGenes(st SpeciesState, rank int) []float64 {
+	for _, m := range st.Remeasured {
+		if m.Rank == rank {
+			return m.Genes
 		}
 	}
 	return nil
@@ -543,10 +602,10 @@ func checkVerdict(prefix string, st SpeciesState, space interface{ Check([]float
 	switch {
 	case len(st.Remeasured) == 0:
 		return fmt.Errorf("%s: a verdict without the remeasure that chose it", field)
-	case v.Rank < 1 || v.Rank > len(st.HallOfFame):
-		return fmt.Errorf("%s.rank: %d, the hall of fame has %d members", field, v.Rank, len(st.HallOfFame))
-	case !slices.Equal(v.Genes, st.HallOfFame[v.Rank-1].Genes):
-		return fmt.Errorf("%s.genes: not those of hall-of-fame member %d", field, v.Rank)
+	case !slices.ContainsFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == v.Rank }):
+		return fmt.Errorf("%s.rank: %d, not one the remeasure played", field, v.Rank)
+	case !slices.Equal(v.Genes, remeasuredGenes(st, v.Rank)):
+		return fmt.Errorf("%s.genes: not those of the remeasured player of rank %d", field, v.Rank)
 	case v.Against != againstBaselines && v.Against != againstStart && v.Against != againstRunnerUp:
 		return fmt.Errorf("%s.against: %q", field, v.Against)
 	case v.StartGenes != nil && space.Check(v.StartGenes) != nil:
@@ -608,11 +667,15 @@ func (c *Config) spendingSummary() string {
 		rc = defaultRemeasure() // what a run plays outside the tests
 	}
 	if on && len(c.species) > 0 {
+		who, br := fmt.Sprintf("the best %d", rc.Top), " "
+		if c.Evolution.Recommends() {
+			who, br = fmt.Sprintf("the best %d and %s's own recommendation", rc.Top, c.pickFrom()), "\n    "
+		}
 		switch sp := c.species[0]; {
 		case len(sp.baselines) > 0:
-			s += fmt.Sprintf("  remeasure: the best %d on %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", rc.Top, rc.Games)
+			s += fmt.Sprintf("  remeasure: %s%son %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games)
 		case c.Fitness.Objective == Score:
-			s += fmt.Sprintf("  remeasure: the best %d against each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", rc.Top, rc.Games)
+			s += fmt.Sprintf("  remeasure: %s%sagainst each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", who, br, rc.Games)
 		}
 	}
 	return s

@@ -204,6 +204,9 @@ func TestSummaryNamesSpending(t *testing.T) {
 	if s := loadText(t, t.TempDir(), smallConfig).spendingSummary(); !strings.Contains(s, "remeasure: the best 3 on 1000 fresh games") || strings.Contains(s, "racing") {
 		t.Fatalf("a config without the keys says %q; want the default remeasure alone", s)
 	}
+	if s := loadText(t, t.TempDir(), tunerCases[1].text).spendingSummary(); !strings.HasPrefix(s, "  remeasure: the best 3 and model spsa's own recommendation\n    against each other") {
+		t.Fatalf("an spsa run head to head says %q; want the remeasure to name theta", s)
+	}
 	if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n").spendingSummary(); s != "" {
 		t.Fatalf("a config with remeasure: off and no other key says %q", s)
 	}
@@ -511,7 +514,9 @@ func TestCheckRemeasuredEdges(t *testing.T) {
 		{"a score of 0", func(m *Remeasured) { m.Fitness, m.CI95 = 0, [2]float64{0, 0} }, true, ""},
 		{"a cost above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 7, [2]float64{7, 7} }, false, ""},
 		{"a rank past the hall of fame", func(m *Remeasured) { m.Rank = 3 }, true, "remeasured[0].rank: 3, the hall of fame has 2 members"},
-		{"rank 0", func(m *Remeasured) { m.Rank = 0 }, true, "remeasured[0].rank: 0"},
+		{"a negative rank", func(m *Remeasured) { m.Rank = -1 }, true, "remeasured[0].rank: -1"},
+		{"the model's pick (rank 0), in the space", func(m *Remeasured) { m.Rank = 0 }, true, ""},
+		{"the model's pick outside the space", func(m *Remeasured) { m.Rank, m.Genes = 0, []float64{1.5} }, true, "remeasured[0].genes: "},
 		{"no games", func(m *Remeasured) { m.Games = 0 }, true, "remeasured[0].games: 0"},
 		{"a score above 1", func(m *Remeasured) { m.Fitness, m.CI95 = 1.5, [2]float64{1.5, 1.5} }, true, "remeasured[0].fitness: 1.5 is out of range"},
 		{"a negative figure", func(m *Remeasured) { m.Fitness, m.CI95 = -0.5, [2]float64{-0.5, -0.5} }, false, "remeasured[0].fitness: -0.5 is out of range"},
@@ -521,12 +526,30 @@ func TestCheckRemeasuredEdges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := ok
 			tc.edit(&m)
-			err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{m}}, tc.score)
+			err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{m}}, unitSpace{}, tc.score)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
 		})
 	}
+	pick := ok
+	pick.Rank = 0
+	err := checkRemeasured("", SpeciesState{HallOfFame: hof, Remeasured: []Remeasured{pick, ok, pick}}, unitSpace{}, true)
+	if err == nil || !strings.HasPrefix(err.Error(), "remeasured[2].rank: a second model's recommendation") {
+		t.Fatalf("two model's picks: %v", err)
+	}
+}
+
+// unitSpace takes genomes of genes from 0 to 1.
+type unitSpace struct{}
+
+func (unitSpace) Check(genes []float64) error {
+	for _, g := range genes {
+		if !(g >= 0 && g <= 1) {
+			return fmt.Errorf("gene %v outside [0, 1]", g)
+		}
+	}
+	return nil
 }
 
 // TestRemeasureSkipsSpeciesWithoutBaselines: in a co-evolving run whose

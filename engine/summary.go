@@ -51,11 +51,14 @@ type Summary struct {
 // by the choosing), the remeasure's that ranked it, and the fresh one
 // that chose nothing.
 type SummaryPlayer struct {
-	HallOfFameRank int             `json:"hall_of_fame_rank"`
-	Generation     int             `json:"generation"` // first evaluated, from 1
-	Selection      fitness.Figure  `json:"selection"`
-	Remeasured     *fitness.Figure `json:"remeasured,omitempty"`
-	Fresh          *fitness.Figure `json:"fresh,omitempty"`
+	HallOfFameRank int `json:"hall_of_fame_rank"` // 0 for the model's own recommendation
+	// From names the model whose own recommendation the player is ("model
+	// spsa"), which selection never played (Selection is then zero).
+	From       string          `json:"from,omitempty"`
+	Generation int             `json:"generation"` // first evaluated, from 1
+	Selection  fitness.Figure  `json:"selection"`
+	Remeasured *fitness.Figure `json:"remeasured,omitempty"`
+	Fresh      *fitness.Figure `json:"fresh,omitempty"`
 }
 
 // SummaryStart is the starting point's figure on the verdict's deals.
@@ -88,12 +91,14 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 	for _, st := range states {
 		s.RemeasureGames += playedAtEnd(st)
 	}
-	order := exportOrder(sp, st)
-	best := st.HallOfFame[order[0]]
-	s.Best = SummaryPlayer{HallOfFameRank: order[0] + 1, Generation: best.Generation + 1,
+	best := exportOrder(sp, st)[0]
+	s.Best = SummaryPlayer{HallOfFameRank: best.Rank, Generation: best.Generation + 1,
 		Selection: best.Figure}
+	if best.Rank == modelPick {
+		s.Best.From, s.Best.Selection = c.pickFrom(), fitness.Figure{}
+	}
 	for _, rm := range st.Remeasured {
-		if rm.Rank == order[0]+1 {
+		if rm.Rank == best.Rank {
 			f := rm.Figure
 			s.Best.Remeasured = &f
 		}

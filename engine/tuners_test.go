@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/spsa"
 )
 
@@ -57,6 +58,12 @@ func TestFieldTunersResumeExactly(t *testing.T) {
 // holds every point told and recommends a genome with the model's
 // interval around its figure; both name the recommendation in run.log.
 func TestFieldTunersRecommend(t *testing.T) {
+	thetaWon := false
+	defer func() {
+		if !t.Failed() && !thetaWon {
+			t.Error("theta won no spsa run's remeasure: the path where it is the run's recommendation went untried")
+		}
+	}()
 	for _, tc := range tunerCases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -107,6 +114,19 @@ func TestFieldTunersRecommend(t *testing.T) {
 				if !strings.Contains(log, "spsa: after generation 4") {
 					t.Errorf("run.log names no theta:\n%s", log)
 				}
+				// The remeasure plays theta beside the hall of fame's best
+				// (which holds only perturbed points head to head), and the
+				// export lists it, first when it won.
+				i := slices.IndexFunc(ck.Remeasured, func(m Remeasured) bool { return m.Rank == modelPick })
+				if i < 0 || !slices.Equal(ck.Remeasured[i].Genes, st.Recommend) {
+					t.Fatalf("remeasured %+v: want theta %v among them, rank %d", ck.Remeasured, st.Recommend, modelPick)
+				}
+				file, _ := cfg.exportFile(cfg.species[0], ck.SpeciesState, len(ck.HallOfFame)+1)
+				j := slices.IndexFunc(file.Players, func(p fitness.RankedParams) bool { return p.From == "model spsa" })
+				if j < 0 || (ck.Verdict.Rank == modelPick) != (j == 0) || file.Players[j].HallOfFameRank != 0 {
+					t.Fatalf("the verdict's rank %d; theta is player %d of the export (%+v)", ck.Verdict.Rank, j+1, file.Players)
+				}
+				thetaWon = thetaWon || j == 0
 			case "bayes":
 				if len(st.Points) != 4*5 || st.Figure == nil || !(st.Figure[1] <= st.Figure[0] && st.Figure[0] <= st.Figure[2]) {
 					t.Fatalf("bayes state: %d points, figure %v: want 20 points and a mean inside its interval", len(st.Points), st.Figure)

@@ -31,10 +31,15 @@ type SpeciesView struct {
 	Verdict    *Verdict
 	// RecommendedRank is the recommended player's place in the hall of
 	// fame, from 1 (best.yaml's first): the remeasure's winner, else the
-	// first. StartSource names the starting point the verdict measured
-	// ("first seed" or "defaults").
+	// first; 0 when the winner is the model's own recommendation (SPSA's
+	// theta: ModelPick). StartSource names the starting point the verdict
+	// measured ("first seed" or "defaults").
 	RecommendedRank int
 	StartSource     string
+	// ModelPick names the model whose own recommendation the remeasure
+	// played ("model spsa"), "" when it played none.
+	ModelPick   string
+	recommended Member
 	// Knobs are the genes' trajectories in the run's best after each
 	// generation, in their own units (none for a checkpoint older than
 	// the record of the best's genes); Grids the best's weight grids.
@@ -76,6 +81,9 @@ func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 	if len(sp.starts) > 0 {
 		v.StartSource = "first seed"
 	}
+	if slices.ContainsFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == modelPick }) {
+		v.ModelPick = c.pickFrom()
+	}
 	if c.Fitness.Objective == Score {
 		v.Bounds = [2]float64{0, 1}
 	}
@@ -90,8 +98,9 @@ func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
 	if len(st.HallOfFame) == 0 {
 		return v, fmt.Errorf("engine: the hall of fame is empty")
 	}
-	v.RecommendedRank = exportOrder(sp, st)[0] + 1
-	best, err := sp.space.Decode(st.HallOfFame[v.RecommendedRank-1].Genes)
+	rec := exportOrder(sp, st)[0]
+	v.RecommendedRank, v.recommended = rec.Rank, rec.Member
+	best, err := sp.space.Decode(rec.Genes)
 	if err != nil {
 		return v, fmt.Errorf("engine: the hall of fame's best: %w", err)
 	}
@@ -123,8 +132,19 @@ func (v *SpeciesView) Direction() string {
 }
 
 // Recommended is the member a user is told to take (best.yaml's first),
-// with its figures as selected.
-func (v *SpeciesView) Recommended() Member { return v.HallOfFame[v.RecommendedRank-1] }
+// with its figures as selected (the model's own recommendation, which
+// selection never played, with the remeasure's).
+func (v *SpeciesView) Recommended() Member { return v.recommended }
+
+// RecommendedFrom says, for a label, where the recommended player comes
+// from ("hall of fame #2") and which figure Recommended carries ("as
+// selected"; for the model's own recommendation "as remeasured").
+func (v *SpeciesView) RecommendedFrom() (where, figure string) {
+	if v.RecommendedRank == modelPick {
+		return v.ModelPick + "'s own recommendation", "as remeasured"
+	}
+	return fmt.Sprintf("hall of fame #%d", v.RecommendedRank), "as selected"
+}
 
 // Fresh is the recommended member's figure on fresh deals: the verdict's,
 // from a sample that chose nothing, else (a checkpoint from before the
@@ -186,9 +206,10 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 		Bounds: v.Bounds,
 	}
 	rec := v.Recommended()
+	where, figure := v.RecommendedFrom()
 	ch.Marks = append(ch.Marks, plot.Mark{
-		Name: fmt.Sprintf("recommended (best.yaml, hall of fame #%d): %s [%s, %s] over %s, as selected",
-			v.RecommendedRank, plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games)),
+		Name: fmt.Sprintf("recommended (best.yaml, %s): %s [%s, %s] over %s, %s",
+			where, plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games), figure),
 		Short: "best", Colour: plot.ColourRec, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
 	if f, against, ok := v.Fresh(); ok {
 		what := "on fresh deals"

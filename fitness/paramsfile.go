@@ -42,6 +42,11 @@ type RankedParams struct {
 	// the file is ordered by the remeasure (the recommended set first):
 	// Rank is then the file's order.
 	HallOfFameRank int `json:"hall_of_fame_rank,omitempty" yaml:"hall_of_fame_rank,omitempty"`
+	// From names, for a set that is not the hall of fame's, where it
+	// comes from: "model spsa" for the model's own recommendation (SPSA's
+	// theta), which only the remeasure played, so that Fitness, Games and
+	// CI95 above are the remeasure's figure, not selection's.
+	From string `json:"from,omitempty" yaml:"from,omitempty"`
 	// Remeasured is the figure on fresh deals that selection never saw,
 	// which ranked the best of a finished run; Fitness, Games and CI95
 	// above are selection's, biased towards luck by it.
@@ -107,6 +112,12 @@ func (f *ParamsFile) YAML(comment string) ([]byte, error) {
 			"(biased towards luck); remeasured: the same players on fresh deals selection never saw, which ranked them"
 		labelSelection(&root)
 	}
+	for _, p := range f.Players {
+		if p.From != "" {
+			root.HeadComment += "\nfrom: " + p.From + "'s own recommendation, which selection never played: its fitness is the remeasure's"
+			break
+		}
+	}
 	if len(f.Players) > 0 && f.Players[0].Fresh != nil {
 		root.HeadComment += "\nfresh: the first player on a second fresh sample that chose nothing, the figure to quote;\n" +
 			"start: the run's starting point on the same deals; vs_start: the paired difference fresh - start"
@@ -133,13 +144,17 @@ func (f *ParamsFile) remeasured() bool {
 // figure, beside its remeasured one.
 func labelSelection(n *yaml.Node) {
 	if n.Kind == yaml.MappingNode {
-		remeasured := false
+		remeasured, from := false, false
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			remeasured = remeasured || n.Content[i].Value == "remeasured"
+			from = from || n.Content[i].Value == "from"
 		}
 		for i := 0; remeasured && i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == "fitness" {
 				n.Content[i].LineComment = "selection-time"
+				if from {
+					n.Content[i].LineComment = "the remeasure's: selection never played it"
+				}
 			}
 		}
 	}
@@ -294,6 +309,7 @@ func readExport(ck *yamlcheck.Checker, root *yaml.Node, game string, info Player
 					"ci95":              interval(ck, &rp.CI95),
 					"remeasured":        figure(ck, &rp.Remeasured),
 					"hall_of_fame_rank": ck.Int(&rp.HallOfFameRank),
+					"from":              ck.String(&rp.From),
 					"fresh":             freshFigure(ck, &rp.Fresh),
 					"rating":            rating(ck, &rp.Rating),
 					"params":            ck.Node(&node),

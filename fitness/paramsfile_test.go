@@ -79,7 +79,7 @@ func TestParamsFileRoundTrip(t *testing.T) {
 		Objective: "score", Settings: map[string]string{"depth": "3"}, Players: []fitness.RankedParams{
 			{Rank: 1, Generation: 7, Figure: fitness.Figure{Fitness: 0.625, Games: 40, CI95: [2]float64{0.5, 0.75}}, Params: params,
 				Remeasured:     &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.5, 0.6}},
-				HallOfFameRank: 2,
+				HallOfFameRank: 2, From: "model spsa",
 				Fresh: &fitness.Fresh{Against: "baselines", Figure: fitness.Figure{Fitness: 0.54, Games: 400, CI95: [2]float64{0.49, 0.59}}, Start: &fitness.Figure{Fitness: 0.5, Games: 400, CI95: [2]float64{0.45, 0.55}},
 					VsStart: &fitness.Difference{Difference: 0.04, Games: 200, CI95: [2]float64{0.01, 0.07}}},
 				Rating: &fitness.Rating{Elo: 31.5, CI95: [2]float64{12, 51}, Games: 120}},

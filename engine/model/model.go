@@ -50,6 +50,18 @@ type Model interface {
 	Close()
 }
 
+// A Recommender is a model whose own answer is a point it need not have
+// measured: SPSA's theta, the mean its pairs move, never played as such
+// head to head and moved once more by the last generation's pairs. A
+// run's remeasure plays that point beside the hall of fame's best, on
+// the same fresh deals, so the model's answer can be the run's
+// recommended player rather than its luckiest sample.
+type Recommender interface {
+	// Recommendation is the point, a genome of the space (snapped to
+	// its knobs' values); nil when the model has none.
+	Recommendation() []float64
+}
+
 // A Pairer is a model that says who meets whom in the population mode
 // (SPSA's theta+ against its theta-), in place of the seeded pairing of
 // a generation's individuals: each pair plays fitness.population.games

@@ -463,3 +463,9 @@ func (m *spsaModel) State() State {
 }
 
 func (m *spsaModel) Close() {}
+
+// Recommendation is theta snapped to a genome, as the last generation
+// left it: SPSA's answer (its pairs' points are theta's perturbations).
+func (m *spsaModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
+
+func (s *spsaSettings) recommends() bool { return true }

@@ -156,8 +156,9 @@ func runCards(r *run) []card {
 	}
 	v := &r.Ins.Views[0]
 	rec := v.Recommended()
+	where, figure := v.RecommendedFrom()
 	cards = append(cards, card{ID: "recommended", Label: "recommended best (" + v.Direction() + ")", Value: plot.Num(rec.Fitness),
-		Note: fmt.Sprintf("hall of fame #%d: [%s, %s] over %d games, as selected", v.RecommendedRank, plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games)})
+		Note: fmt.Sprintf("%s: [%s, %s] over %d games, %s", where, plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games, figure)})
 	if f, against, ok := v.Fresh(); ok {
 		label := "on fresh deals"
 		if against != "baselines" {
@@ -313,7 +314,8 @@ func gridsPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bo
 
 // hofRow is a row of the hall-of-fame table.
 type hofRow struct {
-	Rank                            int
+	Rank                            string // "1", or the model for its own recommendation
+	Pick                            bool   // the model's own recommendation: no figure from selection
 	Recommended                     bool
 	Fitness, Lo, Hi                 string
 	Games, Generation               int
@@ -325,7 +327,7 @@ func hallOfFamePanel(s *Server, r *run, v *engine.SpeciesView, sid string) (pane
 	rows := make([]hofRow, len(v.HallOfFame))
 	rated := false
 	for i, m := range v.HallOfFame {
-		rows[i] = hofRow{Rank: i + 1, Recommended: i+1 == v.RecommendedRank, Fitness: plot.Num(m.Fitness), Lo: plot.Num(m.CI95[0]), Hi: plot.Num(m.CI95[1]), Games: m.Games, Generation: m.Generation + 1}
+		rows[i] = hofRow{Rank: strconv.Itoa(i + 1), Recommended: i+1 == v.RecommendedRank, Fitness: plot.Num(m.Fitness), Lo: plot.Num(m.CI95[0]), Hi: plot.Num(m.CI95[1]), Games: m.Games, Generation: m.Generation + 1}
 		if m.Rating != nil {
 			rated = true
 			rows[i].Rating = strconv.FormatFloat(m.Rating.Elo, 'f', 0, 64)
@@ -334,10 +336,17 @@ func hallOfFamePanel(s *Server, r *run, v *engine.SpeciesView, sid string) (pane
 		}
 	}
 	for _, f := range v.Remeasured {
-		if f.Rank >= 1 && f.Rank <= len(rows) {
-			row := &rows[f.Rank-1]
-			row.Fresh, row.FreshLo, row.FreshHi, row.FreshN = plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), strconv.Itoa(f.Games)
+		var row *hofRow
+		switch {
+		case f.Rank >= 1 && f.Rank <= len(rows):
+			row = &rows[f.Rank-1]
+		case f.Rank == 0 && v.ModelPick != "":
+			rows = append(rows, hofRow{Rank: v.ModelPick, Pick: true, Recommended: v.RecommendedRank == 0, Generation: len(v.History)})
+			row = &rows[len(rows)-1]
+		default:
+			continue
 		}
+		row.Fresh, row.FreshLo, row.FreshHi, row.FreshN = plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), strconv.Itoa(f.Games)
 	}
 	body := s.fragment("hof", struct {
 		ID      string
@@ -349,6 +358,9 @@ func hallOfFamePanel(s *Server, r *run, v *engine.SpeciesView, sid string) (pane
 	note := "figures as selected: the games that chose them, biased towards luck"
 	if len(v.Remeasured) > 0 {
 		note += "; remeasured: the same players on deals selection never saw, which rank them"
+	}
+	if v.ModelPick != "" {
+		note += "; " + v.ModelPick + ": the model's own recommendation, which only the remeasure played"
 	}
 	note += "; ★ the recommended best (best.yaml's first)"
 	return panel{ID: sid + "-hof-panel", Title: "hall of fame (" + v.Direction() + ")", Note: note, Body: body}, true

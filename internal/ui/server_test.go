@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/plot"
 	"github.com/evotune/evotune/internal/sprtfile"
 )
 
@@ -562,5 +564,47 @@ func TestGrouped(t *testing.T) {
 		if got := grouped(n); got != want {
 			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// spsaConfig is a small spsa run whose final theta wins its remeasure
+// (seed 3: TestSummaryNamesTheModelsPick's run).
+const spsaConfig = "seed: 3\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\n" +
+	"evolution:\n  model: spsa\n  population: 6\n  generations: 4\n  spsa-r-end: 0.05\nremeasure: {top: 2, games: 40}\n"
+
+// TestHallOfFameShowsTheModelsPick: where the remeasure played the
+// model's own recommendation (spsa's theta), the hall of fame lists it
+// after its members with its remeasured figure and no selection figure,
+// starred when it is the recommended best, and the card says whose it is.
+func TestHallOfFameShowsTheModelsPick(t *testing.T) {
+	runs := t.TempDir()
+	_, ck := finishedRun(t, runs, "spsa", spsaConfig)
+	if ck.Verdict == nil || ck.Verdict.Rank != 0 {
+		t.Fatalf("verdict %+v: theta did not win, so the test shows less than it says", ck.Verdict)
+	}
+	var pick engine.Remeasured
+	for _, m := range ck.Remeasured {
+		if m.Rank == 0 {
+			pick = m
+		}
+	}
+	ts, _ := serve(t, "", runs)
+	_, page := get(t, ts, "/run?r=0/spsa")
+	table := regexp.MustCompile(`(?s)<table class="hof" id="s0-hof">.*?</table>`).FindString(page)
+	rows := regexp.MustCompile(`(?s)<tr[ >].*?</tr>`).FindAllString(table, -1)
+	if len(rows) != len(ck.HallOfFame)+2 { // the head, the members, theta
+		t.Fatalf("%d rows for %d members and theta: %s", len(rows), len(ck.HallOfFame), clipText(table))
+	}
+	last := rows[len(rows)-1]
+	for _, want := range []string{`class="recommended"`, ">model spsa<", "not played by selection", ">" + plot.Num(pick.Fitness) + "<"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("theta's row lacks %q: %s", want, clipText(last))
+		}
+	}
+	if n := strings.Count(table, `class="recommended"`); n != 1 {
+		t.Errorf("%d rows starred, want theta's alone", n)
+	}
+	if !strings.Contains(page, "model spsa&#39;s own recommendation: [") {
+		t.Errorf("the recommended card does not say whose it is: %s", clipText(page))
 	}
 }

@@ -107,7 +107,11 @@ func writeCompareText(w io.Writer, c *engine.Comparison) {
 	}
 	fmt.Fprintln(w)
 	for _, r := range c.Runs {
-		fmt.Fprintf(w, "%-*s  %-22s", width, r.Dir, fmt.Sprintf("%.4g [%.4g, %.4g]", r.Selected.Fitness, r.Selected.CI95[0], r.Selected.CI95[1]))
+		sel := fmt.Sprintf("%.4g [%.4g, %.4g]", r.Selected.Fitness, r.Selected.CI95[0], r.Selected.CI95[1])
+		if r.Selected.Games == 0 {
+			sel = "not played (model's)"
+		}
+		fmt.Fprintf(w, "%-*s  %-22s", width, r.Dir, sel)
 		for _, f := range r.Figures {
 			fmt.Fprintf(w, "  %-24s", fmt.Sprintf("%.4g [%.4g, %.4g]", f.Fitness, f.CI95[0], f.CI95[1]))
 		}

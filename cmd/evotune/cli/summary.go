@@ -38,10 +38,15 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 		fmt.Fprintf(w, "%s (of a budget of %d)\n", s.Stopped, s.Budget)
 	}
 	b := s.Best
-	sel := fmt.Sprintf("%.4g over %s", b.Selection.Fitness, english.Count(b.Selection.Games, "game"))
+	where := fmt.Sprintf("hall of fame #%d, generation %d", b.HallOfFameRank, b.Generation)
+	selSaid := fmt.Sprintf("selection said %.4g over %s", b.Selection.Fitness, english.Count(b.Selection.Games, "game"))
+	if b.From != "" {
+		where = fmt.Sprintf("%s's own recommendation after generation %d", b.From, b.Generation)
+		selSaid = "selection never played it; the remeasure chose it"
+	}
 	if b.Fresh == nil {
 		fmt.Fprintf(w, "%s, %s; 95%% intervals\n", s.Objective, direction(s.LowerIsBetter))
-		fmt.Fprintf(w, "  best (hall of fame #%d, generation %d): %s %s: the figure that chose it,\n", b.HallOfFameRank, b.Generation,
+		fmt.Fprintf(w, "  best (%s): %s %s: the figure that chose it,\n", where,
 			interval(b.Selection), "over "+english.Count(b.Selection.Games, "game"))
 		fmt.Fprintln(w, "    so flattered by luck; remeasure: off measured nothing fresh")
 	} else {
@@ -54,8 +59,8 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 		if st := s.Start; st != nil && st.Fresh != nil {
 			fmt.Fprintf(w, "  start (%s): %s\n", st.Source, interval(*st.Fresh))
 		}
-		fmt.Fprintf(w, "  recommended%s (hall of fame #%d, generation %d): %s\n", against, b.HallOfFameRank, b.Generation, interval(*b.Fresh))
-		fmt.Fprintf(w, "    (selection said %s; the fresh figure chose nothing)\n", sel)
+		fmt.Fprintf(w, "  recommended%s (%s): %s\n", against, where, interval(*b.Fresh))
+		fmt.Fprintf(w, "    (%s; the fresh figure chose nothing)\n", selSaid)
 		if d := s.Difference; d != nil {
 			verdict := "a gain"
 			switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"gopkg.in/yaml.v3"
 )
 
 // TestGenerationLineFits80Columns: at the extremes evotune allows (the
@@ -163,5 +164,43 @@ func TestSignedInterval(t *testing.T) {
 		if got := signedInterval(tc.v, tc.ci); got != tc.want {
 			t.Errorf("signedInterval(%v, %v) = %q, want %q", tc.v, tc.ci, got, tc.want)
 		}
+	}
+}
+
+// TestSummaryNamesTheModelsPick: a run whose model's own recommendation
+// (spsa's theta, which selection never played) wins the remeasure says
+// so where a hall-of-fame rank would stand, and best.yaml's first is
+// theta, marked as the model's.
+func TestSummaryNamesTheModelsPick(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "spsa.yaml")
+	if err := os.WriteFile(cfg, []byte("seed: 3\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\n"+
+		"evolution:\n  model: spsa\n  population: 6\n  generations: 4\n  spsa-r-end: 0.05\nremeasure: {top: 2, games: 40}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	code, stdout, stderr := run(t, "run", cfg, "--out", out, "--quiet", "--workers", "2")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"  recommended (model spsa's own recommendation after generation 4): ",
+		"    (selection never played it; the remeasure chose it; the fresh figure chose nothing)\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Fatalf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(out, "best.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pf fitness.ParamsFile
+	if err := yaml.Unmarshal(data, &pf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "# the remeasure's: selection never played it") {
+		t.Errorf("best.yaml does not say theta's fitness is the remeasure's:\n%s", data)
+	}
+	if len(pf.Players) < 1 || pf.Players[0].From != "model spsa" || pf.Players[0].HallOfFameRank != 0 || pf.Players[0].Fresh == nil {
+		t.Fatalf("best.yaml's first: %+v; want theta, from model spsa, with its fresh figure", pf.Players[0])
 	}
 }
