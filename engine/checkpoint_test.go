@@ -115,6 +115,14 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"a config over the limit", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { m["config"] = m["config"].(string) + "#" + strings.Repeat("x", 1<<20) })
 		}, "more than the limit of 1 MiB"},
+		{"a verdict for a player the remeasure did not play", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["verdict"].(map[string]any)["rank"] = 0 })
+		}, "verdict.rank: 0, not one the remeasure played"},
+		{"a verdict with another player's genes", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) {
+				m["verdict"].(map[string]any)["genes"] = member(m, "hall_of_fame", len(m["hall_of_fame"].([]any))-1)["genes"]
+			})
+		}, "verdict.genes: not those of the remeasured player of rank"},
 		{"20,000 hall-of-fame members", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) {
 				hof := m["hall_of_fame"].([]any)
