@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/evotune/evotune/internal/fileio"
 )
@@ -86,14 +85,14 @@ func ReadTokenFile(path string, own bool) (string, error) {
 	if perm := opened.Mode().Perm(); perm&0o077 != 0 {
 		return "", fmt.Errorf("token file %s: mode %04o lets other users read or write it; run: chmod 600 %s", path, perm, path)
 	}
-	if st, ok := opened.Sys().(*syscall.Stat_t); ok {
+	if uid, ok := fileUID(opened); ok {
 		// Its owner can read it: a file of another user (but root) is a
 		// token that user knows, and the user's own file must be theirs.
-		switch uid := int(st.Uid); {
+		switch {
 		case own && uid != os.Getuid():
-			return "", fmt.Errorf("token file %s: owned by uid %d, not by this user (uid %d)", path, st.Uid, os.Getuid())
+			return "", fmt.Errorf("token file %s: owned by uid %d, not by this user (uid %d)", path, uid, os.Getuid())
 		case uid != os.Getuid() && uid != 0:
-			return "", fmt.Errorf("token file %s: owned by uid %d, who can read it: give a file of this user's (uid %d) or root's", path, st.Uid, os.Getuid())
+			return "", fmt.Errorf("token file %s: owned by uid %d, who can read it: give a file of this user's (uid %d) or root's", path, uid, os.Getuid())
 		}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -95,9 +94,7 @@ func identity(path string) string {
 		return ""
 	}
 	id := fmt.Sprintf("%d.%d", fi.Size(), fi.ModTime().UnixNano())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id += fmt.Sprintf(".%d.%d", st.Dev, st.Ino)
-	}
+	id += fileNode(fi)
 	return id
 }
 

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/evotune/evotune/internal/plot"
@@ -54,17 +52,6 @@ func readTest(e entry) *test {
 		t.State, t.Ended = sprtfile.Stopped, true
 	}
 	return t
-}
-
-// alive reports whether process pid exists (a process of another user
-// too). A pid the system has since given to another process reads as
-// alive: the page then says "in progress" of a test that is not.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // testVersion changes when the file is replaced or its process ends.
