@@ -211,3 +211,19 @@ func TestStopRuleVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestBadStopRuleRefusedAtOnce: a -stop-rule the configs refuse is said
+// before any run, naming the key, and leaves no run behind.
+func TestBadStopRuleRefusedAtOnce(t *testing.T) {
+	defer func(old string) { *stopRule = old }(*stopRule)
+	*stopRule = "window: 1"
+	out := t.TempDir()
+	t.Chdir("..") // the problems' configs are the repository's
+	err := runStopBench(context.Background(), out, "quickstart", 1, 1, false)
+	if err == nil || !strings.Contains(err.Error(), `-stop-rule "window: 1"`) || !strings.Contains(err.Error(), "stop.window") {
+		t.Fatalf("got %v, want the refusal naming stop.window", err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Fatalf("a refused rule left %d entries in the output directory", len(entries))
+	}
+}

@@ -83,8 +83,27 @@ type stopRecord struct {
 // runStopBench runs the problems named in only (all when empty) at seeds
 // 1..seeds, skipping seeds already recorded, and prints the table.
 func runStopBench(ctx context.Context, out, only string, seeds, workers int, reportOnly bool) error {
+	chosen := func(p stopProblem) bool { return only == "" || strings.Contains(","+only+",", ","+p.name+",") }
+	if !reportOnly && *trajectoryDeals == 0 {
+		// A -stop-rule the config refuses is said before the full runs,
+		// not after them.
+		for _, p := range stopProblems {
+			if !chosen(p) {
+				continue
+			}
+			text, err := p.configText(1, stopLines())
+			if err != nil {
+				return err
+			}
+			cfg, err := engine.Parse(p.config, []byte(text))
+			if err != nil {
+				return fmt.Errorf("-stop-rule %q: %w", *stopRule, err)
+			}
+			cfg.Close()
+		}
+	}
 	for _, p := range stopProblems {
-		if only != "" && !strings.Contains(","+only+",", ","+p.name+",") {
+		if !chosen(p) {
 			continue
 		}
 		dir := filepath.Join(out, "stop", p.name)

@@ -344,3 +344,18 @@ evolution:
 		t.Fatalf("%d figures, want one a quarter: %+v", len(rec.Figures), rec)
 	}
 }
+
+// TestDrawLabelsGamesInThousands: the picture's x-axis labels games as
+// a reader counts them (525,000, not 525000).
+func TestDrawLabelsGamesInThousands(t *testing.T) {
+	rec := Record{Seed: 1, Games: []int{131250, 262500, 393750, 525000}, Figures: []float64{45, 44.8, 44.6, 44.5}}
+	svg := string(Draw("t", "start", []float64{45}, []Line{{Name: "generational", Records: []Record{rec}}}))
+	for _, want := range []string{">131,250<", ">262,500<", ">525,000<", ">0<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the x-axis lacks %s", want)
+		}
+	}
+	if strings.Contains(svg, ">525000<") {
+		t.Error("the x-axis writes 525000 without its separator")
+	}
+}

@@ -210,7 +210,7 @@ func Draw(title, refName string, ref []float64, lines []Line) []byte {
 	for k := 0; k <= 4; k++ {
 		g := budget * float64(k) / 4
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#ddd"/>`+"\n", x(g), top, x(g), h-bottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle">%.0f</text>`+"\n", x(g), h-bottom+16, g)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle">%s</text>`+"\n", x(g), h-bottom+16, english.Thousands(int64(math.Round(g))))
 		f := lo + (hi-lo)*float64(k)/4
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", left-6, y(f)+4, f)
 	}
