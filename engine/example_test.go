@@ -35,7 +35,8 @@ evolution: {population: 1, model: annealing}
 	//   model: bayes, a solo measure's default (generational for others); write evolution.model to choose
 	//   the model's fits take CPU time beyond the games', growing faster than the 160 genomes told
 	//     (a fit took about 1.3 s at 512 points, 44 s at 2,000, on a 2-core machine: docs/tuning.md)
-	//   remeasure: the best 3 on 1000 fresh games per baseline opponent at the end; the winner again,
+	//   remeasure: the best 3 and model bayes's own recommendation
+	//     on 1000 fresh games per baseline opponent at the end; the winner again,
 	//     beside the starting point, on a second fresh sample
 	// broken.yaml:4: evolution.model: unknown model "annealing" (want generational, down-to-size, natural-selection, cmaes, random-search, spsa, bayes)
 	// broken.yaml:4: evolution.population: 1: want at least 2

@@ -166,7 +166,9 @@ func (c *Config) endGames(generations int) int {
 			continue
 		}
 		// The hall of fame holds at most every genome the run made; the
-		// model's own pick is one more.
+		// model's own pick is one more (or the next member in its place:
+		// candidates), unless the hall of fame holds no more than the top
+		// and the pick is one of them.
 		k := c.genomesMade(generations, min(rc.Top, c.Evolution.HallOfFame))
 		if sp == c.species[0] && c.Evolution.Recommends() {
 			k++
@@ -220,7 +222,7 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 		if !r.cfg.remeasures(sp) {
 			continue
 		}
-		top := r.candidates(s, states[s].HallOfFame[:min(rc.Top, len(states[s].HallOfFame))])
+		top := r.candidates(s, states[s].HallOfFame, rc.Top)
 		var out []Remeasured
 		var err error
 		if len(sp.baselines) > 0 {
@@ -239,21 +241,35 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	return nil
 }
 
-// candidates are what species s's remeasure plays: the top of its hall
-// of fame, then its model's own recommendation when it makes one (the
-// model's pick even where it is a member's genome too, so that the games
-// a run plays do not depend on where its model ended).
-func (r *runner) candidates(s int, top []Member) []Remeasured {
-	out := make([]Remeasured, 0, len(top)+1)
-	for i, m := range top {
-		out = append(out, Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes)})
-	}
+// candidates are what species s's remeasure plays: the top members of
+// its hall of fame, and its model's own recommendation when it makes one
+// (model.Recommender). A recommendation that is a member's genome is
+// played as that member, and if it is one of the top, the next member
+// takes its place: the remeasure plays top+1 players whatever its model
+// recommends (so far as the hall of fame holds them), and lists no
+// genome twice.
+func (r *runner) candidates(s int, hof []Member, top int) []Remeasured {
+	var pick []float64
 	if s < len(r.models) {
 		if rec, ok := r.models[s].(model.Recommender); ok {
-			if genes := rec.Recommendation(); genes != nil {
-				out = append(out, Remeasured{Rank: modelPick, Genes: genes})
-			}
+			pick = rec.Recommendation()
 		}
+	}
+	n := min(top, len(hof))
+	out := make([]Remeasured, 0, n+1)
+	for i, m := range hof[:n] {
+		out = append(out, Remeasured{Rank: i + 1, Genes: slices.Clone(m.Genes)})
+	}
+	if pick == nil {
+		return out
+	}
+	switch i := slices.IndexFunc(hof, func(m Member) bool { return slices.Equal(m.Genes, pick) }); {
+	case i < 0:
+		out = append(out, Remeasured{Rank: modelPick, Genes: slices.Clone(pick)})
+	case i >= n:
+		out = append(out, Remeasured{Rank: i + 1, Genes: slices.Clone(hof[i].Genes)})
+	case n < len(hof):
+		out = append(out, Remeasured{Rank: n + 1, Genes: slices.Clone(hof[n].Genes)})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/rundir"
 )
@@ -563,5 +564,46 @@ func TestRemeasureSkipsSpeciesWithoutBaselines(t *testing.T) {
 	ck := runText(t, text, Options{Dir: dir, Workers: 2})
 	if len(ck.Remeasured) != 1 || ck.Remeasured[0].Games != 4 || ck.Rivals == nil || len(ck.Rivals.Remeasured) != 0 {
 		t.Fatalf("remeasured %+v, rivals %+v", ck.Remeasured, ck.Rivals)
+	}
+}
+
+// recommender is a model that recommends a fixed point.
+type recommender struct {
+	model.Model
+	pick []float64
+}
+
+func (m recommender) Recommendation() []float64 { return m.pick }
+
+// TestCandidates: the remeasure plays the hall of fame's top and the
+// model's own recommendation; one that is a member's genome is played as
+// that member, and one of the top gives its place to the next member,
+// so top+1 play and no genome twice.
+func TestCandidates(t *testing.T) {
+	hof := []Member{{Genes: []float64{0.1}}, {Genes: []float64{0.2}}, {Genes: []float64{0.3}}, {Genes: []float64{0.4}}, {Genes: []float64{0.5}}}
+	for _, tc := range []struct {
+		name   string
+		models []model.Model
+		hof    int
+		want   string // ranks:genes
+	}{
+		{"no model", nil, 5, "1:[0.1] 2:[0.2] 3:[0.3]"},
+		{"a model that recommends nothing of its own", []model.Model{recommender{}}, 5, "1:[0.1] 2:[0.2] 3:[0.3]"},
+		{"a point of its own", []model.Model{recommender{pick: []float64{0.25}}}, 5, "1:[0.1] 2:[0.2] 3:[0.3] 0:[0.25]"},
+		{"one of the top", []model.Model{recommender{pick: []float64{0.2}}}, 5, "1:[0.1] 2:[0.2] 3:[0.3] 4:[0.4]"},
+		{"one of the top, and no next", []model.Model{recommender{pick: []float64{0.2}}}, 3, "1:[0.1] 2:[0.2] 3:[0.3]"},
+		{"a member past the top", []model.Model{recommender{pick: []float64{0.5}}}, 5, "1:[0.1] 2:[0.2] 3:[0.3] 5:[0.5]"},
+		{"a hall of fame shorter than the top", []model.Model{recommender{pick: []float64{0.9}}}, 2, "1:[0.1] 2:[0.2] 0:[0.9]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &runner{models: tc.models}
+			var got []string
+			for _, c := range r.candidates(0, hof[:tc.hof], 3) {
+				got = append(got, fmt.Sprintf("%d:%v", c.Rank, c.Genes))
+			}
+			if s := strings.Join(got, " "); s != tc.want {
+				t.Fatalf("got %s, want %s", s, tc.want)
+			}
+		})
 	}
 }

@@ -128,6 +128,11 @@ func TestFieldTunersRecommend(t *testing.T) {
 				}
 				thetaWon = thetaWon || j == 0
 			case "bayes":
+				// The remeasure plays the last optimum, as itself or as
+				// the member whose genome it is.
+				if !slices.ContainsFunc(ck.Remeasured, func(m Remeasured) bool { return slices.Equal(m.Genes, st.Recommend) }) {
+					t.Fatalf("remeasured %+v: want the optimum %v among them", ck.Remeasured, st.Recommend)
+				}
 				if len(st.Points) != 4*5 || st.Figure == nil || !(st.Figure[1] <= st.Figure[0] && st.Figure[0] <= st.Figure[2]) {
 					t.Fatalf("bayes state: %d points, figure %v: want 20 points and a mean inside its interval", len(st.Points), st.Figure)
 				}

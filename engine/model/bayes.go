@@ -207,6 +207,14 @@ func (m *bayesModel) Ask(gen int) ([][]float64, error) {
 	return append(out, slices.Clone(m.st.Recommend)), nil
 }
 
+// Recommendation is the pessimistic optimum after the last generation
+// told: the remeasure plays it beside the hall of fame's best (the
+// optimum each generation asked is in the hall of fame by its figure;
+// the last one has not been played).
+func (m *bayesModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
+
+func (s *bayesSettings) recommends() bool { return true }
+
 // figure is a cost as the GP wants it, higher better.
 func (m *bayesModel) Tell(gen int, g Generation) error {
 	if len(m.st.Points)+len(g.Results) > gp.MaxPoints {
