@@ -142,7 +142,8 @@ func Inspect(dir string) (*Inspection, error) {
 }
 
 // MaxReplay bounds the work ModelSpread may take on, in generations times
-// genes squared times the population (CMA-ES's replay grows so): about a
+// genes squared times the population (CMA-ES's replay grows so; a model
+// whose replay costs otherwise says what: model.ReplayCoster): about a
 // second or two on a busy core, so a page never waits long on it.
 const MaxReplay = 4e7
 
@@ -162,7 +163,11 @@ func (c *Config) ModelSpread(ck *Checkpoint) (spread model.Spread, ok bool, err 
 		return spread, false, nil
 	}
 	dim := float64(sp.space.Len())
-	if work := float64(ck.Generation) * dim * dim * float64(len(ck.Population)); work > MaxReplay {
+	work := float64(ck.Generation) * dim * dim * float64(len(ck.Population))
+	if rc, ok := m.(model.ReplayCoster); ok {
+		work = rc.ReplayWork(ck.Generation, sp.space.Len(), len(ck.Population))
+	}
+	if work > MaxReplay {
 		return spread, true, fmt.Errorf("engine: replaying %d generations of %d genes is too long to do here", ck.Generation, sp.space.Len())
 	}
 	if err := sp.resumeModel(m, ck.Generation, ck.SpeciesState); err != nil {

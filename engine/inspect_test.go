@@ -328,6 +328,14 @@ func TestModelSpreadReplaysTheRun(t *testing.T) {
 	if err != nil || !ok || len(sp.RMS) != ck3.Generation || ck3.Generation != 3 {
 		t.Fatalf("spread of an SPSA run: %v, %v, %d rows for %d generations", ok, err, len(sp.RMS), ck3.Generation)
 	}
+	// SPSA's replay reads its state: a run as long as CMA-ES's refused one
+	// is drawn (before, CMA-ES's bound refused it).
+	long3 := *ck3
+	dim3 := float64(cfg3.Space().Len())
+	long3.Generation = int(MaxReplay/(dim3*dim3*float64(len(ck3.Population)))) + 1
+	if _, ok, err := cfg3.ModelSpread(&long3); !ok || err != nil {
+		t.Errorf("an SPSA replay of %d generations: %v, %v", long3.Generation, ok, err)
+	}
 	c := spsa.StockfishCEnd * math.Pow(36, spsa.DefaultGamma)
 	for g := range sp.RMS {
 		want := c / math.Pow(float64(12*g+1), spsa.DefaultGamma)

@@ -62,6 +62,14 @@ type Recommender interface {
 	Recommendation() []float64
 }
 
+// A ReplayCoster is a model whose rebuilding from a checkpoint (Resume)
+// costs other than CMA-ES's replay, which repeats every generation's
+// update of its covariance: generations x genes^2 x population, the
+// units ReplayWork answers in (engine.MaxReplay bounds it).
+type ReplayCoster interface {
+	ReplayWork(generations, genes, population int) float64
+}
+
 // A Pairer is a model that says who meets whom in the population mode
 // (SPSA's theta+ against its theta-), in place of the seeded pairing of
 // a generation's individuals: each pair plays fitness.population.games

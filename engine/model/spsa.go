@@ -469,3 +469,7 @@ func (m *spsaModel) Close() {}
 func (m *spsaModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
 
 func (s *spsaSettings) recommends() bool { return true }
+
+// ReplayWork: Resume reads the state and notes each generation's c_k,
+// whatever the genes and the population.
+func (m *spsaModel) ReplayWork(generations, _, _ int) float64 { return float64(generations) }
