@@ -127,3 +127,45 @@ func TestExpectedMatchesFishtestCalculator(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialMatchesFishtest: the estimate that allows for the test's
+// stopping is fishtest's sprt.analytics (server/fishtest/stats/sprt.py
+// and brownian.py, run unchanged; for normalised Elo, its lelo_to_elo of
+// the figures): the Elo, its 95% interval, the LOS and whether the LLR
+// was clamped to a bound, on passes, fails, tests still running, a pass
+// far past its bound and hypotheses other than [0, 5].
+func TestSequentialMatchesFishtest(t *testing.T) {
+	for _, tc := range []struct {
+		p                  Pentanomial
+		elo0, elo1, al, be float64
+		model              EloModel
+		elo, lo, hi, los   float64
+		clamped            bool
+	}{
+		{Pentanomial{10, 60, 180, 60, 20}, 0, 5, 0.05, 0.05, Logistic, 10.531575, -5.415621, 26.523290, 0.902213, false},
+		{Pentanomial{10, 60, 180, 60, 20}, 0, 5, 0.05, 0.05, Normalized, 17.503552, -9.002828, 44.009932, 0.902213, false},
+		{Pentanomial{5, 40, 160, 80, 30}, 0, 5, 0.05, 0.05, Logistic, 49.111863, 31.248865, 67.217056, 1.000000, true},
+		{Pentanomial{5, 40, 160, 80, 30}, 0, 5, 0.05, 0.05, Normalized, 81.390484, 54.260339, 108.520629, 1.000000, false},
+		{Pentanomial{30, 80, 160, 40, 10}, 0, 5, 0.05, 0.05, Logistic, -42.798389, -60.568144, -25.229236, 0.000001, false},
+		{Pentanomial{30, 80, 160, 40, 10}, 0, 5, 0.05, 0.05, Normalized, -68.137724, -95.055080, -41.220368, 0.000000, false},
+		{Pentanomial{100, 600, 1800, 650, 230}, 0, 5, 0.05, 0.05, Logistic, 15.101455, 5.551566, 24.610522, 0.998994, true},
+		{Pentanomial{100, 600, 1800, 650, 230}, 0, 5, 0.05, 0.05, Normalized, 25.141000, 12.632035, 37.610867, 0.999957, true},
+		{Pentanomial{0, 3, 10, 6, 1}, -3, 1, 0.1, 0.05, Logistic, 43.637935, -14.964430, 104.845794, 0.927546, false},
+		{Pentanomial{0, 3, 10, 6, 1}, -3, 1, 0.1, 0.05, Normalized, 80.078740, -27.587993, 187.745473, 0.927546, false},
+		{Pentanomial{20, 100, 300, 90, 15}, 0, 2, 0.05, 0.05, Logistic, -6.618621, -18.402617, 5.150163, 0.135179, false},
+		{Pentanomial{20, 100, 300, 90, 15}, 0, 2, 0.05, 0.05, Normalized, -11.818289, -32.833209, 9.196631, 0.135179, false},
+		{Pentanomial{1, 0, 0, 0, 40}, 0, 5, 0.05, 0.05, Logistic, 631.876634, 397.193195, 1000.000000, 1.000000, true},
+		{Pentanomial{1, 0, 0, 0, 40}, 0, 5, 0.05, 0.05, Normalized, 757.127895, 681.931058, 790.994648, 1.000000, false},
+	} {
+		sp := SPRT{Alpha: tc.al, Beta: tc.be, Elo0: tc.elo0, Elo1: tc.elo1, Model: tc.model}
+		s, ok := sp.Sequential(tc.p)
+		if !ok || !near(s.Elo.Value, tc.elo, 1e-5) || !near(s.Elo.CI95[0], tc.lo, 1e-5) || !near(s.Elo.CI95[1], tc.hi, 1e-5) ||
+			math.Abs(s.LOS-tc.los) > 1e-6 || s.Clamped != tc.clamped {
+			t.Errorf("%v %s [%g, %g]: Elo %.6f [%.6f, %.6f], LOS %.6f, clamped %v; fishtest: %.6f [%.6f, %.6f], %.6f, %v",
+				tc.p, tc.model, tc.elo0, tc.elo1, s.Elo.Value, s.Elo.CI95[0], s.Elo.CI95[1], s.LOS, s.Clamped, tc.elo, tc.lo, tc.hi, tc.los, tc.clamped)
+		}
+	}
+	if _, ok := (SPRT{Alpha: 0.05, Beta: 0.05, Elo1: 5}).Sequential(Pentanomial{}); ok {
+		t.Error("an estimate without pairs")
+	}
+}

@@ -309,3 +309,52 @@ func TestNormalSPRTErrorRates(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialEstimateAfterStopping runs 1,000 tests with the truth
+// between the bounds and at each, and compares what each says of A's
+// strength once it stops: the sequential estimate's 95% interval must
+// hold the truth about 95% of the time, and its median estimate lie
+// near the truth (half the tests above it), where the pairs' own
+// estimate, taken at the moment a bound is crossed, leans towards it.
+func TestSequentialEstimateAfterStopping(t *testing.T) {
+	const tests, batch = 1000, 4
+	test := SPRT{Alpha: 0.05, Beta: 0.05, Elo0: 0, Elo1: 20, Model: Logistic}
+	for _, truth := range []float64{0, 10, 20} {
+		g := gameAt(Logistic, truth, 0.3, 0.2)
+		rng := rand.New(rand.NewPCG(uint64(truth*1000+3), 17))
+		var seqIn, plainIn, seqAbove, plainAbove int
+		for range tests {
+			var p Pentanomial
+			for test.Decide(p) == Continue {
+				g.play(rng, batch, &p)
+			}
+			s, _ := test.Sequential(p)
+			e := p.Elo()
+			if s.Elo.CI95[0] <= truth && truth <= s.Elo.CI95[1] {
+				seqIn++
+			}
+			if e.CI95[0] <= truth && truth <= e.CI95[1] {
+				plainIn++
+			}
+			if s.Elo.Value > truth {
+				seqAbove++
+			}
+			if e.Value > truth {
+				plainAbove++
+			}
+		}
+		t.Logf("truth %v Elo: sequential interval holds it in %.1f%%, above it %.1f%%; the pairs' own %.1f%%, above it %.1f%%",
+			truth, 100*float64(seqIn)/tests, 100*float64(seqAbove)/tests, 100*float64(plainIn)/tests, 100*float64(plainAbove)/tests)
+		// Three standard errors of 1,000 tests: 2.1 points at 95%, 4.7 at
+		// half.
+		if in := float64(seqIn) / tests; in < 0.929 || in > 0.985 {
+			t.Errorf("truth %v Elo: the sequential interval holds it in %.1f%% of the tests, want about 95%%", truth, 100*in)
+		}
+		if above := float64(seqAbove) / tests; math.Abs(above-0.5) > 0.047 {
+			t.Errorf("truth %v Elo: the sequential estimate above it in %.1f%% of the tests, want about half", truth, 100*above)
+		}
+		if plainIn >= seqIn {
+			t.Errorf("truth %v Elo: the pairs' own interval holds it as often (%d) as the sequential one (%d): the test shows nothing", truth, plainIn, seqIn)
+		}
+	}
+}

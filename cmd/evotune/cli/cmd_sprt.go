@@ -150,6 +150,10 @@ type sprtReport struct {
 	Score         *stats.Estimate    `json:"score,omitempty"`
 	Elo           *stats.Estimate    `json:"elo,omitempty"`
 	NormalizedElo *stats.Estimate    `json:"normalized_elo,omitempty"`
+	// Sequential is A's Elo in the test's model allowing for where the
+	// test stopped (fishtest's estimate): the plain figures above lean
+	// towards the bound the test crossed.
+	Sequential *stats.Sequential `json:"sequential,omitempty"`
 	// Solo: the mean of A - B over the deals.
 	Difference *stats.Estimate  `json:"difference,omitempty"`
 	Batches    []sprtfile.Batch `json:"batches"`
@@ -306,6 +310,20 @@ func writeSPRTVerdict(w io.Writer, r sprtReport) {
 	}
 	fmt.Fprintf(w, "%s after %s; LLR %+.2f, bounds [%.2f, %.2f], alpha %g, beta %g\n",
 		what, english.Count(r.Games, countWord(r)), r.LLR, r.Bounds[0], r.Bounds[1], r.Alpha, r.Beta)
+	if q := r.Sequential; q != nil {
+		plain := r.Elo
+		if r.Unit == stats.Normalized.String()+" Elo" {
+			plain = r.NormalizedElo
+		}
+		fmt.Fprintf(w, "  %s allowing for where the test stopped (fishtest's estimate): %s, LOS %.1f%%\n", r.Unit, formatElo(q.Elo), 100*q.LOS)
+		switch {
+		case plain == nil:
+		case r.Verdict == stats.Continue.String() || r.Verdict == "no verdict":
+			fmt.Fprintf(w, "  (the pairs alone say %s)\n", formatElo(*plain))
+		default:
+			fmt.Fprintf(w, "  (the pairs alone say %s, which leans towards the bound the test crossed)\n", formatElo(*plain))
+		}
+	}
 }
 
 // quantity names what the test's hypotheses are about.
@@ -398,6 +416,9 @@ func (t *pairTest) tested(r *sprtReport) *stats.Estimate {
 func (t *pairTest) fill(r *sprtReport) {
 	p, s, e, n := t.tally.Pairs, t.tally.Pairs.Score(), t.tally.Pairs.Elo(), t.tally.Pairs.NormalizedElo()
 	r.Pairs, r.Score, r.Elo, r.NormalizedElo = &p, &s, &e, &n
+	if seq, ok := t.sprt.Sequential(p); ok {
+		r.Sequential = &seq
+	}
 }
 
 // soloTest is the test on paired costs: A and B on the same deals.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/sprtfile"
 )
 
@@ -244,5 +245,52 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	code, _, errs := run(t, append(args, "--output", params)...)
 	if code != ExitUsage || !strings.Contains(errs, "is not an evotune sprt state file") {
 		t.Errorf("--output over a parameter file: exit %d, %s", code, errs)
+	}
+}
+
+// TestSPRTSequentialEstimate: a test that stops says A's Elo allowing
+// for where it stopped (fishtest's estimate), which sits on the far side
+// of the pairs' own figure from the bound it crossed: below it after a
+// pass, above it after a fail; --json holds it with its interval.
+func TestSPRTSequentialEstimate(t *testing.T) {
+	type est struct {
+		Value float64
+		CI95  [2]float64
+	}
+	var rep struct {
+		Verdict    string
+		Elo        est
+		Sequential struct {
+			Elo est
+			LOS float64
+		}
+	}
+	mnk := []string{"sprt", "mnk", "--player", "classic", "--vs", "greedy", "--batch", "40", "--seed", "5"}
+	for _, tc := range []struct {
+		bounds  []string
+		code    ExitCode
+		verdict string
+		below   bool // the sequential estimate below the pairs' own
+	}{
+		{[]string{"--elo1", "50"}, ExitOK, "H1 accepted", true},
+		{[]string{"--elo0", "300", "--elo1", "400"}, ExitH0, "H0 accepted", false},
+	} {
+		code, out, errs := run(t, append(append(mnk, tc.bounds...), "--json")...)
+		if code != tc.code {
+			t.Fatalf("%v: exit %d: %s", tc.bounds, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		q := rep.Sequential.Elo
+		if rep.Verdict != tc.verdict || !(q.CI95[0] < q.Value && q.Value < q.CI95[1]) || (q.Value < rep.Elo.Value) != tc.below ||
+			!(rep.Sequential.LOS > 0.9 && rep.Sequential.LOS <= 1) {
+			t.Errorf("%v: %s, Elo %+v, sequential %+v", tc.bounds, rep.Verdict, rep.Elo, rep.Sequential)
+		}
+		_, text, _ := run(t, append(mnk, tc.bounds...)...)
+		if !strings.Contains(text, "  logistic Elo allowing for where the test stopped (fishtest's estimate): "+formatElo(stats.Estimate{Value: q.Value, CI95: q.CI95})) ||
+			!strings.Contains(text, "which leans towards the bound the test crossed)") {
+			t.Errorf("%v: the verdict does not give the estimate:\n%s", tc.bounds, text)
+		}
 	}
 }
