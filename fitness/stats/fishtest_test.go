@@ -165,6 +165,18 @@ func TestSequentialMatchesFishtest(t *testing.T) {
 				tc.p, tc.model, tc.elo0, tc.elo1, s.Elo.Value, s.Elo.CI95[0], s.Elo.CI95[1], s.LOS, s.Clamped, tc.elo, tc.lo, tc.hi, tc.los, tc.clamped)
 		}
 	}
+	// fishtest has H1 above H0; with them the other way round (and alpha
+	// = beta, so the bounds mirror each other) the figures are the same.
+	for _, p := range []Pentanomial{{10, 60, 180, 60, 20}, {5, 40, 160, 80, 30}, {30, 80, 160, 40, 10}} {
+		for _, m := range []EloModel{Logistic, Normalized} {
+			up, _ := SPRT{Alpha: 0.05, Beta: 0.05, Elo0: 0, Elo1: 5, Model: m}.Sequential(p)
+			down, _ := SPRT{Alpha: 0.05, Beta: 0.05, Elo0: 5, Elo1: 0, Model: m}.Sequential(p)
+			if !near(up.Elo.Value, down.Elo.Value, 1e-6) || !near(up.Elo.CI95[0], down.Elo.CI95[0], 1e-6) ||
+				!near(up.Elo.CI95[1], down.Elo.CI95[1], 1e-6) || math.Abs(up.LOS-down.LOS) > 1e-6 {
+				t.Errorf("%v %s: [0, 5] says %+v, [5, 0] says %+v", p, m, up, down)
+			}
+		}
+	}
 	if _, ok := (SPRT{Alpha: 0.05, Beta: 0.05, Elo1: 5}).Sequential(Pentanomial{}); ok {
 		t.Error("an estimate without pairs")
 	}

@@ -87,8 +87,14 @@ func (t SPRT) Sequential(p Pentanomial) (s Sequential, ok bool) {
 		}
 		return (ScoreOf(lelo) - 0.5) / sigmaPG * neloPerNT
 	}
-	s.Elo = Estimate{Value: elo(bound(0.5)), CI95: [2]float64{elo(bound(0.025)), elo(bound(0.975))}, N: p.Pairs()}
+	lo, hi := elo(bound(0.025)), elo(bound(0.975))
 	s.LOS = worse(0)
+	if t.Elo1 < t.Elo0 {
+		// H1 below H0: a worse outcome (the LLR lower) is a stronger A.
+		lo, hi = hi, lo
+		s.LOS = 1 - s.LOS
+	}
+	s.Elo = Estimate{Value: elo(bound(0.5)), CI95: [2]float64{lo, hi}, N: p.Pairs()}
 	return s, true
 }
 
