@@ -85,7 +85,8 @@ func (s *Server) comparePage(runs []*run) comparePage {
 		views, cfgs, dirs = append(views, v), append(cfgs, r.Ins.Config), append(dirs, r.dir)
 		c := compared{ID: r.id, Dir: r.dir, Colour: plot.Series[i%len(plot.Series)], Class: fmt.Sprintf("c%d", i%len(plot.Series)), Name: r.Ins.Header.Name}
 		rec := v.Recommended()
-		c.Rec = fmt.Sprintf("%s [%s, %s] over %d games", plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games)
+		_, figure := v.RecommendedFrom()
+		c.Rec = fmt.Sprintf("%s [%s, %s] over %d games, %s", plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games, figure)
 		if f, _, ok := v.Fresh(); ok {
 			c.Fresh = fmt.Sprintf("%s [%s, %s] over %d games", plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), f.Games)
 		}

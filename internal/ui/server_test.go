@@ -607,4 +607,13 @@ func TestHallOfFameShowsTheModelsPick(t *testing.T) {
 	if !strings.Contains(page, "model spsa&#39;s own recommendation: [") {
 		t.Errorf("the recommended card does not say whose it is: %s", clipText(page))
 	}
+	// Compared with a run whose best selection chose, each says which
+	// figure it shows.
+	finishedRun(t, runs, "plain", liteConfig)
+	_, cmp := get(t, ts, "/compare?r=0/spsa&r=0/plain")
+	for _, want := range []string{plot.Num(pick.Fitness) + " [", "games, as remeasured; fresh ", "games, as selected; fresh "} {
+		if !strings.Contains(cmp, want) {
+			t.Errorf("the compare page lacks %q: %s", want, clipText(cmp))
+		}
+	}
 }
