@@ -589,14 +589,14 @@ func checkRemeasured(prefix string, st SpeciesState, space interface{ Check([]fl
 	return nil
 }
 
-// remeasuredGenes is the genome the remeasure played as rank.
-func remeasuredGenes(st SpeciesState, rank int) []float64 {
-	for _, m := range st.Remeasured {
-		if m.Rank == rank {
-			return m.Genes
-		}
+// remeasuredGenes is the genome the remeasure played as rank; played is
+// false when it played none.
+func remeasuredGenes(st SpeciesState, rank int) (genes []float64, played bool) {
+	i := slices.IndexFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == rank })
+	if i < 0 {
+		return nil, false
 	}
-	return nil
+	return st.Remeasured[i].Genes, true
 }
 
 // aloneHeadToHead reports whether a remeasure without baselines had one
@@ -615,12 +615,13 @@ func checkVerdict(prefix string, st SpeciesState, space interface{ Check([]float
 	field := prefix + "verdict"
 	inRange := func(x float64) bool { return finite(x) && x >= 0 && (!score || x <= 1) }
 	holds := func(x float64, ci [2]float64) bool { return finite(ci[0], ci[1]) && ci[0] <= x && x <= ci[1] }
+	genes, played := remeasuredGenes(st, v.Rank)
 	switch {
 	case len(st.Remeasured) == 0:
 		return fmt.Errorf("%s: a verdict without the remeasure that chose it", field)
-	case !slices.ContainsFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == v.Rank }):
+	case !played:
 		return fmt.Errorf("%s.rank: %d, not one the remeasure played", field, v.Rank)
-	case !slices.Equal(v.Genes, remeasuredGenes(st, v.Rank)):
+	case !slices.Equal(v.Genes, genes):
 		return fmt.Errorf("%s.genes: not those of the remeasured player of rank %d", field, v.Rank)
 	case v.Against != againstBaselines && v.Against != againstStart && v.Against != againstRunnerUp:
 		return fmt.Errorf("%s.against: %q", field, v.Against)

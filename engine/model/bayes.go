@@ -213,7 +213,7 @@ func (m *bayesModel) Ask(gen int) ([][]float64, error) {
 // the last one has not been played).
 func (m *bayesModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
 
-func (s *bayesSettings) recommends() bool { return true }
+func (s *bayesSettings) recommends() {}
 
 // figure is a cost as the GP wants it, higher better.
 func (m *bayesModel) Tell(gen int, g Generation) error {

@@ -300,14 +300,14 @@ func (e *Evolution) CostNote() string {
 // A recommending model's Settings say so before the run (its remeasure
 // plays one player more: Recommender).
 type recommending interface {
-	recommends() bool
+	recommends()
 }
 
 // Recommends reports whether the run's model recommends a point of its
 // own, which the remeasure plays beside the hall of fame's best.
 func (e *Evolution) Recommends() bool {
-	r, ok := e.settings().(recommending)
-	return ok && r.recommends()
+	_, ok := e.settings().(recommending)
+	return ok
 }
 
 // A Planner is a model's Settings that set the budget from what the rest

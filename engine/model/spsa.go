@@ -468,7 +468,7 @@ func (m *spsaModel) Close() {}
 // left it: SPSA's answer (its pairs' points are theta's perturbations).
 func (m *spsaModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
 
-func (s *spsaSettings) recommends() bool { return true }
+func (s *spsaSettings) recommends() {}
 
 // ReplayWork: Resume reads the state and notes each generation's c_k,
 // whatever the genes and the population.

@@ -264,7 +264,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 			return err
 		}
 	} else {
-		writeSPRTVerdict(e.stdout, rep)
+		writeSPRTVerdict(e.stdout, rep, test.tested(&rep))
 	}
 	switch verdict {
 	case stats.AcceptH0:
@@ -299,8 +299,9 @@ func (o *sprtOptions) writeState(rep *sprtReport, test sequential, state string)
 	return sprtfile.Write(o.output, &st)
 }
 
-// writeSPRTVerdict says what the test decided, in words.
-func writeSPRTVerdict(w io.Writer, r sprtReport) {
+// writeSPRTVerdict says what the test decided, in words; plain is the
+// tested quantity's estimate from the games alone.
+func writeSPRTVerdict(w io.Writer, r sprtReport, plain *stats.Estimate) {
 	what := "no verdict: --max-games reached with the LLR between its bounds"
 	switch r.Verdict {
 	case "H1 accepted":
@@ -311,10 +312,6 @@ func writeSPRTVerdict(w io.Writer, r sprtReport) {
 	fmt.Fprintf(w, "%s after %s; LLR %+.2f, bounds [%.2f, %.2f], alpha %g, beta %g\n",
 		what, english.Count(r.Games, countWord(r)), r.LLR, r.Bounds[0], r.Bounds[1], r.Alpha, r.Beta)
 	if q := r.Sequential; q != nil {
-		plain := r.Elo
-		if r.Unit == stats.Normalized.String()+" Elo" {
-			plain = r.NormalizedElo
-		}
 		fmt.Fprintf(w, "  %s allowing for where the test stopped (fishtest's estimate): %s, LOS %.1f%%\n", r.Unit, formatElo(q.Elo), 100*q.LOS)
 		switch {
 		case plain == nil:

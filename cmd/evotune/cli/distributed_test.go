@@ -58,21 +58,7 @@ func freeAddr(t *testing.T) string {
 // startWorker starts an `evotune worker` process, killed at the test's end.
 func startWorker(t *testing.T, args ...string) *bgProc {
 	t.Helper()
-	cmd := evotune(append([]string{"worker"}, args...)...)
-	errb := &syncBuffer{}
-	cmd.Stderr = errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &bgProc{cmd: cmd, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("worker stderr:\n%s", errb.String())
-		}
-	})
+	p, _ := startBg(t, evotune(append([]string{"worker"}, args...)...), "worker stderr")
 	return p
 }
 

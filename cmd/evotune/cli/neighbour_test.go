@@ -57,6 +57,14 @@ func neighbourProc(t *testing.T, dir string, args ...string) (*bgProc, *syncBuff
 	t.Helper()
 	cmd := evotune(args...)
 	cmd.Dir = dir
+	return startBg(t, cmd, "evotune "+strings.Join(args, " "))
+}
+
+// startBg starts cmd in the background, its stderr the buffer returned,
+// and kills it at the test's end, logging what it said as what if the
+// test failed.
+func startBg(t *testing.T, cmd *exec.Cmd, what string) (*bgProc, *syncBuffer) {
+	t.Helper()
 	said := &syncBuffer{}
 	cmd.Stderr = said
 	if err := cmd.Start(); err != nil {
@@ -68,7 +76,7 @@ func neighbourProc(t *testing.T, dir string, args ...string) (*bgProc, *syncBuff
 		_ = cmd.Process.Kill()
 		<-p.done
 		if t.Failed() {
-			t.Logf("evotune %s:\n%s", strings.Join(args, " "), printable.Escape(said.String()))
+			t.Logf("%s:\n%s", what, printable.Escape(said.String()))
 		}
 	})
 	return p, said
