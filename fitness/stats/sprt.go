@@ -279,13 +279,19 @@ func (t NormalSPRT) Bounds() (lower, upper float64) { return WaldBounds(t.Alpha,
 
 // LLR is the log-likelihood ratio of n observations of mean m and
 // sample variance v (the n-1 form, as Mean reports it). Fewer than two
-// observations say nothing: 0.
+// observations say nothing: 0. A sample without scatter that lies on a
+// hypothesis (two players that play every deal alike, against H0 0)
+// would make it infinite: the variance is read as at least
+// normalVarianceFloor of (Mu1-Mu0)^2, as fishtest reads an empty
+// pentanomial count as 1e-3, so the LLR stays a number, far past its
+// bound (-13.8 an observation), that reports and files can hold.
 func (t NormalSPRT) LLR(n int, m, v float64) float64 {
 	if n < 2 {
 		return 0
 	}
 	nf := float64(n)
 	v *= (nf - 1) / nf // the maximum-likelihood variance
+	v = max(v, normalVarianceFloor*(t.Mu1-t.Mu0)*(t.Mu1-t.Mu0))
 	r0 := v + (m-t.Mu0)*(m-t.Mu0)
 	r1 := v + (m-t.Mu1)*(m-t.Mu1)
 	if r0 == 0 && r1 == 0 {
@@ -293,6 +299,12 @@ func (t NormalSPRT) LLR(n int, m, v float64) float64 {
 	}
 	return nf / 2 * math.Log(r0/r1)
 }
+
+// normalVarianceFloor is the least variance NormalSPRT reads, as a share
+// of the squared distance between its hypotheses: far below any sample
+// that scatters at all, so it moves no LLR but that of a sample without
+// scatter.
+const normalVarianceFloor = 1e-12
 
 // Expected plans the test against a true mean difference mu with
 // per-deal standard deviation sd, by the same Brownian approximation as

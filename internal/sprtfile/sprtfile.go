@@ -136,6 +136,19 @@ func Decode(data []byte) (*State, error) {
 	return &s, nil
 }
 
+// Writer is the process of another test in progress in the state file
+// at path, which it is still writing: 0 when there is none (no file, not
+// a state file, a test that ended or whose process is gone, or self's
+// own). Two tests writing one file would overwrite each other, each
+// batch, and the first to end would lose its end to the other.
+func Writer(path string, self int) int {
+	s, err := Read(path)
+	if err != nil || s.State != InProgress || s.PID == self || !Alive(s.PID) {
+		return 0
+	}
+	return s.PID
+}
+
 // IsName reports whether name is that of a state file the dashboard
 // lists.
 func IsName(name string) bool { return strings.HasSuffix(name, Suffix) && len(name) > len(Suffix) }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -112,4 +113,51 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%s decodes, encodes as %s, which decodes to %+v (%v)", data, again, s2, err)
 		}
 	})
+}
+
+// TestWriter: the state file of a test in progress names the process
+// writing it, unless that process is gone or is the one asking; a test
+// that ended, a file that is not a state and no file name nobody.
+func TestWriter(t *testing.T) {
+	dir := t.TempDir()
+	other := exec.Command("sleep", "600")
+	if err := other.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	defer func() { _ = other.Process.Kill(); _ = other.Wait() }()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	self := os.Getpid()
+	write := func(name string, edit func(*State)) string {
+		p := filepath.Join(dir, name)
+		s := state()
+		edit(s)
+		if err := Write(p, s); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	junk := filepath.Join(dir, "junk"+Suffix)
+	if err := os.WriteFile(junk, []byte(`{"state": "in progress"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		want       int
+	}{
+		{"a live test of another process", write("live", func(s *State) { s.PID = other.Process.Pid }), other.Process.Pid},
+		{"its own", write("own", func(s *State) { s.PID = self }), 0},
+		{"its process gone", write("gone", func(s *State) { s.PID = gone.Process.Pid }), 0},
+		{"finished", write("finished", func(s *State) { s.PID, s.State, s.Verdict = other.Process.Pid, Finished, "H0 accepted" }), 0},
+		{"stopped", write("stopped", func(s *State) { s.PID, s.State = other.Process.Pid, Stopped }), 0},
+		{"no pid", write("nopid", func(s *State) { s.PID = 0 }), 0},
+		{"not a state", junk, 0},
+		{"no file", filepath.Join(dir, "none"), 0},
+	} {
+		if got := Writer(tc.path, self); got != tc.want {
+			t.Errorf("%s: writer %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }

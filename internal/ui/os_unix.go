@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -16,15 +15,4 @@ func fileNode(fi os.FileInfo) string {
 		return fmt.Sprintf(".%d.%d", st.Dev, st.Ino)
 	}
 	return ""
-}
-
-// alive reports whether process pid exists (a process of another user
-// too). A pid the system has since given to another process reads as
-// alive: the page then says "in progress" of a test that is not.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

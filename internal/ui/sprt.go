@@ -48,7 +48,7 @@ func readTest(e entry) *test {
 		return t
 	}
 	t.State = t.St.State
-	if t.State == sprtfile.InProgress && !alive(t.St.PID) {
+	if t.State == sprtfile.InProgress && !sprtfile.Alive(t.St.PID) {
 		t.State, t.Ended = sprtfile.Stopped, true
 	}
 	return t
@@ -58,7 +58,7 @@ func readTest(e entry) *test {
 func testVersion(e entry) string {
 	v := identity(e.abs)
 	if st, err := sprtfile.Read(e.abs); err == nil && st.State == sprtfile.InProgress {
-		v += fmt.Sprint("|", alive(st.PID))
+		v += fmt.Sprint("|", sprtfile.Alive(st.PID))
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 
@@ -98,7 +99,7 @@ Exit status: 0 H1 accepted, 3 H0 accepted, 4 --max-games reached first.`,
 	fs.Float64Var(&o.diff1, "diff1", 0, "solo: the mean of A - B under H1 (lower is better: an improvement is negative)")
 	fs.Float64Var(&o.alpha, "alpha", 0.05, "chance of accepting H1 when H0 holds")
 	fs.Float64Var(&o.beta, "beta", 0.05, "chance of accepting H0 when H1 holds")
-	fs.IntVar(&o.maxGames, "max-games", 100_000, "stop without a verdict after `N` games (solo: deals, each played by A and by B)")
+	fs.IntVar(&o.maxGames, "max-games", 100_000, "stop without a verdict after `N` games at most (solo: deals, each played by A and by B); head to head an even number")
 	fs.IntVar(&o.batch, "batch", 200, "games (solo: deals) between decisions; head to head an even number")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed every deal is derived from (eval's deals for the same seed)")
 	fs.IntVar(&o.workers, "workers", 0, "games played at once (0: all cores); the verdict does not depend on it")
@@ -130,7 +131,19 @@ func (o *sprtOptions) check(cmd *cobra.Command) error {
 		return usagef("--diff0 and --diff1 bound a solo test; with --head-to-head give --elo0 and --elo1")
 	}
 	if o.output != "" {
-		return checkOutput("--output", o.output, sprtOutput)
+		if err := checkOutput("--output", o.output, sprtOutput); err != nil {
+			return err
+		}
+		return o.checkWriter()
+	}
+	return nil
+}
+
+// checkWriter refuses an --output file that another test in progress
+// is writing, as a run directory refuses a second run.
+func (o *sprtOptions) checkWriter() error {
+	if pid := sprtfile.Writer(o.output, os.Getpid()); pid != 0 {
+		return fmt.Errorf("--output %s: the test of process %d is writing it; give another file", o.output, pid)
 	}
 	return nil
 }
@@ -157,6 +170,24 @@ type sprtReport struct {
 	// Solo: the mean of A - B over the deals.
 	Difference *stats.Estimate  `json:"difference,omitempty"`
 	Batches    []sprtfile.Batch `json:"batches"`
+}
+
+// dropInfinite leaves out of the report the estimates that are not
+// finite, which JSON cannot hold: one deal's difference has no interval
+// (as the state file leaves them out, sprtfile.Write).
+func (r *sprtReport) dropInfinite() {
+	finite := func(e *stats.Estimate) bool {
+		return e != nil && !math.IsInf(e.Value, 0) && !math.IsNaN(e.Value) &&
+			!math.IsInf(e.CI95[0], 0) && !math.IsNaN(e.CI95[0]) && !math.IsInf(e.CI95[1], 0) && !math.IsNaN(e.CI95[1])
+	}
+	for _, e := range []**stats.Estimate{&r.Score, &r.Elo, &r.NormalizedElo, &r.Difference} {
+		if !finite(*e) {
+			*e = nil
+		}
+	}
+	if r.Sequential != nil && (!finite(&r.Sequential.Elo) || math.IsNaN(r.Sequential.LOS)) {
+		r.Sequential = nil
+	}
 }
 
 // sequential is one kind of test: it plays the games first to
@@ -214,6 +245,11 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		if o.batch%2 != 0 {
 			return usagef("--batch %d: want an even number, head-to-head games are played in seat-swapped pairs", o.batch)
 		}
+		if o.maxGames%2 != 0 {
+			// Its last game would be half a pair, played and counted in
+			// --max-games but in no figure.
+			return usagef("--max-games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.maxGames)
+		}
 		model, _ := stats.ParseEloModel(o.model)
 		rep.Kind, rep.Unit, rep.H0, rep.H1 = "pentanomial", model.String()+" Elo", o.elo0, o.elo1
 		test = &pairTest{g: g, a: a, b: b, seed: fitness.MatchSeed(o.seed), workers: workers,
@@ -258,6 +294,7 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		return err
 	}
 	if o.json {
+		rep.dropInfinite()
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
@@ -285,6 +322,11 @@ var sprtOutput = outputKind{"an evotune sprt state file", func(path string) bool
 func (o *sprtOptions) writeState(rep *sprtReport, test sequential, state string) error {
 	if o.output == "" {
 		return nil
+	}
+	// Another test may have started on the file since: the one that
+	// finds the other's state stops, rather than both overwriting it.
+	if err := o.checkWriter(); err != nil {
+		return err
 	}
 	st := sprtfile.State{SPRT: sprtfile.Format, State: state, PID: os.Getpid(), Test: rep.Test,
 		MaxGames: o.maxGames, Games: rep.Games, LLR: rep.LLR, Verdict: rep.Verdict, Batches: slices.Clone(rep.Batches)}

@@ -3,9 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
@@ -39,7 +42,17 @@ func checkOutput(flag, path string, kind outputKind) error {
 	}
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil // absent; a directory that cannot be written fails when the file is made
+		// Absent (or cannot tell): its directory must be there, or the
+		// work is done for nothing; one that cannot be written fails when
+		// the file is made.
+		dir := filepath.Dir(path)
+		switch di, err := os.Stat(dir); {
+		case err == nil && !di.IsDir():
+			return usagef("%s %s: cannot create a file in %s: %w", flag, path, dir, syscall.ENOTDIR)
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			return usagef("%s %s: cannot create a file in %s: %w", flag, path, dir, fileio.Cause(err))
+		}
+		return nil
 	}
 	switch {
 	case fi.IsDir():
