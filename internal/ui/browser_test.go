@@ -357,7 +357,9 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 			cmd.Wait()
 		}
 	}()
-	ts, _ := serve(t, "", runs)
+	// With a token: the page, its fragments and its event stream carry
+	// the cookie, which holds for the pages' own path only.
+	ts, _ := serve(t, "live-token", runs)
 	// The first checkpoint, then the page.
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -369,7 +371,7 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	visit(t, ctx, ts.URL+"/run?r=0/live", "#s0-fitness")
+	visit(t, ctx, ts.URL+"/run?r=0/live&token=live-token", "#s0-fitness")
 	state := eval[string](t, ctx, `document.querySelector('#card-state .value').textContent + ' ' + document.querySelector('#card-state .small').textContent`)
 	if want := fmt.Sprintf("running pid %d", cmd.Process.Pid); state != want {
 		t.Errorf("state card %q, want %q", state, want)

@@ -50,6 +50,9 @@ type Server struct {
 	// names, against DNS rebinding (a page of another site that resolves
 	// its name to 127.0.0.1 would send its own name).
 	hosts []string
+	// base is where the pages are: "/" without a token; with one, a path
+	// of its own (basePath), which the token's cookie is limited to.
+	base string
 }
 
 // maxStreams bounds the event streams open at once.
@@ -63,13 +66,36 @@ func New(dirs []string, token string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower}).ParseFS(files, "templates/*.html")
+	base := "/"
+	if token != "" {
+		base = basePath(token)
+	}
+	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower, "base": func() string { return base }}).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}
 	return &Server{roots: roots, token: token, Poll: time.Second, reader: newReader(), spreads: newSpreads(), tmpl: tmpl,
-		streams: make(chan struct{}, maxStreams), done: make(chan struct{}), hosts: []string{"localhost", "127.0.0.1", "::1"}}, nil
+		streams: make(chan struct{}, maxStreams), done: make(chan struct{}), hosts: []string{"localhost", "127.0.0.1", "::1"}, base: base}, nil
 }
+
+// basePath is where a dashboard with token serves its pages:
+// /t/HASH/, HASH a digest of the token. A browser sends a cookie to
+// every port of a host (cookies do not isolate ports), so a cookie of
+// path / would go to any server another local user runs on 127.0.0.1;
+// limited to this path, it goes only where the address names it, which
+// no one without the token can guess. Two dashboards of two tokens keep
+// two cookies; two of one token share one, which serves both.
+func basePath(token string) string {
+	sum := sha256.Sum256([]byte("evotune ui pages\x00" + token))
+	return "/t/" + hex.EncodeToString(sum[:16]) + "/"
+}
+
+// tokenCookie is the name of the cookie that carries the token.
+const tokenCookie = "evotune_token"
+
+// Base is where the pages are served: "/" without a token, else a path
+// of the token's own (its cookie is limited to it).
+func (s *Server) Base() string { return s.base }
 
 // Close ends the live pages' event streams, which otherwise last as long
 // as their pages: call it before shutting the HTTP server down.
@@ -140,29 +166,44 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		page, under := strings.CutPrefix(r.URL.Path, s.base)
 		if q := r.URL.Query(); q.Has("token") {
 			if !s.tokenOK(q.Get("token")) {
 				s.fail(w, http.StatusUnauthorized, "wrong token: open the address 'evotune ui' printed")
 				return
 			}
-			// The cookie carries it from now on; the address drops it, so it
-			// does not stay in the history or get copied with a link.
-			http.SetCookie(w, &http.Cookie{Name: "evotune_token", Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			// The cookie carries it from now on, to the pages' own path
+			// only; the address drops it, so it does not stay in the
+			// history or get copied with a link.
+			http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.token, Path: s.base, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q.Del("token")
-			u := *r.URL
-			u.RawQuery = q.Encode()
+			if !under {
+				page = strings.TrimPrefix(r.URL.Path, "/")
+			}
+			u := url.URL{Path: s.base + page, RawQuery: q.Encode()}
 			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 			return
 		}
-		if c, err := r.Cookie("evotune_token"); err == nil && s.tokenOK(c.Value) {
-			next.ServeHTTP(w, r)
+		if r.URL.Path == strings.TrimSuffix(s.base, "/") {
+			http.Redirect(w, r, s.base, http.StatusSeeOther)
 			return
 		}
+		bearer := false
 		if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") && s.tokenOK(strings.TrimPrefix(a, "Bearer ")) {
-			next.ServeHTTP(w, r)
-			return
+			bearer = true
 		}
-		s.fail(w, http.StatusUnauthorized, "this dashboard needs its token: open the address 'evotune ui' printed")
+		cookie := false
+		if c, err := r.Cookie(tokenCookie); err == nil && under && s.tokenOK(c.Value) {
+			cookie = true
+		}
+		switch {
+		case under && (cookie || bearer):
+			http.StripPrefix(strings.TrimSuffix(s.base, "/"), next).ServeHTTP(w, r)
+		case bearer:
+			next.ServeHTTP(w, r) // a client that sends the token itself, at the pages' plain paths
+		default:
+			s.fail(w, http.StatusUnauthorized, "this dashboard needs its token: open the address 'evotune ui' printed")
+		}
 	})
 }
 
@@ -231,7 +272,7 @@ func (s *Server) listData() listData {
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	d := s.listData()
-	s.page(w, http.StatusOK, layout{Title: "runs", Content: s.fragment("list", d), Live: "list", Frag: "/fragment/list", Version: s.listVersion()})
+	s.page(w, http.StatusOK, layout{Title: "runs", Content: s.fragment("list", d), Live: "list", Frag: s.base + "fragment/list", Version: s.listVersion()})
 }
 
 func (s *Server) listFragment(w http.ResponseWriter, r *http.Request) {
@@ -279,7 +320,7 @@ func (s *Server) runPageHandler(w http.ResponseWriter, req *http.Request) {
 	}
 	p := s.runPage(r)
 	s.page(w, http.StatusOK, layout{Title: p.Title, Content: s.fragment("run", p), Live: "r=" + url.QueryEscape(r.id),
-		Frag: "/fragment/run?r=" + url.QueryEscape(r.id), Version: digest(r.Version)})
+		Frag: s.base + "fragment/run?r=" + url.QueryEscape(r.id), Version: digest(r.Version)})
 }
 
 func (s *Server) runFragment(w http.ResponseWriter, req *http.Request) {

@@ -6,14 +6,18 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -232,13 +236,24 @@ func urlQuery(s string) string {
 
 // TestTokenIsRequired: with a token, a request without it, or with a
 // wrong one, is refused; the right one in the address sets a cookie and
-// leaves the address; the cookie or a bearer header then serve. Without
-// a token, only loopback host names are served (a rebinding page sends
-// its own).
+// leaves the address for the pages' own path; the cookie there, or a
+// bearer header anywhere, then serves. Without a token, only loopback
+// host names are served (a rebinding page sends its own). Each check
+// refuses the nearest wrong input too: a token one character short or
+// long, a cookie at another path, a bearer of another scheme, a host
+// name that extends a loopback one.
 func TestTokenIsRequired(t *testing.T) {
 	runs := t.TempDir()
 	finishedRun(t, runs, "a", liteConfig)
-	ts, _ := serve(t, "s3cret", runs)
+	ts, srv := serve(t, "s3cret", runs)
+	base := srv.Base()
+	if !strings.HasPrefix(base, "/t/") || len(base) != len("/t/")+32+1 || strings.Contains(base, "s3cret") {
+		t.Fatalf("the pages' path %q: want /t/ and 32 hex digits of the token's digest", base)
+	}
+	cookie := func(v string) func(*http.Request) {
+		return func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "evotune_token", Value: v}) }
+	}
+	bearer := func(v string) func(*http.Request) { return func(r *http.Request) { r.Header.Set("Authorization", v) } }
 	for _, tc := range []struct {
 		name string
 		path string
@@ -246,13 +261,31 @@ func TestTokenIsRequired(t *testing.T) {
 		want int
 	}{
 		{"none", "/", nil, 401},
-		{"none, a run", "/run?r=0/a", nil, 401},
+		{"none, the pages' path", base, nil, 401},
+		{"none, a run", base + "run?r=0/a", nil, 401},
 		{"wrong", "/?token=nope", nil, 401},
+		{"one character short", "/?token=s3cre", nil, 401},
+		{"one character long", "/?token=s3crett", nil, 401},
+		{"empty", "/?token=", nil, 401},
 		{"right, in the address", "/run?r=0/a&token=s3cret", nil, 303},
-		{"cookie", "/run?r=0/a", func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "evotune_token", Value: "s3cret"}) }, 200},
-		{"wrong cookie", "/run?r=0/a", func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "evotune_token", Value: "s3cre"}) }, 401},
-		{"bearer", "/run?r=0/a", func(r *http.Request) { r.Header.Set("Authorization", "Bearer s3cret") }, 200},
+		{"right, in the address under the pages' path", base + "run?r=0/a&token=s3cret", nil, 303},
+		{"cookie", base + "run?r=0/a", cookie("s3cret"), 200},
+		{"cookie, the list", base, cookie("s3cret"), 200},
+		{"cookie, the pages' path without its slash", strings.TrimSuffix(base, "/"), cookie("s3cret"), 303},
+		{"cookie at the plain path", "/run?r=0/a", cookie("s3cret"), 401},
+		{"cookie under another dashboard's path", "/t/" + strings.Repeat("0", 32) + "/run?r=0/a", cookie("s3cret"), 401},
+		{"cookie under a path that extends the pages' path", strings.TrimSuffix(base, "/") + "x/run?r=0/a", cookie("s3cret"), 401},
+		{"wrong cookie", base + "run?r=0/a", cookie("s3cre"), 401},
+		{"cookie one character long", base + "run?r=0/a", cookie("s3crett"), 401},
+		{"bearer", "/run?r=0/a", bearer("Bearer s3cret"), 200},
+		{"bearer under the pages' path", base + "run?r=0/a", bearer("Bearer s3cret"), 200},
+		{"bearer one character short", "/run?r=0/a", bearer("Bearer s3cre"), 401},
+		{"bearer of another scheme", "/run?r=0/a", bearer("Basic s3cret"), 401},
+		{"bearer without its space", "/run?r=0/a", bearer("Bearers3cret"), 401},
+		{"bearer, lower case", "/run?r=0/a", bearer("bearer s3cret"), 401},
 		{"assets too", "/assets/app.js", nil, 401},
+		{"assets too, under the pages' path", base + "assets/app.js", nil, 401},
+		{"assets with the cookie", base + "assets/app.js", cookie("s3cret"), 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mods []func(*http.Request)
@@ -268,21 +301,46 @@ func TestTokenIsRequired(t *testing.T) {
 			}
 		})
 	}
-	// The redirect drops the token from the address.
-	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/run?r=0/a&token=s3cret", nil)
-	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// The redirect drops the token from the address and leads to the
+	// pages' path; the cookie is limited to that path.
+	for _, from := range []string{"/run?r=0/a&token=s3cret", base + "run?token=s3cret&r=0/a"} {
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+from, nil)
+		res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if loc := res.Header.Get("Location"); loc != base+"run?r=0%2Fa" {
+			t.Errorf("%s: redirected to %q, want %q", from, loc, base+"run?r=0%2Fa")
+		}
+		cs := res.Cookies()
+		if len(cs) != 1 || cs[0].Name != "evotune_token" || cs[0].Value != "s3cret" || cs[0].Path != base || !cs[0].HttpOnly || cs[0].SameSite != http.SameSiteStrictMode {
+			t.Errorf("%s: cookies %+v; want the token, HttpOnly, SameSite=Strict, for %s only", from, cs, base)
+		}
 	}
-	res.Body.Close()
-	if loc := res.Header.Get("Location"); strings.Contains(loc, "token") || !strings.Contains(loc, "r=0%2Fa") {
-		t.Errorf("redirected to %q", loc)
+	// A page under the pages' path links there, so the cookie goes along.
+	if _, body := get(t, ts, base, cookie("s3cret")); !strings.Contains(body, `href="`+base+`run?r=0%2fa"`) ||
+		!strings.Contains(body, `href="`+base+`assets/style.css"`) || !strings.Contains(body, `data-base="`+base+`"`) {
+		t.Errorf("the list does not link under %s:\n%s", base, clipText(body))
+	}
+	// Another token, another path: two dashboards keep two cookies.
+	_, other := serve(t, "s3cret2", runs)
+	if other.Base() == base {
+		t.Error("two tokens share the pages' path")
 	}
 
 	open, _ := serve(t, "", runs)
-	for host, want := range map[string]int{"127.0.0.1": 200, "localhost": 200, "[::1]:80": 200, "evil.example": 403, "10.0.0.1": 403} {
+	for host, want := range map[string]int{
+		"127.0.0.1": 200, "localhost": 200, "[::1]:80": 200, "127.0.0.1:8080": 200, "localhost:1": 200, "[::1]": 200,
+		"evil.example": 403, "10.0.0.1": 403,
+		// Names that extend a loopback one, or that it extends: a
+		// rebinding page's own name may be any of these.
+		"127.0.0.1.evil.example": 403, "localhost.evil.example": 403, "localhost.": 403, "evil-localhost": 403,
+		"localhostx": 403, "xlocalhost": 403, "127.0.0.10": 403, "127.0.0.1x:80": 403, "[::1].evil.example": 403,
+		"::1.evil.example": 403, "[::10]": 403, "0.0.0.0": 403,
+	} {
 		if status, _ := get(t, open, "/", func(r *http.Request) { r.Host = host }); status != want {
-			t.Errorf("Host %s: %d, want %d", host, status, want)
+			t.Errorf("Host %q: %d, want %d", host, status, want)
 		}
 	}
 }
@@ -614,6 +672,74 @@ func TestHallOfFameShowsTheModelsPick(t *testing.T) {
 	for _, want := range []string{plot.Num(pick.Fitness) + " [", "games, as remeasured; fresh ", "games, as selected; fresh "} {
 		if !strings.Contains(cmp, want) {
 			t.Errorf("the compare page lacks %q: %s", want, clipText(cmp))
+		}
+	}
+}
+
+// TestTokenCookieStaysWithItsDashboard: cookies do not isolate ports, so
+// a cookie of path / went with every request to 127.0.0.1, another local
+// user's web server on another port included, and a second dashboard's
+// cookie replaced the first's. A client that keeps cookies as browsers
+// do (RFC 6265: by host and path, not port) follows each dashboard's
+// address: another server on the loopback gets no token at any path but
+// the pages' own, which it cannot guess, and each dashboard keeps
+// serving.
+func TestTokenCookieStaysWithItsDashboard(t *testing.T) {
+	runs := t.TempDir()
+	finishedRun(t, runs, "a", liteConfig)
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	var mu sync.Mutex
+	var seen []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path+": "+r.Header.Get("Cookie"))
+		mu.Unlock()
+	}))
+	defer other.Close()
+	first, s1 := serve(t, "first-token", runs)
+	second, s2 := serve(t, "second-token", runs)
+	for _, d := range []struct {
+		ts    *httptest.Server
+		token string
+	}{{first, "first-token"}, {second, "second-token"}} {
+		res, err := client.Get(d.ts.URL + "/?token=" + d.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(body), "battleship") {
+			t.Fatalf("the address with the token: %d\n%s", res.StatusCode, clipText(string(body)))
+		}
+	}
+	for _, path := range []string{"/", "/run?r=0/a", "/t/", "/t/x/", "/assets/app.js"} {
+		if res, err := client.Get(other.URL + path); err == nil {
+			res.Body.Close()
+		}
+	}
+	mu.Lock()
+	for _, s := range seen {
+		if strings.Contains(s, "token") {
+			t.Errorf("another server on the loopback was sent a token: %s", s)
+		}
+	}
+	mu.Unlock()
+	// Each dashboard still serves the client, its own cookie intact.
+	for _, d := range []struct {
+		ts   *httptest.Server
+		base string
+	}{{first, s1.Base()}, {second, s2.Base()}} {
+		res, err := client.Get(d.ts.URL + d.base + "run?r=0/a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("%s after both dashboards' addresses: %d, want 200", d.ts.URL+d.base, res.StatusCode)
 		}
 	}
 }

@@ -192,7 +192,7 @@ func (s *Server) testPageHandler(w http.ResponseWriter, req *http.Request) {
 	}
 	p := s.testPage(t)
 	s.page(w, http.StatusOK, layout{Title: p.Title, Content: s.fragment("sprt", p), Live: "t=" + url.QueryEscape(t.id),
-		Frag: "/fragment/sprt?t=" + url.QueryEscape(t.id), Version: digest(testVersion(t.entry))})
+		Frag: s.base + "fragment/sprt?t=" + url.QueryEscape(t.id), Version: digest(testVersion(t.entry))})
 }
 
 func (s *Server) testFragment(w http.ResponseWriter, req *http.Request) {

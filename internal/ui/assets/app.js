@@ -38,7 +38,7 @@
       }
     };
     const q = body.dataset.live === "list" ? "" : "?" + body.dataset.live;
-    const es = new EventSource("/events" + q);
+    const es = new EventSource((body.dataset.base || "/") + "events" + q);
     es.onmessage = (ev) => {
       if (live) { live.classList.remove("off"); live.textContent = "live"; }
       if (ev.data !== current) refresh();
