@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/evotune/evotune/fitness"
@@ -140,21 +141,70 @@ func (s *bayesSettings) StateBound(e *Evolution, genes int) int64 {
 
 func (s *bayesSettings) CheckState(e *Evolution, gens int, st State, inRange func(float64) bool) error {
 	var v bayesState
-	if err := json.Unmarshal(st[bayesKey], &v); err != nil {
+	if err := decodeStrict(st[bayesKey], &v); err != nil {
 		return fmt.Errorf("%s: %v", bayesKey, err)
 	}
 	if want := gens * e.Population; len(v.Points) != want {
 		return fmt.Errorf("%s.points: %d, want %d for %d generations", bayesKey, len(v.Points), want, gens)
 	}
-	for i, pt := range v.Points {
-		if e.Uses.Genes > 0 && len(pt.X) != e.Uses.Genes {
-			return fmt.Errorf("%s.points[%d]: %d genes, the space has %d", bayesKey, i, len(pt.X), e.Uses.Genes)
+	genes := e.Uses.Genes
+	if genes == 0 && len(v.Points) > 0 {
+		genes = len(v.Points[0].X)
+	}
+	inUnit := func(field string, x []float64) error {
+		if len(x) != genes {
+			return fmt.Errorf("%s.%s: %d genes, the space has %d", bayesKey, field, len(x), genes)
 		}
-		if !inRange(pt.Y) && !inRange(-pt.Y) || !(pt.Var >= 0) {
-			return fmt.Errorf("%s.points[%d]: figure %v, variance %v", bayesKey, i, pt.Y, pt.Var)
+		for j, g := range x {
+			if !(g >= 0 && g <= 1) {
+				return fmt.Errorf("%s.%s[%d]: %v is outside [0, 1]", bayesKey, field, j, g)
+			}
+		}
+		return nil
+	}
+	for i, pt := range v.Points {
+		field := fmt.Sprintf("points[%d]", i)
+		if err := inUnit(field+".X", pt.X); err != nil {
+			return err
+		}
+		if !inRange(pt.Y) && !inRange(-pt.Y) || !(pt.Var >= 0) || math.IsInf(pt.Var, 0) {
+			return fmt.Errorf("%s.%s: figure %v, variance %v", bayesKey, field, pt.Y, pt.Var)
+		}
+		// A generation's points share its deals: their group is the
+		// generation, from 1 (0 would be no group at all).
+		if want := i/e.Population + 1; pt.Group != want {
+			return fmt.Errorf("%s.%s.Group: %d, want %d (its generation's)", bayesKey, field, pt.Group, want)
 		}
 	}
+	for _, h := range []struct {
+		field string
+		h     *gp.Hyper
+	}{{"start", v.Start}, {"hyper", v.Hyper}} {
+		if h.h != nil {
+			if err := h.h.Check(genes); err != nil {
+				return fmt.Errorf("%s.%s: %v", bayesKey, h.field, err)
+			}
+		}
+	}
+	if v.Recommend != nil {
+		if err := inUnit("recommend", v.Recommend); err != nil {
+			return err
+		}
+	}
+	if f := v.Figure; f != nil && !(finiteAll(f[:]...) && f[1] <= f[0] && f[0] <= f[2]) {
+		return fmt.Errorf("%s.figure: %v [%v, %v] is not a figure in its interval", bayesKey, f[0], f[1], f[2])
+	}
 	return nil
+}
+
+// finiteAll reports whether every x is a finite number.
+func finiteAll(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // bayesState is what the checkpoint keeps: every point told (its genes,
@@ -301,7 +351,7 @@ func cmpFloat(a, b float64) int {
 // generation gen; the fit must come out as the checkpoint has it.
 func (m *bayesModel) Resume(gen int, st State, _ Generation) error {
 	var v bayesState
-	if err := json.Unmarshal(st[bayesKey], &v); err != nil {
+	if err := decodeStrict(st[bayesKey], &v); err != nil {
 		return fmt.Errorf("model: bayes: %s: %w", bayesKey, err)
 	}
 	m.st = v

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -291,7 +292,7 @@ func (s *spsaSettings) StateBound(e *Evolution, genes int) int64 {
 
 func (s *spsaSettings) CheckState(e *Evolution, gens int, st State, _ func(float64) bool) error {
 	var v spsaState
-	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
+	if err := decodeStrict(st[spsaKey], &v); err != nil {
 		return fmt.Errorf("%s: %v", spsaKey, err)
 	}
 	if v.SPSA == nil {
@@ -300,8 +301,21 @@ func (s *spsaSettings) CheckState(e *Evolution, gens int, st State, _ func(float
 	if n := len(v.SPSA.Theta()); e.Uses.Genes > 0 && n != e.Uses.Genes {
 		return fmt.Errorf("%s: theta has %d genes, the space %d", spsaKey, n, e.Uses.Genes)
 	}
-	if !(v.Scale >= 0 && v.Scale < math.Inf(1)) {
-		return fmt.Errorf("%s.scale: %v: want a finite number, 0 or more", spsaKey, v.Scale)
+	// The scale is a game's standard deviation, of figures from 0 to
+	// fitness.MaxCost: 0 (not measured) or a normal number up to it; a
+	// subnormal one would make every result it divides infinite.
+	if !(v.Scale == 0 || v.Scale >= minScale && v.Scale <= fitness.MaxCost) {
+		return fmt.Errorf("%s.scale: %v: want 0, or a game's standard deviation from %v to %v", spsaKey, v.Scale, minScale, float64(fitness.MaxCost))
+	}
+	if v.Recommend != nil {
+		if n := len(v.SPSA.Theta()); len(v.Recommend) != n {
+			return fmt.Errorf("%s.recommend: %d genes, theta %d", spsaKey, len(v.Recommend), n)
+		}
+		for j, x := range v.Recommend {
+			if !(x >= 0 && x <= 1) {
+				return fmt.Errorf("%s.recommend[%d]: %v is outside [0, 1]", spsaKey, j, x)
+			}
+		}
 	}
 	if v.Starts != nil && len(v.Starts) != gens {
 		return fmt.Errorf("%s.starts: %d for %d generations", spsaKey, len(v.Starts), gens)
@@ -312,6 +326,19 @@ func (s *spsaSettings) CheckState(e *Evolution, gens int, st State, _ func(float
 		}
 	}
 	return nil
+}
+
+// minScale is the least scale a checkpoint holds: the smallest normal
+// float64.
+const minScale = 0x1p-1022
+
+// decodeStrict decodes a model's state, refusing fields it does not
+// know, as every other part of a checkpoint does (a newer evotune's
+// state is not silently stripped).
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // spsaState is what the checkpoint keeps: the SPSA state (schedule,
@@ -412,6 +439,9 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 			pairs = plus.Games / 2
 		} else if m.st.Scale > 0 {
 			sum /= m.st.Scale
+			if math.IsInf(sum, 0) {
+				return fmt.Errorf("model: spsa: iteration %d's result over the scale %v (%s.scale) is too large a number", b+1, m.st.Scale, spsaKey)
+			}
 		}
 		if err := m.st.SPSA.Update(p, spsa.Result{Pairs: pairs, Sum: sum}); err != nil {
 			return fmt.Errorf("model: spsa: %w", err)
@@ -428,7 +458,7 @@ func (m *spsaModel) Tell(gen int, g Generation) error {
 // and the spread is read again off each generation's first pair.
 func (m *spsaModel) Resume(gen int, st State, _ Generation) error {
 	var v spsaState
-	if err := json.Unmarshal(st[spsaKey], &v); err != nil {
+	if err := decodeStrict(st[spsaKey], &v); err != nil {
 		return fmt.Errorf("model: spsa: %s: %w", spsaKey, err)
 	}
 	if v.Starts == nil {

@@ -71,7 +71,7 @@ func Fit(points []Point, start *Hyper, s Settings, rng *rand.Rand) (*Model, erro
 	}
 	h0 := DefaultStart(dt.d)
 	if start != nil {
-		if err := start.check(dt.d); err != nil {
+		if err := start.Check(dt.d); err != nil {
 			return nil, err
 		}
 		h0 = *start

@@ -155,8 +155,8 @@ func (h *Hyper) cov(a, b []float64) float64 {
 	return h.Signal * matern52(scaledDist(a, b, h.Lengths))
 }
 
-// check refuses hyperparameters no model can use.
-func (h *Hyper) check(d int) error {
+// Check refuses hyperparameters no model of d dimensions can use.
+func (h *Hyper) Check(d int) error {
 	if len(h.Lengths) != d {
 		return fmt.Errorf("gp: %d length scales for %d dimensions", len(h.Lengths), d)
 	}
@@ -220,7 +220,7 @@ func NewModel(points []Point, h Hyper) (*Model, error) {
 }
 
 func (dt *data) model(h Hyper) (*Model, error) {
-	if err := h.check(dt.d); err != nil {
+	if err := h.Check(dt.d); err != nil {
 		return nil, err
 	}
 	h.Lengths = slices.Clone(h.Lengths)

@@ -65,39 +65,50 @@ func NewSchedule(n, pairs int, cEnd, rEnd float64) Schedule {
 	return s
 }
 
-// Validate reports what makes the schedule unusable: a budget under one
-// pair, a negative or non-finite exponent or ratio, c_end outside (0, 1],
-// r_end negative or not finite, or lists of different lengths.
+// Validate reports the first thing that makes the schedule unusable: a
+// budget under one pair, a negative or non-finite exponent or ratio,
+// c_end outside (0, 1], r_end negative or not finite, lists of different
+// lengths, or values each in range whose gains are not numbers.
 func (s Schedule) Validate() error {
-	var errs []error
 	if s.Pairs < 1 {
-		errs = append(errs, fmt.Errorf("spsa: a budget of %d pairs (want at least 1)", s.Pairs))
+		return fmt.Errorf("spsa: a budget of %d pairs (want at least 1)", s.Pairs)
 	}
 	for _, f := range []struct {
 		name string
 		v    float64
 	}{{"a_ratio", s.ARatio}, {"alpha", s.Alpha}, {"gamma", s.Gamma}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			errs = append(errs, fmt.Errorf("spsa: %s %v is not a finite number >= 0", f.name, f.v))
+			return fmt.Errorf("spsa: %s %v is not a finite number >= 0", f.name, f.v)
 		}
 	}
 	if len(s.CEnd) != len(s.REnd) {
-		errs = append(errs, fmt.Errorf("spsa: %d values of c_end but %d of r_end", len(s.CEnd), len(s.REnd)))
+		return fmt.Errorf("spsa: %d values of c_end but %d of r_end", len(s.CEnd), len(s.REnd))
 	}
 	if len(s.CEnd) == 0 {
-		errs = append(errs, errors.New("spsa: no genes"))
+		return errors.New("spsa: no genes")
 	}
 	for j, c := range s.CEnd {
 		if !(c > 0 && c <= 1) {
-			errs = append(errs, fmt.Errorf("spsa: gene %d: c_end %v is outside (0, 1]", j, c))
+			return fmt.Errorf("spsa: gene %d: c_end %v is outside (0, 1]", j, c)
 		}
 	}
 	for j, r := range s.REnd {
 		if !(r >= 0) || math.IsInf(r, 0) {
-			errs = append(errs, fmt.Errorf("spsa: gene %d: r_end %v is not a finite number >= 0", j, r))
+			return fmt.Errorf("spsa: gene %d: r_end %v is not a finite number >= 0", j, r)
 		}
 	}
-	return errors.Join(errs...)
+	// Values each in range may still make gains that are not numbers
+	// (an exponent of 1e308, a c_end of 1e-320 whose square is 0): the
+	// first iteration's must be finite, c_k above 0.
+	g := s.gains()
+	for j := range s.CEnd {
+		c, r := g.at(j, 0)
+		if !(c > 0 && c*c > 0) || math.IsInf(c, 0) || !(r >= 0) || math.IsInf(r, 0) || math.IsInf(g.a[j], 0) {
+			return fmt.Errorf("spsa: gene %d: c_end %v, r_end %v, a_ratio %v, alpha %v, gamma %v over %d pairs make gains that are not numbers (c %v, R %v)",
+				j, s.CEnd[j], s.REnd[j], s.ARatio, s.Alpha, s.Gamma, s.Pairs, c, r)
+		}
+	}
+	return nil
 }
 
 // gains are a checked schedule's constants: fishtest's param["c"],

@@ -18,6 +18,7 @@
 package spsa
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,9 +166,17 @@ func (s *State) Update(p Perturbation, r Result) error {
 	if r.Pairs < 0 || math.IsNaN(r.Sum) || math.IsInf(r.Sum, 0) {
 		return fmt.Errorf("spsa: a result of %d pairs summing to %v", r.Pairs, r.Sum)
 	}
+	next := make([]float64, n)
 	for j := range s.theta {
-		s.theta[j] = clip01(s.theta[j] + p.R[j]*p.C[j]*r.Sum*float64(p.Delta[j]))
+		step := p.R[j] * p.C[j] * r.Sum * float64(p.Delta[j])
+		if math.IsNaN(step) || math.IsInf(step, 0) {
+			// Gains far past the budget that overflow (R_k grows with k when
+			// 2 gamma > alpha): no move is a number.
+			return fmt.Errorf("spsa: after %d pairs, gene %d's step (c %v, R %v, result %v) is not a number", p.K, j, p.C[j], p.R[j], r.Sum)
+		}
+		next[j] = clip01(s.theta[j] + step)
 	}
+	copy(s.theta, next)
 	s.k += r.Pairs
 	return nil
 }
@@ -189,11 +198,14 @@ func (s *State) MarshalJSON() ([]byte, error) {
 	return json.Marshal(stateJSON{Schedule: s.schedule, Theta: s.theta, K: s.k})
 }
 
-// UnmarshalJSON reads a state MarshalJSON wrote, checking it as New does
-// (and that K is not negative); on error the state is unchanged.
+// UnmarshalJSON reads a state MarshalJSON wrote, strictly (a field it
+// does not know is refused, as a newer evotune's), checking it as New
+// does (and that K is not negative); on error the state is unchanged.
 func (s *State) UnmarshalJSON(data []byte) error {
 	var w stateJSON
-	if err := json.Unmarshal(data, &w); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
 		return fmt.Errorf("spsa: %w", err)
 	}
 	if w.K < 0 {

@@ -352,6 +352,11 @@ func TestNewRefuses(t *testing.T) {
 		{"theta too long", []float64{0.5, 0.5}, NewSchedule(1, 5, 0.1, 0.1), "theta has 2 genes, the schedule 1"},
 		{"theta outside", []float64{1.5}, NewSchedule(1, 5, 0.1, 0.1), "gene 0 of theta is 1.5"},
 		{"theta NaN", []float64{math.NaN()}, NewSchedule(1, 5, 0.1, 0.1), "gene 0 of theta is NaN"},
+		// Each value in range, the gains not numbers.
+		{"alpha 1e308", []float64{0.5}, Schedule{Pairs: 10, Alpha: 1e308, ARatio: 0.1, CEnd: []float64{0.1}, REnd: []float64{0.1}}, "make gains that are not numbers"},
+		{"gamma 1e308", []float64{0.5}, Schedule{Pairs: 10, Gamma: 1e308, CEnd: []float64{0.1}, REnd: []float64{0.1}}, "make gains that are not numbers (c +Inf"},
+		{"c_end whose square is 0", []float64{0.5}, NewSchedule(1, 5, 1e-170, 0.1), "gene 0: c_end 1e-170"},
+		{"the second gene's gains", []float64{0.5, 0.5}, Schedule{Pairs: 1, CEnd: []float64{0.1, 1e-200}, REnd: []float64{0.1, 0.1}}, "gene 1: c_end 1e-200"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,6 +365,43 @@ func TestNewRefuses(t *testing.T) {
 				t.Fatalf("error %v, want one saying %q", err, tc.error)
 			}
 		})
+	}
+}
+
+// TestNewAcceptsItsBounds: the nearest schedules to those refused are
+// taken: c_end of 1 and of the least whose square is a number, exponents
+// of 0, an r_end of 0.
+func TestNewAcceptsItsBounds(t *testing.T) {
+	for _, s := range []Schedule{
+		NewSchedule(1, 1, 1, 0),
+		NewSchedule(1, 5, 1e-150, 0.1),
+		{Pairs: 1, CEnd: []float64{0.5}, REnd: []float64{0.5}},
+		{Pairs: 1 << 40, Alpha: 1, Gamma: 0.5, ARatio: 1, CEnd: []float64{0.5}, REnd: []float64{1e6}},
+	} {
+		if _, err := New([]float64{0.5}, s); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+}
+
+// TestUpdateRefusesGainsThatOverflow: a schedule whose c_k shrinks
+// faster than a_k (2 gamma above alpha) has R_k grow without bound past
+// its budget; where it is no longer a number the update is refused,
+// naming the pairs and the gene, and nothing moves.
+func TestUpdateRefusesGainsThatOverflow(t *testing.T) {
+	st := mustNew(t, []float64{0.5, 0.25}, Schedule{Pairs: 1, Gamma: 60, CEnd: []float64{0.5, 0.5}, REnd: []float64{0.1, 0.1}})
+	p := st.Perturb(1<<40, Continuous{}, newRand(3))
+	err := st.Update(p, Result{Pairs: 1, Sum: 1})
+	if err == nil || !strings.Contains(err.Error(), "after 1099511627776 pairs, gene 0's step") {
+		t.Fatalf("update with gains of %v, %v: %v; want a refusal", p.C, p.R, err)
+	}
+	if !slices.Equal(st.Theta(), []float64{0.5, 0.25}) || st.K() != 0 {
+		t.Errorf("a refused update moved the state: %v, %d", st.Theta(), st.K())
+	}
+	// Within its budget the same schedule moves theta.
+	p = st.Perturb(0, Continuous{}, newRand(3))
+	if err := st.Update(p, Result{Pairs: 1, Sum: 1}); err != nil || slices.Equal(st.Theta(), []float64{0.5, 0.25}) {
+		t.Fatalf("update at its first pair: %v, theta %v", err, st.Theta())
 	}
 }
 
@@ -438,6 +480,9 @@ func TestUnmarshalRefuses(t *testing.T) {
 		{"theta of another length", `{` + sched + `,"theta":[0.5,0.5],"k":0}`, "theta has 2 genes"},
 		{"no schedule", `{"theta":[0.5],"k":0}`, "budget of 0 pairs"},
 		{"a string for theta", `{` + sched + `,"theta":"x","k":0}`, "cannot unmarshal"},
+		{"a field it does not know", `{` + sched + `,"theta":[0.5],"k":0,"momentum":0.9}`, `unknown field "momentum"`},
+		{"a schedule field it does not know", `{"schedule":{"pairs":10,"c_end":[0.1],"r_end":[0.002],"beta":1},"theta":[0.5],"k":0}`, `unknown field "beta"`},
+		{"gains that are not numbers", `{"schedule":{"pairs":10,"alpha":1e308,"a_ratio":1,"c_end":[0.1],"r_end":[0.002]},"theta":[0.5],"k":0}`, "not numbers"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
