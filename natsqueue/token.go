@@ -57,6 +57,11 @@ func NewToken() (string, error) {
 // token file must (a file planted by another user would hand them the
 // coordinator's clients).
 func ReadTokenFile(path string, own bool) (string, error) {
+	if own {
+		if err := checkTokenDir(filepath.Dir(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("token file %s: %w", path, err)
+		}
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -109,6 +114,32 @@ func ReadTokenFile(path string, own bool) (string, error) {
 	return tok, nil
 }
 
+// checkTokenDir refuses the directory of the user's own token file when
+// another user could remove or replace the file in it: the directory is
+// another user's, or others may write it. (A token file they replaced
+// would be refused as theirs; one they removed would be made again, with
+// a token the user's workers do not have: either way the user's
+// coordinators and workers could no longer meet.) Where a file's owner
+// cannot be told (fileUID), nothing is checked.
+func checkTokenDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	uid, ok := fileUID(fi)
+	switch {
+	case !ok:
+		return nil
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case uid != os.Getuid():
+		return fmt.Errorf("its directory %s belongs to uid %d, not to this user (uid %d), and its owner could remove or replace the token", dir, uid, os.Getuid())
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("its directory %s has mode %04o: other users could remove or replace the token; run: chmod go-w %s", dir, fi.Mode().Perm(), dir)
+	}
+	return nil
+}
+
 // CheckToken refuses a token that cannot be given on a NATS connection:
 // empty, or holding spaces or control characters.
 func CheckToken(tok string) error {
@@ -135,6 +166,9 @@ func UserToken(path string) (tok string, made bool, err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", false, fmt.Errorf("natsqueue: make the token file's directory: %w", err)
+	}
+	if err := checkTokenDir(dir); err != nil {
+		return "", false, fmt.Errorf("token file %s: %w", path, err)
 	}
 	if tok, err = NewToken(); err != nil {
 		return "", false, err

@@ -60,6 +60,9 @@ func TestReadTokenFile(t *testing.T) {
 		{"readable by others", write("world", "abc\n", 0o644), "", "lets other users read or write it; run: chmod 600"},
 		{"readable by the group", write("group", "abc\n", 0o640), "", "mode 0640"},
 		{"writable by others", write("ww", "abc\n", 0o602), "", "mode 0602"},
+		{"readable by others alone", write("wr", "abc\n", 0o604), "", "mode 0604"},
+		{"writable by the group alone", write("gw", "abc\n", 0o620), "", "mode 0620"},
+		{"executable by others alone", write("wx", "abc\n", 0o601), "", "mode 0601"},
 		{"a link", link, "", "a symbolic link"},
 		{"empty", write("empty", "\n\n", 0o600), "", "empty token"},
 		{"two words", write("two", "abc def\n", 0o600), "", "one word"},
@@ -241,6 +244,88 @@ func TestRedact(t *testing.T) {
 	} {
 		if got := Redact(tc.in); got != tc.want || strings.Contains(got, "s3c") {
 			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestTokenDirectoryIsTheUsers: the user's own token file is read, or
+// made, only in a directory no other user can change: another user who
+// owned ~/.config/evotune, or could write it, could remove the token (its
+// owner's coordinators and workers would no longer meet) or replace it.
+// A directory others may read but not write is the user's still.
+func TestTokenDirectoryIsTheUsers(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		mode    os.FileMode
+		uid     int // -1: this user
+		wantErr string
+	}{
+		{"this user's, 700", 0o700, -1, ""},
+		{"this user's, others may read it", 0o755, -1, ""},
+		{"this user's, the group may read it", 0o750, -1, ""},
+		{"the group may write it", 0o770, -1, "has mode 0770: other users could remove or replace the token; run: chmod go-w"},
+		{"only the group may write it", 0o720, -1, "has mode 0720"},
+		{"others may write it", 0o702, -1, "has mode 0702"},
+		{"others may write it, sticky or not", 0o777, -1, "has mode 0777"},
+		{"another user's, 700", 0o700, 65534, "belongs to uid 65534"},
+		{"another user's, open to all", 0o755, 65534, "belongs to uid 65534"},
+		{"root's", 0o700, 0, "belongs to uid 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.uid >= 0 && os.Getuid() != 0 {
+				t.Skip("needs root, to give a directory to another user")
+			}
+			if tc.uid == os.Getuid() {
+				t.Skip("root's own directory is this user's")
+			}
+			dir := filepath.Join(t.TempDir(), "evotune")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "token")
+			if err := os.WriteFile(path, []byte("s3cret\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if tc.uid >= 0 {
+				if err := os.Chown(dir, tc.uid, tc.uid); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := ReadTokenFile(path, true)
+			made, _, err2 := UserToken(path)
+			switch {
+			case tc.wantErr == "" && (err != nil || got != "s3cret" || err2 != nil || made != "s3cret"):
+				t.Fatalf("refused: %q, %v; %q, %v", got, err, made, err2)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), dir)):
+				t.Fatalf("read %q, %v; want an error saying %q", got, err, tc.wantErr)
+			case tc.wantErr != "" && (err2 == nil || !strings.Contains(err2.Error(), tc.wantErr)):
+				t.Fatalf("UserToken: %q, %v; want an error saying %q", made, err2, tc.wantErr)
+			}
+			// A file given with --token-file is not the user's own: its
+			// directory is the user's to choose.
+			if got, err := ReadTokenFile(path, false); err != nil || got != "s3cret" {
+				t.Fatalf("--token-file in that directory: %q, %v", got, err)
+			}
+		})
+	}
+	// Made in a directory of another user's, the token is refused before
+	// any file is written.
+	if os.Getuid() == 0 {
+		dir := filepath.Join(t.TempDir(), "evotune")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(dir, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := UserToken(filepath.Join(dir, "token")); err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
+			t.Fatalf("made in another user's directory: %v", err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Fatalf("files left in another user's directory: %v", entries)
 		}
 	}
 }
