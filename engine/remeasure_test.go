@@ -607,3 +607,64 @@ func TestCandidates(t *testing.T) {
 		})
 	}
 }
+
+// stopAtStart closes stop as generation gen starts.
+type stopAtStart struct {
+	gen  int
+	stop chan struct{}
+}
+
+func (s *stopAtStart) StartGeneration(gen, _, _ int) {
+	if gen == s.gen {
+		close(s.stop)
+	}
+}
+func (s *stopAtStart) Games(int)                           {}
+func (s *stopAtStart) EndGeneration(int, GenStats, Member) {}
+
+// TestStopDuringTheRemeasure: a stop asked for during the last
+// generation, or during the remeasure after it (which may take as long
+// as generations), checkpoints the last generation without the
+// remeasure's figures and ends the run there, ErrStopped and Unmeasured;
+// a resume plays the remeasure, and the run is then the straight run,
+// byte for byte. Before, the first Ctrl-C said the run would stop after
+// the checkpoint, and the remeasure went on to the end. A stop asked for
+// during the resume's remeasure leaves the checkpoint as it was.
+func TestStopDuringTheRemeasure(t *testing.T) {
+	text := strings.Replace(flatConfig, "stop:\n  window: 4\n", "", 1)
+	text = strings.Replace(text, "generations: 40", "generations: 3", 1)
+	cfgDir := t.TempDir()
+	straight := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := readRun(t, straight)
+
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	res, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 2, Stop: stop, Progress: &stopAtStart{gen: 2, stop: stop}})
+	if !errors.Is(err, ErrStopped) || res == nil || !res.Unmeasured || res.Generation != 3 || res.Summary != nil {
+		t.Fatalf("stopped in the last generation: %+v, %v; want ErrStopped after generation 3, unmeasured", res, err)
+	}
+	ck, _, err := ReadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck.Generation != 3 || ck.Remeasured != nil || ck.Verdict != nil {
+		t.Fatalf("checkpoint at generation %d, remeasured %v, verdict %v; want generation 3 without the remeasure", ck.Generation, ck.Remeasured, ck.Verdict)
+	}
+	// Stopped again as the resume plays the remeasure: nothing written.
+	before := readRun(t, dir)
+	again := make(chan struct{})
+	close(again)
+	res, err = Resume(context.Background(), Options{Dir: dir, Workers: 1, Stop: again})
+	if !errors.Is(err, ErrStopped) || res == nil || !res.Unmeasured {
+		t.Fatalf("resume stopped in its remeasure: %+v, %v", res, err)
+	}
+	sameRun(t, before, readRun(t, dir), "a resume stopped in its remeasure")
+	res, err = Resume(context.Background(), Options{Dir: dir, Workers: 1})
+	if err != nil || res.Summary == nil || res.Unmeasured {
+		t.Fatalf("resume: %+v, %v", res, err)
+	}
+	sameRun(t, want, readRun(t, dir), "stopped in the last generation, then resumed")
+}

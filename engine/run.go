@@ -115,6 +115,10 @@ type Result struct {
 	// Summary is set when the run has finished: what it recommends and
 	// how that compares with where it started.
 	Summary *Summary
+	// Unmeasured says a run stopped on request (ErrStopped) during its
+	// end-of-run remeasure: its last generation is checkpointed without
+	// the remeasure's figures, which a resume plays.
+	Unmeasured bool
 }
 
 type runner struct {
@@ -338,7 +342,16 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
 	if finished && r.remeasureMissing(ck) {
-		if err := r.finishRemeasure(ctx, ck); err != nil {
+		rctx, cancel := r.untilStop(ctx)
+		err := r.finishRemeasure(rctx, ck)
+		cancel()
+		if err != nil && ctx.Err() == nil && r.stopRequested() {
+			r.logf("stopped on request during the remeasure of the finished run; resume plays it again")
+			res := r.result(ck.Generation, ck.HallOfFame[0])
+			res.Unmeasured = true
+			return res, ErrStopped
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -432,10 +445,24 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		// from the history alone.
 		stopped := r.cfg.stopRule(states[0].History)
 		done := gen+1 == r.budget || stopped != nil
+		unmeasured := false
 		if done {
 			// The final figures go into the last checkpoint with the
 			// generation, so no kill leaves a finished run without them.
-			if err := r.remeasure(ctx, states); err != nil {
+			// A stop asked for meanwhile ends the remeasure at once, which
+			// may take as long as generations: the generation is
+			// checkpointed without its figures, and a resume plays them
+			// (finishRemeasure), as a straight run would have.
+			rctx, cancel := r.untilStop(ctx)
+			err := r.remeasure(rctx, states)
+			cancel()
+			switch {
+			case err != nil && ctx.Err() == nil && r.stopRequested():
+				for s := range states {
+					states[s].Remeasured, states[s].Verdict = nil, nil
+				}
+				unmeasured = true
+			case err != nil:
 				r.logf("generation %d abandoned: %v", gen+1, err)
 				return nil, err
 			}
@@ -462,6 +489,13 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		main := states[0]
 		if r.progress != nil {
 			r.progress.EndGeneration(gen, main.History[gen], main.HallOfFame[0])
+		}
+		if unmeasured {
+			rundir.RemoveJournal(r.dir, r.journal)
+			r.logf("stopped on request during the remeasure after generation %d; resume plays it", gen+1)
+			res := r.result(gen+1, main.HallOfFame[0])
+			res.Unmeasured = true
+			return res, ErrStopped
 		}
 		if done {
 			rundir.RemoveJournal(r.dir, r.journal)
@@ -585,6 +619,23 @@ func labelled(sp *species) string {
 		return ""
 	}
 	return " (" + sp.label + ")"
+}
+
+// untilStop is ctx, cancelled too when the run is asked to stop: for
+// work that checkpoints nothing until it is done (the end-of-run
+// remeasure), which a stop therefore ends at once.
+func (r *runner) untilStop(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if r.stop != nil {
+		go func() {
+			select {
+			case <-r.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
 }
 
 func (r *runner) stopRequested() bool {

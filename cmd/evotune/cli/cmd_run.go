@@ -172,6 +172,10 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, sta
 		p.close()
 	}
 	switch {
+	case errors.Is(err, engine.ErrStopped) && res.Unmeasured:
+		fmt.Fprintf(e.stderr, "evotune: stopped during the remeasure after the last generation, %d; it is checkpointed, and resume plays the remeasure: %s\n",
+			res.Generation, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
+		return context.Canceled
 	case errors.Is(err, engine.ErrStopped):
 		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: %s\n",
 			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
