@@ -88,6 +88,9 @@ func TestMalformedDescriptions(t *testing.T) {
 func TestDecodeResults(t *testing.T) {
 	solo := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}
 	score := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Score}}}}
+	cfg := loadText(t, t.TempDir(), smallConfig)
+	defer cfg.Close()
+	bship := &evalState{r: &runner{cfg: cfg}}
 	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3), in: solo}
 	good := encodeResults("r1.0.4", []float64{0.25, 1, 3})
 	for _, tc := range []struct {
@@ -111,6 +114,13 @@ func TestDecodeResults(t *testing.T) {
 		{"the largest cost", encodeResults("r1.0.4", []float64{0.25, 1 << 53, 3}), solo, []float64{0.25, 1 << 53, 3}, ""},
 		{"a score of 1/4", encodeResults("r1.0.4", []float64{0.25, 1, 0}), score, nil, "game 0 (seed 0): 0.25 is not a result a game gives (want a score of 0, 1/2 or 1)"},
 		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
+		// The game's own bounds: Battleship's default board has 100
+		// cells and a fleet of 17.
+		{"200 shots on 100 cells", encodeResults("r1.0.4", []float64{50, 200, 40}), bship, nil, "game 1 (seed 0): 200 is not a result a game gives (want a whole number of shots from 17 to 100)"},
+		{"one shot past the board", encodeResults("r1.0.4", []float64{50, 40, 101}), bship, nil, "game 2 (seed 0): 101 is not"},
+		{"fewer shots than the fleet's cells", encodeResults("r1.0.4", []float64{16, 40, 40}), bship, nil, "game 0 (seed 0): 16 is not"},
+		{"half a shot", encodeResults("r1.0.4", []float64{50, 40.5, 40}), bship, nil, "game 1 (seed 0): 40.5 is not"},
+		{"the board's and the fleet's cells", encodeResults("r1.0.4", []float64{17, 100, 40}), bship, []float64{17, 100, 40}, ""},
 		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},
 		{"a byte after the end", append(append([]byte(nil), good...), 0), solo, nil, "1 bytes after the end"},
 		{"oversized", make([]byte, MaxResults+1), solo, nil, "results of"},

@@ -428,13 +428,19 @@ var ErrImpossibleResult = errors.New("not a result a game gives")
 // that no game gives (ErrImpossibleResult).
 func (r *runner) checkResults(b *Batch, res []float64) error {
 	solo := r.cfg.Fitness.Objective == Solo
+	var bounds fitness.Solo
+	if solo {
+		bounds, _ = fitness.SoloOf(r.cfg.game)
+	}
 	for k, x := range res {
-		if solo && x >= 0 && x <= fitness.MaxCost || !solo && (x == 0 || x == 0.5 || x == 1) {
+		if solo && bounds.Admits(x) || !solo && (x == 0 || x == 0.5 || x == 1) {
 			continue
 		}
 		want := "a score of 0, 1/2 or 1"
 		if solo {
-			want = "a cost from 0 to 2^53"
+			// The game's own bounds: 200 shots on a board of 100 cells is
+			// no game's, however far below 2^53.
+			want = bounds.Bounds()
 		}
 		seed := uint64(0)
 		if k < len(b.jobs) {

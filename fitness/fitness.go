@@ -10,7 +10,9 @@ package fitness
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -137,6 +139,37 @@ type Solo struct {
 	// Only says the game has no head-to-head play: Play returns
 	// ErrNoHeadToHead and the score objective is refused.
 	Only bool
+	// Least and Most bound one game's cost under the game's rules, and
+	// Whole says every cost is a whole number (Battleship: from the
+	// fleet's cells, each of which must be hit, to the board's, each fired
+	// at once, in whole shots). Most 0 means MaxCost. A result outside
+	// them is no game's (Admits): the engine refuses it where results come
+	// from outside the process, a worker's or the match journal's.
+	Least, Most float64
+	Whole       bool
+}
+
+// Admits reports whether cost is one a game can give: from 0 to
+// MaxCost, within the game's own bounds, and whole if its costs are.
+func (s Solo) Admits(cost float64) bool {
+	most := float64(MaxCost)
+	if s.Most > 0 {
+		most = min(most, s.Most)
+	}
+	return cost >= max(0, s.Least) && cost <= most && (!s.Whole || cost == math.Trunc(cost))
+}
+
+// Bounds says which costs Admits takes: "a cost from 0 to 2^53", "a
+// whole number of shots from 17 to 100".
+func (s Solo) Bounds() string {
+	most := "2^53"
+	if s.Most > 0 && s.Most < MaxCost {
+		most = fmt.Sprint(s.Most)
+	}
+	if s.Whole && s.Measure != "" {
+		return fmt.Sprintf("a whole number of %s from %v to %s", s.Measure, max(0, s.Least), most)
+	}
+	return fmt.Sprintf("a cost from %v to %s", max(0, s.Least), most)
 }
 
 // MaxCost bounds a solo game's cost: a cost is a number from 0 to

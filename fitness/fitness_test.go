@@ -973,3 +973,44 @@ func TestEvaluatePairsAndDifferences(t *testing.T) {
 		t.Errorf("paired interval %v not narrower than the means' %v, %v", d.Difference.CI95, sa.CI95, sb.CI95)
 	}
 }
+
+// TestSoloAdmits: a cost is one a game gives when it lies from 0 to
+// MaxCost, within the game's own bounds, and whole if its costs are:
+// the nearest costs past each bound are refused (200 shots on a board of
+// 100 cells was taken, being below 2^53).
+func TestSoloAdmits(t *testing.T) {
+	bship := fitness.Solo{Measure: "shots", Least: 17, Most: 100, Whole: true}
+	open := fitness.Solo{Measure: "turns"}
+	for _, tc := range []struct {
+		name string
+		s    fitness.Solo
+		cost float64
+		want bool
+	}{
+		{"the fleet's cells", bship, 17, true},
+		{"one shot fewer than the fleet's cells", bship, 16, false},
+		{"the board's cells", bship, 100, true},
+		{"one shot past the board", bship, 101, false},
+		{"200 shots on 100 cells", bship, 200, false},
+		{"half a shot", bship, 50.5, false},
+		{"a shot and a hair", bship, math.Nextafter(50, 51), false},
+		{"NaN", bship, math.NaN(), false},
+		{"0 of an open measure", open, 0, true},
+		{"below 0", open, math.Nextafter(0, -1), false},
+		{"a fraction of an open measure", open, 0.25, true},
+		{"2^53", open, fitness.MaxCost, true},
+		{"past 2^53", open, math.Nextafter(fitness.MaxCost, math.Inf(1)), false},
+		{"infinite", open, math.Inf(1), false},
+		{"a game's bound past 2^53 bounds nothing more", fitness.Solo{Most: 1e300}, 1e20, false},
+	} {
+		if got := tc.s.Admits(tc.cost); got != tc.want {
+			t.Errorf("%s: Admits(%v) = %v, want %v", tc.name, tc.cost, got, tc.want)
+		}
+	}
+	if got := bship.Bounds(); got != "a whole number of shots from 17 to 100" {
+		t.Errorf("Bounds: %q", got)
+	}
+	if got := open.Bounds(); got != "a cost from 0 to 2^53" {
+		t.Errorf("Bounds: %q", got)
+	}
+}

@@ -116,8 +116,14 @@ func (g *Game) Placer() Placer { return g.placer }
 // Solo implements fitness.SoloGame: shots a shooter needs to sink the
 // fleet of a placer, by default the rules' placer.
 func (g *Game) Solo() fitness.Solo {
+	least := 0
+	for _, n := range g.geo.Fleet {
+		least += n
+	}
+	// Every ship cell must be hit to sink the fleet, and no cell is
+	// fired at twice (a shooter that tries panics).
 	return fitness.Solo{Measure: "shots", Opponent: PlacerRole,
-		DefaultOpponent: g.placerSpec, OpponentRule: "placer"}
+		DefaultOpponent: g.placerSpec, OpponentRule: "placer", Least: float64(least), Most: float64(g.geo.Cells), Whole: true}
 }
 
 // Play implements fitness.Game: a head-to-head game between two shooters,

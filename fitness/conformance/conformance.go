@@ -3,7 +3,8 @@
 // worker-count independence need results that depend only on (players,
 // seed); common random numbers need seat-swapped pairs that agree; tuning
 // needs every listed player to build from its defaults and out-of-range
-// parameters to be refused; a solo objective needs costs from 0 to fitness.MaxCost.
+// parameters to be refused; a solo objective needs costs from 0 to fitness.MaxCost,
+// within the game's own declared bounds (fitness.Solo.Admits).
 //
 // A game's test runs the suite in one line:
 //
@@ -575,8 +576,8 @@ func checkSolo(ctx context.Context, info fitness.GameInfo, g fitness.Game, o Opt
 					return fmt.Errorf("%s %s, seed %d: %w", p.Name(), name, seed, err)
 				}
 				switch {
-				case !(x >= 0 && x <= fitness.MaxCost):
-					errs = append(errs, fmt.Errorf("%s %s, seed %d: %s %v", p.Name(), name, seed, solo.Measure, x))
+				case !solo.Admits(x):
+					errs = append(errs, fmt.Errorf("%s %s, seed %d: %s %v, not %s", p.Name(), name, seed, solo.Measure, x, solo.Bounds()))
 				case x != y:
 					errs = append(errs, fmt.Errorf("%s %s, seed %d: %s %v, then %v", p.Name(), name, seed, solo.Measure, x, y))
 				}
