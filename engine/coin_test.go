@@ -13,12 +13,12 @@ import (
 
 // coin is a game whose truth is known, for the tests of racing, ratings
 // and the remeasure. A player's one knob s is its strength: a head-to-head
-// game is won by a with probability 1/2 + spread*(s_a - s_b)/2; a solo
-// game costs slope*s plus uniform noise in [0, 10) common to all players
-// on a deal (plus, with the rule own, uniform noise in [0, own) of the
-// player's own), so with slope 0 every genome is equally good and any
-// spread of fitnesses is luck.
-type coin struct{ slope, spread, own float64 }
+// game is won by a, in the first seat, with probability 1/2 +
+// spread*(s_a - s_b)/2 + seat/2; a solo game costs slope*s plus uniform
+// noise in [0, 10) common to all players on a deal (plus, with the rule
+// own, uniform noise in [0, own) of the player's own), so with slope 0
+// every genome is equally good and any spread of fitnesses is luck.
+type coin struct{ slope, spread, own, seat float64 }
 
 type coinPlayer struct{ s float64 }
 
@@ -47,7 +47,8 @@ func (coin) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.
 	return nil, fmt.Errorf("coin: unknown player %q", name)
 }
 func (g coin) Play(_ context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
-	if fitness.NewRand(seed).Float64() < 0.5+g.spread*(a.(coinPlayer).s-b.(coinPlayer).s)/2 {
+	// With the rule seat, the first seat wins seat/2 more often.
+	if fitness.NewRand(seed).Float64() < 0.5+g.spread*(a.(coinPlayer).s-b.(coinPlayer).s)/2+g.seat/2 {
 		return fitness.Win, nil
 	}
 	return fitness.Loss, nil
@@ -77,6 +78,8 @@ func init() {
 					g.spread = x
 				case "own":
 					g.own = x
+				case "seat":
+					g.seat = x
 				default:
 					return nil, fmt.Errorf("coin: unknown rule %q", k)
 				}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -667,4 +668,94 @@ func TestStopDuringTheRemeasure(t *testing.T) {
 		t.Fatalf("resume: %+v, %v", res, err)
 	}
 	sameRun(t, want, readRun(t, dir), "stopped in the last generation, then resumed")
+}
+
+// TestRemeasureFiguresAreTheirSettings: the remeasure plays remeasure.top
+// members, each remeasure.games games (coin's solo games have one
+// opponent, none), and the verdict that many again beside the start,
+// deal for deal; away
+// from the defaults (top 2, 7 games) and at the boundary of top (the
+// whole hall of fame).
+func TestRemeasureFiguresAreTheirSettings(t *testing.T) {
+	base := strings.Replace(noiseConfig, "  tournament-size: 2\n", "  tournament-size: 2\n  hall-of-fame: 4\n", 1)
+	for _, tc := range []struct {
+		name       string
+		top, games int
+		played     int // members the remeasure plays
+	}{
+		{"two of seven games", 2, 7, 2},
+		{"the whole hall of fame, one game", 4, 1, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Replace(base, "remeasure:\n  top: 3\n  games: 4000\n", fmt.Sprintf("remeasure:\n  top: %d\n  games: %d\n", tc.top, tc.games), 1)
+			ck := runText(t, text, Options{Dir: t.TempDir(), Workers: 2})
+			if len(ck.Remeasured) != tc.played {
+				t.Fatalf("%d remeasured, want %d", len(ck.Remeasured), tc.played)
+			}
+			for i, m := range ck.Remeasured {
+				if m.Rank != i+1 || m.Games != tc.games || !slices.Equal(m.Genes, ck.HallOfFame[i].Genes) {
+					t.Fatalf("remeasured[%d]: rank %d over %d games; want rank %d over %d", i, m.Rank, m.Games, i+1, tc.games)
+				}
+			}
+			v := ck.Verdict
+			if v == nil || v.Games != tc.games || v.Start == nil || v.Start.Games != tc.games {
+				t.Fatalf("verdict %+v; want %d games, the start's as many", v, tc.games)
+			}
+			if n := tc.games; n > 1 && (v.Difference == nil || v.Difference.N != n) || n == 1 && v.Difference != nil {
+				t.Fatalf("the verdict's difference %+v; want one a deal, %d", v.Difference, tc.games)
+			}
+		})
+	}
+}
+
+// TestHeadToHeadVerdictIsTheGain: without baselines the verdict is the
+// winner's score against the start in seat-swapped pairs, so a seat that
+// wins more often cancels out of it. In a coin whose first seat wins 30
+// points more often, between players whose true difference is known, the
+// verdict holds the gain (the mean of the two seats' chances), not the
+// seat's advantage added to it; its pairs are the games it played.
+func TestHeadToHeadVerdictIsTheGain(t *testing.T) {
+	text := `seed: 4
+game: coin
+rules: {seat: 0.6}
+player: tuned
+fitness:
+  objective: score
+  population:
+    opponents: 2
+    games: 4
+evolution:
+  population: 8
+  generations: 3
+  tournament-size: 2
+remeasure:
+  top: 2
+  games: 4000
+`
+	ck := runText(t, text, Options{Dir: t.TempDir(), Workers: 2})
+	v := ck.Verdict
+	if v == nil || v.Against != againstStart || v.Pairs == nil || v.Pairs.Games() != v.Games || v.Games != 4000 {
+		t.Fatalf("verdict %+v; want 4000 games against the start, in pairs", v)
+	}
+	if sc := v.Pairs.Score(); math.Abs(sc.Value-v.Fitness) > 1e-12 {
+		t.Fatalf("the verdict's pairs %v score %v; the verdict says %v", *v.Pairs, sc.Value, v.Fitness)
+	}
+	// a's chance in the first seat and in the second, each within [0, 1].
+	seats := func(a, b float64) float64 {
+		d := (a - b) / 2
+		return (min(1, 0.5+d+0.3) + max(0, 0.5+d-0.3)) / 2
+	}
+	truth := seats(v.Genes[0], v.StartGenes[0])
+	if !(v.CI95[0] <= truth && truth <= v.CI95[1]) || math.Abs(v.Fitness-truth) > 0.03 {
+		t.Fatalf("verdict %.4f [%.4f, %.4f]; the winner's true score against the start, seats swapped, is %.4f", v.Fitness, v.CI95[0], v.CI95[1], truth)
+	}
+	// The remeasure's round robin is seat-swapped too: its two figures
+	// are one pairing seen from both sides.
+	if rm := ck.Remeasured; len(rm) != 2 || math.Abs(rm[0].Fitness+rm[1].Fitness-1) > 1e-12 {
+		t.Fatalf("round robin of two: %+v; want figures adding up to 1", rm)
+	}
+	truth = seats(ck.Remeasured[0].Genes[0], ck.Remeasured[1].Genes[0])
+	if r := ck.Remeasured[0]; math.Abs(r.Fitness-truth) > 0.03 {
+		t.Fatalf("round robin: %v against a truth of %v", r.Fitness, truth)
+	}
 }

@@ -626,7 +626,10 @@ func labelled(sp *species) string {
 // remeasure), which a stop therefore ends at once.
 func (r *runner) untilStop(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	if r.stop != nil {
+	switch {
+	case r.stopRequested():
+		cancel() // now, not when a goroutine gets round to it
+	case r.stop != nil:
 		go func() {
 			select {
 			case <-r.stop:

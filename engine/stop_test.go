@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/english"
 )
 
 // flatConfig evolves coin players whose cost is pure noise (slope 0):
@@ -187,5 +189,77 @@ func TestStopConfigErrors(t *testing.T) {
 		if _, err := Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.stop, err, tc.want)
 		}
+	}
+}
+
+// TestStopRuleReadsTheLastWindow: the trend is fitted to the last window
+// of generations, not the first: a run that improved fast at first and
+// has been flat since stops (fitted to the first window it would never
+// stop), and one that was flat at first and improves now goes on.
+func TestStopRuleReadsTheLastWindow(t *testing.T) {
+	rows := func(means ...float64) []GenStats {
+		var h []GenStats
+		for i, m := range means {
+			h = append(h, GenStats{Generation: i + 1, Mean: m, Games: 100})
+		}
+		return h
+	}
+	cfg := loadText(t, t.TempDir(), strings.Replace(flatConfig, "stop:\n  window: 4\n", "stop: {window: 4, confidence: 0.9}\n", 1))
+	for _, tc := range []struct {
+		name  string
+		h     []GenStats
+		stops bool
+	}{
+		// Costs: lower is better.
+		{"fast at first, flat since", rows(90, 80, 70, 60, 50, 50.5, 49.5, 50.2, 49.8), true},
+		{"flat at first, falling since", rows(50, 50.5, 49.5, 50.2, 49.8, 45, 40, 35, 30), false},
+		{"falling, then one generation flat: the window still falls", rows(90, 80, 70, 60, 50, 40, 30, 30), false},
+		{"exactly the window, flat", rows(50, 50.5, 49.5, 50.2), true},
+		{"exactly the window, falling", rows(50, 40, 30, 20), false},
+		{"a generation short of the window", rows(50, 50, 50), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			why := cfg.stopRule(tc.h)
+			if got := why != nil; got != tc.stops {
+				t.Fatalf("stops %v (%v), want %v", got, why, tc.stops)
+			}
+			if why == nil {
+				return
+			}
+			last := tc.h[len(tc.h)-4:]
+			slope, se, _ := trend(last)
+			if why.Rule != "trend" || why.Generation != len(tc.h) || why.Window != 4 || why.Confidence != 0.9 ||
+				why.Slope != slope || why.SlopeSE != se || why.Games != 100*len(tc.h) {
+				t.Fatalf("reason %+v; want the trend of the last 4 generations (slope %v +- %v) at %d games", why, slope, se, 100*len(tc.h))
+			}
+		})
+	}
+}
+
+// TestStopGamesReachedExactly: stop.games ends the run after the
+// generation that brings its games to the budget, reached exactly or
+// passed, and not before: at 10 x 30 games a generation, a budget of
+// 1,200 games ends the fourth generation (a rule that wanted more than
+// the budget would run a fifth), 1,201 the fifth, 300 the first.
+func TestStopGamesReachedExactly(t *testing.T) {
+	for _, tc := range []struct {
+		games, generation int
+	}{{1200, 4}, {1199, 4}, {1201, 5}, {300, 1}, {301, 2}, {1, 1}} {
+		t.Run(fmt.Sprint(tc.games), func(t *testing.T) {
+			text := strings.Replace(flatConfig, "stop:\n  window: 4\n", fmt.Sprintf("stop: {games: %d}\n", tc.games), 1)
+			res, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: t.TempDir(), Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Summary
+			if res.Generation != tc.generation || s == nil || s.Stopped == nil || s.Stopped.Rule != "games" ||
+				s.Stopped.Generation != tc.generation || s.Stopped.Games != 300*tc.generation {
+				t.Fatalf("stop.games %d: ended at generation %d, %+v; want generation %d at %d games", tc.games, res.Generation, s, tc.generation, 300*tc.generation)
+			}
+			want := fmt.Sprintf("stopped after generation %d: %s played, the budget of stop.games", tc.generation, english.Count(300*tc.generation, "game"))
+			if got := s.Stopped.String(); got != want {
+				t.Errorf("%q, want %q", got, want)
+			}
+		})
 	}
 }
