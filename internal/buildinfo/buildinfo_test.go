@@ -121,6 +121,7 @@ func TestCompatible(t *testing.T) {
 	coord := Info{Version: "v0.1.0", Revision: "e0c60344602303d147d87cd6774019422bc3378e", Go: "go1.26.8", OS: "linux", Arch: "amd64",
 		ArchLevel: "GOAMD64=v1", Settings: "0123456789abcdef", Executable: strings.Repeat("a", 64)}
 	with := func(f func(*Info)) Info { w := coord; w.Executable = strings.Repeat("b", 64); f(&w); return w }
+	unread := func(in Info) Info { in.Executable = ""; return in }
 	tests := []struct {
 		name   string
 		c, w   Info
@@ -139,6 +140,20 @@ func TestCompatible(t *testing.T) {
 		{"uncommitted changes", coord, with(func(w *Info) { w.Modified = true }), "uncommitted changes"},
 		{"the coordinator's uncommitted changes", func() Info { c := coord; c.Modified = true; return c }(), with(func(*Info) {}), "uncommitted changes"},
 		{"other settings", coord, with(func(w *Info) { w.Settings = "fedcba9876543210" }), "other build settings"},
+		// Neither binary could be read: equal empty hashes say nothing,
+		// and every other field must still agree.
+		{"two binaries unread, of one clean commit", unread(coord), unread(with(func(*Info) {})), ""},
+		{"two binaries unread, another commit", unread(coord), unread(with(func(w *Info) { w.Revision = strings.Repeat("f", 40) })), "another commit"},
+		{"two binaries unread, another Go", unread(coord), unread(with(func(w *Info) { w.Go = "go1.26.9" })), "another Go version"},
+		{"two binaries unread, another architecture", unread(coord), unread(with(func(w *Info) { w.Arch = "arm64" })), "another architecture"},
+		{"two binaries unread, another level", unread(coord), unread(with(func(w *Info) { w.ArchLevel = "GOAMD64=v3" })), "another architecture"},
+		{"two binaries unread, another system", unread(coord), unread(with(func(w *Info) { w.OS = "freebsd" })), "another operating system"},
+		{"two binaries unread, uncommitted changes", unread(coord), unread(with(func(w *Info) { w.Modified = true })), "uncommitted changes"},
+		{"two binaries unread, other settings", unread(coord), unread(with(func(w *Info) { w.Settings = "fedcba9876543210" })), "other build settings"},
+		{"two binaries unread, of no known commit", unread(with(func(w *Info) { w.Revision = "" })), unread(with(func(w *Info) { w.Revision = "" })), "of no known commit"},
+		{"the coordinator's binary unread, another commit", unread(coord), with(func(w *Info) { w.Revision = strings.Repeat("f", 40) }), "another commit"},
+		{"the worker's binary unread, another Go", coord, unread(with(func(w *Info) { w.Go = "go1.26.9" })), "another Go version"},
+		{"the very binary, another commit claimed", coord, func() Info { w := coord; w.Revision = strings.Repeat("f", 40); return w }(), ""},
 		{"an unknown coordinator", Info{}, coord, "the coordinator's build is unknown"},
 		{"an unknown worker", coord, Info{}, "the worker's build is unknown"},
 	}
