@@ -4,12 +4,14 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -79,6 +81,27 @@ func TestTokenGoesOnlyToTheUsersOwnServer(t *testing.T) {
 		r := proc(t, nil, args...)
 		if r.code != int(ExitFailure) || !strings.Contains(r.stderr, "belongs to uid 65534") {
 			t.Errorf("evotune %s: exit %d, want %d saying whose the server is:\n%s", args[0], r.code, ExitFailure, r.stderr)
+		}
+	}
+	// A client of a third user (not root, which every test above ran as
+	// and which is always allowed its own end): the owner of the client's
+	// own end would be its own user, so only the server's end, the
+	// squatter's, says whose the server is.
+	for _, args := range [][]string{
+		{"worker", "nats://" + addr, "--token", "s3cret", "--wait", "0s"},
+		{"worker", "nats://" + addr, "--allow-programs", "--token", "s3cret", "--wait", "0s"},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65533, Gid: 65533}}
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		var exitErr *exec.ExitError
+		if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitFailure) ||
+			!strings.Contains(errb.String(), "belongs to uid 65534, not to this user (uid 65533)") {
+			t.Errorf("evotune %s as uid 65533: %v, want exit %d saying whose the server is:\n%s", strings.Join(args, " "), err, ExitFailure, errb.String())
 		}
 	}
 	_ = squatter.Process.Kill()
