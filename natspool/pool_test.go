@@ -117,7 +117,16 @@ func startClusterOn(t *testing.T, set natsqueue.Settings, plays ...func(*nats.Co
 	t.Cleanup(cl.c.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	t.Cleanup(func() {
+		cancel()
+		stopped := make(chan struct{})
+		go func() { wg.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(stallLimit):
+			t.Errorf("the workers did not stop within %v of their context's end", stallLimit)
+		}
+	})
 	for _, play := range plays {
 		nc, err := srv.Connect("worker")
 		if err != nil {
@@ -145,7 +154,7 @@ func TestWorkersMatchLocal(t *testing.T) {
 	want := localRun(t)
 	cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t), newWorker(t))
 	dir := t.TempDir()
-	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
 	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "three workers")
@@ -168,7 +177,7 @@ func TestDeadWorkersJobIsRedelivered(t *testing.T) {
 	good := newWorker(t)
 	cl := startClusterOn(t, natsqueue.Settings{AckWait: 300 * time.Millisecond}, dies, func(*nats.Conn) natsqueue.PlayFunc { return good })
 	dir := t.TempDir()
-	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if took.Load() == 0 {
@@ -184,9 +193,7 @@ func TestJobFailingOnEveryDeliveryStopsTheRun(t *testing.T) {
 		return nil, errors.New("engine: the game broke")
 	}
 	cl := startCluster(t, natsqueue.Settings{MaxDeliver: 3}, fails, fails)
-	ctx, cancel := context.WithDeadline(context.Background(), patience(t))
-	defer cancel()
-	_, err := engine.Start(ctx, load(t), engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}})
+	_, err := startWatched(t, load(t), engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}})
 	if !errors.Is(err, natsqueue.ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("run: %v; want one line saying a job failed on every delivery, with its cause", err)
 	}
@@ -243,7 +250,7 @@ func TestForeignAndMalformedMessagesAreIgnored(t *testing.T) {
 	cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t))
 	dir := t.TempDir()
 	pool := &garbage{Pool: Pool{C: cl.c}, nc: cl.nc}
-	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v\nlog:\n%s", err, cl.logs.String())
 	}
 	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "with garbage on the subjects")
@@ -262,9 +269,7 @@ func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 	cl := startCluster(t, natsqueue.Settings{}, newWorker(t))
 	for k := range 2 {
 		dir := t.TempDir()
-		ctx, cancel := context.WithDeadline(context.Background(), patience(t))
-		_, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5})
-		cancel()
+		_, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5})
 		if err != nil {
 			t.Fatalf("run %d: %v", k+1, err)
 		}
@@ -300,7 +305,7 @@ func TestOneCoreLendsTheCores(t *testing.T) {
 	cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t))
 	pool := &coreCounter{Pool: Pool{C: cl.c, OneCore: true}}
 	dir := t.TempDir()
-	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: pool, BatchGames: 5}); err != nil {
 		t.Fatal(err)
 	}
 	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "a coordinator on one core")
@@ -349,7 +354,7 @@ func TestRefusalsCountNothing(t *testing.T) {
 		refusals = append(refusals, reason)
 	}
 	dir := t.TempDir()
-	if _, err := engine.Start(context.Background(), load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "beside refusing workers")
@@ -362,16 +367,6 @@ func TestRefusalsCountNothing(t *testing.T) {
 	if n := taken.Load(); n == 0 || n > 2*2*3*2 {
 		t.Errorf("the refusing workers took %d batches; want some, at most a couple per slot and wave", n)
 	}
-}
-
-// patience is until when a run that takes seconds is waited for: a few
-// seconds before the test binary's deadline, so a busy machine cannot
-// fail the test, and a run that never ends fails with its error.
-func patience(t *testing.T) time.Time {
-	if d, ok := t.Deadline(); ok {
-		return d.Add(-5 * time.Second)
-	}
-	return time.Now().Add(time.Hour)
 }
 
 // TestEmptyWaveTouchesNothing: a wave whose batches the journal all held
@@ -408,7 +403,7 @@ func TestLongJobsAreNotRedelivered(t *testing.T) {
 	}
 	cl := startCluster(t, natsqueue.Settings{AckWait: time.Second}, slow)
 	cfg := load(t)
-	if _, err := engine.Start(context.Background(), cfg, engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}, Generations: 1, BatchGames: 1000}); err != nil {
+	if _, err := startWatched(t, cfg, engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}, Generations: 1, BatchGames: 1000}); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range plays {
@@ -438,9 +433,7 @@ func TestBadResultsArePlayedAgain(t *testing.T) {
 	}
 	cl := startCluster(t, natsqueue.Settings{}, liar, newWorker(t))
 	dir := t.TempDir()
-	ctx, cancel := context.WithDeadline(context.Background(), patience(t))
-	defer cancel()
-	if _, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+	if _, err := startWatched(t, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	if bad.Load() < 3 {

@@ -36,7 +36,7 @@ func TestFieldTunersOnWorkers(t *testing.T) {
 			}
 			cl := startCluster(t, natsqueue.Settings{}, newWorker(t), newWorker(t))
 			dir := t.TempDir()
-			if _, err := engine.Start(context.Background(), load(), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
+			if _, err := startWatched(t, load(), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 				t.Fatal(err)
 			}
 			rundirtest.Same(t, rundirtest.Read(t, local, false), rundirtest.Read(t, dir, false), "two workers")

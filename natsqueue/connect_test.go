@@ -44,7 +44,7 @@ func TestConnectWaitsThroughResets(t *testing.T) {
 			done := make(chan result, 1)
 			waited := false
 			go func() {
-				nc, err := Connect(context.Background(), "nats://"+addr, ConnectOptions{Name: "test", Token: "s3cret", Wait: time.Minute,
+				nc, err := Connect(context.Background(), "nats://"+addr, ConnectOptions{Name: "test", Token: "s3cret", Wait: 30 * time.Second,
 					Waiting: func() { waited = true }})
 				if err == nil {
 					nc.Close()
@@ -55,14 +55,21 @@ func TestConnectWaitsThroughResets(t *testing.T) {
 			case <-reset:
 			case r := <-done:
 				t.Fatalf("Connect returned before the reset: %v", r.err)
+			case <-time.After(waveLimit):
+				t.Fatalf("Connect did not dial the port within %v", waveLimit)
 			}
 			srv, err := Serve(ServerOptions{Addr: addr, StoreDir: t.TempDir(), Token: "s3cret"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer srv.Close()
-			if r := <-done; r.err != nil {
-				t.Fatalf("a reset connection, then the server: %v, want a connection", r.err)
+			select {
+			case r := <-done:
+				if r.err != nil {
+					t.Fatalf("a reset connection, then the server: %v, want a connection", r.err)
+				}
+			case <-time.After(waveLimit): // past Connect's own 30 s of waiting
+				t.Fatalf("Connect did not return within %v", waveLimit)
 			}
 			if !waited {
 				t.Error("Connect did not say it waits")
