@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,31 +347,43 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 	}
 	dir := filepath.Join(runs, "live")
 	cmd := exec.Command(bin, "run", cfgFile, "--out", dir, "--quiet", "--workers", "1")
-	var stderr strings.Builder
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}()
+	defer cmd.Process.Kill()
 	// With a token: the page, its fragments and its event stream carry
 	// the cookie, which holds for the pages' own path only.
 	ts, _ := serve(t, "live-token", runs)
-	// The first checkpoint, then the page.
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
-			break
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	// ckGeneration is the run's last checkpointed generation, 0 before.
+	ckGeneration := func() int {
+		ck, _, err := engine.ReadCheckpoint(dir)
+		if err != nil {
+			return 0
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint after 2 minutes: %s", stderr.String())
-		}
-		time.Sleep(100 * time.Millisecond)
+		return ck.Generation
 	}
+	// awaitRun waits for the run's checkpoint to pass generation gen: a
+	// generation takes about a second, and the run cannot stop early, so
+	// a minute without one means it never comes.
+	awaitRun := func(gen int) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ckGeneration() <= gen; time.Sleep(100 * time.Millisecond) {
+			select {
+			case <-exited:
+				t.Fatalf("the run ended before generation %d: %s", gen+1, stderr.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no checkpoint past generation %d within a minute: %s", gen, stderr.String())
+			}
+		}
+	}
+	// The first checkpoint, then the page.
+	awaitRun(0)
 	visit(t, ctx, ts.URL+"/run?r=0/live&token=live-token", "#s0-fitness")
 	state := eval[string](t, ctx, `document.querySelector('#card-state .value').textContent + ' ' + document.querySelector('#card-state .small').textContent`)
 	if want := fmt.Sprintf("running pid %d", cmd.Process.Pid); state != want {
@@ -378,9 +391,13 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 	}
 	first := eval[float64](t, ctx, `+document.getElementById('s0-fitness').dataset.n`)
 	eval[bool](t, ctx, `window.sameDocument = true`)
-	gained := do(t, ctx, 3*time.Minute, chromedp.Poll[float64](
+	// The run checkpoints another generation; the page follows it within
+	// moments (its event stream polls every second), so 45 s without it
+	// means it never will.
+	awaitRun(int(first))
+	gained := do(t, ctx, 45*time.Second, chromedp.Poll[float64](
 		fmt.Sprintf(`(() => { const s = document.getElementById('s0-fitness'); const n = s ? +s.dataset.n : 0; return n > %v ? n : 0; })()`, first),
-		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(3*time.Minute)))
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(45*time.Second)))
 	if !eval[bool](t, ctx, `window.sameDocument === true && +document.body.dataset.refreshed >= 1`) {
 		t.Fatal("the page was reloaded, or did not update its content itself")
 	}
@@ -403,9 +420,13 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
-	do(t, ctx, time.Minute, chromedp.Poll[bool](`document.querySelector('#run-state').textContent === 'stopped'`,
-		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+	select {
+	case <-exited:
+	case <-time.After(time.Minute): // a generation, then the stop
+		t.Fatalf("the run did not stop within a minute of Ctrl-C: %s", stderr.String())
+	}
+	do(t, ctx, 45*time.Second, chromedp.Poll[bool](`document.querySelector('#run-state').textContent === 'stopped'`,
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(45*time.Second)))
 	if !eval[bool](t, ctx, `window.sameDocument === true`) {
 		t.Error("the page was reloaded when the run stopped")
 	}
@@ -444,4 +465,22 @@ func TestBrowserComparesRuns(t *testing.T) {
 		t.Errorf("the command shown is %q, want it to start %q", command, want)
 	}
 	screenshot(t, ctx, "compare")
+}
+
+// lockedBuffer is a strings.Builder a process writes while a test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

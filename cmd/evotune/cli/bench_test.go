@@ -281,7 +281,7 @@ func TestBenchInterruptResumes(t *testing.T) {
 			}
 			waitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
 			_ = cmd.Process.Signal(sig)
-			err := cmd.Wait()
+			err := waitOrKill(t, cmd)
 			var exitErr *exec.ExitError
 			if sig == os.Interrupt && (!errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted)) {
 				t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())

@@ -436,22 +436,14 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 }
 
 // waitOrKill waits for cmd, signalled to stop, to exit. Stopping takes
-// milliseconds; a process still running at the end of the test's
-// patience ignored the signal, and is killed so that the test fails
-// instead of hanging.
+// milliseconds; a process that stalls or spends a minute of CPU
+// instead (see stallWatch) ignored the signal, and is killed so that the
+// test fails, saying so, instead of hanging.
 func waitOrKill(t *testing.T, cmd *exec.Cmd) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(time.Until(patience(t))):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("still running at the end of the test's time, after the signal")
-		return nil
-	}
+	return waitDone(t, cmd, done, "evotune "+strings.Join(cmd.Args[1:], " ")+", signalled to stop,", true)
 }
 
 // TestHelpOfUnknownCommand: help for a command that does not exist is a

@@ -139,7 +139,7 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 	for range 2 {
 		startWorker(t, "nats://"+addr, "--workers", "1")
 	}
-	if err := coord.Wait(); err != nil {
+	if err := waitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
@@ -173,7 +173,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, rundir.StoreDir)); err != nil {
 		t.Errorf("the killed coordinator's server store is gone before its resume: %v", err)
 	}
-	out, err := evotune(append([]string{"resume", dir}, flags...)...).CombinedOutput()
+	out, err := outputWatched(t, evotune(append([]string{"resume", dir}, flags...)...))
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
@@ -223,7 +223,7 @@ func TestWorkerSecurity(t *testing.T) {
 		}
 		return err == nil
 	})
-	out, err := evotune("worker", "nats://wrong@"+addr, "--quiet").CombinedOutput()
+	out, err := outputWatched(t, evotune("worker", "nats://wrong@"+addr, "--quiet"))
 	exitErr, ok := err.(*exec.ExitError)
 	if !ok || exitErr.ExitCode() != int(ExitFailure) || !strings.Contains(string(out), "refused the token given") ||
 		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
@@ -244,7 +244,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 	cfg, want := straightDistRun(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--play", "2", "--quiet")
-	if err := coord.Wait(); err != nil {
+	if err := waitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "the coordinator alone")
@@ -299,7 +299,7 @@ evolution:
 		if err := coord.cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
-		err := coord.wait()
+		err := coord.waitWatched(t, "the coordinator, interrupted,")
 		exitErr, ok := err.(*exec.ExitError)
 		if !ok || exitErr.ExitCode() != int(ExitInterrupted) || strings.Count(said.String(), "refuses this run's batches") != 1 ||
 			!strings.Contains(said.String(), "--allow-programs") {
@@ -311,7 +311,7 @@ evolution:
 		dir := filepath.Join(t.TempDir(), "run")
 		coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--quiet")
 		startWorker(t, "nats://"+addr, "--workers", "2", "--allow-programs")
-		if err := coord.Wait(); err != nil {
+		if err := waitExit(t, coord, "the coordinator"); err != nil {
 			t.Fatalf("coordinator: %v\n%s", err, errb.String())
 		}
 		sameAsStraight(t, want, dir, "pig.py on a worker")
@@ -333,14 +333,14 @@ func TestWorkerProfiles(t *testing.T) {
 	runDir := filepath.Join(dir, "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", runDir, "--serve", addr, "--quiet")
 	w := startWorker(t, "nats://"+addr, "--workers", "2", "--quiet", "--cpuprofile", cpu, "--memprofile", mem)
-	if err := coord.Wait(); err != nil {
+	if err := waitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, runDir, "a profiled worker")
 	if err := w.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.wait(); err == nil || w.code() != int(ExitInterrupted) {
+	if err := w.waitWatched(t, "the worker, interrupted,"); err == nil || w.code() != int(ExitInterrupted) {
 		t.Fatalf("worker stopped by SIGINT: %v, want exit %d", err, ExitInterrupted)
 	}
 	checkProfile(t, cpu, "samples", "cpu", "nanoseconds", "Solo")
@@ -379,7 +379,7 @@ func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
 	other := exec.CommandContext(ctx, bin, "worker", "nats://"+addr, "--quiet")
 	var stderr bytes.Buffer
 	other.Stderr = &stderr
-	err = other.Run()
+	err = runWatched(t, other)
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != int(ExitFailure) {
 		t.Fatalf("the other build's worker: %v, stderr:\n%s", err, stderr.String())
@@ -393,7 +393,7 @@ func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
 	}
 	waitFor(t, "refusal by the coordinator", saysAny(errb, `" refused: another build, `))
 	startWorker(t, "nats://"+addr, "--workers", "1")
-	if err := coord.Wait(); err != nil {
+	if err := waitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "a refused worker, then one of the coordinator's build")

@@ -132,7 +132,7 @@ func TestFailingGameStopsRunCleanly(t *testing.T) {
 	cmd := evotune("run", cfg, "--out", out, "--quiet")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	err := runWatched(t, cmd)
 	var exit interface{ ExitCode() int }
 	if !errors.As(err, &exit) || exit.ExitCode() != int(ExitFailure) {
 		t.Fatalf("run: %v, want exit 1; stderr: %s", err, stderr.String())

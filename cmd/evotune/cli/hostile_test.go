@@ -281,7 +281,7 @@ func TestHostileInputs(t *testing.T) {
 			cmd := exec.CommandContext(ctx, os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
 			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
+			out, err := outputWatched(t, cmd)
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
@@ -332,7 +332,7 @@ func TestFinishedRunOnAReadOnlyFileSystem(t *testing.T) {
 	cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err = runWatched(t, cmd)
 	if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 99 || ee.ExitCode() == 98) {
 		t.Skipf("no read-only bind mount here: %s", stderr.String())
 	}

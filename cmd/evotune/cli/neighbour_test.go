@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/printable"
@@ -46,6 +45,16 @@ func (p *bgProc) exited() bool {
 func (p *bgProc) wait() error {
 	<-p.done
 	return p.err
+}
+
+// waitWatched is wait, failing t should the process stall or spend a
+// minute of CPU first (see stallWatch): what it waits for ends in
+// moments.
+func (p *bgProc) waitWatched(t testing.TB, what string) error {
+	t.Helper()
+	ch := make(chan error, 1)
+	go func() { <-p.done; ch <- p.err }()
+	return waitDone(t, p.cmd, ch, what, true)
 }
 
 // code is the exit code of an exited process.
@@ -341,7 +350,7 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(time.Until(patience(t))) {
+	if !ns.ReadyForConnections(idleLimit) {
 		t.Fatal("the NATS server did not start")
 	}
 	defer ns.Shutdown()

@@ -67,7 +67,7 @@ func procUntil(t testing.TB, deadline time.Time, stdout *os.File, args ...string
 	var hwm func() int64
 	if err == nil {
 		hwm = watchPeakRSS(cmd.Process.Pid)
-		err = cmd.Wait()
+		err = waitExit(t, cmd, "evotune "+strings.Join(args, " "))
 	}
 	if ctx.Err() != nil {
 		t.Fatalf("evotune %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), limit, errb.String())

@@ -345,7 +345,7 @@ func TestEvalSignalProfile(t *testing.T) {
 			})
 			time.Sleep(100 * time.Millisecond)
 			_ = cmd.Process.Signal(sig)
-			err := cmd.Wait()
+			err := waitOrKill(t, cmd)
 			var exitErr *exec.ExitError
 			if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) ||
 				errb.String() != "evotune eval: interrupted\n" {

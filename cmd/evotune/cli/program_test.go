@@ -183,7 +183,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 					_ = cmd.Process.Signal(s)
 				}
 			}
-			err := cmd.Wait()
+			err := waitOrKill(t, cmd)
 			code := 0
 			var exitErr *exec.ExitError
 			if errors.As(err, &exitErr) {

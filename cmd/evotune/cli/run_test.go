@@ -47,7 +47,7 @@ func mustRun(t *testing.T, args ...string) string {
 	var out, errb bytes.Buffer
 	cmd := evotune(args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	if err := runWatched(t, cmd); err != nil {
 		t.Fatalf("evotune %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
 	return out.String()
@@ -86,7 +86,7 @@ func killAndResume(t *testing.T, text string) {
 		}
 		time.Sleep(at)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
+		err := waitOrKill(t, cmd)
 		killed := err != nil
 		var exitErr *exec.ExitError
 		if err != nil && !errors.As(err, &exitErr) {
@@ -187,7 +187,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
 	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	_ = cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	err := waitOrKill(t, cmd)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
 		t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
@@ -232,7 +232,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 		waitFor(t, "a new checkpoint", func() bool { return generation() > gen })
 		_ = cmd.Process.Signal(os.Interrupt)
 		var exitErr *exec.ExitError
-		if err := cmd.Wait(); !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
+		if err := waitOrKill(t, cmd); !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
 			t.Fatalf("exit %v, want %d; stderr:\n%s", err, ExitInterrupted, errb.String())
 		}
 		_, advice, ok := strings.Cut(errb.String(), "continue with: ")

@@ -16,26 +16,26 @@ import (
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
 
-// waitFor polls until ok, or fails t at the end of its patience or
-// after waitLimit, whichever is sooner: one wait that never ends must
-// not spend the time of the package's other tests.
+// waitFor polls until ok, or fails t, saying what it waited for, once
+// it is clear it will not come (see stallWatch): every process the test
+// started idle for idleLimit, or cpuLimit of their CPU spent without it;
+// so one wait that never ends fails in a minute or less, not at the test
+// binary's deadline, and a busy machine fails none.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
+	s := newStallWatch()
 	deadline := patience(t)
-	if limit := time.Now().Add(waitLimit); limit.Before(deadline) {
-		deadline = limit
-	}
 	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s before the test's time ran out", what)
+		why := s.why(true)
+		if why == "" && time.Now().After(deadline) {
+			why = "the test's time ran out"
+		}
+		if why != "" {
+			t.Fatalf("no %s: %s", what, why)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
-
-// waitLimit is far beyond any one wait of these tests (seconds when
-// the machine is idle).
-const waitLimit = 5 * time.Minute
 
 func exists(path string) func() bool {
 	return func() bool { _, err := os.Stat(path); return err == nil }
@@ -242,7 +242,7 @@ func TestResumeFinishedRunInReadOnlyDirectory(t *testing.T) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
+		err := runWatched(t, cmd)
 		if ee, ok := err.(*exec.ExitError); ok {
 			return ee.ExitCode(), out.String(), errb.String()
 		} else if err != nil {

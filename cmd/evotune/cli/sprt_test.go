@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,34 +170,28 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	}
 	state := filepath.Join(dir, "coin.sprt.json")
 	cmd := slow(evotune(append(args, "--output", state)...))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var stdout syncBuffer
 	var errb strings.Builder
-	cmd.Stderr = &errb
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	lines := bufio.NewReader(stdout)
-	for range 2 { // the header, then the first batch
-		if _, err := lines.ReadString('\n'); err != nil {
-			t.Fatalf("no batch line: %v, %s", err, errb.String())
-		}
-	}
+	// The header, then the first batch.
+	waitFor(t, "the first batch's line", func() bool { return strings.Count(stdout.String(), "\n") >= 2 })
+	first := len(stdout.String())
 	// The state file is written before the batch line is printed.
 	if st, err := sprtfile.Read(state); err != nil || st.State != sprtfile.InProgress || len(st.Batches) < 1 || st.PID != cmd.Process.Pid {
 		t.Fatalf("after the first batch, --output holds %+v (%v), want the test in progress", st, err)
 	}
 	_ = cmd.Process.Signal(os.Interrupt)
-	rest, _ := io.ReadAll(lines)
-	err = waitOrKill(t, cmd)
+	err := waitOrKill(t, cmd)
+	rest := stdout.String()[first:]
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
 		t.Fatalf("interrupted: %v, stderr %q, stdout after the first batch %q; want exit 130", err, errb.String(), rest)
 	}
-	if strings.Contains(string(rest), "accepted") {
+	if strings.Contains(rest, "accepted") {
 		t.Fatalf("an interrupted test gave a verdict: %s", rest)
 	}
 	if st, err := sprtfile.Read(state); err != nil || st.State != sprtfile.Stopped || st.Verdict != "" {
@@ -214,7 +206,7 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 		var out, errb strings.Builder
 		cmd := slow(evotune(a...))
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
+		err := runWatched(t, cmd)
 		if err != nil {
 			if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitH0) {
 				t.Fatalf("--workers %s: %v: %s", w, err, errb.String())

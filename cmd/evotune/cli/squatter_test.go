@@ -97,7 +97,7 @@ func TestTokenGoesOnlyToTheUsersOwnServer(t *testing.T) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65533, Gid: 65533}}
 		var errb strings.Builder
 		cmd.Stderr = &errb
-		err := cmd.Run()
+		err := runWatched(t, cmd)
 		var exitErr *exec.ExitError
 		if !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitFailure) ||
 			!strings.Contains(errb.String(), "belongs to uid 65534, not to this user (uid 65533)") {

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/evotune/evotune/rundir"
 )
@@ -50,11 +49,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	// patience, not a fixed time, tells the two apart.
 	done := make(chan error, 1)
 	go func() { done <- coord.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(time.Until(patience(t))):
-		t.Fatalf("one SIGTERM did not stop a coordinator without workers:\n%s", errb)
-	}
+	_ = waitDone(t, coord, done, "a coordinator without workers, after one SIGTERM,", true)
 	if code := coord.ProcessState.ExitCode(); code != int(ExitInterrupted) || !strings.Contains(errb.String(), "no workers connected: stopping now") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit %d, saying no workers are connected", code, errb, ExitInterrupted)
 	}
@@ -79,7 +74,7 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 	if err := w.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Wait(); w.ProcessState.ExitCode() != int(ExitInterrupted) {
+	if err := waitOrKill(t, w); w.ProcessState.ExitCode() != int(ExitInterrupted) {
 		t.Fatalf("a waiting worker stopped by Ctrl-C: %v, want exit %d\n%s", err, ExitInterrupted, errb.String())
 	}
 	checkProfile(t, cpu, "samples", "cpu")

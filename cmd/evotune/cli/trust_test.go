@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -209,7 +208,7 @@ evolution:
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, _ := attacker(tc.env, tc.args...)
-			out, err := cmd.CombinedOutput()
+			out, err := outputWatched(t, cmd)
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
@@ -227,7 +226,7 @@ evolution:
 		if !second {
 			t.Skip("the tests do not run as root, so they cannot run a second local user")
 		}
-		out, err := cmd.CombinedOutput()
+		out, err := outputWatched(t, cmd)
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != int(ExitUsage) || !strings.Contains(string(out), "permission denied") {
 			t.Fatalf("nobody read the coordinator's token file: %v:\n%s", err, out)
 		}
@@ -287,7 +286,7 @@ func TestWorkerRefusesProgramsWithoutAToken(t *testing.T) {
 			cmd.Env = append(cmd.Env, tc.env...)
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
-			err := cmd.Run()
+			err := runWatched(t, cmd)
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
@@ -313,14 +312,14 @@ func TestWorkerRefusesAnOpenServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(time.Until(patience(t))) {
+	if !ns.ReadyForConnections(idleLimit) {
 		t.Fatal("the open server did not start")
 	}
 	defer ns.Shutdown()
 	cmd := evotune("worker", ns.ClientURL(), "--allow-programs", "--token", "s3cret", "--wait", "0s")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
-	err = cmd.Run()
+	err = runWatched(t, cmd)
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != int(ExitFailure) || !strings.Contains(errb.String(), "takes clients without its token or credentials: --allow-programs takes work only from a server that authenticates its clients") ||
 		strings.Count(errb.String(), "\n") != 1 {
