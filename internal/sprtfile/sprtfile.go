@@ -96,6 +96,10 @@ func Write(path string, s *State) error {
 
 func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
+// near reports whether a bound read is the one computed here, to the
+// last bits (another platform's logarithm may round otherwise).
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+
 // ErrNotState is a file that is not a test's state.
 var ErrNotState = errors.New("not an evotune sprt state file")
 
@@ -133,7 +137,46 @@ func Decode(data []byte) (*State, error) {
 			return nil, fmt.Errorf("%w: batch %d", ErrNotState, i+1)
 		}
 	}
+	// Where the test stands is its last batch, and what it decided
+	// follows from there: the dashboard shows these, so a file that
+	// claims a verdict its LLR does not reach is not one evotune wrote.
+	last := Batch{}
+	if n := len(s.Batches); n > 0 {
+		last = s.Batches[n-1]
+	}
+	lo, hi := stats.WaldBounds(s.Alpha, s.Beta)
+	switch {
+	case !(s.Alpha > 0 && s.Alpha < 0.5 && s.Beta > 0 && s.Beta < 0.5) || !near(s.Bounds[0], lo) || !near(s.Bounds[1], hi):
+		return nil, fmt.Errorf("%w: bounds %v for alpha %v, beta %v", ErrNotState, s.Bounds, s.Alpha, s.Beta)
+	case s.Games != last.Games || s.LLR != last.LLR:
+		return nil, fmt.Errorf("%w: %d games, LLR %v, but the last batch is %+v", ErrNotState, s.Games, s.LLR, last)
+	case s.Estimate != nil && !(finite(s.Estimate.Value) && s.Estimate.Contains(s.Estimate.Value) && finite(s.Estimate.CI95[0]) && finite(s.Estimate.CI95[1])):
+		return nil, fmt.Errorf("%w: estimate %v [%v, %v]", ErrNotState, s.Estimate.Value, s.Estimate.CI95[0], s.Estimate.CI95[1])
+	}
+	if want := verdictOf(&s); s.Verdict != want {
+		return nil, fmt.Errorf("%w: verdict %q, where %s test at LLR %v in [%v, %v] after %d of %d games says %q",
+			ErrNotState, s.Verdict, s.State, s.LLR, lo, hi, s.Games, s.MaxGames, want)
+	}
 	return &s, nil
+}
+
+// verdictOf is the verdict a state file of s's state and LLR holds: none
+// until the test is finished; then the bound its LLR crossed, or "no
+// verdict" at the cap.
+func verdictOf(s *State) string {
+	if s.State != Finished {
+		return ""
+	}
+	switch stats.Decide(s.LLR, s.Bounds[0], s.Bounds[1]) {
+	case stats.AcceptH1:
+		return stats.AcceptH1.String()
+	case stats.AcceptH0:
+		return stats.AcceptH0.String()
+	}
+	if s.Games == s.MaxGames {
+		return "no verdict"
+	}
+	return "(none: a finished test that neither decided nor reached its cap)"
 }
 
 // Writer is the process of another test in progress in the state file

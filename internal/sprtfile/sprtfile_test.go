@@ -15,8 +15,9 @@ import (
 )
 
 func state() *State {
+	lo, hi := stats.WaldBounds(0.05, 0.05)
 	return &State{SPRT: Format, State: InProgress, PID: 7, Test: Test{Game: "mnk", A: "classic", B: "greedy", Kind: "pentanomial",
-		H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{-2.94, 2.94}, Seed: 5}, MaxGames: 1000,
+		H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{lo, hi}, Seed: 5}, MaxGames: 1000,
 		Games: 80, LLR: 1.5, Estimate: &stats.Estimate{Value: 100, CI95: [2]float64{80, 120}, N: 40},
 		Batches: []Batch{{Games: 40, LLR: 0.7}, {Games: 80, LLR: 1.5}}}
 }
@@ -64,6 +65,31 @@ func TestDecodeRefuses(t *testing.T) {
 		{"games past the cap", "80 games of 40", func(s *State) { s.MaxGames = 40 }},
 		{"batches out of order", "batch 2", func(s *State) { s.Batches[1].Games = 40 }},
 		{"a batch past the games", "batch 2", func(s *State) { s.Batches[1].Games = 90 }},
+		// The nearest wrong inputs: each one step past what a test writes.
+		{"a batch one game past the games", "batch 2", func(s *State) { s.Batches[1].Games = 81 }},
+		{"two batches at one count", "batch 2", func(s *State) { s.Batches[1].Games = s.Batches[0].Games }},
+		{"a batch of no games", "batch 1", func(s *State) { s.Batches[0].Games = 0 }},
+		{"games one past the cap", "80 games of 79", func(s *State) { s.MaxGames = 79 }},
+		{"negative games", "-1 games of 1000", func(s *State) { s.Games, s.Batches = -1, nil }},
+		{"a lower bound of 0", "bounds", func(s *State) { s.Bounds[0] = 0 }},
+		{"an upper bound of 0", "bounds", func(s *State) { s.Bounds[1] = 0 }},
+		{"bounds of other error rates", "bounds", func(s *State) { s.Beta = 0.1 }},
+		{"bounds a hair off", "bounds", func(s *State) { s.Bounds[1] *= 1 + 1e-9 }},
+		{"alpha a half", "bounds", func(s *State) { s.Alpha = 0.5 }},
+		{"games not the last batch's", "80 games, LLR 1.5, but the last batch is", func(s *State) { s.Batches = s.Batches[:1] }},
+		{"an LLR not the last batch's", "but the last batch is", func(s *State) { s.LLR = 1.6 }},
+		{"games without batches", "but the last batch is", func(s *State) { s.Batches = nil }},
+		{"an estimate outside its interval", "estimate", func(s *State) { s.Estimate.Value = 121 }},
+		{"a verdict in progress", `verdict "H1 accepted"`, func(s *State) { s.Verdict = "H1 accepted" }},
+		{"H1 without its bound", `verdict "H1 accepted"`, func(s *State) { s.State, s.Verdict = Finished, "H1 accepted" }},
+		{"finished without a verdict", `verdict ""`, func(s *State) { s.State = Finished }},
+		{"no verdict before the cap", `verdict "no verdict"`, func(s *State) { s.State, s.Verdict = Finished, "no verdict" }},
+		{"H0 at H1's bound", `verdict "H0 accepted"`, func(s *State) {
+			s.State, s.Verdict, s.LLR = Finished, "H0 accepted", s.Bounds[1]
+			s.Batches[1].LLR = s.LLR
+		}},
+		{"a state of another case", `state "Finished"`, func(s *State) { s.State = "Finished" }},
+		{"format 1 and one", "format 2", func(s *State) { s.SPRT = Format + 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := state()
@@ -74,6 +100,28 @@ func TestDecodeRefuses(t *testing.T) {
 				t.Errorf("%v, want ErrNotState saying %q", err, tc.says)
 			}
 		})
+	}
+	// At the edges, read: games at the cap, a batch at the games, each
+	// verdict where its LLR reaches it.
+	for _, edit := range []func(*State){
+		func(s *State) { s.MaxGames = s.Games },
+		func(s *State) { s.Batches, s.Games, s.LLR, s.Estimate = nil, 0, 0, nil },
+		func(s *State) { s.State, s.Verdict, s.MaxGames = Finished, "no verdict", s.Games },
+		func(s *State) {
+			s.State, s.Verdict, s.LLR, s.Batches[1].LLR = Finished, "H1 accepted", s.Bounds[1], s.Bounds[1]
+		},
+		func(s *State) {
+			s.State, s.Verdict, s.LLR, s.Batches[1].LLR = Finished, "H0 accepted", s.Bounds[0], s.Bounds[0]
+		},
+		func(s *State) { s.State = Stopped },
+		func(s *State) { s.Estimate.Value = s.Estimate.CI95[1] },
+	} {
+		st := state()
+		edit(st)
+		data, _ := json.Marshal(st)
+		if _, err := Decode(data); err != nil {
+			t.Errorf("%+v: %v", st, err)
+		}
 	}
 	for _, data := range []string{"", "{}", "[]", `{"sprt": 1, "extra": true}`, "not json", `{"sprt":1}{"sprt":1}`} {
 		if _, err := Decode([]byte(data)); !errors.Is(err, ErrNotState) {

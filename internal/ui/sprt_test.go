@@ -19,8 +19,9 @@ import (
 // sprtState is a head-to-head test's state after the batches of LLRs
 // llrs, 40 games each, written by process pid.
 func sprtState(pid int, state string, llrs ...float64) *sprtfile.State {
+	lo, hi := stats.WaldBounds(0.05, 0.05)
 	st := &sprtfile.State{SPRT: sprtfile.Format, State: state, PID: pid, Test: sprtfile.Test{Game: "mnk", A: "classic", B: "greedy",
-		Kind: "pentanomial", H0: 0, H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{-2.944, 2.944},
+		Kind: "pentanomial", H0: 0, H1: 50, Unit: "logistic Elo", Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{lo, hi},
 		Seed: 5}, MaxGames: 100000}
 	for i, l := range llrs {
 		st.Batches = append(st.Batches, sprtfile.Batch{Games: 40 * (i + 1), LLR: l})

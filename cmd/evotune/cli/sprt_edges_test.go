@@ -303,9 +303,10 @@ func TestSPRTOutputOfALiveTest(t *testing.T) {
 		t.Skip("no sleep command:", err)
 	}
 	defer func() { _ = holder.Process.Kill(); _ = holder.Wait() }()
+	lo, hi := stats.WaldBounds(0.05, 0.05)
 	forged := &sprtfile.State{SPRT: sprtfile.Format, State: sprtfile.InProgress, PID: holder.Process.Pid,
 		Test: sprtfile.Test{Game: "battleship", A: "good", B: "bob", Kind: "paired difference", H1: -1, Unit: "shots",
-			Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{-2.94, 2.94}, Seed: 1},
+			Alpha: 0.05, Beta: 0.05, Bounds: [2]float64{lo, hi}, Seed: 1},
 		MaxGames: 1000, Games: 40, LLR: -0.5, Batches: []sprtfile.Batch{{Games: 40, LLR: -0.5}}}
 	if err := sprtfile.Write(state, forged); err != nil {
 		t.Fatal(err)

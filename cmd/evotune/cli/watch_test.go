@@ -246,7 +246,6 @@ func outputWatched(t testing.TB, cmd *exec.Cmd) ([]byte, error) {
 	return []byte(b.String()), err
 }
 
-
 // TestTreeTicks: the CPU of a busy child counts, of a sleeping one not,
 // and a child's counts on once it has exited and been reaped.
 func TestTreeTicks(t *testing.T) {
