@@ -184,6 +184,14 @@ func TestPathsOutsideAreRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(runs, "a"), filepath.Join(runs, "alias")); err != nil {
 		t.Fatal(err)
 	}
+	// A run beside the root whose path extends the root's ("runs2"
+	// begins with "runs"), behind a link: outside all the same.
+	finishedRun(t, base, "runs2", liteConfig)
+	if err := os.Symlink(filepath.Join(base, "runs2"), filepath.Join(runs, "sib")); err != nil {
+		t.Fatal(err)
+	}
+	// A run inside whose name begins with "..": inside all the same.
+	finishedRun(t, runs, "..a", liteConfig)
 	ts, _ := serve(t, "", runs)
 	for _, tc := range []struct {
 		id   string
@@ -203,6 +211,14 @@ func TestPathsOutsideAreRefused(t *testing.T) {
 		{"0/./a", 403},
 		{"0/missing", 404},
 		{"", 403},
+		{"0/sib", 403},
+		{"0/..a", 200},
+		{"+0/a", 403},
+		{" 0/a", 403},
+		{"0/a/", 403},
+		{"0/a/..", 403},
+		{"0/a\\..\\..\\secret", 403},
+		{"0", 403},
 	} {
 		for _, page := range []string{"/run?r=", "/fragment/run?r=", "/events?r="} {
 			if page == "/events?r=" && tc.want == 200 {
