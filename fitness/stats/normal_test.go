@@ -103,3 +103,49 @@ func TestWaldBoundsOfUnequalErrors(t *testing.T) {
 		t.Errorf("NormalSPRT bounds [%v, %v], want [%v, %v]", l, h, lo, hi)
 	}
 }
+
+// TestPlansAtTheHypotheses: a test's plan (the Brownian approximation,
+// Wald's bounds) passes a player at H0 with probability alpha and one at
+// H1 with probability 1 - beta, exactly, whichever way round the
+// hypotheses lie; with alpha and beta apart, a plan that read one for
+// the other, or a drift of the wrong sign, shows.
+func TestPlansAtTheHypotheses(t *testing.T) {
+	const alpha, beta = 0.01, 0.2
+	for _, tc := range []struct {
+		name      string
+		at0, at1  Plan
+		lowerIsH1 bool
+	}{
+		{"normal, H1 below H0", NormalSPRT{Alpha: alpha, Beta: beta, Mu0: 0, Mu1: -1}.Expected(0, 3), NormalSPRT{Alpha: alpha, Beta: beta, Mu0: 0, Mu1: -1}.Expected(-1, 3), true},
+		{"normal, H1 above H0", NormalSPRT{Alpha: alpha, Beta: beta, Mu0: 0.2, Mu1: 0.5}.Expected(0.2, 1), NormalSPRT{Alpha: alpha, Beta: beta, Mu0: 0.2, Mu1: 0.5}.Expected(0.5, 1), false},
+		{"logistic", SPRT{Alpha: alpha, Beta: beta, Elo0: 0, Elo1: 10}.Expected(0, 0.2), SPRT{Alpha: alpha, Beta: beta, Elo0: 0, Elo1: 10}.Expected(10, 0.2), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !near(tc.at0.PassProbability, alpha, 1e-9) || !near(tc.at1.PassProbability, 1-beta, 1e-9) {
+				t.Fatalf("passes at H0 %v, at H1 %v; want alpha %v and 1-beta %v", tc.at0.PassProbability, tc.at1.PassProbability, alpha, 1-beta)
+			}
+			if !(tc.at0.Games > 0 && tc.at1.Games > 0) {
+				t.Fatalf("games %v, %v", tc.at0.Games, tc.at1.Games)
+			}
+		})
+	}
+}
+
+// TestEloOfAScoreOfOne: a clean sweep's score is clamped to 0.999 as
+// fishtest's stat_util.elo does: 1199.6 Elo, not infinite and not the
+// 797.9 a clamp to 0.99 would give.
+func TestEloOfAScoreOfOne(t *testing.T) {
+	want := -400 * math.Log10(1/0.999-1)
+	if got := EloOf(1); !near(got, want, 1e-12) || !near(EloOf(0), -want, 1e-12) {
+		t.Fatalf("EloOf(1) %v, EloOf(0) %v; want %v and its negation", got, EloOf(0), want)
+	}
+	if got := (Pentanomial{0, 0, 0, 0, 10}).Elo().Value; !near(got, want, 1e-12) {
+		t.Fatalf("ten pairs won both games: Elo %v, want %v", got, want)
+	}
+	if got := EloOf(0.9995); !near(got, want, 1e-12) {
+		t.Fatalf("EloOf(0.9995) %v: past the clamp, want %v", got, want)
+	}
+	if got := EloOf(0.75); !near(got, -400*math.Log10(1/0.75-1), 1e-12) {
+		t.Fatalf("EloOf(0.75) %v", got)
+	}
+}

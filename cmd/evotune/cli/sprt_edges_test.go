@@ -111,6 +111,11 @@ func TestSPRTOfAPlayerAgainstItself(t *testing.T) {
 	if rep.Games != 1 || rep.Difference != nil || rep.Verdict != "no verdict" {
 		t.Fatalf("one deal: %+v", rep)
 	}
+	// One pair head to head has finite figures: they stay.
+	rep = sprtJSONRun(t, ExitInconclusive, "mnk", "--player", "classic", "--vs", "greedy", "--batch", "2", "--max-games", "2")
+	if rep.Games != 2 || rep.Pairs == nil || rep.Pairs.Pairs() != 1 || rep.Elo == nil || rep.Elo.N != 1 {
+		t.Fatalf("one pair: %+v", rep)
+	}
 }
 
 // TestSPRTErrorRatesSetTheBounds: alpha is the chance of accepting H1
