@@ -123,6 +123,18 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 				m["verdict"].(map[string]any)["genes"] = member(m, "hall_of_fame", len(m["hall_of_fame"].([]any))-1)["genes"]
 			})
 		}, "verdict.genes: not those of the remeasured player of rank"},
+		{"a verdict's difference outside its interval", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) {
+				d := m["verdict"].(map[string]any)["difference"].(map[string]any)
+				d["value"] = d["ci95"].([]any)[1].(float64) + 1e-9
+			})
+		}, "verdict.difference"},
+		{"a verdict's difference of no deals", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["verdict"].(map[string]any)["difference"].(map[string]any)["n"] = 0 })
+		}, "verdict.difference"},
+		{"a verdict's start of no games", shotsDir, func() []byte {
+			return edit(t, shots, func(m map[string]any) { m["verdict"].(map[string]any)["start"].(map[string]any)["games"] = 0 })
+		}, "verdict.start"},
 		{"20,000 hall-of-fame members", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) {
 				hof := m["hall_of_fame"].([]any)

@@ -184,6 +184,12 @@ func TestStopConfigErrors(t *testing.T) {
 		{"stop: {games: -5}", "stop.games: -5"},
 		{"stop: {window: 0}", "stop: neither a window nor a budget of games"},
 		{"stop: {patience: 3}", "stop.patience: unknown key"},
+		// One step past each bound.
+		{"stop: {window: -1}", "stop.window: -1"},
+		{fmt.Sprintf("stop: {window: %d}", MaxGenerations+1), fmt.Sprintf("stop.window: %d", MaxGenerations+1)},
+		{"stop: {confidence: 0.4999}", "stop.confidence: 0.4999: want a probability"},
+		{"stop: {confidence: -0.9}", "stop.confidence: -0.9"},
+		{"stop: {games: -1}", "stop.games: -1"},
 	} {
 		text := strings.Replace(flatConfig, "stop:\n  window: 4\n", tc.stop+"\n", 1)
 		if _, err := Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -259,6 +265,55 @@ func TestStopGamesReachedExactly(t *testing.T) {
 			want := fmt.Sprintf("stopped after generation %d: %s played, the budget of stop.games", tc.generation, english.Count(300*tc.generation, "game"))
 			if got := s.Stopped.String(); got != want {
 				t.Errorf("%q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestStopConfigAtItsBounds: each key of stop: at its bound is taken, and
+// what the run then does is the key's: a window of 3 fits a line on one
+// degree of freedom; confidence 0.5 asks only that the line slope the
+// right way; a budget of one game ends the first generation.
+func TestStopConfigAtItsBounds(t *testing.T) {
+	rows := func(means ...float64) []GenStats {
+		var h []GenStats
+		for i, m := range means {
+			h = append(h, GenStats{Generation: i + 1, Mean: m, Games: 10 * (i + 1)})
+		}
+		return h
+	}
+	for _, tc := range []struct {
+		stop  string
+		h     []GenStats
+		stops bool
+	}{
+		// Costs falling over the last 3 by 1 +- 0.577 a generation:
+		// t 1.73 on 1 degree of freedom, above Student's 0.8 quantile
+		// (1.376) and below its 0.9 (3.078): the run goes on at 0.8 and
+		// stops at 0.9.
+		{"stop: {window: 3, confidence: 0.8}", rows(50, 50, 49, 47, 47), false},
+		{"stop: {window: 3, confidence: 0.9}", rows(50, 50, 49, 47, 47), true},
+		// At 0.5 any slope the right way goes on, a flat or wrong one
+		// stops.
+		{"stop: {window: 4, confidence: 0.5}", rows(50, 49.9, 50.4, 49.6, 49.8), false},
+		{"stop: {window: 4, confidence: 0.5}", rows(50, 49.6, 49.9, 50.4, 49.8), true},
+		{fmt.Sprintf("stop: {window: 4, confidence: %v}", math.Nextafter(1, 0)), rows(50, 40, 30, 20.5, 10), true},
+		{fmt.Sprintf("stop: {window: %d}", MaxGenerations), rows(50, 40, 30), false},
+		{"stop: {games: 1}", rows(50), true},
+		{"stop: {games: 30}", rows(50, 40), true},
+		{"stop: {games: 31}", rows(50, 40), false},
+	} {
+		t.Run(tc.stop+fmt.Sprint(len(tc.h)), func(t *testing.T) {
+			text := strings.Replace(flatConfig, "stop:\n  window: 4\n", tc.stop+"\n", 1)
+			cfg := loadText(t, t.TempDir(), text)
+			why := cfg.stopRule(tc.h)
+			if got := why != nil; got != tc.stops {
+				t.Fatalf("stops %v (%v), want %v", got, why, tc.stops)
+			}
+			// The games the reason gives are every generation's, 10, 20,
+			// 30... a generation.
+			if why != nil && why.Games != 5*len(tc.h)*(len(tc.h)+1) {
+				t.Fatalf("reason %+v: games %d, want the history's %d", why, why.Games, 5*len(tc.h)*(len(tc.h)+1))
 			}
 		})
 	}

@@ -67,6 +67,9 @@ func TestReadTokenFile(t *testing.T) {
 		{"empty", write("empty", "\n\n", 0o600), "", "empty token"},
 		{"two words", write("two", "abc def\n", 0o600), "", "one word"},
 		{"a control character", write("ctl", "ab\x1bc\n", 0o600), "", "one word"},
+		{"a DEL", write("del", "ab\x7fc\n", 0o600), "", "one word"},
+		{"a tab inside", write("tab", "ab\tc\n", 0o600), "", "one word"},
+		{"the printable ends", write("ends", "!~\n", 0o600), "!~", ""},
 		{"missing", filepath.Join(dir, "none"), "", "no such file"},
 		{"too large", write("big", strings.Repeat("a", maxTokenFile+1), 0o600), "", "too large"},
 	} {
