@@ -28,6 +28,14 @@ func TestSplitSpec(t *testing.T) {
 		{spec: "aenigma@depth=", err: `player spec "aenigma@depth=": setting "depth=": want KEY=VALUE`},
 		{spec: "aenigma@depth=3,,nodes=2", err: `setting "": want KEY=VALUE`},
 		{spec: "aenigma@depth=3,depth=4", err: `player spec "aenigma@depth=3,depth=4": setting depth given twice`},
+		// The nearest wrong ones, and the nearest right.
+		{spec: "aenigma@depth=3, depth =4", err: `setting depth given twice`},
+		{spec: "aenigma@depth=3,", err: `setting "": want KEY=VALUE`},
+		{spec: "aenigma@,depth=3", err: `setting "": want KEY=VALUE`},
+		{spec: "aenigma@depth= ", err: `setting "depth= ": want KEY=VALUE`},
+		{spec: "aenigma@ =3", err: `setting " =3": want KEY=VALUE`},
+		{spec: "aenigma@ depth = 3 ", want: fitness.Spec{Name: "aenigma", Settings: fitness.Settings{"depth": "3"}}},
+		{spec: "tuned@depth=3:", want: fitness.Spec{Name: "tuned", Settings: fitness.Settings{"depth": "3"}, HasFile: true}},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			got, err := fitness.SplitSpec(tc.spec)
