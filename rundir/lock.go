@@ -170,3 +170,34 @@ func probeHolder(dir string) (int, bool) {
 	}
 	return pid, held
 }
+
+// LockBeside takes the lock of a single file evotune writes whole, such
+// as an sprt state file, without waiting: an advisory flock on a lock
+// file of its own beside path ("."+name+".lock"), which the kernel
+// releases when the process ends in any way. It fails with ErrLocked when
+// another process holds it. unlock removes the lock file, then releases
+// the lock; a process that opened the file meanwhile finds its path gone
+// or another's, and tries again.
+func LockBeside(path string) (unlock func(), err error) {
+	lpath := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	for range 16 {
+		f, _, err := openLockFile(lpath)
+		if err != nil {
+			return nil, fmt.Errorf("rundir: lock %s: %w", path, err)
+		}
+		if err := tryLock(f); err != nil {
+			f.Close()
+			if errors.Is(err, errWouldBlock) {
+				return nil, fmt.Errorf("%s %w", path, ErrLocked)
+			}
+			return nil, fmt.Errorf("rundir: lock %s: %w", path, err)
+		}
+		cur, err1 := os.Lstat(lpath)
+		held, err2 := f.Stat()
+		if err1 == nil && err2 == nil && os.SameFile(cur, held) {
+			return func() { _ = os.Remove(lpath); f.Close() }, nil
+		}
+		f.Close() // a releasing holder removed it: lock the one there now
+	}
+	return nil, fmt.Errorf("rundir: lock %s: its lock file keeps being replaced", path)
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/sprtfile"
+	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -255,6 +256,21 @@ func (o *sprtOptions) run(ctx context.Context) error {
 		test = &pairTest{g: g, a: a, b: b, seed: fitness.MatchSeed(o.seed), workers: workers,
 			sprt: stats.SPRT{Alpha: o.alpha, Beta: o.beta, Elo0: o.elo0, Elo1: o.elo1, Model: model}}
 	}
+	if o.output != "" {
+		// One test writes a state file at a time: a second would overwrite
+		// the first's batches, and the first to end would lose its end.
+		unlock, err := rundir.LockBeside(o.output)
+		if errors.Is(err, rundir.ErrLocked) {
+			if err := o.checkWriter(); err != nil {
+				return err
+			}
+			return fmt.Errorf("--output %s: another test is writing it; give another file", o.output)
+		}
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	lines := newSPRTLines(e, o.json)
 	fmt.Fprintf(lines.w, "%s: %s vs %s; %s test, H0 %g, H1 %g %s; alpha %g, beta %g; LLR bounds [%.2f, %.2f]\n",
 		g.Name(), o.player, o.vs, rep.Kind, rep.H0, rep.H1, rep.Unit, o.alpha, o.beta, rep.Bounds[0], rep.Bounds[1])
@@ -322,11 +338,6 @@ var sprtOutput = outputKind{"an evotune sprt state file", func(path string) bool
 func (o *sprtOptions) writeState(rep *sprtReport, test sequential, state string) error {
 	if o.output == "" {
 		return nil
-	}
-	// Another test may have started on the file since: the one that
-	// finds the other's state stops, rather than both overwriting it.
-	if err := o.checkWriter(); err != nil {
-		return err
 	}
 	st := sprtfile.State{SPRT: sprtfile.Format, State: state, PID: os.Getpid(), Test: rep.Test,
 		MaxGames: o.maxGames, Games: rep.Games, LLR: rep.LLR, Verdict: rep.Verdict, Batches: slices.Clone(rep.Batches)}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/sprtfile"
+	"github.com/evotune/evotune/rundir"
 )
 
 // sprtReportJSON is what these tests read of sprt --json: what the test
@@ -338,6 +339,28 @@ func TestSPRTOutputOfALiveTest(t *testing.T) {
 	// Finished, it is anyone's.
 	if code, _, errs := run(t, args...); code != ExitInconclusive {
 		t.Fatalf("--output of a finished test: exit %d, %s", code, errs)
+	}
+	// Two tests started at once both find no live test in the file: the
+	// second to take its lock (held beside it for as long as a test
+	// writes it) is refused before it writes a byte.
+	unlock, err := rundir.LockBeside(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(state)
+	code, out, errs = run(t, args...)
+	if code != ExitFailure || out != "" || !strings.Contains(errs, "another test is writing it; give another file") {
+		t.Fatalf("--output whose lock another test holds: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if after, _ := os.ReadFile(state); string(after) != string(before) {
+		t.Fatal("the refused test wrote the file")
+	}
+	unlock()
+	if code, _, errs := run(t, args...); code != ExitInconclusive {
+		t.Fatalf("--output once its lock is free: exit %d, %s", code, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left beside the state: %v", entries)
 	}
 }
 
