@@ -27,10 +27,10 @@ type testWorker struct {
 }
 
 // playWave plays jobs on a coordinator with set and the workers, and
-// returns Play's error, what it logged, and how many times the workers
-// played each job; onRefusal, when not nil, is the coordinator's
+// returns what Play logged, how many times the workers played each job,
+// and Play's error; onRefusal, when not nil, is the coordinator's
 // OnRefusal.
-func playWave(t *testing.T, set Settings, jobs int, accept func(i int, result []byte) error, onRefusal func(worker, reason string), workers ...testWorker) (error, string, map[string]int) {
+func playWave(t *testing.T, set Settings, jobs int, accept func(i int, result []byte) error, onRefusal func(worker, reason string), workers ...testWorker) (log string, played map[string]int, err error) {
 	t.Helper()
 	srv, err := Serve(ServerOptions{StoreDir: t.TempDir()})
 	if err != nil {
@@ -55,7 +55,7 @@ func playWave(t *testing.T, set Settings, jobs int, accept func(i int, result []
 	c.OnRefusal = onRefusal
 	var mu sync.Mutex
 	var logs strings.Builder
-	played := map[string]int{}
+	played = map[string]int{}
 	var wg sync.WaitGroup
 	wctx, stop := context.WithCancel(ctx)
 	for _, w := range workers {
@@ -94,7 +94,7 @@ func playWave(t *testing.T, set Settings, jobs int, accept func(i int, result []
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	return err, logs.String(), played
+	return logs.String(), played, err
 }
 
 func echo(_ context.Context, payload []byte, _ Fetch) ([]byte, error) {
@@ -119,7 +119,7 @@ func TestRejectedResultsAreQueuedAgain(t *testing.T) {
 			return nil
 		}
 	}
-	err, log, played := playWave(t, Settings{MaxDeliver: 3}, 3, lies(2), nil, testWorker{play: echo})
+	log, played, err := playWave(t, Settings{MaxDeliver: 3}, 3, lies(2), nil, testWorker{play: echo})
 	if err != nil {
 		t.Fatalf("two results of job 1 refused, three copies allowed: %v\n%s", err, log)
 	}
@@ -130,7 +130,7 @@ func TestRejectedResultsAreQueuedAgain(t *testing.T) {
 		t.Errorf("log:\n%s", log)
 	}
 	refused.Store(0)
-	err, log, _ = playWave(t, Settings{MaxDeliver: 3}, 3, lies(3), nil, testWorker{play: echo})
+	log, _, err = playWave(t, Settings{MaxDeliver: 3}, 3, lies(3), nil, testWorker{play: echo})
 	if !errors.Is(err, ErrJobFailed) || !strings.Contains(err.Error(), "job r.0.1: failed on every delivery (3 results, none good): a cost no game gives") {
 		t.Fatalf("three results of job 1 refused, three copies allowed: %v\n%s", err, log)
 	}
@@ -152,7 +152,7 @@ func TestRefusalsAndFailuresAreJudgedApart(t *testing.T) {
 		reasons = append(reasons, reason)
 		once.Do(func() { close(heard) })
 	}
-	err, log, played := playWave(t, Settings{MaxDeliver: 1}, 4, func(int, []byte) error { return nil }, onRefusal,
+	log, played, err := playWave(t, Settings{MaxDeliver: 1}, 4, func(int, []byte) error { return nil }, onRefusal,
 		testWorker{play: refuses}, testWorker{play: echo, after: heard})
 	total := 0
 	for _, n := range played {
@@ -162,7 +162,7 @@ func TestRefusalsAndFailuresAreJudgedApart(t *testing.T) {
 		t.Fatalf("beside a refusing worker: %v; plays %v, refusals told %q\n%s", err, played, reasons, log)
 	}
 	fails := func(context.Context, []byte, Fetch) ([]byte, error) { return nil, errors.New("the game broke") }
-	err, log, played = playWave(t, Settings{MaxDeliver: 2}, 1, func(int, []byte) error { return nil }, nil, testWorker{play: fails})
+	log, played, err = playWave(t, Settings{MaxDeliver: 2}, 1, func(int, []byte) error { return nil }, nil, testWorker{play: fails})
 	if !errors.Is(err, ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || played["job 0"] != 2 {
 		t.Fatalf("a job failing everywhere, two deliveries: %v, played %v\n%s", err, played, log)
 	}

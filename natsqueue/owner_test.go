@@ -66,13 +66,12 @@ func TestHelperListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Println(l.Addr())
-	var held []net.Conn
 	for {
 		c, err := l.Accept()
 		if err != nil {
 			return
 		}
-		held = append(held, c)
+		defer c.Close() // held open until the helper is killed
 	}
 }
 

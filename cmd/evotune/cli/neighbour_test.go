@@ -41,15 +41,9 @@ func (p *bgProc) exited() bool {
 	}
 }
 
-// wait waits for the process to exit and returns what Wait returned.
-func (p *bgProc) wait() error {
-	<-p.done
-	return p.err
-}
-
-// waitWatched is wait, failing t should the process stall or spend a
-// minute of CPU first (see stallWatch): what it waits for ends in
-// moments.
+// waitWatched waits for the process to exit and returns what Wait
+// returned, failing t should the process stall or spend a minute of CPU
+// first (see stallWatch): what it waits for ends in moments.
 func (p *bgProc) waitWatched(t testing.TB, what string) error {
 	t.Helper()
 	ch := make(chan error, 1)
