@@ -167,3 +167,22 @@ func TestRefusalsAndFailuresAreJudgedApart(t *testing.T) {
 		t.Fatalf("a job failing everywhere, two deliveries: %v, played %v\n%s", err, played, log)
 	}
 }
+
+// TestHeaderValue: text from a worker for a header is one line of at
+// most 1,000 characters (runes, not bytes): 1,000 are kept whole, a
+// 1,001st is cut.
+func TestHeaderValue(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"a reason", "a reason"},
+		{strings.Repeat("é", 1000), strings.Repeat("é", 1000)},
+		{strings.Repeat("é", 1001), strings.Repeat("é", 1000)},
+		{"two\nlines", "two; lines"},
+	} {
+		if got := headerValue(tc.in); got != tc.want {
+			t.Errorf("headerValue(%.20q...) = %.20q... (%d runes), want %d runes", tc.in, got, len([]rune(got)), len([]rune(tc.want)))
+		}
+	}
+}

@@ -65,6 +65,10 @@ func TestCheckListen(t *testing.T) {
 		{"all addresses with token", "0.0.0.0:4222", "s3cret", nil, ""},
 		{"no port", "127.0.0.1", "s3cret", nil, "want HOST:PORT"},
 		{"bad port", "127.0.0.1:99999", "s3cret", nil, "bad port"},
+		{"the highest port", "127.0.0.1:65535", "s3cret", nil, ""},
+		{"one past it", "127.0.0.1:65536", "s3cret", nil, "bad port"},
+		{"any free port", "127.0.0.1:0", "s3cret", nil, ""},
+		{"a negative port", "127.0.0.1:-1", "s3cret", nil, "bad port"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckListen(tc.addr, tc.token)

@@ -72,6 +72,7 @@ func TestReadTokenFile(t *testing.T) {
 		{"the printable ends", write("ends", "!~\n", 0o600), "!~", ""},
 		{"missing", filepath.Join(dir, "none"), "", "no such file"},
 		{"too large", write("big", strings.Repeat("a", maxTokenFile+1), 0o600), "", "too large"},
+		{"as large as allowed", write("most", strings.Repeat("a", maxTokenFile), 0o600), strings.Repeat("a", maxTokenFile), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ReadTokenFile(tc.path, true)
