@@ -212,6 +212,14 @@ func TestSummaryNamesSpending(t *testing.T) {
 	if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n").spendingSummary(); s != "" {
 		t.Fatalf("a config with remeasure: off and no other key says %q", s)
 	}
+	for _, tc := range []struct{ stop, want string }{
+		{"stop: {window: 0, games: 7000}\n", "  stop: after the generation that brings the games to 7,000\n"},
+		{"stop: {window: 3}\n", "  stop: once a line through the last 3 generations' mean fitness shows no improvement\n    at confidence 0.8\n"},
+	} {
+		if s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\n"+tc.stop).spendingSummary(); s != tc.want {
+			t.Errorf("%s: %q, want %q", tc.stop, s, tc.want)
+		}
+	}
 	s := loadText(t, t.TempDir(), smallConfig+"remeasure: off\nstop: {window: 6, confidence: 0.9, games: 5000}\n").spendingSummary()
 	if want := "  stop: once a line through the last 6 generations' mean fitness shows no improvement\n    at confidence 0.9\n" +
 		"  stop: after the generation that brings the games to 5,000\n"; s != want {
@@ -428,7 +436,7 @@ func TestRemeasureOfWholeBatches(t *testing.T) {
 // figure is exactly 1/2 (one pair: played twice from one seat it would
 // be 0 or 1).
 func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
-	for _, games := range []int{2, 60} {
+	for _, games := range []int{2, 60, 1000} {
 		t.Run(fmt.Sprint(games), func(t *testing.T) {
 			text := "seed: 4\ngame: coin\nrules: {spread: 0}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
 				fmt.Sprintf("evolution:\n  population: 4\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: %d}\n", games)
@@ -441,6 +449,15 @@ func TestScoreRemeasurePlaysSeatSwappedPairs(t *testing.T) {
 				if m.Fitness != 0.5 || m.Games != games {
 					t.Fatalf("remeasured %+v, want exactly 0.5 over %d games", m, games)
 				}
+			}
+			// The verdict's pairs share their deals too: the winner and
+			// the start score exactly one of each pair's two games.
+			v := ck.Verdict
+			if v == nil || v.Fitness != 0.5 || v.Start == nil || v.Start.Fitness != 0.5 || games > 2 && v.CI95 != [2]float64{0.5, 0.5} {
+				t.Fatalf("verdict %+v, want exactly 0.5 for the winner and the start", v)
+			}
+			if games > 2 && (v.Difference == nil || v.Difference.Value != 0 || v.Difference.CI95 != [2]float64{0, 0}) {
+				t.Fatalf("the verdict's difference %+v, want exactly 0", v.Difference)
 			}
 		})
 	}
@@ -757,5 +774,39 @@ remeasure:
 	truth = seats(ck.Remeasured[0].Genes[0], ck.Remeasured[1].Genes[0])
 	if r := ck.Remeasured[0]; math.Abs(r.Fitness-truth) > 0.03 {
 		t.Fatalf("round robin: %v against a truth of %v", r.Fitness, truth)
+	}
+}
+
+// TestScoreVerdictBesideTheStart: head to head against the baselines,
+// the verdict measures the winner and the start on the same
+// seat-swapped pairs, and its difference is per pair, the winner's mean
+// score over the pair less the start's: its mean is the two figures'
+// difference, over as many pairs as the verdict played, and a seat that
+// wins more often cancels from both.
+func TestScoreVerdictBesideTheStart(t *testing.T) {
+	text := "seed: 4\ngame: coin\nrules: {seat: 0.4}\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 4\n" +
+		"evolution:\n  population: 6\n  generations: 2\n  tournament-size: 2\nremeasure: {top: 2, games: 2000}\n"
+	ck := runText(t, text, Options{Dir: t.TempDir(), Workers: 2})
+	v := ck.Verdict
+	if v == nil || v.Against != againstBaselines || v.Start == nil || v.Difference == nil || v.Games != 2000 || v.Start.Games != 2000 {
+		t.Fatalf("verdict %+v; want 2000 games beside the start against the baselines", v)
+	}
+	if d := v.Difference; d.N != 1000 || math.Abs(d.Value-(v.Fitness-v.Start.Fitness)) > 1e-12 {
+		t.Fatalf("difference %+v over the pairs; the figures' difference is %v over 1000 pairs", *d, v.Fitness-v.Start.Fitness)
+	}
+	// Against even (strength 1/2), a player of strength s scores
+	// 1/2 + (s - 1/2)/2 a game, seats swapped (0.2 either way, clamped).
+	seats := func(s float64) float64 {
+		d := (s - 0.5) / 2
+		return (min(1, 0.5+d+0.2) + max(0, 0.5+d-0.2)) / 2
+	}
+	for _, f := range []struct {
+		name  string
+		genes []float64
+		got   float64
+	}{{"the winner", v.Genes, v.Fitness}, {"the start", v.StartGenes, v.Start.Fitness}} {
+		if want := seats(f.genes[0]); math.Abs(f.got-want) > 0.03 {
+			t.Errorf("%s (s %.3f) scores %.4f; want about %.4f, seats swapped", f.name, f.genes[0], f.got, want)
+		}
 	}
 }

@@ -221,6 +221,9 @@ func TestStopRuleReadsTheLastWindow(t *testing.T) {
 		{"flat at first, falling since", rows(50, 50.5, 49.5, 50.2, 49.8, 45, 40, 35, 30), false},
 		{"falling, then one generation flat: the window still falls", rows(90, 80, 70, 60, 50, 40, 30, 30), false},
 		{"exactly the window, flat", rows(50, 50.5, 49.5, 50.2), true},
+		{"perfectly flat", rows(50, 50, 50, 50, 50), true},
+		{"perfectly falling", rows(50, 49, 48, 47, 46), false},
+		{"perfectly rising", rows(46, 47, 48, 49, 50), true},
 		{"exactly the window, falling", rows(50, 40, 30, 20), false},
 		{"a generation short of the window", rows(50, 50, 50), false},
 	} {
