@@ -52,17 +52,52 @@ func PlayMatches(ctx context.Context, g Game, ms []Match, workers int, progress 
 }
 
 // PlaySoloMatches is PlayMatches for solo games: it returns the costs of
-// the matches' A players.
+// the matches' A players. A cost the game's rules rule out (Solo.Admits:
+// below 0, past MaxCost or the game's own bounds, a fraction of a whole
+// measure), which an outside program can send, fails its game with
+// ErrImpossibleCost, naming its seed, wherever it is played: eval, sprt
+// and compare read costs only from here.
 func PlaySoloMatches(ctx context.Context, g SoloGame, ms []Match, workers int, progress func(done int)) ([]float64, error) {
+	solo := g.Solo()
 	if b, ok := g.(SoloBatcher); ok {
-		return batched(ctx, ms, workers, progress, b.PlaySoloBatch)
+		return batched(ctx, ms, workers, progress, func(ctx context.Context, batch []Match) ([]float64, error) {
+			costs, err := b.PlaySoloBatch(ctx, batch)
+			if err != nil {
+				return costs, err
+			}
+			for k, cost := range costs[:min(len(costs), len(batch))] {
+				if err := solo.check(cost); err != nil {
+					return costs, Failed(batch[k].Seed, err)
+				}
+			}
+			return costs, nil
+		})
 	}
 	return Parallel(ctx, len(ms), workers, func(i int) (cost float64, err error) {
 		m := ms[i]
 		defer func() { err = Failed(m.Seed, err) }()
 		defer catchPanic(&err)
-		return g.PlaySolo(ctx, m.A, m.B, m.Seed)
+		cost, err = g.PlaySolo(ctx, m.A, m.B, m.Seed)
+		if err == nil {
+			err = solo.check(cost)
+		}
+		return cost, err
 	}, progress)
+}
+
+// ErrImpossibleCost is a solo game's cost that its rules rule out.
+var ErrImpossibleCost = errors.New("not a cost the game gives")
+
+// check refuses a cost s does not admit.
+func (s Solo) check(cost float64) error {
+	if s.Admits(cost) {
+		return nil
+	}
+	measure := s.Measure
+	if measure == "" {
+		measure = "cost"
+	}
+	return fmt.Errorf("%s %v: %w (want %s)", measure, cost, ErrImpossibleCost, s.Bounds())
 }
 
 func batched[T any](ctx context.Context, ms []Match, workers int, progress func(int), play func(context.Context, []Match) ([]T, error)) ([]T, error) {

@@ -1014,3 +1014,99 @@ func TestSoloAdmits(t *testing.T) {
 		t.Errorf("Bounds: %q", got)
 	}
 }
+
+// fixedCost is a solo game of one player whose every game costs cost,
+// played one at a time, or in batches when batches is set (as an outside
+// program plays them).
+type fixedCost struct {
+	solo    fitness.Solo
+	cost    func(seed uint64) float64
+	batches bool
+}
+
+type fixedCostBatcher struct{ fixedCost }
+
+func (fixedCost) Name() string          { return "fixed" }
+func (fixedCost) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
+func (fixedCost) Players() []fitness.PlayerInfo {
+	return []fitness.PlayerInfo{{Name: "p", Role: fitness.Mover}}
+}
+func (fixedCost) NewPlayer(fitness.Role, string, genome.Values) (fitness.Player, error) {
+	return nil, nil
+}
+func (fixedCost) Play(context.Context, fitness.Player, fitness.Player, uint64) (fitness.Outcome, error) {
+	return fitness.Draw, fitness.ErrNoHeadToHead
+}
+func (g fixedCost) Solo() fitness.Solo { return g.solo }
+func (g fixedCost) PlaySolo(_ context.Context, _, _ fitness.Player, seed uint64) (float64, error) {
+	return g.cost(seed), nil
+}
+func (g fixedCostBatcher) PlaySoloBatch(_ context.Context, ms []fitness.Match) ([]float64, error) {
+	out := make([]float64, len(ms))
+	for i, m := range ms {
+		out[i] = g.cost(m.Seed)
+	}
+	return out, nil
+}
+
+// TestPlaySoloMatchesRefusesImpossibleCosts: a cost the game's rules rule
+// out, as an outside program may send (below 0, past 2^53, past the
+// game's own bounds), fails the game that gave it, naming its seed, where
+// eval, sprt and compare read costs; costs at each bound are taken. Only
+// the engine's runs checked them: eval and sprt reported a mean of -3
+// turns, and of 1e300 with an infinite interval.
+func TestPlaySoloMatchesRefusesImpossibleCosts(t *testing.T) {
+	bship := fitness.Solo{Measure: "shots", Least: 17, Most: 100, Whole: true}
+	open := fitness.Solo{Measure: "turns"}
+	for _, tc := range []struct {
+		name string
+		solo fitness.Solo
+		bad  float64
+		want string // "" where the cost is taken
+	}{
+		{"a negative cost", open, -3, "turns -3: not a cost the game gives (want a cost from 0 to 2^53)"},
+		{"just below 0", open, math.Nextafter(0, -1), "turns -5e-324: not a cost"},
+		{"1e300", open, 1e300, "turns 1e+300: not a cost"},
+		{"just past 2^53", open, math.Nextafter(fitness.MaxCost, math.Inf(1)), "turns 9.007199254740994e+15: not a cost"},
+		{"NaN", open, math.NaN(), "turns NaN: not a cost"},
+		{"one shot past the board", bship, 101, "shots 101: not a cost the game gives (want a whole number of shots from 17 to 100)"},
+		{"one shot fewer than the fleet", bship, 16, "shots 16: not a cost"},
+		{"half a shot", bship, 50.5, "shots 50.5: not a cost"},
+		{"an unnamed measure", fitness.Solo{}, -1, "cost -1: not a cost"},
+		{"0", open, 0, ""},
+		{"2^53", open, fitness.MaxCost, ""},
+		{"the fleet's cells", bship, 17, ""},
+		{"the board's cells", bship, 100, ""},
+	} {
+		for _, batches := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, batches %v", tc.name, batches), func(t *testing.T) {
+				const badSeed = 1000 + 70 // in the second batch of 64
+				g := fixedCost{solo: tc.solo, cost: func(seed uint64) float64 {
+					if seed == badSeed || seed == badSeed+5 {
+						return tc.bad
+					}
+					return 50
+				}}
+				var game fitness.SoloGame = g
+				if batches {
+					game = fixedCostBatcher{g}
+				}
+				ms := make([]fitness.Match, 200)
+				for i := range ms {
+					ms[i].Seed = 1000 + uint64(i)
+				}
+				costs, err := fitness.PlaySoloMatches(context.Background(), game, ms, 3, nil)
+				if tc.want == "" {
+					if err != nil || len(costs) != len(ms) || costs[70] != tc.bad {
+						t.Fatalf("%v refused: %v", tc.bad, err)
+					}
+					return
+				}
+				var ge *fitness.GameError
+				if !errors.Is(err, fitness.ErrImpossibleCost) || !errors.As(err, &ge) || ge.Seed != badSeed || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err %v; want ErrImpossibleCost of the game of seed %d saying %q", err, badSeed, tc.want)
+				}
+			})
+		}
+	}
+}

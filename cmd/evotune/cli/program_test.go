@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
@@ -477,5 +479,66 @@ func quotedOnce(parts ...string) func(*testing.T, string) {
 				t.Errorf("%q %d times, want once:\n%s", p, n, stderr)
 			}
 		}
+	}
+}
+
+// raceProgram writes a solo game program (race: two runners, costs in
+// turns) whose every game costs cost, as a shell script.
+func raceProgram(t *testing.T, dir, cost string) string {
+	t.Helper()
+	hello := `{"type":"hello","protocol":1,"game":"race","mode":"solo","measure":"turns","roles":["runner"],"options":[],` +
+		`"players":[{"name":"walk","role":"runner","params":[]},{"name":"jog","role":"runner","params":[]}]}`
+	script := "#!/bin/sh\nread hello\necho '" + hello + "'\n" +
+		"while read line; do\n  id=$(echo \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n" +
+		"  echo \"{\\\"type\\\":\\\"result\\\",\\\"id\\\":$id,\\\"cost\\\":" + cost + "}\"\ndone\n"
+	p := filepath.Join(dir, "race.sh")
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestProgramCostsOutsideTheirBounds: an outside program's cost below 0
+// or past 2^53 fails eval and sprt (exit 1, one line naming the game's
+// seed and what a cost may be), as it stops a run: they reported a mean
+// of -3 turns, or of 1e300 with an infinite interval, and sprt decided on
+// them. A cost at a bound is taken.
+func TestProgramCostsOutsideTheirBounds(t *testing.T) {
+	if _, err := exec.LookPath("sed"); err != nil {
+		t.Skip("no sed:", err)
+	}
+	for _, tc := range []struct{ cost, want string }{
+		{"-3", "turns -3: not a cost the game gives (want a cost from 0 to 2^53)"},
+		{"1e300", "turns 1e+300: not a cost the game gives"},
+		{"-0.000001", "turns -1e-06: not a cost the game gives"},
+		{"9007199254740994", "turns 9.007199254740994e+15: not a cost the game gives"},
+		{"0", ""},
+		{"9007199254740992", ""},
+	} {
+		t.Run(tc.cost, func(t *testing.T) {
+			dir := t.TempDir()
+			prog := raceProgram(t, dir, tc.cost)
+			state := filepath.Join(dir, "t"+sprtfile.Suffix)
+			for _, args := range [][]string{
+				{"eval", "--command", prog, "--player", "walk", "--player", "jog", "--games", "10"},
+				{"sprt", "--command", prog, "--player", "walk", "--vs", "jog", "--diff1", "-1", "--batch", "10", "--max-games", "20", "--output", state},
+			} {
+				code, out, errs := run(t, args...)
+				if tc.want == "" {
+					if code != ExitOK && code != ExitH0 {
+						t.Fatalf("%s, cost %s: exit %d: %s", args[0], tc.cost, code, errs)
+					}
+					continue
+				}
+				if code != ExitFailure || !strings.Contains(errs, tc.want) || !regexp.MustCompile(`game seed \d+: `).MatchString(errs) ||
+					strings.Count(strings.TrimSpace(errs), "\n") != 0 || strings.Contains(out, "turns") && args[0] == "eval" {
+					t.Fatalf("%s, cost %s: exit %d, stdout %q, stderr %q; want 1 and one line saying %q", args[0], tc.cost, code, out, errs, tc.want)
+				}
+			}
+			// The test stops at its first batch, which counts for nothing.
+			if st, err := sprtfile.Read(state); tc.want != "" && (err != nil || st.State != sprtfile.Stopped || st.Games != 0 || st.Verdict != "") {
+				t.Fatalf("the state file of a test that failed: %+v, %v", st, err)
+			}
+		})
 	}
 }
