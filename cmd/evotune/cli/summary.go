@@ -88,10 +88,19 @@ func interval(f fitness.Figure) string {
 // signedInterval is a difference with its interval, signed, to two
 // significant digits of the interval's half-width: the digits beyond
 // those are noise.
-func signedInterval(v float64, ci [2]float64) string {
+func signedInterval(v float64, ci [2]float64) string { return intervalText(v, ci, true) }
+
+// intervalText is a figure and its interval written to one precision:
+// two significant digits of the interval's half-width (the digits beyond
+// those are noise), two decimals for an interval of no width; signed
+// for a difference.
+func intervalText(v float64, ci [2]float64, signed bool) string {
 	d := 2
 	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
 		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
 	}
-	return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
+	if signed {
+		return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
+	}
+	return fmt.Sprintf("%.*f [%.*f, %.*f]", d, v, d, ci[0], d, ci[1])
 }
