@@ -54,8 +54,15 @@ func (c *Config) Baselines() ([]fitness.Player, []string, error) {
 // (a nil player), whose spec is "" (no opponent is written for it).
 func (c *Config) baselines() ([]fitness.Player, []string) {
 	players := slices.Clone(c.species[0].baselines)
-	if len(players) == 1 && players[0] == nil {
+	if c.alone() {
 		return players, []string{""}
 	}
 	return players, slices.Clone(c.Fitness.Baselines.Opponents)
+}
+
+// alone says the main species' one baseline is the game alone: a solo
+// game of one seat.
+func (c *Config) alone() bool {
+	b := c.species[0].baselines
+	return len(b) == 1 && b[0] == nil
 }

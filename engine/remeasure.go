@@ -690,7 +690,11 @@ func (c *Config) spendingSummary() string {
 		}
 		switch sp := c.species[0]; {
 		case len(sp.baselines) > 0:
-			s += fmt.Sprintf("  remeasure: %s%son %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games)
+			per := " per baseline opponent"
+			if c.alone() {
+				per = ""
+			}
+			s += fmt.Sprintf("  remeasure: %s%son %d fresh games%s at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games, per)
 		case c.Fitness.Objective == Score:
 			s += fmt.Sprintf("  remeasure: %s%sagainst each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", who, br, rc.Games)
 		}
