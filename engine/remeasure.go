@@ -210,6 +210,7 @@ func (r *runner) remeasureMissing(ck *Checkpoint) bool {
 // only, not on the generation the run ended at, so a run resumed with a
 // raised budget re-measures as a straight run to that budget does.
 func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
+	r.endHere = true
 	// The progress display counts a generation's games; these are not one.
 	saved := r.progress
 	r.progress = nil
