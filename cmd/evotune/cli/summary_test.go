@@ -16,7 +16,9 @@ import (
 
 // TestGenerationLineFits80Columns: at the extremes evotune allows (the
 // largest budget, scores and costs of every size, games in millions, an
-// ETA of days) a progress line names the direction and fits 80 columns.
+// ETA of days) a progress line names the direction and fits 80 columns,
+// leaving out no figure: the longest put the hall of fame on a second
+// line.
 func TestGenerationLineFits80Columns(t *testing.T) {
 	for _, tc := range []struct {
 		lower bool
@@ -29,8 +31,15 @@ func TestGenerationLineFits80Columns(t *testing.T) {
 		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
 	} {
 		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
-		if n := utf8.RuneCountInString(line); n > 80 {
-			t.Errorf("%d columns: %q", n, line)
+		for _, l := range strings.Split(line, "\n") {
+			if n := utf8.RuneCountInString(l); n > 80 {
+				t.Errorf("%d columns: %q", n, l)
+			}
+		}
+		for _, want := range []string{"best " + figure4(tc.s.Best), "mean " + figure4(tc.s.Mean), "hof " + figure4(tc.best.Fitness), "ETA "} {
+			if !strings.Contains(line, want) {
+				t.Errorf("%q leaves out %q", line, want)
+			}
 		}
 		if want := map[bool]string{true: "lower=better", false: "higher=better"}[tc.lower]; !strings.Contains(line, want) {
 			t.Errorf("%q does not say %q", line, want)
