@@ -140,7 +140,7 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 			if len(sp.starts) > 0 {
 				s.Start.Source = "first seed"
 			}
-			s.Start.Even = v.Start != nil && evenEveryPair(*v.Start, sp.minimise)
+			s.Start.Even = v.Start != nil && EvenEveryPair(*v.Start, sp.minimise)
 		}
 		if v.Pairs != nil {
 			e := v.Pairs.Elo()
@@ -155,10 +155,10 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 	return s
 }
 
-// evenEveryPair says a score's figure split every seat-swapped pair:
+// EvenEveryPair says a score's figure split every seat-swapped pair:
 // 0.5 over some games with an interval of no width (from the pairs'
 // variance, which is nil only when every pair scored 1/2).
-func evenEveryPair(f fitness.Figure, lowerIsBetter bool) bool {
+func EvenEveryPair(f fitness.Figure, lowerIsBetter bool) bool {
 	return !lowerIsBetter && f.Games > 0 && f.Fitness == 0.5 && f.CI95 == [2]float64{0.5, 0.5}
 }
 

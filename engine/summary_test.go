@@ -114,8 +114,8 @@ func TestEvenEveryPair(t *testing.T) {
 		{"no games", fitness.Figure{Fitness: 0.5, CI95: [2]float64{0.5, 0.5}}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := evenEveryPair(tc.f, tc.lower); got != tc.want {
-				t.Errorf("evenEveryPair(%+v, %v) = %v", tc.f, tc.lower, got)
+			if got := EvenEveryPair(tc.f, tc.lower); got != tc.want {
+				t.Errorf("EvenEveryPair(%+v, %v) = %v", tc.f, tc.lower, got)
 			}
 		})
 	}

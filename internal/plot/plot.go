@@ -106,7 +106,7 @@ const (
 	padLeft   = 64.0
 	padTop    = 40.0 // the first legend row's baseline, below the title
 	padBottom = 40.0
-	markSlot  = 34.0
+	markSlot  = 44.0
 	legendRow = 16.0
 )
 

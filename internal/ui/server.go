@@ -63,7 +63,7 @@ func New(dirs []string, token string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower}).ParseFS(files, "templates/*.html")
+	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower, "inc": func(i int) int { return i + 1 }}).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}

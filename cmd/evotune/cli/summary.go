@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -103,17 +102,8 @@ func interval(f fitness.Figure) string { return intervalText(f.Fitness, f.CI95, 
 // those are noise.
 func signedInterval(v float64, ci [2]float64) string { return intervalText(v, ci, true) }
 
-// intervalText is a figure and its interval written to one precision:
-// two significant digits of the interval's half-width (the digits beyond
-// those are noise), two decimals for an interval of no width; signed
-// for a difference.
+// intervalText is a figure and its interval written to one precision
+// (english.Interval).
 func intervalText(v float64, ci [2]float64, signed bool) string {
-	d := 2
-	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
-		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
-	}
-	if signed {
-		return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
-	}
-	return fmt.Sprintf("%.*f [%.*f, %.*f]", d, v, d, ci[0], d, ci[1])
+	return english.Interval(v, ci, signed)
 }
