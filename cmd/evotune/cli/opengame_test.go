@@ -89,7 +89,7 @@ func TestPlayerFileRules(t *testing.T) {
 func TestPlayerFileSettings(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "mnk.yaml")
-	if err := os.WriteFile(cfg, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: 20}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "run")

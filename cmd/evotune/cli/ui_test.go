@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -202,7 +201,7 @@ func inOrder(s string, words ...string) bool {
 func TestCompareEveryRunThatRuns(t *testing.T) {
 	dir := t.TempDir()
 	mnk := filepath.Join(dir, "mnk.yaml")
-	if err := os.WriteFile(mnk, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\n  elitism: 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(mnk, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\n  elitism: 1\nremeasure: {top: 2, games: 20}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -212,15 +211,16 @@ func TestCompareEveryRunThatRuns(t *testing.T) {
 		{"player with settings", mnk, "vs random"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var runs []string
-			for i := range 2 {
-				out := filepath.Join(t.TempDir(), fmt.Sprint("run", i))
-				if code, _, errs := run(t, "run", tc.config, "--out", out, "--quiet", "--workers", "2"); code != ExitOK {
-					t.Fatalf("run: exit %d: %s", code, errs)
-				}
-				runs = append(runs, out)
+			// One run and a copy of it: two runs of one game, played once.
+			a := filepath.Join(t.TempDir(), "run")
+			if code, _, errs := run(t, "run", tc.config, "--out", a, "--quiet", "--workers", "1"); code != ExitOK {
+				t.Fatalf("run: exit %d: %s", code, errs)
 			}
-			code, out, errs := run(t, append([]string{"compare", "--games", "20", "--workers", "2"}, runs...)...)
+			b := filepath.Join(t.TempDir(), "copy")
+			if err := os.CopyFS(b, os.DirFS(a)); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := run(t, "compare", "--games", "20", "--workers", "1", a, b)
 			if code != ExitOK {
 				t.Fatalf("compare: exit %d: %s", code, errs)
 			}
