@@ -33,6 +33,24 @@ type Budget struct {
 // Budget counts the games a run of the config plays to its
 // evolution.generations, the way the run lists them.
 func (c *Config) Budget() Budget {
+	b, _ := c.BudgetOf(0)
+	return b
+}
+
+// BudgetOf counts the games of a run given a budget of generations
+// (run --generations; 0: the config's), refusing one the model cannot
+// plan, as run refuses it.
+func (c *Config) BudgetOf(generations int) (Budget, error) {
+	if err := c.checkBudget(generations); err != nil {
+		return Budget{}, err
+	}
+	if generations == 0 {
+		generations = c.Evolution.Generations
+	}
+	return c.budget(generations), nil
+}
+
+func (c *Config) budget(generations int) Budget {
 	r := &runner{cfg: c}
 	// A model that plays its own pairs (model.Pairer) decides the
 	// population mode's games; a valid config's models start.
@@ -67,7 +85,7 @@ func (c *Config) Budget() Budget {
 		counted[shape{size, hofSize}] = n
 		return n
 	}
-	b := Budget{Generations: c.Evolution.Generations, AtMost: c.Racing != nil}
+	b := Budget{Generations: generations, AtMost: c.Racing != nil}
 	made := 0 // genomes made by the generations before gen
 	for gen := range b.Generations {
 		size := c.Evolution.Size(gen)
@@ -136,6 +154,7 @@ const (
 	sampleGames = 5000             // games timed at most
 	sampleWall  = 5 * time.Second  // wall time at most; a game then in play is cut short and not counted
 	sampleUnits = 20               // units timed at least, cost permitting
+	sampleUnit  = 16               // built-in games timed together, so reading the clock costs nothing of note
 	sampleSeed  = 0x7e57a11c0ffee1 // orders the sample; any fixed value
 )
 
@@ -143,8 +162,10 @@ const (
 // until it has spent budget, about: up to sampleGames games spread over
 // the whole schedule (every mode, individual and opponent), played in a
 // shuffled order so that a sample cut short is still spread, after one
-// game untimed that builds what a game builds once (tables, an outside
-// program's process). Built-in games are timed one at a time in CPU
+// unit untimed that builds what a game builds once (tables, an outside
+// program's process). Built-in games are played as the local pool plays
+// them, one game a call (not through a batch's machinery, which costs a
+// short game more than the game), timed sampleUnit at a time in CPU
 // time; an outside program's in batches, pipelined as a run plays them,
 // in wall time. The games are the run's own (its seeds and random
 // genomes, its deals), played and thrown away.
@@ -203,6 +224,8 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 	}
 	if c.program != nil {
 		unit = DefaultBatchGames
+	} else {
+		unit = sampleUnit
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, sampleWall)
@@ -215,7 +238,15 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 		}
 		batch := jobs[k:min(k+unit, len(jobs))]
 		before := clock()
-		_, err := r.play(ctx, batch, players, nil)
+		if c.program != nil {
+			_, err = r.play(ctx, batch, players, nil)
+		} else {
+			for _, j := range batch {
+				if _, err = r.playOne(ctx, j, players); err != nil {
+					break
+				}
+			}
+		}
 		cost := clock() - before
 		if err != nil {
 			if parent.Err() == nil && errors.Is(err, context.DeadlineExceeded) {

@@ -21,8 +21,9 @@ type CompareOptions struct {
 	Progress func(done, total int)
 }
 
-// Comparison is the recommended bests (each run's best.yaml's first: the
-// remeasure's winner) of runs of one game, measured on the same fresh deals: every best meets
+// Comparison is the recommended bests (as each run's checkpoint records
+// them: the remeasure's winner, which best.yaml lists first) of runs of
+// one game, measured on the same fresh deals: every best meets
 // every opponent on the same deals, so two bests' difference is paired,
 // deal by deal (a score's by seat-swapped pair). The deals come from
 // fitness.Derive(Seed, compareStream, ...), a stream no run draws from.
@@ -45,9 +46,13 @@ type ComparedRun struct {
 	Player string `json:"player"`
 	// Selected is the figure that chose it (biased towards luck; no
 	// games for a model's own recommendation, which selection never
-	// played); Fresh the run's verdict on it, when the run made one.
+	// played); Fresh the run's verdict on it, when the run made one,
+	// Start the run's starting point on the verdict's deals, and Gain
+	// the paired difference Fresh - Start (lower is better for a cost).
 	Selected fitness.Figure  `json:"selected"`
 	Fresh    *fitness.Figure `json:"fresh,omitempty"`
+	Start    *fitness.Figure `json:"start,omitempty"`
+	Gain     *stats.Estimate `json:"gain,omitempty"`
 	// Figures are its figures against each opponent, in Opponents' order.
 	Figures []fitness.Figure `json:"figures"`
 }
@@ -136,10 +141,10 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 	if sp.minimise {
 		cmp.Direction = "lower is better"
 	}
-	// The opponents: the first run's baselines, else (a solo game) its
-	// default opponent.
-	opps := sp.baselines
-	cmp.Opponents = slices.Clone(first.Fitness.Baselines.Opponents)
+	// The opponents: the first run's baselines (for a solo game of one
+	// seat, the game alone), else (a solo game) its default opponent.
+	opps, names := first.baselines()
+	cmp.Opponents = names
 	if len(opps) == 0 && !score {
 		opp, err := first.defaultOpponent()
 		if err != nil {
@@ -153,11 +158,14 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 		// winner where there is one.
 		rec := exportOrder(r.cfg.species[0], r.ck.SpeciesState)[0]
 		best := rec.Member
-		vals, err := r.cfg.species[0].space.Decode(best.Genes)
+		// Built as the run built it (its player spec's settings too),
+		// in the game the comparison plays.
+		rsp := r.cfg.species[0]
+		vals, err := rsp.space.Decode(best.Genes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dir, err)
 		}
-		if players[i], err = first.game.NewPlayer(sp.role, r.cfg.Player, vals); err != nil {
+		if players[i], err = rsp.build(first.game, vals); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dir, err)
 		}
 		cr := ComparedRun{Dir: r.dir, Name: r.cfg.Name, Player: r.cfg.Player,
@@ -167,6 +175,10 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 		}
 		if vd := r.ck.Verdict; vd != nil && vd.Games > 0 {
 			cr.Fresh = &fitness.Figure{Fitness: vd.Fitness, Games: vd.Games, CI95: vd.CI95}
+			if vd.Start != nil && vd.Difference != nil {
+				start, gain := *vd.Start, *vd.Difference
+				cr.Start, cr.Gain = &start, &gain
+			}
 		}
 		cmp.Runs = append(cmp.Runs, cr)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 )
 
@@ -104,5 +105,71 @@ func TestCompareRefusesWhatDoesNotCompare(t *testing.T) {
 	}
 	if _, err := Compare(context.Background(), []string{mnk, mnk}, CompareOptions{Games: 3}); err == nil || !strings.Contains(err.Error(), "even") {
 		t.Errorf("an odd number of a score's games: %v", err)
+	}
+}
+
+// TestCompareSoloGameOfOneSeat: runs of a solo game without an opponent
+// (an outside program may declare one role and a cost) compare against
+// the game alone, one column, not a panic.
+func TestCompareSoloGameOfOneSeat(t *testing.T) {
+	cfg := "name: alone\nseed: 3\ngame: solitaire\nplayer: tuned\nevolution: {population: 4, generations: 2}\n"
+	a := runTo(t, cfg)
+	b := runTo(t, strings.Replace(cfg, "seed: 3", "seed: 4", 1))
+	got, err := Compare(context.Background(), []string{a, b}, CompareOptions{Games: 10, Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Opponents, []string{""}) {
+		t.Errorf("opponents %q, want one: the game alone", got.Opponents)
+	}
+	for i, r := range got.Runs {
+		if len(r.Figures) != 1 || r.Figures[0].Games != 10 {
+			t.Errorf("run %d: figures %+v, want one of 10 games", i, r.Figures)
+		}
+	}
+	if len(got.Diffs) != 1 || got.Diffs[0].Opponent != "" || got.Diffs[0].N != 10 {
+		t.Errorf("paired differences %+v, want one over 10 deals", got.Diffs)
+	}
+}
+
+// TestComparePlaysThePlayerWithItsSettings: a run that tunes
+// tuned@depth=1 is compared with its player at depth 1, as the run
+// played it (not refused, not at the game's depth): its figures are
+// those of the run's own player on compare's deals.
+func TestComparePlaysThePlayerWithItsSettings(t *testing.T) {
+	cfg := strings.Replace(hofConfig, "player: tuned", "player: tuned@depth=1", 1)
+	a := runTo(t, cfg)
+	b := runTo(t, strings.Replace(cfg, "seed: 5", "seed: 6", 1))
+	const games = 40
+	got, err := Compare(context.Background(), []string{a, b}, CompareOptions{Games: games, Seed: 3, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, dir := range []string{a, b} {
+		ck, c, err := ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := c.TunedPlayer(exportOrder(c.species[0], ck.SpeciesState)[0].Genes)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for o, opp := range c.species[0].baselines {
+			ms := make([]fitness.Match, games)
+			for g := range ms {
+				ms[g] = fitness.Match{A: p, B: opp, Seed: fitness.Derive(3, compareStream, uint64(o), uint64(g/2))}
+				if g%2 == 1 {
+					ms[g].A, ms[g].B = opp, p
+				}
+			}
+			_, want, err := play(context.Background(), c.game, ms, true, 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := got.Runs[i].Figures[o]; f != want {
+				t.Errorf("run %d vs %s: %+v, the run's own player scores %+v on those deals", i, got.Opponents[o], f, want)
+			}
+		}
 	}
 }

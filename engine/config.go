@@ -495,7 +495,11 @@ func (c *Config) Summary() string {
 	e, f := c.Evolution, c.Fitness
 	var modes []string
 	if f.Baselines.Weight > 0 {
-		modes = append(modes, fmt.Sprintf("baselines %v x %s (weight %g)", f.Baselines.Opponents, english.Count(f.Baselines.Games, "game"), f.Baselines.Weight))
+		against := fmt.Sprintf("baselines %v", f.Baselines.Opponents)
+		if c.alone() {
+			against = "measured alone"
+		}
+		modes = append(modes, fmt.Sprintf("%s x %s (weight %g)", against, english.Count(f.Baselines.Games, "game"), f.Baselines.Weight))
 	}
 	if f.Population.Weight > 0 {
 		modes = append(modes, fmt.Sprintf("population %s x %s (weight %g)", english.Count(f.Population.Opponents, "opponent"), english.Count(f.Population.Games, "game"), f.Population.Weight))

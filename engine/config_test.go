@@ -242,3 +242,22 @@ func TestSummaryListsWeightedModes(t *testing.T) {
 		t.Fatalf("summary:\n%s\nwant population games and no baselines", s)
 	}
 }
+
+// TestSummaryOfASoloGameOfOneSeat: a solo game without an opponent is
+// measured alone: validate's summary says so, lists no empty opponents
+// and counts the remeasure's games per game, not per opponent.
+func TestSummaryOfASoloGameOfOneSeat(t *testing.T) {
+	cfg := loadText(t, t.TempDir(), "game: solitaire\nplayer: tuned\nfitness: {baselines: {games: 30}}\nevolution: {population: 4, generations: 2}\n")
+	defer cfg.Close()
+	s := cfg.Summary()
+	for _, want := range []string{"objective cost: measured alone x 30 games (weight 1)", "fresh games at the end; the winner again"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	for _, bad := range []string{"[]", "opponent"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("summary says %q of a game with no opponent:\n%s", bad, s)
+		}
+	}
+}

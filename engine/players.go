@@ -39,10 +39,30 @@ var ErrNoBaselines = errors.New("the config lists no baseline opponents (fitness
 
 // Baselines are the config's baseline opponents, built, and their specs
 // as written: a solo objective's opponents (placers), or the players a
-// score is taken against.
+// score is taken against; a solo game of one seat has one baseline, the
+// game alone: a nil player and the spec "".
 func (c *Config) Baselines() ([]fitness.Player, []string, error) {
-	if len(c.species[0].baselines) == 0 {
+	players, specs := c.baselines()
+	if len(players) == 0 {
 		return nil, nil, ErrNoBaselines
 	}
-	return slices.Clone(c.species[0].baselines), slices.Clone(c.Fitness.Baselines.Opponents), nil
+	return players, specs, nil
+}
+
+// baselines are the main species' baselines, built, and their specs,
+// one for one: a solo game of one seat has one baseline, the game alone
+// (a nil player), whose spec is "" (no opponent is written for it).
+func (c *Config) baselines() ([]fitness.Player, []string) {
+	players := slices.Clone(c.species[0].baselines)
+	if c.alone() {
+		return players, []string{""}
+	}
+	return players, slices.Clone(c.Fitness.Baselines.Opponents)
+}
+
+// alone says the main species' one baseline is the game alone: a solo
+// game of one seat.
+func (c *Config) alone() bool {
+	b := c.species[0].baselines
+	return len(b) == 1 && b[0] == nil
 }

@@ -57,6 +57,10 @@ type Batch struct {
 // Games is how many games the batch holds.
 func (b *Batch) Games() int { return len(b.jobs) }
 
+// Program says the batch's games are played by an outside program, which
+// a worker plays only when allowed to (Worker.AllowPrograms).
+func (b *Batch) Program() bool { return b.in != nil && b.in.r.cfg.program != nil }
+
 // evalState is what the batches of one generation share: the players
 // they are played by.
 type evalState struct {

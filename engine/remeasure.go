@@ -210,6 +210,7 @@ func (r *runner) remeasureMissing(ck *Checkpoint) bool {
 // only, not on the generation the run ended at, so a run resumed with a
 // raised budget re-measures as a straight run to that budget does.
 func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
+	r.endHere = true
 	// The progress display counts a generation's games; these are not one.
 	saved := r.progress
 	r.progress = nil
@@ -690,7 +691,11 @@ func (c *Config) spendingSummary() string {
 		}
 		switch sp := c.species[0]; {
 		case len(sp.baselines) > 0:
-			s += fmt.Sprintf("  remeasure: %s%son %d fresh games per baseline opponent at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games)
+			per := " per baseline opponent"
+			if c.alone() {
+				per = ""
+			}
+			s += fmt.Sprintf("  remeasure: %s%son %d fresh games%s at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games, per)
 		case c.Fitness.Objective == Score:
 			s += fmt.Sprintf("  remeasure: %s%sagainst each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", who, br, rc.Games)
 		}

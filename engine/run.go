@@ -140,7 +140,14 @@ type runner struct {
 	lastGames int           // games of the last evaluated generation
 	models    []model.Model // each species' model
 	replayed  int           // games of the generation in flight read back from the journal
-	lastSaved int           // games racing saved in it
+
+	// resumed says this process resumed the run after generation from;
+	// endHere that it played the end's remeasure (its summary counts
+	// what this process played).
+	resumed   bool
+	from      int
+	endHere   bool
+	lastSaved int // games racing saved in it
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
@@ -313,6 +320,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	r := newRunner(cfg, opts)
+	r.resumed, r.from = true, ck.Generation
 	if opts.Generations == 0 && ck.Budget > 0 && cfg.Evolution.Generations == ckCfg.Evolution.Generations {
 		// The budget the run was given (run --generations), not the
 		// config's, which was not edited since.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -45,6 +46,16 @@ type Summary struct {
 	// Stopped says why the run ended before its budget (stop:).
 	Stopped *StopReason `json:"stopped,omitempty"`
 	Budget  int         `json:"budget"`
+	// Resumed is the part of the run that the process which resumed it
+	// played; nil for a run played straight through.
+	Resumed *SummaryResume `json:"resumed,omitempty"`
+}
+
+// SummaryResume is what a resume played: the generations after From
+// (the checkpoint's), and the end's remeasure when it played that too.
+type SummaryResume struct {
+	From  int `json:"from_generation"`
+	Games int `json:"games"`
 }
 
 // SummaryPlayer is the recommended player's figures: selection's (biased
@@ -65,12 +76,29 @@ type SummaryPlayer struct {
 type SummaryStart struct {
 	Source string          `json:"source"` // "first seed" or "defaults"
 	Fresh  *fitness.Figure `json:"fresh,omitempty"`
+	// Even says a score's start split every seat-swapped pair with its
+	// opponents (0.5, an interval of no width): it plays as they do, a
+	// twin of theirs (as a tuned player's defaults may be a baseline),
+	// or draws every game.
+	Even bool `json:"even_every_pair,omitempty"`
 }
 
 // summary describes the finished run whose species stand at states
-// (main species first).
+// (main species first), and, when this process resumed it, what it
+// played.
 func (r *runner) summary(states []SpeciesState) *Summary {
-	return r.cfg.summary(r.dir, states, r.budget)
+	s := r.cfg.summary(r.dir, states, r.budget)
+	if r.resumed {
+		part := &SummaryResume{From: r.from}
+		for _, h := range states[0].History[min(r.from, len(states[0].History)):] {
+			part.Games += h.Games
+		}
+		if r.endHere {
+			part.Games += s.RemeasureGames
+		}
+		s.Resumed = part
+	}
+	return s
 }
 
 // RunSummary is the summary of the run in dir whose checkpoint is ck and
@@ -112,6 +140,7 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 			if len(sp.starts) > 0 {
 				s.Start.Source = "first seed"
 			}
+			s.Start.Even = v.Start != nil && EvenEveryPair(*v.Start, sp.minimise)
 		}
 		if v.Pairs != nil {
 			e := v.Pairs.Elo()
@@ -124,6 +153,13 @@ func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary
 		s.Stopped = why
 	}
 	return s
+}
+
+// EvenEveryPair says a score's figure split every seat-swapped pair:
+// 0.5 over some games with an interval of no width (from the pairs'
+// variance, which is nil only when every pair scored 1/2).
+func EvenEveryPair(f fitness.Figure, lowerIsBetter bool) bool {
+	return !lowerIsBetter && f.Games > 0 && f.Fitness == 0.5 && f.CI95 == [2]float64{0.5, 0.5}
 }
 
 // playedAtEnd counts the games a species' remeasure and verdict played:
@@ -237,8 +273,23 @@ func (c *Config) displayRule(key, value string) string {
 	return value
 }
 
-// displayPath cleans a path for a command line.
-func displayPath(p string) string { return filepath.Clean(p) }
+// displayPath cleans a path for a command line run from here: one
+// under the working directory is written relative to it (a resumed
+// run's config directory is absolute in its checkpoint).
+func displayPath(p string) string {
+	p = filepath.Clean(p)
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
 
 // quoteArg quotes a shell word that needs it.
 func quoteArg(s string) string {

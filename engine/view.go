@@ -205,19 +205,16 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 		Bands:  []plot.Band{{Name: "mean ± 1 sd", Colour: plot.ColourBand, Lo: lo, Hi: hi}},
 		Bounds: v.Bounds,
 	}
-	rec := v.Recommended()
-	where, figure := v.RecommendedFrom()
-	ch.Marks = append(ch.Marks, plot.Mark{
-		Name: fmt.Sprintf("recommended (best.yaml, %s): %s [%s, %s] over %s, %s",
-			where, plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games), figure),
-		Short: "best", Colour: plot.ColourRec, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
+	// The marks lead as the run's summary does: the recommended best on
+	// fresh deals, the start's on the same deals, and last the figure
+	// that chose it, which luck flatters.
 	if f, against, ok := v.Fresh(); ok {
 		what := "on fresh deals"
 		if against != againstBaselines {
 			what = "head to head against the " + against + " on fresh deals"
 		}
 		ch.Marks = append(ch.Marks, plot.Mark{
-			Name: fmt.Sprintf("its fresh figure %s: %s [%s, %s] over %s",
+			Name: fmt.Sprintf("the recommended best %s: %s [%s, %s] over %s",
 				what, plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), games(f.Games)),
 			Short: "fresh", Colour: plot.ColourFresh, Value: f.Fitness, Lo: f.CI95[0], Hi: f.CI95[1]})
 	}
@@ -228,6 +225,12 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 			Short: "start", Colour: plot.ColourStart, Value: f.Fitness, Lo: f.CI95[0], Hi: f.CI95[1]})
 		ch.Refs = append(ch.Refs, plot.Ref{Name: "the start (" + v.StartSource + "), fresh: " + plot.Num(f.Fitness), Value: f.Fitness, Colour: plot.ColourStart})
 	}
+	rec := v.Recommended()
+	where, figure := v.RecommendedFrom()
+	ch.Marks = append(ch.Marks, plot.Mark{
+		Name: fmt.Sprintf("recommended (best.yaml, %s): %s [%s, %s] over %s, %s",
+			where, plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), games(rec.Games), figure),
+		Short: "chosen", Colour: plot.ColourRec, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
 	if len(v.Baselines) > 0 && v.Bounds != [2]float64{} {
 		// Every baseline scores 1/2 against itself on seat-swapped pairs:
 		// above the line the tuned player beats the baselines.

@@ -177,11 +177,24 @@ func SpecRules(spec string) (game string, rules map[string]string) {
 	return h.Game, h.Rules
 }
 
+// SpecSettings returns the settings that the player file of a
+// NAME:FILE spec applies when it loads (an export's settings:, what its
+// player was tuned with), nil when spec names no file, or the file has
+// none or is no readable export.
+func SpecSettings(spec string) map[string]string {
+	_, file, ok := strings.Cut(spec, ":")
+	if !ok || file == "" {
+		return nil
+	}
+	return readHead(file).Settings
+}
+
 // head is what a player file says of itself at its top.
 type head struct {
-	Game   string            `yaml:"game"`
-	Player string            `yaml:"player"`
-	Rules  map[string]string `yaml:"rules"`
+	Game     string            `yaml:"game"`
+	Player   string            `yaml:"player"`
+	Rules    map[string]string `yaml:"rules"`
+	Settings map[string]string `yaml:"settings"`
 }
 
 // readHead reads the head of a player file, a zero head when path is no

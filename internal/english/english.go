@@ -1,10 +1,11 @@
 // Package english words evotune's messages and logs: counts ("1
 // worker", not "1 workers"), large counts with their thousands separated,
-// rough durations in the unit that reads best, and multi-line errors
-// folded onto one line.
+// rough durations in the unit that reads best, a figure and its interval
+// to one precision, and multi-line errors folded onto one line.
 package english
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -92,4 +93,19 @@ func Or(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// Interval is a figure and its 95% interval to one precision: two
+// significant digits of the interval's half width (the digits beyond
+// those are noise), two decimals for an interval of no width; signed
+// for a difference: -0.61 [-0.84, -0.37].
+func Interval(v float64, ci [2]float64, signed bool) string {
+	d := 2
+	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
+		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
+	}
+	if signed {
+		return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
+	}
+	return fmt.Sprintf("%.*f [%.*f, %.*f]", d, v, d, ci[0], d, ci[1])
 }

@@ -83,3 +83,26 @@ func TestOr(t *testing.T) {
 		}
 	}
 }
+
+// TestInterval: a figure and its interval share one precision, two
+// significant digits of the half width; a difference is signed.
+func TestInterval(t *testing.T) {
+	for _, tc := range []struct {
+		v      float64
+		ci     [2]float64
+		signed bool
+		want   string
+	}{
+		{44.2834, [2]float64{44.1123, 44.4545}, false, "44.28 [44.11, 44.45]"},
+		{0.5, [2]float64{0.4873, 0.5127}, false, "0.500 [0.487, 0.513]"},
+		{0.5, [2]float64{0.5, 0.5}, false, "0.50 [0.50, 0.50]"},
+		{-0.6123, [2]float64{-0.8412, -0.3734}, true, "-0.61 [-0.84, -0.37]"},
+		{0, [2]float64{0, 0}, true, "+0.00 [+0.00, +0.00]"},
+		{1234.5, [2]float64{1100, 1369}, false, "1234 [1100, 1369]"},
+		{3e-5, [2]float64{1e-5, 5e-5}, false, "0.000030 [0.000010, 0.000050]"},
+	} {
+		if got := Interval(tc.v, tc.ci, tc.signed); got != tc.want {
+			t.Errorf("Interval(%v, %v, %v) = %q, want %q", tc.v, tc.ci, tc.signed, got, tc.want)
+		}
+	}
+}

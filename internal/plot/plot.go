@@ -106,7 +106,7 @@ const (
 	padLeft   = 64.0
 	padTop    = 40.0 // the first legend row's baseline, below the title
 	padBottom = 40.0
-	markSlot  = 34.0
+	markSlot  = 44.0
 	legendRow = 16.0
 )
 
@@ -248,18 +248,7 @@ func (c *Chart) SVG() []byte {
 		clipped = drawLine(&b, f, l) || clipped
 	}
 	b.WriteString("</g>\n")
-	var labelled []float64 // the heights of the reference labels written
-	for _, r := range c.Refs {
-		y := f.y(r.Value) - 3
-		// Two lines at one level (the start is the baseline itself) get
-		// their labels one under the other.
-		for slices.ContainsFunc(labelled, func(l float64) bool { return math.Abs(l-y) < 12 }) {
-			y += 12
-		}
-		labelled = append(labelled, y)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%d" fill="%s">%s</text>`+"\n",
-			f.left+4, y, smallFontSize, or(r.Colour, ColourRef), Esc(r.Name))
-	}
+	writeRefLabels(&b, f, c.Refs)
 	for i, m := range c.Marks {
 		x := f.right + 30 + markSlot*float64(i) + markSlot/2
 		colour := or(m.Colour, ColourRec)
@@ -592,6 +581,48 @@ func TickLabel(t, lo, hi float64) string {
 		return strconv.FormatFloat(t, 'g', 4, 64)
 	}
 	return strconv.FormatFloat(t, 'f', min(digits, 8), 64)
+}
+
+// refLine is the height of a reference label's line: labels of lines
+// nearer than it are written apart.
+const refLine = smallFontSize + 3
+
+// writeRefLabels writes each reference line's label just above it. Lines
+// at one level (a start that plays as the baselines do, at their 1/2)
+// share one label, their names side by side, each in its line's colour;
+// a label that would touch another, of a line near it, goes a line
+// higher, so no label overlaps another or is crossed by a line of its
+// level.
+func writeRefLabels(b *bytes.Buffer, f frame, refs []Ref) {
+	type label struct {
+		y    float64 // the level of its lines
+		refs []Ref
+	}
+	var labels []label
+	for _, r := range refs {
+		y := f.y(r.Value)
+		if i := slices.IndexFunc(labels, func(l label) bool { return math.Abs(l.y-y) < 0.5 }); i >= 0 {
+			labels[i].refs = append(labels[i].refs, r)
+			continue
+		}
+		labels = append(labels, label{y, []Ref{r}})
+	}
+	var written []float64 // the baselines of the labels written
+	for _, l := range labels {
+		y := l.y - 3
+		for slices.ContainsFunc(written, func(w float64) bool { return math.Abs(w-y) < refLine }) {
+			y -= refLine
+		}
+		written = append(written, y)
+		fmt.Fprintf(b, `<text class="ref-label" x="%.1f" y="%.1f" font-size="%d">`, f.left+4, y, smallFontSize)
+		for i, r := range l.refs {
+			if i > 0 {
+				fmt.Fprintf(b, `<tspan fill="%s"> · </tspan>`, ColourRef)
+			}
+			fmt.Fprintf(b, `<tspan fill="%s">%s</tspan>`, or(r.Colour, ColourRef), Esc(r.Name))
+		}
+		b.WriteString("</text>\n")
+	}
 }
 
 // Num writes a figure with 4 significant digits, as a chart labels it.

@@ -3,6 +3,8 @@ package plot
 import (
 	"bytes"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -197,20 +199,51 @@ func TestPruneKeepsTheLine(t *testing.T) {
 }
 
 // TestReferenceLabelsDoNotOverlap: two reference lines at one level (a
-// start that is the baseline itself) get their labels one under the
-// other.
+// start that plays as the baselines do, at their 1/2) share one label,
+// their names side by side; lines near each other get labels a line
+// apart, each above its line; lines far apart, each its own just above
+// it.
 func TestReferenceLabelsDoNotOverlap(t *testing.T) {
-	c := Chart{Lines: []Line{{Y: []float64{0.4, 0.6}, Core: true}}, Refs: []Ref{{Name: "first", Value: 0.5}, {Name: "second", Value: 0.5}}}
-	svg := string(c.SVG())
-	y := func(name string) string {
-		i := strings.LastIndex(svg, ">"+name+"</text>") // the label, after the legend
-		j := strings.LastIndex(svg[:i], `y="`)
-		return svg[j+3 : j+3+strings.Index(svg[j+3:], `"`)]
+	labels := func(refs ...Ref) [][2]string { // each label's y and text
+		c := Chart{Lines: []Line{{Y: []float64{0.4, 0.6}, Core: true}}, Refs: refs, Width: 800, Height: 400}
+		var out [][2]string
+		for _, m := range refLabel.FindAllStringSubmatch(string(c.SVG()), -1) {
+			out = append(out, [2]string{m[1], tspan.ReplaceAllString(m[2], "")})
+		}
+		return out
 	}
-	if y("first") == y("second") {
-		t.Errorf("both labels at y=%s", y("first"))
+	ys := func(ls [][2]string) []float64 {
+		var out []float64
+		for _, l := range ls {
+			y, _ := strconv.ParseFloat(l[0], 64)
+			out = append(out, y)
+		}
+		return out
 	}
+	t.Run("one level", func(t *testing.T) {
+		got := labels(Ref{Name: "first", Value: 0.5}, Ref{Name: "second", Value: 0.5})
+		if len(got) != 1 || got[0][1] != "first · second" {
+			t.Errorf("labels %q, want one: first · second", got)
+		}
+	})
+	t.Run("near", func(t *testing.T) {
+		got := ys(labels(Ref{Name: "first", Value: 0.5}, Ref{Name: "second", Value: 0.501}))
+		if len(got) != 2 || math.Abs(got[0]-got[1]) < smallFontSize+2 {
+			t.Errorf("labels at %v, want two a line apart", got)
+		}
+	})
+	t.Run("apart", func(t *testing.T) {
+		got := ys(labels(Ref{Name: "first", Value: 0.45}, Ref{Name: "second", Value: 0.55}))
+		if len(got) != 2 || math.Abs(got[0]-got[1]) < 50 {
+			t.Errorf("labels at %v, want each by its own line", got)
+		}
+	})
 }
+
+var (
+	refLabel = regexp.MustCompile(`<text class="ref-label" x="[0-9.]+" y="([0-9.]+)"[^>]*>(.*?)</text>`)
+	tspan    = regexp.MustCompile(`</?tspan[^>]*>`)
+)
 
 // TestGridScaleIsShared: grids compared side by side take one colour
 // scale: a shade is one value in each, and the legend says the shared

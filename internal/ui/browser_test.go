@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/evotunebin"
 	"github.com/evotune/evotune/internal/plot"
 )
@@ -196,10 +199,12 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 	ts, _ := serve(t, "", runs)
 
 	visit(t, ctx, ts.URL+"/", "#runs")
-	type row struct{ Dir, State, Best string }
+	type row struct{ Dir, State, Measure, Fresh, Start, Gain, Selected string }
 	rows := eval[[]row](t, ctx, `[...document.querySelectorAll('#runs tbody tr')].map(tr => ({
 		Dir: tr.querySelector('a.run-link').title, State: tr.querySelector('.badge').textContent,
-		Best: tr.children[7].childNodes[0].textContent.trim()}))`)
+		Measure: tr.querySelector('td.measure').textContent, Fresh: tr.querySelector('td.fresh').textContent,
+		Start: tr.querySelector('td.start').textContent, Gain: tr.querySelector('td.gain').textContent,
+		Selected: tr.querySelector('td.selected').textContent}))`)
 	// The recommended best is the verdict's: the remeasure's winner, its
 	// fresh figure from a second sample, the start's beside it.
 	vd := ck.Verdict
@@ -207,8 +212,17 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 		t.Fatalf("the run has no verdict against the baselines: %+v", vd)
 	}
 	rec := ck.HallOfFame[vd.Rank-1]
-	if len(rows) != 1 || rows[0].Dir != dir || rows[0].State != "finished" || rows[0].Best != plot.Num(rec.Fitness) {
-		t.Errorf("the list shows %+v; want %s, finished, best %s", rows, dir, plot.Num(rec.Fitness))
+	fresh, start := english.Interval(vd.Fitness, vd.CI95, false), english.Interval(vd.Start.Fitness, vd.Start.CI95, false)
+	gain, selected := english.Interval(vd.Difference.Value, vd.Difference.CI95, true), english.Interval(rec.Fitness, rec.CI95, false)
+	want := row{Dir: dir, State: "finished", Measure: "shots lower is better", Fresh: fresh, Start: start, Gain: gain + " " + gainWord(vd.Difference, true), Selected: selected}
+	if len(rows) != 1 || rows[0] != want {
+		t.Errorf("the list shows %+v; want %+v", rows, want)
+	}
+	// The fresh figure, the start's and the gain lead; the figure that
+	// chose the best comes after them.
+	head := eval[[]string](t, ctx, `[...document.querySelectorAll('#runs thead th')].map(th => th.textContent)`)
+	if !inOrder(head, "measure", "fresh", "start", "gain over the start", "as selected") {
+		t.Errorf("the list's columns %q: want the measure, fresh, start and gain before as selected", head)
 	}
 	screenshot(t, ctx, "list")
 
@@ -237,15 +251,29 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 		t.Errorf("the mean's line has %d points", len(pts))
 	}
 	marks := eval[[]string](t, ctx, `[...document.querySelectorAll('#s0-fitness g.mark')].map(g => g.dataset.value + ' ' + g.dataset.lo + ' ' + g.dataset.hi)`)
-	want := []string{figures(rec.Fitness, rec.CI95), figures(vd.Fitness, vd.CI95), figures(vd.Start.Fitness, vd.Start.CI95)}
-	if strings.Join(marks, "|") != strings.Join(want, "|") {
-		t.Errorf("the chart's marks are %q, the checkpoint's recommended, fresh and start figures %q", marks, want)
+	wantMarks := []string{figures(vd.Fitness, vd.CI95), figures(vd.Start.Fitness, vd.Start.CI95), figures(rec.Fitness, rec.CI95)}
+	if strings.Join(marks, "|") != strings.Join(wantMarks, "|") {
+		t.Errorf("the chart's marks are %q, the checkpoint's fresh, start and as-selected figures, in that order, %q", marks, wantMarks)
+	}
+	// The cards lead with the fresh figure and the gain over the start,
+	// with the direction; the figure that chose the best comes after.
+	type shown struct{ ID, Label, Value string }
+	lead := eval[[]shown](t, ctx, `[...document.querySelectorAll('#lead .card')].map(c => ({ID: c.id, Label: c.querySelector('.label').textContent,
+		Value: c.querySelector('.value').textContent + (c.querySelector('.ci') ? ' ' + c.querySelector('.ci').textContent : '')}))`)
+	wantLead := []shown{
+		{"card-fresh", "recommended best, on fresh deals (shots, lower is better)", fresh},
+		{"card-gain", "recommended − start (first seed)", gain},
+		{"card-start", "start (first seed)", start},
+		{"card-recommended", "recommended best, as selected", selected},
+	}
+	if !slices.Equal(lead, wantLead) {
+		t.Errorf("the leading cards are %+v, want %+v", lead, wantLead)
+	}
+	if first := eval[string](t, ctx, `document.querySelector('.cards .card').id`); first != "card-fresh" {
+		t.Errorf("the page's first card is %s, want the fresh figure's", first)
 	}
 	cards := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('.card')].map(c => [c.id, c.querySelector('.value').textContent]))`)
-	for id, v := range map[string]string{
-		"card-state": "finished", "card-generations": "6 of 6",
-		"card-recommended": plot.Num(rec.Fitness), "card-fresh": plot.Num(vd.Fitness), "card-gain": signed(vd.Difference.Value),
-	} {
+	for id, v := range map[string]string{"card-state": "finished", "card-generations": "6 of 6"} {
 		if cards[id] != v {
 			t.Errorf("%s shows %q, want %q", id, cards[id], v)
 		}
@@ -264,6 +292,31 @@ func TestBrowserShowsAFinishedRun(t *testing.T) {
 	}
 	checkKnobs(t, ctx, ck, rec.Genes)
 	screenshot(t, ctx, "finished")
+}
+
+// inOrder reports whether list holds each of want, in that order.
+func inOrder(list []string, want ...string) bool {
+	at := 0
+	for _, w := range want {
+		i := slices.Index(list[at:], w)
+		if i < 0 {
+			return false
+		}
+		at += i + 1
+	}
+	return true
+}
+
+// gainWord is how the pages read a paired difference of a cost (lower)
+// or a score.
+func gainWord(d *stats.Estimate, lower bool) string {
+	switch {
+	case d.Contains(0):
+		return "no demonstrated gain"
+	case (d.Value < 0) != lower:
+		return "worse than the start"
+	}
+	return "a gain"
 }
 
 func figures(v float64, ci [2]float64) string {
@@ -455,6 +508,25 @@ func TestBrowserComparesRuns(t *testing.T) {
 		name := filepath.Join(runs, []string{"seed1", "seed2"}[i])
 		pts, tol := linePoints(t, ctx, "compare-chart", name)
 		checkLine(t, pts, tol, best)
+	}
+	// Each run's figures lead with the fresh one and the gain over its
+	// start; the chart marks the fresh figures.
+	head := eval[[]string](t, ctx, `[...document.querySelectorAll('#compare-runs thead th')].map(th => th.textContent)`)
+	if !inOrder(head, "recommended best, fresh", "start", "recommended − start, paired", "as selected (flattered by luck)") {
+		t.Errorf("the comparison's columns %q: want fresh, start and gain before as selected", head)
+	}
+	shownRuns := eval[[][]string](t, ctx, `[...document.querySelectorAll('#compare-runs tbody tr')].map(tr => [...tr.querySelectorAll('td.fresh, td.start, td.selected')].map(td => td.textContent))`)
+	marks := eval[[]string](t, ctx, `[...document.querySelectorAll('#compare-chart g.mark')].map(g => g.dataset.value + ' ' + g.dataset.lo + ' ' + g.dataset.hi)`)
+	for i, ck := range []*engine.Checkpoint{a, b} {
+		vd := ck.Verdict
+		rec := ck.HallOfFame[vd.Rank-1]
+		want := []string{english.Interval(vd.Fitness, vd.CI95, false), english.Interval(vd.Start.Fitness, vd.Start.CI95, false), english.Interval(rec.Fitness, rec.CI95, false)}
+		if i >= len(shownRuns) || !slices.Equal(shownRuns[i], want) {
+			t.Errorf("run %d's figures: %q, want fresh, start, as selected %q", i+1, shownRuns, want)
+		}
+		if i >= len(marks) || marks[i] != figures(vd.Fitness, vd.CI95) {
+			t.Errorf("the chart's mark of run %d: %q, want its fresh figure %s", i+1, marks, figures(vd.Fitness, vd.CI95))
+		}
 	}
 	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll('#compare-knobs tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`)
 	if len(rows) == 0 || len(rows[0]) != 3 {

@@ -13,17 +13,22 @@ import (
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/plot"
 )
 
 // maxCompared bounds the runs one comparison shows.
 const maxCompared = 8
 
-// compared is one run of a comparison.
+// compared is one run of a comparison, its figures leading as its page's
+// do: fresh, the start's, the gain over it, then as selected.
 type compared struct {
 	ID, Dir, Colour, Name string
 	Class                 string // c0, c1, ...: the run's colour in the page's style
-	Rec, Fresh            string
+	Lead                  lead
+	// Mark is what the chart marks for the run: its fresh figure, else
+	// (no verdict yet) the one that chose it.
+	Mark string
 }
 
 // compareRow is a knob's values, one per run.
@@ -83,13 +88,7 @@ func (s *Server) comparePage(runs []*run) comparePage {
 		}
 		v := &r.Ins.Views[0]
 		views, cfgs, dirs = append(views, v), append(cfgs, r.Ins.Config), append(dirs, r.dir)
-		c := compared{ID: r.id, Dir: r.dir, Colour: plot.Series[i%len(plot.Series)], Class: fmt.Sprintf("c%d", i%len(plot.Series)), Name: r.Ins.Header.Name}
-		rec := v.Recommended()
-		_, figure := v.RecommendedFrom()
-		c.Rec = fmt.Sprintf("%s [%s, %s] over %d games, %s", plot.Num(rec.Fitness), plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games, figure)
-		if f, _, ok := v.Fresh(); ok {
-			c.Fresh = fmt.Sprintf("%s [%s, %s] over %d games", plot.Num(f.Fitness), plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), f.Games)
-		}
+		c := compared{ID: r.id, Dir: r.dir, Colour: plot.Series[i%len(plot.Series)], Class: fmt.Sprintf("c%d", i%len(plot.Series)), Name: r.Ins.Header.Name, Lead: leadOf(v)}
 		p.Runs = append(p.Runs, c)
 	}
 	if problem := sameGame(cfgs, dirs); problem != "" {
@@ -146,10 +145,12 @@ func rulesText(r map[string]string) string {
 }
 
 // overlay draws the runs' curves on one axis: each run's generation best
-// and its recommended best with its interval, in the run's colour.
+// and its recommended best with its interval, in the run's colour: on
+// fresh deals where the run measured it (the figure to quote), else as
+// selected, which the mark's name says.
 func overlay(views []*engine.SpeciesView, runs []compared) template.HTML {
 	v0 := views[0]
-	ch := plot.Chart{Title: "generation's best, and each run's recommended best", YLabel: v0.Measure + " (" + v0.Direction() + ")",
+	ch := plot.Chart{Title: "generation's best, and each run's recommended best on fresh deals", YLabel: v0.Measure + " (" + v0.Direction() + ")",
 		ID: "compare-chart", Width: 1180, Height: 460, Bounds: v0.Bounds}
 	for i, v := range views {
 		best := make([]float64, len(v.History))
@@ -157,9 +158,13 @@ func overlay(views []*engine.SpeciesView, runs []compared) template.HTML {
 			best[g] = h.Best
 		}
 		ch.Lines = append(ch.Lines, plot.Line{Name: runs[i].Dir, Colour: runs[i].Colour, Y: best, Core: true, Width: 1.5})
-		rec := v.Recommended()
-		ch.Marks = append(ch.Marks, plot.Mark{Name: runs[i].Dir + ": recommended " + runs[i].Rec, Short: fmt.Sprint(i + 1),
-			Colour: runs[i].Colour, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
+		f, what := v.Recommended().Figure, "as selected (no fresh figure yet)"
+		if fresh, _, ok := v.Fresh(); ok {
+			f, what = fresh, "on fresh deals"
+		}
+		runs[i].Mark = what
+		ch.Marks = append(ch.Marks, plot.Mark{Name: fmt.Sprintf("%s: recommended, %s: %s over %d games", runs[i].Dir, what, english.Interval(f.Fitness, f.CI95, false), f.Games),
+			Short: fmt.Sprint(i + 1), Colour: runs[i].Colour, Value: f.Fitness, Lo: f.CI95[0], Hi: f.CI95[1]})
 	}
 	return template.HTML(ch.SVG())
 }

@@ -45,9 +45,11 @@ var runPanels = []func(s *Server, r *run) (panel, bool){
 	configPanel,
 }
 
-// card is a figure in the row at the top of a run's page.
+// card is a figure in the rows at the top of a run's page, with its
+// interval (CI) written small under it; Class, when set, marks it for
+// the page's style (a gain's reading).
 type card struct {
-	ID, Label, Value, Note string
+	ID, Label, Value, CI, Note, Class string
 }
 
 // speciesPage is one species' panels.
@@ -61,7 +63,8 @@ type runPage struct {
 	Run      *run
 	Title    string
 	Subtitle string
-	Cards    []card
+	Lead     []card // the recommended best's figures, fresh first
+	Cards    []card // the run's state and progress
 	Species  []speciesPage
 	Panels   []panel
 	Problem  string
@@ -81,7 +84,7 @@ func (s *Server) runPage(r *run) runPage {
 	if r.Err != nil {
 		p.Problem = cleanText(r.Err.Error())
 	}
-	p.Cards = runCards(r)
+	p.Lead, p.Cards = runCards(r)
 	if r.Ins != nil {
 		for k := range r.Ins.Views {
 			v := &r.Ins.Views[k]
@@ -131,9 +134,12 @@ func nonEmpty(parts ...string) []string {
 	return out
 }
 
-// runCards are the figures at the top of a run's page.
-func runCards(r *run) []card {
-	var cards []card
+// runCards are the figures at the top of a run's page: first, as run's
+// own summary says them, the recommended best's fresh figure and its
+// paired gain over the start, with the direction, then the start's and
+// the figure that chose it (flattered by luck); then the run's state and
+// progress.
+func runCards(r *run) (lead, cards []card) {
 	state := string(r.State)
 	note := ""
 	if r.Ins != nil && r.Ins.Held {
@@ -142,34 +148,39 @@ func runCards(r *run) []card {
 			note = "held by a process"
 		}
 	}
-	cards = append(cards, card{ID: "state", Label: "state", Value: state, Note: note})
 	gen := strconv.Itoa(r.Generation())
 	if b := r.Budget(); b > 0 {
 		gen += " of " + strconv.Itoa(b)
 	}
-	cards = append(cards, card{ID: "generations", Label: "generations", Value: gen})
+	cards = []card{{ID: "state", Label: "state", Value: state, Note: note}, {ID: "generations", Label: "generations", Value: gen}}
 	if r.Ins == nil || len(r.Ins.Views) == 0 {
 		if !r.Updated.IsZero() {
 			cards = append(cards, card{ID: "updated", Label: "last checkpoint", Value: r.Updated.Format("15:04:05"), Note: r.Updated.Format("2006-01-02")})
 		}
-		return cards
+		return nil, cards
 	}
 	v := &r.Ins.Views[0]
-	rec := v.Recommended()
-	where, figure := v.RecommendedFrom()
-	cards = append(cards, card{ID: "recommended", Label: "recommended best (" + v.Direction() + ")", Value: plot.Num(rec.Fitness),
-		Note: fmt.Sprintf("%s: [%s, %s] over %d games, %s", where, plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]), rec.Games, figure)})
-	if f, against, ok := v.Fresh(); ok {
-		label := "on fresh deals"
-		if against != "baselines" {
-			label = "fresh, against the " + against
-		}
-		cards = append(cards, card{ID: "fresh", Label: label, Value: plot.Num(f.Fitness),
-			Note: fmt.Sprintf("[%s, %s] over %d games", plot.Num(f.CI95[0]), plot.Num(f.CI95[1]), f.Games)})
+	l := leadOf(v)
+	dir := " (" + l.Measure + ", " + l.Direction + ")"
+	figure := func(id, label, text, note, class string) card {
+		value, ci := splitFigure(text)
+		return card{ID: id, Label: label, Value: value, CI: ci, Note: note, Class: class}
 	}
-	if c, ok := gainCard(v); ok {
-		cards = append(cards, c)
+	if l.Fresh != "" {
+		lead = append(lead, figure("fresh", l.FreshLabel+dir, l.Fresh, l.FreshNote, ""))
 	}
+	if l.Gain != "" {
+		lead = append(lead, figure("gain", l.GainLabel, l.Gain, l.GainNote+": "+l.GainWord, l.GainClass))
+	}
+	if l.Start != "" {
+		lead = append(lead, figure("start", "start ("+l.StartSource+")", l.Start, l.StartNote, ""))
+	}
+	sel := figure("recommended", l.SelectedLabel, l.Selected, l.SelectedNote, "selected")
+	if l.Fresh == "" {
+		sel.Label += dir
+		sel.Note += "; the run measures it on fresh deals at its end (unless remeasure: off)"
+	}
+	lead = append(lead, sel)
 	played, saved := 0, 0
 	for _, h := range v.History {
 		played += h.Games
@@ -188,41 +199,7 @@ func runCards(r *run) []card {
 	if !r.Updated.IsZero() {
 		cards = append(cards, card{ID: "updated", Label: "last checkpoint", Value: r.Updated.Format("15:04:05"), Note: r.Updated.Format("2006-01-02")})
 	}
-	return cards
-}
-
-// gainCard is the verdict's account of the recommended best against the
-// start: the paired difference on the same fresh deals, or head to head
-// the score of its seat-swapped pairs.
-func gainCard(v *engine.SpeciesView) (card, bool) {
-	vd := v.Verdict
-	switch {
-	case vd == nil:
-		return card{}, false
-	case vd.Difference != nil:
-		d := vd.Difference
-		note := fmt.Sprintf("[%s, %s], paired over %d deals", signed(d.CI95[0]), signed(d.CI95[1]), d.N)
-		if d.Contains(0) {
-			note += ": no demonstrated difference"
-		}
-		return card{ID: "gain", Label: "best minus the start (" + v.StartSource + ")", Value: signed(d.Value), Note: note}, true
-	case vd.Pairs != nil:
-		sc := vd.Pairs.Score()
-		note := fmt.Sprintf("[%s, %s] over %d pairs", plot.Num(sc.CI95[0]), plot.Num(sc.CI95[1]), vd.Pairs.Pairs())
-		if sc.Contains(0.5) {
-			note += ": no demonstrated difference"
-		}
-		return card{ID: "gain", Label: "score against the " + vd.Against, Value: plot.Num(sc.Value), Note: note}, true
-	}
-	return card{}, false
-}
-
-// signed writes a difference with its sign.
-func signed(x float64) string {
-	if x > 0 {
-		return "+" + plot.Num(x)
-	}
-	return plot.Num(x)
+	return lead, cards
 }
 
 func fitnessPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
@@ -567,17 +544,30 @@ func cleanConfig(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// listRow is a row of the list of runs.
+// listRow is a row of the list of runs. Its figures lead as a run's
+// page does: the recommended best's fresh figure, the start's on the
+// same deals, the gain over it, then the figure that chose it.
 type listRow struct {
 	ID, Dir, Label, Game, Name, Model, Player string
 	State                                     State
 	PID                                       string
 	Gen, Budget                               int
-	Best, BestNote, Direction                 string
-	Fresh                                     string
-	Updated                                   string
+	Measure, Direction                        string
+	Fresh, FreshCI, FreshNote                 string
+	Start, StartCI                            string
+	Gain, GainCI, GainWord, GainClass         string
+	Best, BestCI, BestNote                    string // as selected
+	Updated, UpdatedDate                      string
 	UpdatedISO                                string
 	Problem                                   string
+}
+
+// splitFigure parts a figure written with its interval ("44.28 [44.11,
+// 44.45]") into the figure and the interval, for a table that writes the
+// interval small under it.
+func splitFigure(s string) (value, ci string) {
+	value, ci, _ = strings.Cut(s, " ")
+	return value, ci
 }
 
 func listRowOf(r *run) listRow {
@@ -589,20 +579,20 @@ func listRowOf(r *run) listRow {
 			row.PID = strconv.Itoa(r.Ins.Holder)
 		}
 		if len(r.Ins.Views) > 0 {
-			v := &r.Ins.Views[0]
-			rec := v.Recommended()
-			row.Best = plot.Num(rec.Fitness)
-			row.BestNote = fmt.Sprintf("[%s, %s]", plot.Num(rec.CI95[0]), plot.Num(rec.CI95[1]))
-			row.Direction = v.Measure + ", " + v.Direction()
-			if f, _, ok := v.Fresh(); ok {
-				row.Fresh = plot.Num(f.Fitness)
-			}
+			l := leadOf(&r.Ins.Views[0])
+			row.Measure, row.Direction = l.Measure, l.Direction
+			row.Fresh, row.FreshCI = splitFigure(l.Fresh)
+			row.Start, row.StartCI = splitFigure(l.Start)
+			row.Gain, row.GainCI = splitFigure(l.Gain)
+			row.Best, row.BestCI = splitFigure(l.Selected)
+			row.FreshNote, row.BestNote = l.FreshNote, l.SelectedNote
+			row.GainWord, row.GainClass = l.GainWord, l.GainClass
 		} else if ck := r.Ins.Checkpoint; ck != nil && len(ck.HallOfFame) > 0 {
 			row.Best = plot.Num(ck.HallOfFame[0].Fitness)
 		}
 	}
 	if !r.Updated.IsZero() {
-		row.Updated = r.Updated.Format("2006-01-02 15:04:05")
+		row.Updated, row.UpdatedDate = r.Updated.Format("15:04:05"), r.Updated.Format("2006-01-02")
 		row.UpdatedISO = r.Updated.UTC().Format(time.RFC3339)
 	}
 	if r.Err != nil {

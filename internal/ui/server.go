@@ -70,7 +70,7 @@ func New(dirs []string, token string) (*Server, error) {
 	if token != "" {
 		base = basePath(token)
 	}
-	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower, "base": func() string { return base }}).ParseFS(files, "templates/*.html")
+	tmpl, err := template.New("").Funcs(template.FuncMap{"lower": strings.ToLower, "base": func() string { return base }, "inc": func(i int) int { return i + 1 }}).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("ui: templates: %w", err)
 	}

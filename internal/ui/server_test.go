@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/plot"
 	"github.com/evotune/evotune/internal/sprtfile"
 )
@@ -678,17 +679,17 @@ func TestHallOfFameShowsTheModelsPick(t *testing.T) {
 	if n := strings.Count(table, `class="recommended"`); n != 1 {
 		t.Errorf("%d rows starred, want theta's alone", n)
 	}
-	if !strings.Contains(page, "model spsa&#39;s own recommendation: [") {
-		t.Errorf("the recommended card does not say whose it is: %s", clipText(page))
+	if !strings.Contains(page, ">recommended best, as remeasured</div>") || !strings.Contains(page, "model spsa&#39;s own recommendation, over 40 games on fresh deals, which ranked it") {
+		t.Errorf("the recommended card does not say whose it is, and which figure: %s", clipText(page))
 	}
 	// Compared with a run whose best selection chose, each says which
 	// figure it shows.
 	finishedRun(t, runs, "plain", liteConfig)
 	_, cmp := get(t, ts, "/compare?r=0/spsa&r=0/plain")
-	for _, want := range []string{plot.Num(pick.Fitness) + " [", "games, as remeasured; fresh ", "games, as selected; fresh "} {
-		if !strings.Contains(cmp, want) {
-			t.Errorf("the compare page lacks %q: %s", want, clipText(cmp))
-		}
+	cells := regexp.MustCompile(`<td class="num selected" title="([^"]*)">([^<]*?) ?(<span class="small">([^<]*)</span>)?</td>`).FindAllStringSubmatch(cmp, -1)
+	if len(cells) != 2 || cells[0][2] != english.Interval(pick.Fitness, pick.CI95, false) || cells[0][4] != "as remeasured" || cells[1][4] != "" ||
+		!strings.Contains(cells[0][1], "which ranked it") || !strings.Contains(cells[1][1], "the figure that chose it") {
+		t.Errorf("the compare page's chosen figures: %q, want theta's as remeasured, then one as selected: %s", cells, clipText(cmp))
 	}
 }
 

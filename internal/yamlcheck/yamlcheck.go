@@ -274,7 +274,12 @@ func (c *Checker) Map(n *yaml.Node, path string, fields Fields) {
 		seen[k.Value] = k.Line
 		read, ok := fields[k.Value]
 		if !ok {
-			c.Add(k.Line, key, "unknown key (known: %s)", strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+			known := slices.Sorted(maps.Keys(fields))
+			if near := Nearest(k.Value, known); len(near) > 0 {
+				c.Add(k.Line, key, "unknown key; did you mean %s?", strings.Join(near, " or "))
+			} else {
+				c.Add(k.Line, key, "unknown key (known: %s)", strings.Join(known, ", "))
+			}
 			continue
 		}
 		c.Mark(key, k.Line)

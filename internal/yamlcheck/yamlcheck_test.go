@@ -223,5 +223,5 @@ func ExampleChecker() {
 	// Output:
 	// run.yaml:1: population: 1: want at least 2
 	// run.yaml:2: selection: unknown selection "lottery"
-	// run.yaml:3: populaton: unknown key (known: population, selection)
+	// run.yaml:3: populaton: unknown key; did you mean population?
 }

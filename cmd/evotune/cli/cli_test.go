@@ -377,3 +377,20 @@ func TestEvalTextAndJSONCarryTheSameFigures(t *testing.T) {
 		t.Errorf("over9000 - bob over 200 deals: %+v (over9000 needs some 11 shots fewer)", d)
 	}
 }
+
+// TestGamesOfAProgramWithoutRules: a program that declares no rule
+// options gets no heading over nothing, and a player or knob without a
+// summary no spaces at the end of its line.
+func TestGamesOfAProgramWithoutRules(t *testing.T) {
+	code, out, errs := run(t, append([]string{"games"}, rawbotFlags()...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(out, "Rule options") || !strings.Contains(out, "Solo measure: steps") {
+		t.Errorf("games of a program without rule options:\n%s", out)
+	}
+	checkTableText(t, out) // a player or knob without a summary pads nothing
+	if code, out, _ := run(t, "games", "mnk"); code != ExitOK || !strings.Contains(out, "Rule options") {
+		t.Errorf("games mnk: exit %d, no rule options:\n%s", code, out)
+	}
+}

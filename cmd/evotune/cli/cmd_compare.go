@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
@@ -32,9 +33,12 @@ func newCompareCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare RUN_DIR RUN_DIR [RUN_DIR ...]",
 		Short: "Play the recommended bests of runs of one game on shared fresh deals",
-		Long: `Play the recommended best of each run (its best.yaml's first) against the first
-run's baseline opponents on the same fresh deals, and report each best's figure
-and every two bests' paired difference, with 95% intervals; for a score, each
+		Long: `Play the recommended best of each run (as its checkpoint records it: the
+remeasure's winner, which best.yaml lists first) against the first run's baseline
+opponents (for a solo game of one seat: the game alone) on the same fresh deals,
+and report each best's figure, then the run's own fresh figure and its gain over
+its start, then the figure that chose it (flattered by luck), and every two
+bests' paired difference, with 95% intervals; for a score, each
 two bests also meet head to head in seat-swapped pairs. The deals come from
 --seed through a stream no run draws from, so no best is measured on the deals
 that chose it. The runs must play one game under one set of rules. Results do
@@ -94,43 +98,81 @@ func (o *compareOptions) run(ctx context.Context) error {
 	return nil
 }
 
+// writeCompareText prints the comparison: first the figures measured
+// here on fresh deals, then each run's own verdict (its fresh figure and
+// its paired gain over its start), and last the figure that chose each
+// best, which luck flatters. Every interval is written to one precision
+// (intervalText); no line ends in spaces.
 func writeCompareText(w io.Writer, c *engine.Comparison) {
-	fmt.Fprintf(w, "%s: the recommended bests of %d runs on the same %s against each opponent, seed %d; %s, %s\n",
+	fmt.Fprintf(w, "%s: the recommended bests of %d runs on the same %s against each opponent, seed %d; %s, %s; 95%% intervals\n",
 		c.Game, len(c.Runs), english.Count(c.Games, "fresh game"), c.Seed, c.Measure, c.Direction)
-	width := len("run")
-	for _, r := range c.Runs {
-		width = max(width, len(r.Dir))
-	}
-	fmt.Fprintf(w, "\n%-*s  %-22s", width, "run", "as selected")
+	header := []string{"run"}
 	for _, opp := range c.Opponents {
-		fmt.Fprintf(w, "  %-24s", "vs "+oppName(opp))
+		header = append(header, "vs "+oppName(opp))
 	}
-	fmt.Fprintln(w)
+	header = append(header, "in its run: fresh", "fresh - start", "as selected")
+	rows := [][]string{header}
 	for _, r := range c.Runs {
-		sel := fmt.Sprintf("%.4g [%.4g, %.4g]", r.Selected.Fitness, r.Selected.CI95[0], r.Selected.CI95[1])
+		row := []string{r.Dir}
+		for _, f := range r.Figures {
+			row = append(row, intervalText(f.Fitness, f.CI95, false))
+		}
+		fresh, gain := "-", "-"
+		if r.Fresh != nil {
+			fresh = intervalText(r.Fresh.Fitness, r.Fresh.CI95, false)
+		}
+		if r.Gain != nil {
+			gain = intervalText(r.Gain.Value, r.Gain.CI95, true)
+		}
+		sel := intervalText(r.Selected.Fitness, r.Selected.CI95, false)
 		if r.Selected.Games == 0 {
 			sel = "not played (model's)"
 		}
-		fmt.Fprintf(w, "%-*s  %-22s", width, r.Dir, sel)
-		for _, f := range r.Figures {
-			fmt.Fprintf(w, "  %-24s", fmt.Sprintf("%.4g [%.4g, %.4g]", f.Fitness, f.CI95[0], f.CI95[1]))
-		}
-		fmt.Fprintln(w)
+		rows = append(rows, append(row, fresh, gain, sel))
 	}
+	fmt.Fprintln(w)
+	writeTable(w, rows)
+	fmt.Fprintf(w, "(vs: measured here, on deals no run saw; in its run: the run's own verdict on fresh deals, and its\n"+
+		"recommended minus its start on them, paired; as selected: the figure that chose it, flattered by luck)\n")
 	if len(c.Diffs) > 0 {
 		fmt.Fprintf(w, "\npaired differences on the shared deals (first run minus second), 95%% intervals:\n")
 		for _, d := range c.Diffs {
-			fmt.Fprintf(w, "  %s - %s vs %s: %+.4g [%+.4g, %+.4g] %s over %s%s\n", d.RunA, d.RunB, oppName(d.Opponent), d.Diff, d.CI95[0], d.CI95[1],
+			fmt.Fprintf(w, "  %s - %s vs %s: %s %s over %s%s\n", d.RunA, d.RunB, oppName(d.Opponent), intervalText(d.Diff, d.CI95, true),
 				c.Measure, english.Count(d.N, unit(c)), verdict(d.CI95))
 		}
 	}
 	if len(c.HeadToHead) > 0 {
 		fmt.Fprintf(w, "\nhead to head, seats swapped on each deal (the first run's score):\n")
 		for _, h := range c.HeadToHead {
-			fmt.Fprintf(w, "  %s vs %s: score %.4f [%.4f, %.4f], Elo %+.1f [%+.1f, %+.1f] over %s (pentanomial %v)%s\n", h.RunA, h.RunB,
-				h.Score.Value, h.Score.CI95[0], h.Score.CI95[1], h.Elo.Value, h.Elo.CI95[0], h.Elo.CI95[1],
+			fmt.Fprintf(w, "  %s vs %s: score %s, Elo %s over %s (pentanomial %v)%s\n", h.RunA, h.RunB,
+				intervalText(h.Score.Value, h.Score.CI95, false), formatElo(h.Elo),
 				english.Count(h.Pentanomial.Pairs(), "pair"), h.Pentanomial, verdict([2]float64{h.Score.CI95[0] - 0.5, h.Score.CI95[1] - 0.5}))
 		}
+	}
+}
+
+// writeTable writes rows as columns two spaces apart, each as wide as
+// its widest cell, with no spaces at the end of a line.
+func writeTable(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(cell)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
 }
 

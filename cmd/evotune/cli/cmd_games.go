@@ -95,11 +95,14 @@ func (o *gamesOptions) run(ctx context.Context) error {
 func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 	// An outside program wrote the names, summaries and choices: each
 	// line is escaped (printable), so none can drive the terminal.
+	// A line ends with its text: a summary left empty pads nothing.
 	line := func(format string, args ...any) {
-		fmt.Fprintln(w, printable.Escape(fmt.Sprintf(format, args...)))
+		fmt.Fprintln(w, strings.TrimRight(printable.Escape(fmt.Sprintf(format, args...)), " "))
 	}
 	line("%s: %s", info.Name, info.Summary)
-	fmt.Fprintln(w, "\nRule options (--rule KEY=VALUE, or rules: in a config):")
+	if len(info.Options) > 0 {
+		fmt.Fprintln(w, "\nRule options (--rule KEY=VALUE, or rules: in a config):")
+	}
 	for _, o := range info.Options {
 		line("  %-10s default %-10s %s", o.Name, o.Default, o.Summary)
 	}
@@ -121,7 +124,11 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 		if p.Role != fitness.Mover {
 			role = " (" + p.Role.String() + ")"
 		}
-		line("  %s%s: %s", p.Name, role, p.Summary)
+		if p.Summary == "" {
+			line("  %s%s", p.Name, role)
+		} else {
+			line("  %s%s: %s", p.Name, role, p.Summary)
+		}
 		for _, s := range p.Settings {
 			line("      @%-15s %-6s %-28s default %-10s %s", s.Name, "", p.Name+"@"+s.Name+"=VALUE", s.Default, s.Summary)
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,6 +65,7 @@ type distSetup struct {
 	token     string // given, or the user's
 	tokenPath string // the user's token file, when the token is its
 	tokenMade bool   // whether resolve made that file
+	tokenFrom string // where a token given came from: --token, --token-file or $EVOTUNE_NATS_TOKEN
 	cert      *tls.Certificate
 }
 
@@ -140,10 +142,11 @@ func (d *distFlags) resolve() (distSetup, error) {
 		}
 		s.cert = &cert
 	}
-	tok, _, err := d.tok.given()
+	tok, from, err := d.tok.given()
 	if err != nil {
 		return s, err
 	}
+	s.tokenFrom = from
 	switch {
 	case d.serve != "" && tok == "" && !natsqueue.Loopback(d.serve):
 		return s, usagef("--serve %s: listening on another address than localhost requires a token given to it (--token-file FILE, $%s or --token): workers on other machines need the same", d.serve, tokenEnv)
@@ -188,15 +191,19 @@ type lazyPool struct {
 	dir   string
 	opts  *engine.Options // its Stop is the first interrupt
 
-	once    sync.Once
-	err     error
-	pool    natspool.Pool
-	closers []func()
-	workers atomic.Int64 // -1 before the first status
+	once     sync.Once
+	err      error
+	programs bool // the run's games are an outside program's: workers need --allow-programs
+	pool     natspool.Pool
+	closers  []func()
+	workers  atomic.Int64 // -1 before the first status
 }
 
 func (p *lazyPool) Play(ctx context.Context, w engine.Wave) error {
-	p.once.Do(func() { p.err = p.start() })
+	p.once.Do(func() {
+		p.programs = len(w.Batches) > 0 && w.Batches[0].Program()
+		p.err = p.start()
+	})
 	if p.err != nil {
 		return p.err
 	}
@@ -237,6 +244,35 @@ func (p *lazyPool) abandonIfIdle(ctx context.Context, stop <-chan struct{}, canc
 	}
 }
 
+// workerCommand is the command that starts a worker able to play this
+// run from url: with --allow-programs when an outside program plays its
+// games, and the token where a worker of this user would not find it
+// (the user's token file it reads itself; a token given is named by its
+// file or its variable, never written out).
+func (p *lazyPool) workerCommand(url string) string {
+	args := []string{"evotune", "worker", natsqueue.Redact(url)}
+	if p.programs {
+		args = append(args, "--allow-programs")
+	}
+	switch p.s.tokenFrom {
+	case "--token-file":
+		args = append(args, "--token-file", shellWord(p.d.tok.file))
+	case "--token":
+		args = append(args, "--token-file", "FILE")
+	case "$" + tokenEnv:
+		return strings.Join(args, " ") + " (with $" + tokenEnv + " set)"
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes a word for a shell where it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func (p *lazyPool) start() error {
 	d, s := p.d, p.s
 	var nc *nats.Conn
@@ -257,7 +293,7 @@ func (p *lazyPool) start() error {
 		}
 		url = srv.URL()
 		if !p.quiet {
-			fmt.Fprintf(p.e.stderr, "evotune: serving batches on %s; start workers with: evotune worker %s\n", srv.Addr(), url)
+			fmt.Fprintf(p.e.stderr, "evotune: serving batches on %s; start workers with: %s\n", srv.Addr(), p.workerCommand(url))
 			if s.tokenPath != "" {
 				fmt.Fprintln(p.e.stderr, tokenHint(s.tokenPath, s.tokenMade))
 			} else {
@@ -291,9 +327,9 @@ func (p *lazyPool) start() error {
 			case s.Disconnected:
 				fmt.Fprintf(p.e.stderr, "evotune: lost the connection to the NATS server at %s; reconnecting (the batches played are kept)\n", natsqueue.Redact(url))
 			case s.Workers == 0 && s.Refusing > 0:
-				fmt.Fprintf(p.e.stderr, "evotune: no worker plays this run (%s refusing it); waiting (start one with: evotune worker %s)\n", english.Count(s.Refusing, "worker"), natsqueue.Redact(url))
+				fmt.Fprintf(p.e.stderr, "evotune: no worker plays this run (%s refusing it); waiting (start one with: %s)\n", english.Count(s.Refusing, "worker"), p.workerCommand(url))
 			case s.Workers == 0:
-				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: evotune worker %s)\n", natsqueue.Redact(url))
+				fmt.Fprintf(p.e.stderr, "evotune: no workers connected; waiting (start one with: %s)\n", p.workerCommand(url))
 			default:
 				fmt.Fprintf(p.e.stderr, "evotune: %s connected, %s at once\n", english.Count(s.Workers, "worker"), english.Count(s.Slots, "batch"))
 			}

@@ -291,11 +291,14 @@ evolution:
 	t.Run("refused", func(t *testing.T) {
 		// A worker that runs no programs refuses the run's batches, which
 		// wait for a worker that plays them; the coordinator says why in
-		// one line, and a Ctrl-C stops it at once, no worker playing.
+		// one line, and the command that starts one that plays them (with
+		// --allow-programs), and a Ctrl-C stops it at once, no worker
+		// playing.
 		addr := freeAddr(t)
-		coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--quiet", "--max-deliver", "1")
+		coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--max-deliver", "1")
 		startWorker(t, "nats://"+addr, "--workers", "1")
 		waitFor(t, "refusal", saysAny(said, "refuses this run's batches"))
+		waitFor(t, "the command of a worker that plays it", saysAny(said, "(start one with: evotune worker nats://"+addr+" --allow-programs)"))
 		if err := coord.cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
@@ -397,4 +400,33 @@ func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "a refused worker, then one of the coordinator's build")
+}
+
+// TestWorkerCommand: the command the coordinator offers starts a worker
+// that can play the run: --allow-programs for an outside program's games,
+// and the token where such a worker would not find it; a token given on
+// the command line is never written out.
+func TestWorkerCommand(t *testing.T) {
+	const url = "nats://127.0.0.1:4222"
+	for _, tc := range []struct {
+		name     string
+		programs bool
+		file     string // --token-file
+		from     string
+		path     string // the user's token file
+		want     string
+	}{
+		{"user's token", false, "", "", "/home/u/.config/evotune/token", "evotune worker " + url},
+		{"user's token, a program", true, "", "", "/home/u/.config/evotune/token", "evotune worker " + url + " --allow-programs"},
+		{"token file", true, "/srv/coord token", "--token-file", "", "evotune worker " + url + " --allow-programs --token-file '/srv/coord token'"},
+		{"token flag", false, "", "--token", "", "evotune worker " + url + " --token-file FILE"},
+		{"token variable", true, "", "$" + tokenEnv, "", "evotune worker " + url + " --allow-programs (with $" + tokenEnv + " set)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &lazyPool{d: &distFlags{tok: tokenFlags{file: tc.file, token: "s3cret"}}, s: distSetup{token: "s3cret", tokenFrom: tc.from, tokenPath: tc.path}, programs: tc.programs}
+			if got := p.workerCommand(url); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

@@ -549,16 +549,19 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// TestReadmeIsAGuide: the README is at most 250 lines and starts with
-// its two commands: a real tuning run on a fresh machine with Go, and
-// the tests (the test command .ci/run runs, under the race detector).
+// TestReadmeIsAGuide: the README is at most 250 lines as a reader sees
+// it (the comments that name the commands of its figures are not read)
+// and starts with its two commands: a real tuning run on a fresh machine
+// with Go, and the tests (the test command .ci/run runs, under the race
+// detector).
 func TestReadmeIsAGuide(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), "\n"); n > 250 {
-		t.Errorf("README.md has %d lines; at most 250", n)
+	read := commentLines.ReplaceAllString(string(data), "")
+	if n := strings.Count(read, "\n"); n > 250 {
+		t.Errorf("README.md has %d lines a reader sees; at most 250", n)
 	}
 	blocks, _ := fences(string(data))
 	if len(blocks) == 0 {
@@ -579,6 +582,10 @@ func TestReadmeIsAGuide(t *testing.T) {
 		t.Errorf(".ci/run does not run the README's test command under -race (%v)", err)
 	}
 }
+
+// commentLines are whole lines of an HTML comment, which a reader of the
+// rendered page does not see.
+var commentLines = regexp.MustCompile(`(?m)^[ \t]*<!--(?s:.*?)-->[ \t]*\n`)
 
 // TestDocCommandParser: the parser the doc tests rely on finds evotune
 // commands where a shell would, and the checks refuse what is wrong.

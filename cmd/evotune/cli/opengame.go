@@ -39,6 +39,7 @@ func openGame(ctx context.Context, e *env, command, name string, program *progra
 	if placer != "" {
 		flag = "--placer"
 	}
+	fileSettings(e, command, specs)
 	if played := fileRules(e, command, info.Name, specs, rules, solo.OpponentRule, flag, spec); !maps.Equal(played, rules) {
 		fitness.Close(g)
 		rules = played
@@ -113,6 +114,35 @@ func fileRules(e *env, command, game string, specs []string, rules kvFlag, oppon
 		}
 	}
 	return played
+}
+
+// fileSettings says, on e's stderr, the settings each NAME:FILE spec's
+// player plays with that its file applies (an export's settings:, those
+// it was tuned with), and where the spec's own settings override them:
+// nothing on the command line names them otherwise.
+func fileSettings(e *env, command string, specs []string) {
+	for _, spec := range specs {
+		tuned := fitness.SpecSettings(spec)
+		sp, err := fitness.SplitSpec(spec)
+		if len(tuned) == 0 || err != nil {
+			continue // no settings, or a spec ParseSpec refuses with its reason
+		}
+		var from, over, file []string
+		for _, k := range slices.Sorted(maps.Keys(tuned)) {
+			if given, ok := sp.Settings[k]; ok && given != tuned[k] {
+				over, file = append(over, k+"="+given), append(file, k+"="+tuned[k])
+				continue
+			}
+			from = append(from, k+"="+tuned[k])
+		}
+		if len(from) > 0 {
+			fmt.Fprintf(e.stderr, "evotune %s: %s plays with %s, from its file's settings:\n", command, escape(spec), escape(strings.Join(from, ", ")))
+		}
+		if len(over) > 0 {
+			fmt.Fprintf(e.stderr, "evotune %s: %s plays with %s, as the spec says, where its file's settings: say %s\n",
+				command, escape(spec), escape(strings.Join(over, ", ")), escape(strings.Join(file, ", ")))
+		}
+	}
 }
 
 // namesRelativeFile reports whether a rule value is a player spec whose

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,6 +77,52 @@ func TestPlayerFileRules(t *testing.T) {
 				t.Errorf("stderr says %q, want no word of the rules", said)
 			case tc.stderr != "" && (len(said) != 1 || said[0] != tc.stderr):
 				t.Errorf("stderr says %q, want the one line %q", said, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestPlayerFileSettings: eval and sprt say which settings a NAME:FILE
+// player plays with from its file (an export of a run of tuned@depth=2
+// says settings: depth: 2), and where the spec's own override them; a
+// file without settings gets no word.
+func TestPlayerFileSettings(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mnk.yaml")
+	if err := os.WriteFile(cfg, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\nremeasure: {top: 2, games: 20}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	if code, _, errs := run(t, "run", cfg, "--out", out, "--quiet"); code != ExitOK {
+		t.Fatalf("run: %s", errs)
+	}
+	best := filepath.Join(out, "best.yaml")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // lines of stderr
+	}{
+		{"eval", []string{"eval", "mnk", "--player", "tuned:" + best, "--vs", "greedy", "--games", "4"},
+			[]string{"evotune eval: tuned:" + best + " plays with depth=2, from its file's settings:"}},
+		{"eval, overridden", []string{"eval", "mnk", "--player", "tuned@depth=3:" + best, "--vs", "greedy", "--games", "4"},
+			[]string{"evotune eval: tuned@depth=3:" + best + " plays with depth=3, as the spec says, where its file's settings: say depth=2"}},
+		{"sprt", []string{"sprt", "mnk", "--player", "tuned:" + best, "--vs", "greedy", "--elo0", "0", "--elo1", "5", "--batch", "4", "--max-games", "8"},
+			[]string{"evotune sprt: tuned:" + best + " plays with depth=2, from its file's settings:"}},
+		{"no settings", []string{"eval", "battleship", "--player", "tuned:testdata/no-rivals/best.yaml", "--games", "4"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := run(t, tc.args...)
+			if code == ExitFailure || code == ExitUsage { // sprt's verdict may be any
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var said []string
+			for l := range strings.Lines(errs) {
+				if strings.Contains(l, "settings:") {
+					said = append(said, strings.TrimSuffix(l, "\n"))
+				}
+			}
+			if !slices.Equal(said, tc.want) {
+				t.Errorf("stderr says %q, want %q", said, tc.want)
 			}
 		})
 	}

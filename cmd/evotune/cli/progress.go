@@ -138,25 +138,21 @@ func (p *runProgress) EndGeneration(gen int, s engine.GenStats, best engine.Memb
 
 // generationLine is a generation's progress line: the direction, the
 // generation's best and mean, the hall of fame's best with the half
-// width of its interval and its games, and the ETA. It fits 80 columns:
-// the generation's mean, then its best, give way to longer figures.
+// width of its interval and its games, and the ETA. It fits 80 columns;
+// where long figures would pass them, the hall of fame goes on a second
+// line, indented, rather than any figure being left out.
 func generationLine(gen, budget int, lowerIsBetter bool, s engine.GenStats, best engine.Member, eta time.Duration) string {
 	dir := "lower=better"
 	if !lowerIsBetter {
 		dir = "higher=better"
 	}
-	head := fmt.Sprintf("gen %d/%d %s:", gen, budget, dir)
-	hof := fmt.Sprintf(" hof %s±%s n=%s, ETA %s", figure4(best.Fitness), figure2((best.CI95[1]-best.CI95[0])/2),
+	head := fmt.Sprintf("gen %d/%d %s: best %s mean %s,", gen, budget, dir, figure4(s.Best), figure4(s.Mean))
+	hof := fmt.Sprintf("hof %s±%s n=%s, ETA %s", figure4(best.Fitness), figure2((best.CI95[1]-best.CI95[0])/2),
 		compactCount(best.Games), compactDuration(eta))
-	for _, mid := range []string{
-		fmt.Sprintf(" best %s mean %s,", figure4(s.Best), figure4(s.Mean)),
-		fmt.Sprintf(" best %s,", figure4(s.Best)),
-	} {
-		if line := head + mid + hof; utf8.RuneCountInString(line) <= 80 {
-			return line
-		}
+	if line := head + " " + hof; utf8.RuneCountInString(line) <= 80 {
+		return line
 	}
-	return head + hof
+	return head + "\n    " + hof
 }
 
 // figure4 writes x to 4 significant digits without an exponent where it

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	"github.com/evotune/evotune/engine"
@@ -32,8 +31,19 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 	if s.RemeasureGames > 0 {
 		extra = fmt.Sprintf(" and %s re-measuring the best", english.Count(s.RemeasureGames, "game"))
 	}
-	fmt.Fprintf(w, "%s: %s, %s%s, in %s\n", s.Dir, english.Count(s.Generations, "generation"),
-		english.Count(s.Games, "game"), extra, wall.Round(100*time.Millisecond))
+	took := fmt.Sprintf(", in %s", wall.Round(100*time.Millisecond))
+	if r := s.Resumed; r != nil {
+		// The games are the whole run's; the time is this process's.
+		switch {
+		case r.Games == 0:
+			took = fmt.Sprintf("; resumed after generation %d, it had finished: nothing left to play", r.From)
+		default:
+			took = fmt.Sprintf("; resumed after generation %d, this process played %d of those games in %s", r.From,
+				r.Games, wall.Round(100*time.Millisecond))
+		}
+	}
+	fmt.Fprintf(w, "%s: %s, %s%s%s\n", s.Dir, english.Count(s.Generations, "generation"),
+		english.Count(s.Games, "game"), extra, took)
 	if s.Stopped != nil {
 		fmt.Fprintf(w, "%s (of a budget of %d)\n", s.Stopped, s.Budget)
 	}
@@ -57,7 +67,11 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 			against = " against the " + map[string]string{"start": "start", "runner-up": "runner-up"}[s.Against]
 		}
 		if st := s.Start; st != nil && st.Fresh != nil {
-			fmt.Fprintf(w, "  start (%s): %s\n", st.Source, interval(*st.Fresh))
+			even := ""
+			if st.Even {
+				even = ": every seat-swapped pair split even: it played each deal as its opponents did (as their twin would), or drew every game"
+			}
+			fmt.Fprintf(w, "  start (%s): %s%s\n", st.Source, interval(*st.Fresh), even)
 		}
 		fmt.Fprintf(w, "  recommended%s (%s): %s\n", against, where, interval(*b.Fresh))
 		fmt.Fprintf(w, "    (%s; the fresh figure chose nothing)\n", selSaid)
@@ -80,18 +94,16 @@ func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON boo
 	return nil
 }
 
-// interval is a figure with its interval.
-func interval(f fitness.Figure) string {
-	return fmt.Sprintf("%.4g [%.4g, %.4g]", f.Fitness, f.CI95[0], f.CI95[1])
-}
+// interval is a figure with its interval, to one precision.
+func interval(f fitness.Figure) string { return intervalText(f.Fitness, f.CI95, false) }
 
 // signedInterval is a difference with its interval, signed, to two
 // significant digits of the interval's half-width: the digits beyond
 // those are noise.
-func signedInterval(v float64, ci [2]float64) string {
-	d := 2
-	if hw := (ci[1] - ci[0]) / 2; hw > 0 && !math.IsInf(hw, 0) {
-		d = min(max(1-int(math.Floor(math.Log10(hw))), 0), 6)
-	}
-	return fmt.Sprintf("%+.*f [%+.*f, %+.*f]", d, v, d, ci[0], d, ci[1])
+func signedInterval(v float64, ci [2]float64) string { return intervalText(v, ci, true) }
+
+// intervalText is a figure and its interval written to one precision
+// (english.Interval).
+func intervalText(v float64, ci [2]float64, signed bool) string {
+	return english.Interval(v, ci, signed)
 }

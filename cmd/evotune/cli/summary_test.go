@@ -16,7 +16,9 @@ import (
 
 // TestGenerationLineFits80Columns: at the extremes evotune allows (the
 // largest budget, scores and costs of every size, games in millions, an
-// ETA of days) a progress line names the direction and fits 80 columns.
+// ETA of days) a progress line names the direction and fits 80 columns,
+// leaving out no figure: the longest put the hall of fame on a second
+// line.
 func TestGenerationLineFits80Columns(t *testing.T) {
 	for _, tc := range []struct {
 		lower bool
@@ -29,8 +31,15 @@ func TestGenerationLineFits80Columns(t *testing.T) {
 		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
 	} {
 		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
-		if n := utf8.RuneCountInString(line); n > 80 {
-			t.Errorf("%d columns: %q", n, line)
+		for _, l := range strings.Split(line, "\n") {
+			if n := utf8.RuneCountInString(l); n > 80 {
+				t.Errorf("%d columns: %q", n, l)
+			}
+		}
+		for _, want := range []string{"best " + figure4(tc.s.Best), "mean " + figure4(tc.s.Mean), "hof " + figure4(tc.best.Fitness), "ETA "} {
+			if !strings.Contains(line, want) {
+				t.Errorf("%q leaves out %q", line, want)
+			}
 		}
 		if want := map[bool]string{true: "lower=better", false: "higher=better"}[tc.lower]; !strings.Contains(line, want) {
 			t.Errorf("%q does not say %q", line, want)
@@ -202,5 +211,55 @@ func TestSummaryNamesTheModelsPick(t *testing.T) {
 	}
 	if len(pf.Players) < 1 || pf.Players[0].From != "model spsa" || pf.Players[0].HallOfFameRank != 0 || pf.Players[0].Fresh == nil {
 		t.Fatalf("best.yaml's first: %+v; want theta, from model spsa, with its fresh figure", pf.Players[0])
+	}
+}
+
+// TestResumeSummarySaysWhatItPlayed: a resumed run's summary counts the
+// whole run's games and says how many this process played in the time
+// it gives; its next command names the program's directory as the
+// first run's did (relative to here), not as the checkpoint records it.
+func TestResumeSummarySaysWhatItPlayed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rawbotConfig(t, filepath.Join(dir, "cfg"), nil, "")
+	t.Chdir(dir)
+	code, first, errs := run(t, "run", "cfg/walk.yaml", "--out", "r", "--generations", "1", "--quiet", "--workers", "2")
+	if code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	code, resumed, errs := run(t, "resume", "r", "--generations", "2", "--quiet", "--workers", "2")
+	if code != ExitOK {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if strings.Contains(first, "resumed") || !strings.Contains(firstLineWith(resumed, "generations"), "; resumed after generation 1, this process played ") {
+		t.Errorf("the summaries' first lines:\n%s\n%s", firstLineWith(first, "generation"), firstLineWith(resumed, "generations"))
+	}
+	for _, out := range []string{first, resumed} {
+		if next := firstLineWith(out, "next: "); !strings.Contains(next, " --dir cfg ") || strings.Contains(next, dir) {
+			t.Errorf("next command %q, want --dir cfg", next)
+		}
+	}
+}
+
+// TestSummarySaysWhyTheStartIsEven: a start at 1/2 with an interval of no
+// width is said to split every pair.
+func TestSummarySaysWhyTheStartIsEven(t *testing.T) {
+	f := fitness.Figure{Fitness: 0.5, Games: 400, CI95: [2]float64{0.5, 0.5}}
+	s := &engine.Summary{Dir: "r", Objective: "score", Games: 100, Start: &engine.SummaryStart{Source: "defaults", Fresh: &f, Even: true},
+		Best: engine.SummaryPlayer{HallOfFameRank: 1, Fresh: &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.52, 0.58}}}}
+	var b strings.Builder
+	if err := writeSummary(&b, s, time.Second, false); err != nil {
+		t.Fatal(err)
+	}
+	if line := firstLineWith(b.String(), "start (defaults)"); !strings.Contains(line, "0.50 [0.50, 0.50]: every seat-swapped pair split even") {
+		t.Errorf("the start's line: %q", line)
+	}
+	s.Start.Even = false
+	b.Reset()
+	_ = writeSummary(&b, s, time.Second, false)
+	if strings.Contains(b.String(), "split even") {
+		t.Errorf("a start not even is said to be:\n%s", b.String())
 	}
 }

@@ -106,10 +106,16 @@ func TestCompareCommand(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, s := range []string{"battleship: the recommended bests of 2 runs", "vs random", "paired differences", a + " - " + b + " vs random: +0 [+0, +0] shots over 20 deals (no demonstrated difference)"} {
+	for _, s := range []string{"battleship: the recommended bests of 2 runs", "vs random", "paired differences", a + " - " + b + " vs random: +0.00 [+0.00, +0.00] shots over 20 deals (no demonstrated difference)"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("the report does not say %q:\n%s", s, out)
 		}
+	}
+	checkTableText(t, out)
+	// The fresh figures lead: measured here, then the run's own verdict
+	// and its gain over its start; the figure that chose it comes last.
+	if h := firstLineWith(out, "as selected"); !inOrder(h, "run", "vs random", "in its run: fresh", "fresh - start", "as selected") {
+		t.Errorf("the table's columns: %q, want the fresh figures first", h)
 	}
 	code, out, errs = run(t, "compare", a, b, "--games", "20", "--json")
 	if code != ExitOK {
@@ -138,5 +144,90 @@ func TestCompareCommand(t *testing.T) {
 	}
 	if code, _, errs := run(t, "compare", a, mnk, "--games", "2"); code != ExitUsage || !strings.Contains(errs, "do not compare") {
 		t.Errorf("two games: exit %d, %s", code, errs)
+	}
+}
+
+// checkTableText fails for a line that ends in a space, or an interval
+// whose figures are written to different precisions.
+func checkTableText(t *testing.T, out string) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.TrimRight(l, " ") != l {
+			t.Errorf("a line ends in spaces: %q", l)
+		}
+	}
+	for _, m := range intervalPattern.FindAllStringSubmatch(out, -1) {
+		if d := decimals(m[1]); d != decimals(m[2]) || d != decimals(m[3]) {
+			t.Errorf("an interval of mixed precision: %q", m[0])
+		}
+	}
+}
+
+var intervalPattern = regexp.MustCompile(`([-+]?[0-9.]+) \[([-+]?[0-9.]+), ([-+]?[0-9.]+)\]`)
+
+func decimals(s string) int {
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return len(frac)
+	}
+	return 0
+}
+
+func firstLineWith(text, s string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// inOrder reports whether s holds each of words, in that order.
+func inOrder(s string, words ...string) bool {
+	at := 0
+	for _, w := range words {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			return false
+		}
+		at += i + len(w)
+	}
+	return true
+}
+
+// TestCompareEveryRunThatRuns: compare takes the runs the other commands
+// take: an outside solo game of one role (no opponent: the game alone),
+// and a player with settings (tuned@depth=2); neither panics nor is
+// refused.
+func TestCompareEveryRunThatRuns(t *testing.T) {
+	dir := t.TempDir()
+	mnk := filepath.Join(dir, "mnk.yaml")
+	if err := os.WriteFile(mnk, []byte("game: mnk\nplayer: tuned@depth=2\nfitness:\n  baselines: {games: 4, opponents: [random]}\nevolution:\n  population: 3\n  generations: 1\n  tournament-size: 2\n  elitism: 1\nremeasure: {top: 2, games: 20}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, config, want string
+	}{
+		{"solo game of one role", rawbotConfig(t, dir, nil, ""), "vs (no opponent)"},
+		{"player with settings", mnk, "vs random"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// One run and a copy of it: two runs of one game, played once.
+			a := filepath.Join(t.TempDir(), "run")
+			if code, _, errs := run(t, "run", tc.config, "--out", a, "--quiet", "--workers", "1"); code != ExitOK {
+				t.Fatalf("run: exit %d: %s", code, errs)
+			}
+			b := filepath.Join(t.TempDir(), "copy")
+			if err := os.CopyFS(b, os.DirFS(a)); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := run(t, "compare", "--games", "20", "--workers", "1", a, b)
+			if code != ExitOK {
+				t.Fatalf("compare: exit %d: %s", code, errs)
+			}
+			if !strings.Contains(out, tc.want) || !strings.Contains(out, "paired differences") {
+				t.Errorf("compare does not say %q, or the paired differences:\n%s", tc.want, out)
+			}
+			checkTableText(t, out)
+		})
 	}
 }

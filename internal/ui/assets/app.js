@@ -47,10 +47,15 @@
   }
 
   function decorate() {
-    // Times in the reader's own zone.
+    // Times in the reader's own zone: the time, its date small under it.
     document.querySelectorAll("time[datetime]").forEach((t) => {
       const d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) t.textContent = d.toLocaleString();
+      if (isNaN(d)) return;
+      t.textContent = d.toLocaleTimeString();
+      const day = document.createElement("span");
+      day.className = "small";
+      day.textContent = d.toLocaleDateString();
+      t.append(" ", day);
     });
     document.querySelectorAll("button.copy").forEach((b) => {
       b.onclick = async () => {
