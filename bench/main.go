@@ -34,9 +34,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 )
 

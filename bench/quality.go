@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
 )
 
 // The quality benchmark (-quality): every model on each problem at one

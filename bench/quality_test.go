@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/quality"
 )
 
 // TestAutoselectPlansTheBudget: on every problem of the quality

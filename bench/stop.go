@@ -11,10 +11,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 )
 

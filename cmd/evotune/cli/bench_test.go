@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
 )
 
 // benchConfig is a config small enough to bench in a test: the

@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/printable"
-	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )

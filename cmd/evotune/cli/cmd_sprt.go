@@ -9,11 +9,11 @@ import (
 	"os"
 	"slices"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
-	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/spf13/cobra"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // sprtJSON is what these tests read of sprt --json.

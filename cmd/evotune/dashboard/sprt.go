@@ -1,4 +1,4 @@
-package ui
+package dashboard
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/internal/plot"
-	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // test is a sequential test's state file (evotune sprt --output) as the

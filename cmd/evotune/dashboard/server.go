@@ -1,4 +1,4 @@
-// Package ui is evotune's dashboard: an HTTP server that lists the runs
+// Package dashboard is evotune's dashboard: an HTTP server that lists the runs
 // under the directories it is given and shows each run's figures as they
 // land, and two or more runs of one game side by side. It only reads: no
 // request writes a file, takes a run's lock, plays a game or starts a
@@ -6,7 +6,7 @@
 // network. Paths outside the given directories (by "..", an absolute
 // path or a link that leads out) are refused, and a directory that is
 // garbage, half-written or huge is a message on its page.
-package ui
+package dashboard
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package ui
+package dashboard
 
 import (
 	"bufio"
@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/plot"
-	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // snapshot is every file under dir with its size, mode, time and

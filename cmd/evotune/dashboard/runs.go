@@ -1,4 +1,4 @@
-package ui
+package dashboard
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/internal/fileio"
-	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/evotune/evotune/rundir"
 )
 

@@ -1,4 +1,4 @@
-package ui
+package dashboard
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/sprtfile"
 )
 
 // sprtState is a head-to-head test's state after the batches of LLRs
