@@ -230,11 +230,11 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 // load builds the game as the runs' config has it (its rules: Hadron's
 // depth), so re-measures play the game the runs play.
 func (t *task) load() error {
-	cfg, err := engine.Parse(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
+	cfg, err := quality.Load(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
 	if err != nil {
 		return err
 	}
-	t.game = cfg.GameOf()
+	t.game = cfg.Game()
 	return nil
 }
 

@@ -32,8 +32,8 @@ type Budget struct {
 
 // Budget counts the games a run of the config plays to its
 // evolution.generations, the way the run lists them.
-func (c *Config) Budget() Budget {
-	r := &runner{cfg: c}
+func (s *Setup) Budget() Budget {
+	r := &runner{Setup: s}
 	// A model that plays its own pairs (model.Pairer) decides the
 	// population mode's games; a valid config's models start.
 	if r.startModels() == nil {
@@ -43,9 +43,9 @@ func (c *Config) Budget() Budget {
 	// generations it holds at most the genomes they made (fewer where
 	// genomes repeat), up to its size; the hall-of-fame mode meets the
 	// first members of it.
-	capacity := c.Evolution.HallOfFame
-	if c.Fitness.HallOfFame.Weight > 0 {
-		capacity = min(capacity, c.Fitness.HallOfFame.Members)
+	capacity := s.cfg.Evolution.HallOfFame
+	if s.cfg.Fitness.HallOfFame.Weight > 0 {
+		capacity = min(capacity, s.cfg.Fitness.HallOfFame.Members)
 	}
 	// A generation's games depend on its size and the hall of fame it
 	// meets alone (gen enters only the deals, not their number), so each
@@ -57,8 +57,8 @@ func (c *Config) Budget() Budget {
 		if n, ok := counted[shape{size, hofSize}]; ok {
 			return n
 		}
-		sizes := make([]int, len(c.species))
-		hof := make([][]fitness.Player, len(c.species))
+		sizes := make([]int, len(s.species))
+		hof := make([][]fitness.Player, len(s.species))
 		for s := range sizes {
 			sizes[s] = size
 			hof[s] = make([]fitness.Player, hofSize)
@@ -67,10 +67,10 @@ func (c *Config) Budget() Budget {
 		counted[shape{size, hofSize}] = n
 		return n
 	}
-	b := Budget{Generations: c.Evolution.Generations, AtMost: c.Racing != nil}
+	b := Budget{Generations: s.cfg.Evolution.Generations, AtMost: s.cfg.Racing != nil}
 	made := 0 // genomes made by the generations before gen
 	for gen := range b.Generations {
-		size := c.Evolution.Size(gen)
+		size := s.cfg.Evolution.Size(gen)
 		hofSize := min(capacity, made)
 		n := gamesAt(gen, size, hofSize)
 		switch gen {
@@ -78,22 +78,22 @@ func (c *Config) Budget() Budget {
 			b.First = n
 		default:
 			b.Later = n
-			b.AtMost = b.AtMost || hofSize < capacity && c.Fitness.HallOfFame.Weight > 0
+			b.AtMost = b.AtMost || hofSize < capacity && s.cfg.Fitness.HallOfFame.Weight > 0
 		}
 		b.Total += int64(n)
 		made = min(made+size, capacity) // no more than the hall of fame holds matters
 	}
-	b.Remeasure = c.endGames(b.Generations)
+	b.Remeasure = s.endGames(b.Generations)
 	b.Total += int64(b.Remeasure)
 	return b
 }
 
 // genomesMade is how many genomes a run's first generations make, up to
 // at most (the hall of fame holds no more).
-func (c *Config) genomesMade(generations, most int) int {
+func (s *Setup) genomesMade(generations, most int) int {
 	made := 0
 	for gen := 0; gen < generations && made < most; gen++ {
-		made += c.Evolution.Size(gen)
+		made += s.cfg.Evolution.Size(gen)
 	}
 	return min(made, most)
 }
@@ -148,7 +148,7 @@ const (
 // time; an outside program's in batches, pipelined as a run plays them,
 // in wall time. The games are the run's own (its seeds and random
 // genomes, its deals), played and thrown away.
-func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, err error) {
+func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, err error) {
 	defer func() {
 		// A game that panics is a defect the run reports with its seed;
 		// here it is one line, not a stack trace.
@@ -156,7 +156,7 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 			err = fmt.Errorf("engine: timing the games: %w: %v", ErrGamePanicked, v)
 		}
 	}()
-	r := &runner{cfg: c, workers: 1}
+	r := &runner{Setup: s, workers: 1}
 	if err := r.startModels(); err != nil {
 		return Timing{}, err
 	}
@@ -166,13 +166,13 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 		return Timing{}, err
 	}
 	players := make([][]fitness.Player, len(pools))
-	for s, sp := range c.species {
-		for _, genes := range pools[s] {
+	for i, sp := range s.species {
+		for _, genes := range pools[i] {
 			p, err := r.player(sp, genes)
 			if err != nil {
 				return Timing{}, err
 			}
-			players[s] = append(players[s], p)
+			players[i] = append(players[i], p)
 		}
 	}
 	sizes := make([]int, len(pools))
@@ -194,14 +194,14 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 	rng := fitness.NewRand(sampleSeed)
 	rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
 
-	t := Timing{CPU: c.program == nil && cputime.ProcessSupported()}
+	t := Timing{CPU: s.program == nil && cputime.ProcessSupported()}
 	clock := cputime.Process
 	unit := 1
 	if !t.CPU {
 		start := time.Now()
 		clock = func() time.Duration { return time.Since(start) }
 	}
-	if c.program != nil {
+	if s.program != nil {
 		unit = DefaultBatchGames
 	}
 	parent := ctx

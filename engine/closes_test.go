@@ -67,7 +67,7 @@ func TestReadCheckpointClosesWhatItOpens(t *testing.T) {
 			damaged.Write(data[at[1]:])
 			write(t, dir, rundir.CheckpointFile, damaged.Bytes())
 			before := coinsOpen.Load()
-			_, _, err := ReadCheckpoint(dir)
+			_, _, err := ReadRun(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want one saying %q", err, tc.want)
 			}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/buildinfo"
 )
@@ -85,8 +86,8 @@ type batchGame struct {
 // is the same for every batch of a run, so a pool stores it once, under
 // a key of its choosing, and passes the key to Description.
 func (b *Batch) RunDescription() ([]byte, error) {
-	cfg := b.in.r.cfg
-	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Files: cfg.files, Build: buildinfo.Own()})
+	r := b.in.r
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(r.cfg.Text()), ConfigHash: r.Hash(), Files: r.files, Build: buildinfo.Own()})
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
 	}
@@ -130,12 +131,12 @@ func (r *runner) describe(b *Batch, run string) ([]byte, error) {
 		case j.b >= 0:
 			opp = ref(0, j.bsp, j.b)
 		case j.mode == modeHallOfFame:
-			opp = ref(2, len(r.cfg.species)-1-j.sp, j.opi)
+			opp = ref(2, len(r.species)-1-j.sp, j.opi)
 		default:
 			opp = ref(1, j.sp, j.opi)
 		}
 		g := batchGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
-		if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
+		if j.swap || (j.solo && r.species[j.sp].role != r.role) {
 			g.A, g.B = g.B, g.A
 		}
 		s.Games = append(s.Games, g)
@@ -368,10 +369,6 @@ func DecodeResults(b *Batch, data []byte) ([]float64, error) {
 	return out, nil
 }
 
-// ErrProgramRefused is returned by a Worker told to play the games of an
-// outside program when it was not allowed to run programs.
-var ErrProgramRefused = errors.New("the config plays an outside program, which this worker does not run (start it with --allow-programs)")
-
 // ErrRefused marks what a Worker returns when it cannot play a run's
 // batches at all, whichever batch it is given: a batch format of another
 // version, a run description it cannot fetch or read, a config that does
@@ -394,7 +391,7 @@ type Worker struct {
 	AllowPrograms bool
 
 	mu      sync.Mutex
-	configs map[string]*Config // by run key
+	configs map[string]*Setup // by run key
 }
 
 // Fetch returns the run description (Batch.RunDescription) stored under key.
@@ -411,7 +408,7 @@ func (w *Worker) Close() {
 }
 
 // config is the config of run key, loaded once from its description.
-func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*Config, error) {
+func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*Setup, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if c, ok := w.configs[key]; ok {
@@ -438,12 +435,8 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 	if err := buildinfo.Compatible(s.Build, buildinfo.Own()); err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", batch, err)
 	}
-	guard := &workerGuard{allowPrograms: w.AllowPrograms, files: s.Files}
-	cfg, err := parseFor(s.ConfigHash, "batch "+batch+"#config", []byte(s.Config), ".", guard)
-	if guard.refused {
-		if cfg != nil {
-			cfg.Close()
-		}
+	cfg, err := load("batch "+batch+"#config", []byte(s.Config), ".", ForWorker(w.AllowPrograms, s.Files, s.ConfigHash))
+	if errors.Is(err, ErrProgramRefused) {
 		return nil, ErrProgramRefused
 	}
 	if err != nil {
@@ -458,7 +451,7 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*C
 		return nil, fmt.Errorf("engine: the player files the config names differ on this worker; copy them beside it")
 	}
 	if w.configs == nil {
-		w.configs = map[string]*Config{}
+		w.configs = map[string]*Setup{}
 	}
 	w.configs[key] = cfg
 	return cfg, nil
@@ -527,7 +520,7 @@ func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch 
 		ms[i] = fitness.Match{A: a, B: b, Seed: g.Seed}
 	}
 	var results []float64
-	if cfg.Fitness.Objective == Solo {
+	if cfg.cfg.Fitness.Objective == config.Solo {
 		results, err = fitness.PlaySoloMatches(ctx, cfg.game.(fitness.SoloGame), ms, workers, nil)
 	} else {
 		var outs []fitness.Outcome

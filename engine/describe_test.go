@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/internal/buildinfo"
 )
 
@@ -86,8 +88,8 @@ func TestMalformedDescriptions(t *testing.T) {
 // batch, one result per game that a game can give: a cost from 0 to 2^53 in
 // a solo run, a score of 0, 1/2 or 1 in a score run.
 func TestDecodeResults(t *testing.T) {
-	solo := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}
-	score := &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Score}}}}
+	solo := &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Solo}}}}}
+	score := &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Score}}}}}
 	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3), in: solo}
 	good := encodeResults("r1.0.4", []float64{0.25, 1, 3})
 	for _, tc := range []struct {
@@ -135,12 +137,12 @@ func TestDecodeResults(t *testing.T) {
 func TestWorkerRunDescriptions(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rewrite := func(f func(*runDescription)) []byte {
-		s := runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
+		s := runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
 		f(&s)
 		data, _ := json.Marshal(s)
 		return data
@@ -149,7 +151,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 	// A run whose config names no model, begun when generational was
 	// every config's default: its hash is the old default's.
 	const unnamed = "game: battleship\nplayer: tuned\nfitness: {baselines: {games: 24}}\nevolution: {population: 8, generations: 4}\n"
-	legacy, err := parseWith("legacy.yaml", []byte(unnamed), ".", nil, true)
+	legacy, err := parseLegacy("legacy.yaml", []byte(unnamed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 				case tc.want == "" && err != nil:
 					t.Fatal(err)
 				case tc.want == "":
-					if res, err := DecodeResults(&Batch{ID: "r.0.0", in: &evalState{r: &runner{cfg: &Config{}}}}, ans); err != nil || len(res) != 0 {
+					if res, err := DecodeResults(&Batch{ID: "r.0.0", in: &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{}}}}}, ans); err != nil || len(res) != 0 {
 						t.Fatalf("answer %v, %v", res, err)
 					}
 				case err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
@@ -254,7 +256,7 @@ func TestBatchPlayerCountLimit(t *testing.T) {
 // TestResultsSizeLimit: the results of the largest batch are read; a
 // message longer than MaxResults is refused before it is read.
 func TestResultsSizeLimit(t *testing.T) {
-	b := &Batch{ID: "r.0.0", jobs: make([]job, MaxBatchGames), in: &evalState{r: &runner{cfg: &Config{Fitness: FitnessConfig{Objective: Solo}}}}}
+	b := &Batch{ID: "r.0.0", jobs: make([]job, MaxBatchGames), in: &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Solo}}}}}}
 	res, err := DecodeResults(b, encodeResults(b.ID, make([]float64, MaxBatchGames)))
 	if err != nil || len(res) != MaxBatchGames {
 		t.Fatalf("%d results, %v", len(res), err)
@@ -300,7 +302,7 @@ func TestWorkerSizeLimits(t *testing.T) {
 func TestWorkerRefusesForeignPlayers(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +338,7 @@ func TestWorkerRefusesForeignPlayers(t *testing.T) {
 func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.text), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}

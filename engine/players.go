@@ -15,23 +15,23 @@ import (
 // TunedPlayer is the config's tuned player (the main species') at
 // genes, with the settings of its player spec, as the run builds its
 // individuals.
-func (c *Config) TunedPlayer(genes []float64) (fitness.Player, error) {
-	sp := c.species[0]
+func (s *Setup) TunedPlayer(genes []float64) (fitness.Player, error) {
+	sp := s.species[0]
 	vals, err := sp.space.Decode(genes)
 	if err != nil {
 		return nil, err
 	}
-	return sp.build(c.game, vals)
+	return sp.build(s.game, vals)
 }
 
 // StartGenes is the run's starting point, as its verdict has it: the
 // config's first seed, else the player's defaults (nil when the space
 // excludes them).
-func (c *Config) StartGenes() []float64 { return startGenes(c.species[0]) }
+func (s *Setup) StartGenes() []float64 { return startGenes(s.species[0]) }
 
 // LowerIsBetter says whether the config's objective is a cost (a solo
 // measure) rather than a score.
-func (c *Config) LowerIsBetter() bool { return c.species[0].minimise }
+func (s *Setup) LowerIsBetter() bool { return s.species[0].minimise }
 
 // ErrNoBaselines is returned by Baselines for a config that lists no
 // baseline opponents.
@@ -40,9 +40,9 @@ var ErrNoBaselines = errors.New("the config lists no baseline opponents (fitness
 // Baselines are the config's baseline opponents, built, and their specs
 // as written: a solo objective's opponents (placers), or the players a
 // score is taken against.
-func (c *Config) Baselines() ([]fitness.Player, []string, error) {
-	if len(c.species[0].baselines) == 0 {
+func (s *Setup) Baselines() ([]fitness.Player, []string, error) {
+	if len(s.species[0].baselines) == 0 {
 		return nil, nil, ErrNoBaselines
 	}
-	return slices.Clone(c.species[0].baselines), slices.Clone(c.Fitness.Baselines.Opponents), nil
+	return slices.Clone(s.species[0].baselines), slices.Clone(s.cfg.Fitness.Baselines.Opponents), nil
 }

@@ -103,8 +103,8 @@ func (p localPool) Play(ctx context.Context, w Wave) error {
 	}
 	st := w.Batches[0].in
 	r := st.r
-	_, batches := r.cfg.game.(fitness.Batcher)
-	_, soloBatches := r.cfg.game.(fitness.SoloBatcher)
+	_, batches := r.game.(fitness.Batcher)
+	_, soloBatches := r.game.(fitness.SoloBatcher)
 	if batches || soloBatches {
 		// A game that plays batches (an outside program, pipelined) runs
 		// its own goroutines; its failures come back as errors.

@@ -450,7 +450,7 @@ func TestBatchingGamesPlayLikeOthers(t *testing.T) {
 		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
 			t.Fatal(err)
 		}
-		ck, _, err := ReadCheckpoint(dir)
+		ck, _, err := ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestRatingsInARun(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, ratedConfig), Options{Dir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	ck, cfg, err := ReadCheckpoint(dir)
+	ck, cfg, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,40 +129,23 @@ func TestRatingConfigErrors(t *testing.T) {
 		{"unknown", strings.Replace(ratedConfig, "bradley-terry", "elo", 1), `fitness.population.rating: unknown rating "elo" (want mean, bradley-terry)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
 		})
 	}
 	// The default written out is the default: the hash does not change.
-	a, err := Parse("c.yaml", []byte(strings.Replace(ratedConfig, "bradley-terry", "mean", 1)))
+	a, err := parse("c.yaml", []byte(strings.Replace(ratedConfig, "bradley-terry", "mean", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Parse("c.yaml", []byte(strings.Replace(ratedConfig, "    rating: bradley-terry\n", "", 1)))
+	b, err := parse("c.yaml", []byte(strings.Replace(ratedConfig, "    rating: bradley-terry\n", "", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Hash() != b.Hash() {
 		t.Fatal("rating: mean written out changes the config hash")
-	}
-}
-
-// TestRatingModelNames: the rating models' names, and an unknown one's.
-func TestRatingModelNames(t *testing.T) {
-	for _, tc := range []struct {
-		m    RatingModel
-		want string
-	}{{MeanScore, "mean"}, {BradleyTerry, "bradley-terry"}, {RatingModel(2), "RatingModel(2)"}, {RatingModel(200), "RatingModel(200)"}} {
-		if got := tc.m.String(); got != tc.want {
-			t.Errorf("%d: %q, want %q", uint8(tc.m), got, tc.want)
-		}
-		if tc.m <= BradleyTerry {
-			if back, err := ParseRatingModel(tc.want); err != nil || back != tc.m {
-				t.Errorf("ParseRatingModel(%q) = %v, %v", tc.want, back, err)
-			}
-		}
 	}
 }
 

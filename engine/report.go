@@ -10,16 +10,16 @@ import (
 // report draws the run's picture (rundir.ReportFile) of species sp at
 // state st. It holds no clock values, so it compares byte for byte like
 // the other files.
-func (c *Config) report(sp *species, st SpeciesState) ([]byte, error) {
-	v, err := c.view(sp, st)
+func (s *Setup) report(sp *species, st SpeciesState) ([]byte, error) {
+	v, err := s.view(sp, st)
 	if err != nil {
 		return nil, err
 	}
-	title := c.Name
+	title := s.cfg.Name
 	if sp.label != "" {
 		title += " " + sp.label
 	}
-	return reportSVG(title, &v, c.Racing != nil), nil
+	return reportSVG(title, &v, s.cfg.Racing != nil), nil
 }
 
 // reportSVG draws species view v of a run called title: the main
@@ -79,34 +79,4 @@ func racingBars(history []GenStats) plot.Bars {
 		bars.Saved = append(bars.Saved, s.Saved)
 	}
 	return bars
-}
-
-// drawAxes draws the axes of a w x h chart with margin pad: the value
-// axis labelled at lo, the middle and hi (y maps a value to its height),
-// and the index axis from first to n.
-func drawAxes(b *bytes.Buffer, w, h, pad, lo, hi float64, y func(float64) float64, first string, n int) {
-	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, h-pad, w-pad, h-pad)
-	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, pad, pad, h-pad)
-	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
-		fmt.Fprintf(b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", pad-4, y(v)+4, v)
-	}
-	fmt.Fprintf(b, `<text x="%.0f" y="%.0f">%s</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n",
-		pad, h-pad+16, esc(first), w-pad, h-pad+16, n)
-}
-
-func esc(s string) string {
-	var b bytes.Buffer
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -36,11 +36,14 @@ func TestStopRuleEndsAFlatRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Summary
-	if s == nil || s.Stopped == nil || s.Stopped.Rule != "trend" || res.Generation >= 40 || res.Generation < 4 {
-		t.Fatalf("a run without improvement: ended at generation %d, summary %+v", res.Generation, s)
+	if res.Final == nil {
+		t.Fatalf("a run without improvement did not finish: %+v", res)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	stopped := res.Setup.Stopped(res.Final.History)
+	if stopped == nil || stopped.Rule != "trend" || res.Generation >= 40 || res.Generation < 4 {
+		t.Fatalf("a run without improvement: ended at generation %d, stopped %+v", res.Generation, stopped)
+	}
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +51,12 @@ func TestStopRuleEndsAFlatRun(t *testing.T) {
 		t.Fatalf("checkpoint at generation %d with verdict %v; the run ended at %d", ck.Generation, ck.Verdict, res.Generation)
 	}
 	// The rule did not fire a generation earlier.
-	if why := loadText(t, t.TempDir(), flatConfig).stopRule(ck.History[:len(ck.History)-1]); why != nil {
+	if why := loadText(t, t.TempDir(), flatConfig).Stopped(ck.History[:len(ck.History)-1]); why != nil {
 		t.Fatalf("the rule fires at generation %d too, but the run went on", len(ck.History)-1)
 	}
 	// Resumed, the finished run stays finished.
 	again, err := Resume(context.Background(), Options{Dir: dir, Workers: 1})
-	if err != nil || again.Generation != res.Generation || again.Summary == nil || again.Summary.Stopped == nil {
+	if err != nil || again.Generation != res.Generation || again.Final == nil || again.Setup.Stopped(again.Final.History) == nil {
 		t.Fatalf("resume of a run the rule ended: %+v, %v", again, err)
 	}
 }
@@ -91,8 +94,9 @@ func TestStopGamesBudget(t *testing.T) {
 	}
 	// 10 individuals x 30 games a generation: 1,000 games are reached
 	// in the fourth.
-	if res.Generation != 4 || res.Summary.Stopped == nil || res.Summary.Stopped.Rule != "games" || res.Summary.Games != 1200 {
-		t.Fatalf("ended at generation %d, %+v", res.Generation, res.Summary)
+	stopped := res.Setup.Stopped(res.Final.History)
+	if res.Generation != 4 || stopped == nil || stopped.Rule != "games" || stopped.Games != 1200 {
+		t.Fatalf("ended at generation %d, %+v", res.Generation, stopped)
 	}
 }
 
@@ -142,7 +146,7 @@ func TestStopRuleDecides(t *testing.T) {
 				text = strings.Replace(text, "  baselines:\n    games: 30\n", "  objective: score\n  baselines:\n    opponents: [even]\n    games: 30\n", 1)
 			}
 			cfg := loadText(t, t.TempDir(), text)
-			if got := cfg.stopRule(tc.h) != nil; got != tc.stops {
+			if got := cfg.Stopped(tc.h) != nil; got != tc.stops {
 				t.Errorf("stops %v, want %v", got, tc.stops)
 			}
 		})
@@ -184,7 +188,7 @@ func TestStopConfigErrors(t *testing.T) {
 		{"stop: {patience: 3}", "stop.patience: unknown key"},
 	} {
 		text := strings.Replace(flatConfig, "stop:\n  window: 4\n", tc.stop+"\n", 1)
-		if _, err := Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.stop, err, tc.want)
 		}
 	}

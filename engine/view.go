@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/plot"
@@ -58,41 +59,41 @@ type SpeciesView struct {
 
 // Views are the species of a checkpoint written for cfg, main species
 // first, ready to draw.
-func (c *Config) Views(ck *Checkpoint) ([]SpeciesView, error) {
+func (s *Setup) Views(ck *Checkpoint) ([]SpeciesView, error) {
 	states := ck.states()
-	if len(states) != len(c.species) {
-		return nil, fmt.Errorf("engine: %d species in the checkpoint, the config evolves %d", len(states), len(c.species))
+	if len(states) != len(s.species) {
+		return nil, fmt.Errorf("engine: %d species in the checkpoint, the config evolves %d", len(states), len(s.species))
 	}
 	out := make([]SpeciesView, len(states))
-	for s, st := range states {
-		v, err := c.view(c.species[s], st)
+	for i, st := range states {
+		v, err := s.view(s.species[i], st)
 		if err != nil {
 			return nil, err
 		}
-		out[s] = v
+		out[i] = v
 	}
 	return out, nil
 }
 
-func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
-	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: c.ObjectiveName(), Minimise: sp.minimise,
+func (s *Setup) view(sp *species, st SpeciesState) (SpeciesView, error) {
+	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: s.cfg.ObjectiveName(), Minimise: sp.minimise,
 		History: st.History, HallOfFame: st.HallOfFame, Remeasured: st.Remeasured, Verdict: st.Verdict,
 		Params: sp.space.Params(), space: sp.space, StartSource: "defaults"}
 	if len(sp.starts) > 0 {
 		v.StartSource = "first seed"
 	}
 	if slices.ContainsFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == modelPick }) {
-		v.ModelPick = c.pickFrom()
+		v.ModelPick = s.pickFrom()
 	}
-	if c.Fitness.Objective == Score {
+	if s.cfg.Fitness.Objective == config.Score {
 		v.Bounds = [2]float64{0, 1}
 	}
 	if sp.label == "" {
-		v.Baselines = slices.Clone(c.Fitness.Baselines.Opponents)
-	} else if c.Coevolve != nil {
-		v.Baselines = slices.Clone(c.Coevolve.Opponents)
+		v.Baselines = slices.Clone(s.cfg.Fitness.Baselines.Opponents)
+	} else if s.cfg.Coevolve != nil {
+		v.Baselines = slices.Clone(s.cfg.Coevolve.Opponents)
 	}
-	if c.Fitness.Baselines.Weight <= 0 {
+	if s.cfg.Fitness.Baselines.Weight <= 0 {
 		v.Baselines = nil
 	}
 	if len(st.HallOfFame) == 0 {
@@ -156,7 +157,7 @@ func (v *SpeciesView) Fresh() (f fitness.Figure, against string, ok bool) {
 	}
 	for _, m := range v.Remeasured {
 		if m.Rank == v.RecommendedRank {
-			return fitness.Figure{Fitness: m.Fitness, Games: m.Games, CI95: m.CI95}, againstBaselines, true
+			return fitness.Figure{Fitness: m.Fitness, Games: m.Games, CI95: m.CI95}, AgainstBaselines, true
 		}
 	}
 	return fitness.Figure{}, "", false
@@ -165,7 +166,7 @@ func (v *SpeciesView) Fresh() (f fitness.Figure, against string, ok bool) {
 // Start is the starting point's figure on the verdict's fresh deals,
 // against the baselines, when the run measured it.
 func (v *SpeciesView) Start() (fitness.Figure, bool) {
-	if vd := v.Verdict; vd != nil && vd.Start != nil && vd.Against == againstBaselines {
+	if vd := v.Verdict; vd != nil && vd.Start != nil && vd.Against == AgainstBaselines {
 		return *vd.Start, true
 	}
 	return fitness.Figure{}, false
@@ -213,7 +214,7 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 		Short: "best", Colour: plot.ColourRec, Value: rec.Fitness, Lo: rec.CI95[0], Hi: rec.CI95[1]})
 	if f, against, ok := v.Fresh(); ok {
 		what := "on fresh deals"
-		if against != againstBaselines {
+		if against != AgainstBaselines {
 			what = "head to head against the " + against + " on fresh deals"
 		}
 		ch.Marks = append(ch.Marks, plot.Mark{

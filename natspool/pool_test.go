@@ -39,7 +39,7 @@ evolution:
   tournament-size: 2
 `
 
-func load(t testing.TB) *engine.Config {
+func load(t testing.TB) *engine.Setup {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dist.yaml")
 	if err := os.WriteFile(path, []byte(testConfig), 0o644); err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/rundir"
@@ -56,25 +58,25 @@ var ErrOtherBench = errors.New("holds something else")
 // fresh deals (head to head: seat-swapped pairs against each baseline),
 // in dir: a new or empty directory, or one of an earlier bench of the
 // same config, budget and deals, which it continues.
-func OpenBench(dir, file string, cfg *engine.Config, generations, deals int) (*Bench, error) {
+func OpenBench(dir, file string, cfg *engine.Setup, generations, deals int) (*Bench, error) {
 	_, names, err := cfg.Baselines()
 	if err != nil {
 		return nil, err
 	}
 	if generations == 0 {
-		generations = cfg.Evolution.Generations
+		generations = cfg.Config().Evolution.Generations
 	}
 	if generations < Quarters {
 		return nil, fmt.Errorf("a budget of %d generations: want at least %d (a recommendation is measured at each quarter)", generations, Quarters)
 	}
-	p, err := fromConfig(file, cfg.Text(), cfg.Evolution.Model.Name, cfg.Evolution.Population, generations, deals)
+	p, err := fromConfig(file, cfg.Config().Text(), cfg.Config().Evolution.Model.Name, cfg.Config().Evolution.Population, generations, deals)
 	if err != nil {
 		return nil, err
 	}
-	b := &Bench{Dir: dir, Problem: p, Manifest: Manifest{Config: cfg.Hash(), Population: cfg.Evolution.Population,
-		Generations: generations, Deals: deals, Measure: cfg.ObjectiveName(), Lower: cfg.LowerIsBetter(), Baselines: names}}
+	b := &Bench{Dir: dir, Problem: p, Manifest: Manifest{Config: cfg.Hash(), Population: cfg.Config().Evolution.Population,
+		Generations: generations, Deals: deals, Measure: cfg.Config().ObjectiveName(), Lower: cfg.LowerIsBetter(), Baselines: names}}
 	// Each record keeps the start's figure beside its own (0 without one).
-	p.Reference = func(context.Context, *engine.Config, int) (float64, error) {
+	p.Reference = func(context.Context, *engine.Setup, int) (float64, error) {
 		if b.Start == nil {
 			return 0, nil
 		}
@@ -123,7 +125,7 @@ func (b *Bench) MeasureStart(ctx context.Context, workers int) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.Parse(b.Problem.File, text)
+	cfg, err := Load(b.Problem.File, text)
 	if err != nil {
 		return err
 	}
@@ -137,7 +139,7 @@ func (b *Bench) MeasureStart(ctx context.Context, workers int) error {
 		if err != nil {
 			return err
 		}
-		xs, err := Measure(ctx, cfg.GameOf(), player, opps, cfg.LowerIsBetter(), b.Deals, workers)
+		xs, err := Measure(ctx, cfg.Game(), player, opps, cfg.LowerIsBetter(), b.Deals, workers)
 		if err != nil {
 			return err
 		}
@@ -180,13 +182,13 @@ func (b *Bench) Lines(rows []Row, seeds int) ([]Line, error) {
 func (p *Problem) Refusal(row Row) (string, error) {
 	text, err := p.Config(row, 1)
 	if err == nil {
-		var cfg *engine.Config
-		if cfg, err = engine.Parse(p.File, text); err == nil {
+		var cfg *engine.Setup
+		if cfg, err = Load(p.File, text); err == nil {
 			cfg.Close()
 			return "", nil
 		}
 	}
-	var ce engine.ConfigErrors
+	var ce config.Errors
 	if errors.As(err, &ce) {
 		var msgs []string
 		for _, e := range ce {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
@@ -39,9 +41,19 @@ type Problem struct {
 	Own, OwnLines string
 	// Reference is the figure each record keeps beside the
 	// recommendation's (a target, the start's): called once per run.
-	Reference func(ctx context.Context, cfg *engine.Config, workers int) (float64, error)
+	Reference func(ctx context.Context, cfg *engine.Setup, workers int) (float64, error)
 
 	precision float64 // autoselect's, once found
+}
+
+// Load parses config text, read from file, and prepares it for a run
+// (config.Parse, engine.Prepare): the configs of a problem's rows.
+func Load(file string, text []byte) (*engine.Setup, error) {
+	c, err := config.Parse(file, text)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Prepare(c, engine.For{})
 }
 
 // EdgeLoss is the spsa-autoselect row's edge-loss: fishtest's default
@@ -89,18 +101,18 @@ func (p *Problem) Precision() (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		cfg, err := engine.Parse(p.File, text)
+		cfg, err := Load(p.File, text)
 		if err != nil {
 			return 0, err
 		}
 		defer cfg.Close()
-		return cfg.Evolution.Generations, nil
+		return cfg.Config().Evolution.Generations, nil
 	}
 	// Too fine a precision plans more generations than the limit: the
 	// config is refused, which counts as too many.
 	above := func(prec float64) (bool, int, error) {
 		g, err := planned(prec)
-		var ce engine.ConfigErrors
+		var ce config.Errors
 		if errors.As(err, &ce) && ce.Covers("evolution.spsa-autoselect") {
 			return true, 0, nil
 		}
@@ -200,7 +212,7 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 		rec = &Record{Seed: seed}
 	}
 	done := len(rec.Figures)
-	if ck, cfg, err := engine.ReadCheckpoint(runDir); err == nil {
+	if ck, cfg, err := engine.ReadRun(runDir); err == nil {
 		cfg.Close()
 		if ck.Generation > p.Quarter(done+1) || done > 0 && ck.Generation < p.Quarter(done) {
 			if err := os.RemoveAll(runDir); err != nil {
@@ -218,7 +230,7 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := engine.Parse(p.File, text)
+	cfg, err := Load(p.File, text)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +248,7 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 		gen := p.Quarter(q)
 		// A run closes its config's outside program when it ends, so it
 		// gets a config of its own; cfg's measures the recommendations.
-		runCfg, err := engine.Parse(p.File, text)
+		runCfg, err := Load(p.File, text)
 		if err != nil {
 			return nil, err
 		}
@@ -264,7 +276,7 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 			if err != nil {
 				return nil, err
 			}
-			xs, err := Measure(ctx, cfg.GameOf(), player, opps, cfg.LowerIsBetter(), p.Deals, workers)
+			xs, err := Measure(ctx, cfg.Game(), player, opps, cfg.LowerIsBetter(), p.Deals, workers)
 			if err != nil {
 				return nil, err
 			}
@@ -284,7 +296,7 @@ func (p *Problem) Run(ctx context.Context, dir string, row Row, seed, workers in
 
 // Advance brings the run in runDir to generation gen: started from cfg,
 // or resumed with a budget of gen; it returns the checkpoint.
-func Advance(ctx context.Context, cfg *engine.Config, runDir string, gen, workers int) (*engine.Checkpoint, error) {
+func Advance(ctx context.Context, cfg *engine.Setup, runDir string, gen, workers int) (*engine.Checkpoint, error) {
 	opts := engine.Options{Dir: runDir, Workers: workers, Generations: gen}
 	if _, err := os.Stat(filepath.Join(runDir, rundir.CheckpointFile)); err == nil {
 		if _, err := engine.Resume(ctx, opts); err != nil {
@@ -293,7 +305,7 @@ func Advance(ctx context.Context, cfg *engine.Config, runDir string, gen, worker
 	} else if _, err := engine.Start(ctx, cfg, opts); err != nil {
 		return nil, err
 	}
-	ck, ckCfg, err := engine.ReadCheckpoint(runDir)
+	ck, ckCfg, err := engine.ReadRun(runDir)
 	if err != nil {
 		return nil, err
 	}

@@ -116,11 +116,11 @@ func TestPrecisionPlansTheBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := engine.Parse(b.Problem.File, text)
+		cfg, err := Load(b.Problem.File, text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		planned := cfg.Evolution.Generations
+		planned := cfg.Config().Evolution.Generations
 		cfg.Close()
 		if planned < gens-1 || planned > gens+1 {
 			t.Errorf("%d generations: precision %g plans %d", gens, prec, planned)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -79,6 +80,30 @@ func Defaults() Evolution {
 		e.own[m.Name] = m.Settings()
 	}
 	return e
+}
+
+// Clone returns a copy of e whose models' settings are copies too, so
+// that settling, choosing or planning the copy (a config prepared for
+// its game) leaves e as it was.
+func (e Evolution) Clone() Evolution {
+	c := e
+	c.own = make(map[string]Settings, len(e.own))
+	for name, s := range e.own {
+		c.own[name] = cloneSettings(s)
+	}
+	return c
+}
+
+// cloneSettings copies the struct a model's settings point to (a value
+// is copied with the interface).
+func cloneSettings(s Settings) Settings {
+	v := reflect.ValueOf(s)
+	if v.Kind() != reflect.Pointer {
+		return s
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	return c.Interface().(Settings)
 }
 
 // Settings returns the settings of the model named name.
@@ -167,8 +192,20 @@ func names() []string {
 func (e *Evolution) Settle(has func(key string) bool) { e.settings().Settle(e, has) }
 
 // Check reports every problem of the section without changing it
-// (yamlcheck's third step).
+// (yamlcheck's third step): CheckWritten's, then each model's own
+// settings', which see what the rest of the config asks of the run
+// (Uses: set it first).
 func (e *Evolution) Check(has func(key string) bool, bad Bad) {
+	e.CheckWritten(has, bad)
+	for _, m := range Models {
+		e.own[m.Name].Check(e, m == e.Model, bad)
+	}
+}
+
+// CheckWritten reports the problems of the section that the section
+// shows alone: sizes, operators, and keys of another model than the
+// run's.
+func (e *Evolution) CheckWritten(has func(key string) bool, bad Bad) {
 	if e.Population < 2 {
 		bad("evolution.population", "%d: want at least 2", e.Population)
 	}
@@ -188,9 +225,6 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 				bad(key, "belongs to model %s, and the model is %s", m.Name, e.Model.Name)
 			}
 		}
-	}
-	for _, m := range Models {
-		e.own[m.Name].Check(e, m == e.Model, bad)
 	}
 }
 

@@ -105,7 +105,7 @@ func TestBenchFiguresAreTheRecommendations(t *testing.T) {
 			if err != nil || rec == nil || !rec.Done() || len(rec.Genes) != quality.Quarters {
 				t.Fatalf("%s seed %d: record %+v, %v", model, seed, rec, err)
 			}
-			ck, cfg, err := engine.ReadCheckpoint(filepath.Join(dir, model, fmt.Sprintf("seed%d", seed)))
+			ck, cfg, err := engine.ReadRun(filepath.Join(dir, model, fmt.Sprintf("seed%d", seed)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,13 +163,13 @@ func TestBenchFiguresAreTheRecommendations(t *testing.T) {
 
 // directShots is the mean shots of the tuned shooter at genes against
 // the config's random placer on the bench's fresh deals, played here.
-func directShots(t *testing.T, cfg *engine.Config, genes []float64, deals int) float64 {
+func directShots(t *testing.T, cfg *engine.Setup, genes []float64, deals int) float64 {
 	t.Helper()
 	vals, err := cfg.Space().Decode(genes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := cfg.GameOf()
+	g := cfg.Game()
 	shooter, err := g.NewPlayer(g.Roles()[0], "tuned", vals)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
@@ -72,8 +74,8 @@ start without a token or --creds.`,
 
 // check checks every flag once parsed, changing nothing.
 func (o *workerOptions) check() error {
-	if o.workers < 0 || o.workers > engine.MaxWorkers {
-		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	if o.workers < 0 || o.workers > config.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	}
 	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}

@@ -9,6 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evotune/evotune/engine/config"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"gopkg.in/yaml.v3"
@@ -28,7 +31,7 @@ func TestGenerationLineFits80Columns(t *testing.T) {
 		{false, engine.GenStats{Best: 0.5123456, Mean: 0.4987654}, engine.Member{Figure: fitness.Figure{Fitness: 0.5123456, CI95: [2]float64{0.4912345, 0.5334567}, Games: 123_456_789}}, 99 * time.Hour},
 		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
 	} {
-		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
+		line := generationLine(config.MaxGenerations, config.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
 		if n := utf8.RuneCountInString(line); n > 80 {
 			t.Errorf("%d columns: %q", n, line)
 		}
@@ -89,7 +92,7 @@ remeasure:
 		t.Fatalf("resume of the finished run: exit %d: %s", code, errs)
 	}
 	var s struct {
-		engine.Summary
+		runs.Summary
 		WallSeconds float64 `json:"wall_seconds"`
 	}
 	if err := json.Unmarshal([]byte(js), &s); err != nil {

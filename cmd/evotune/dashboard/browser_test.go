@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/bench/quality"
+
 	"github.com/chromedp/chromedp"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/genome"
@@ -274,7 +276,7 @@ func figures(v float64, ci [2]float64) string {
 // decoded here.
 func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint, best []float64) {
 	t.Helper()
-	cfg, err := engine.Parse("checkpoint#config", []byte(ck.Config))
+	cfg, err := quality.Load("checkpoint#config", []byte(ck.Config))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +386,7 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 	}
 	t.Logf("the page went from %v to %v generations without a reload", first, gained)
 	pts, tol := linePoints(t, ctx, "s0-fitness", "generation's best")
-	ck, _, err := engine.ReadCheckpoint(dir)
+	ck, _, err := engine.ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/plot"
@@ -70,10 +72,10 @@ func (s *Server) comparePage(runs []*run) comparePage {
 		return p
 	}
 	var views []*engine.SpeciesView
-	var cfgs []*engine.Config
+	var cfgs []*config.Config
 	var dirs []string
 	for i, r := range runs {
-		if r.Ins == nil || r.Ins.Config == nil || len(r.Ins.Views) == 0 {
+		if r.Ins == nil || r.Ins.Setup == nil || len(r.Ins.Views) == 0 {
 			msg := "nothing readable yet"
 			if r.Err != nil {
 				msg = r.Err.Error()
@@ -82,7 +84,7 @@ func (s *Server) comparePage(runs []*run) comparePage {
 			return p
 		}
 		v := &r.Ins.Views[0]
-		views, cfgs, dirs = append(views, v), append(cfgs, r.Ins.Config), append(dirs, r.dir)
+		views, cfgs, dirs = append(views, v), append(cfgs, r.Ins.Setup.Config()), append(dirs, r.dir)
 		c := compared{ID: r.id, Dir: r.dir, Colour: plot.Series[i%len(plot.Series)], Class: fmt.Sprintf("c%d", i%len(plot.Series)), Name: r.Ins.Header.Name}
 		rec := v.Recommended()
 		_, figure := v.RecommendedFrom()
@@ -112,7 +114,7 @@ func (s *Server) comparePage(runs []*run) comparePage {
 
 // sameGame says what differs when the runs do not play one game under
 // one set of rules.
-func sameGame(cfgs []*engine.Config, dirs []string) string {
+func sameGame(cfgs []*config.Config, dirs []string) string {
 	for i := 1; i < len(cfgs); i++ {
 		a, b := cfgs[0], cfgs[i]
 		if a.Game != b.Game {

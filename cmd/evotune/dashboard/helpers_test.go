@@ -52,7 +52,7 @@ func finishedRun(t testing.TB, dir, name, text string) (string, *engine.Checkpoi
 	if _, err := engine.Start(context.Background(), cfg, engine.Options{Dir: run, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	ck, _, err := engine.ReadCheckpoint(run)
+	ck, _, err := engine.ReadRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}

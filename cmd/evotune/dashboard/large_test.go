@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
@@ -81,7 +83,7 @@ evolution:
 	if n := cfg.Space().Len(); n != largeKnobs {
 		t.Fatalf("%d knobs, want %d", n, largeKnobs)
 	}
-	game, ok := cfg.GameOf().(interface{ Description() *external.Description })
+	game, ok := cfg.Game().(interface{ Description() *external.Description })
 	if !ok {
 		t.Fatal("not an outside game")
 	}
@@ -203,9 +205,9 @@ func TestBrowserLoadsALargeRun(t *testing.T) {
 		t.Skip("writes an 8 MB checkpoint")
 	}
 	ctx := newBrowser(t)
-	runs := t.TempDir()
-	largeRun(t, runs)
-	ts, _ := serve(t, "", runs)
+	runsDir := t.TempDir()
+	largeRun(t, runsDir)
+	ts, _ := serve(t, "", runsDir)
 	// The first load reads the checkpoint; the next are served from the
 	// reader's cache, as a watched run's page is between checkpoints.
 	first := loadLarge(t, ctx, ts.URL+"/run?r=0/large")
@@ -217,11 +219,11 @@ func TestBrowserLoadsALargeRun(t *testing.T) {
 	// The weight grid's heat map holds the recommended best's cells, as the
 	// run's space decodes its genes, each where its row and column are
 	// drawn.
-	ins, err := engine.Inspect(filepath.Join(runs, "large"))
+	ins, err := runs.Inspect(filepath.Join(runsDir, "large"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, err := ins.Config.Space().Decode(ins.Views[0].Recommended().Genes)
+	vals, err := ins.Setup.Space().Decode(ins.Views[0].Recommended().Genes)
 	if err != nil {
 		t.Fatal(err)
 	}

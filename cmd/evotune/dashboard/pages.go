@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/plot"
 )
@@ -70,7 +72,7 @@ type runPage struct {
 
 func (s *Server) runPage(r *run) runPage {
 	p := runPage{Run: r, Title: filepath.Base(r.dir)}
-	h := engine.ConfigHeader{}
+	h := runs.Header{}
 	if r.Ins != nil {
 		h = r.Ins.Header
 	}
@@ -371,7 +373,7 @@ func racingPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, b
 	for _, h := range v.History {
 		saved = saved || h.Saved > 0
 	}
-	if r.Ins.Config == nil || r.Ins.Config.Racing == nil && !saved {
+	if r.Ins.Setup == nil || r.Ins.Setup.Config().Racing == nil && !saved {
 		return panel{}, false
 	}
 	bars := plot.Bars{Title: "games played and saved per generation", ID: sid + "-racing", Width: 1180, Height: 240}
@@ -386,7 +388,7 @@ func racingPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, b
 // generation, for a model that has one (model.Spreader: CMA-ES's step
 // size, SPSA's perturbation size c_k).
 func spreadPanel(s *Server, r *run, v *engine.SpeciesView, sid string) (panel, bool) {
-	if r.Ins.Config == nil || r.Ins.Checkpoint == nil || v.Label != "" {
+	if r.Ins.Setup == nil || r.Ins.Checkpoint == nil || v.Label != "" {
 		return panel{}, false
 	}
 	spread, ok, err := s.spreads.spread(r)
@@ -494,11 +496,12 @@ func commandsPanel(s *Server, r *run) (panel, bool) {
 	var cmds []command
 	dir := r.dir
 	if r.Ins != nil && r.Ins.Checkpoint != nil {
-		if r.Ins.Config != nil {
+		if r.Ins.Setup != nil {
 			// The command the run itself advises when it ends: a sequential
 			// test of the gain it measured, else an eval.
-			next := r.Ins.Config.RunSummary(dir, r.Ins.Checkpoint, r.Budget()).Next
-			cmds = append(cmds, command{"test the recommended best on seeds the run did not use", next})
+			if sum, err := runs.Summarize(dir, r.Ins.Checkpoint, r.Ins.Setup, r.Budget()); err == nil {
+				cmds = append(cmds, command{"test the recommended best on seeds the run did not use", sum.Next})
+			}
 		}
 		cmds = append(cmds, command{"compare it with another run of the same game, on shared fresh deals", "evotune compare " + shellQuote(dir) + " OTHER_RUN_DIR"})
 	}

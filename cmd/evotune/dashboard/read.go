@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/rundir"
 )
@@ -32,8 +33,8 @@ const (
 // run is what the pages show of a run directory.
 type run struct {
 	entry
-	Ins     *engine.Inspection // nil when the directory could not be read at all
-	Err     error              // what could not be read, if anything
+	Ins     *runs.Inspection // nil when the directory could not be read at all
+	Err     error            // what could not be read, if anything
 	State   State
 	Updated time.Time // the checkpoint's modification time
 	Log     runLog
@@ -77,7 +78,7 @@ type reader struct {
 
 type cached struct {
 	key string
-	ins *engine.Inspection
+	ins *runs.Inspection
 	err error
 }
 
@@ -117,7 +118,7 @@ func (rd *reader) read(e entry) *run {
 	rd.mu.Unlock()
 	if !ok || c.key != key {
 		rd.slots <- struct{}{}
-		c.ins, c.err = engine.Inspect(e.abs)
+		c.ins, c.err = runs.Inspect(e.abs)
 		<-rd.slots
 		c.key = key
 		rd.mu.Lock()
@@ -158,7 +159,7 @@ func (r *run) state() State {
 		return Starting
 	case r.Ins.Held:
 		return Running
-	case r.Ins.Checkpoint == nil && errors.Is(r.Err, engine.ErrNoCheckpointYet):
+	case r.Ins.Checkpoint == nil && errors.Is(r.Err, runs.ErrNoCheckpointYet):
 		return Stopped // before its first generation ended
 	case r.Ins.Checkpoint == nil:
 		return Unreadable

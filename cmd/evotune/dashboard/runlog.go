@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
 )
 
 // logLimit is how much of run.log's end is read: about 20,000 generation
@@ -92,7 +92,7 @@ func parseLog(data []byte, cut bool) runLog {
 			m := genLine.FindStringSubmatch(text)
 			g := logGen{At: at}
 			var err error
-			if g.Gen, err = strconv.Atoi(m[1]); err != nil || g.Gen < 1 || g.Gen > engine.MaxGenerations {
+			if g.Gen, err = strconv.Atoi(m[1]); err != nil || g.Gen < 1 || g.Gen > config.MaxGenerations {
 				continue // not a line evotune wrote
 			}
 			g.Games, _ = strconv.Atoi(m[3])
@@ -133,7 +133,7 @@ func parseLog(data []byte, cut bool) runLog {
 // budget reads a generation budget, 0 when it is not one evotune allows.
 func budget(s string) int {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > engine.MaxGenerations {
+	if err != nil || n < 1 || n > config.MaxGenerations {
 		return 0
 	}
 	return n

@@ -370,7 +370,7 @@ func (s *Server) events(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// spreads keeps models' replays (engine.Config.ModelSpread) by checkpoint
+// spreads keeps models' replays (engine.Setup.ModelSpread) by checkpoint
 // version.
 type spreads struct {
 	mu   sync.Mutex
@@ -392,7 +392,7 @@ func (c *spreads) spread(r *run) (model.Spread, bool, error) {
 	if res, ok := c.done[key]; ok {
 		return res.s, res.ok, res.err
 	}
-	sp, ok, err := r.Ins.Config.ModelSpread(r.Ins.Checkpoint)
+	sp, ok, err := r.Ins.Setup.ModelSpread(r.Ins.Checkpoint)
 	if len(c.done) > 64 {
 		clear(c.done)
 	}

@@ -318,7 +318,7 @@ func TestDamagedRunsAreMessages(t *testing.T) {
 		"fifo":         "not a regular file",
 		"dir":          "not a regular file",
 		"link":         "symbolic link",
-		"badconfig":    "does not load here",
+		"badconfig":    "no longer loads",
 		"starting":     "no checkpoint yet",
 		"lockonly":     "no checkpoint",
 		"control":      `\x1b`,

@@ -177,7 +177,7 @@ func TestBrowserShowsAModelsStepSize(t *testing.T) {
 		text := strings.Replace(liteConfig, "  model: generational\n", "  model: "+tc.model+"\n", 1)
 		text = strings.Replace(text, "  elitism: 2\n", "", 1)
 		dir, _ := finishedRun(t, runs, tc.model, text)
-		ck, cfg, err := engine.ReadCheckpoint(dir)
+		ck, cfg, err := engine.ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

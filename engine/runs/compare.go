@@ -1,4 +1,4 @@
-package engine
+package runs
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 )
@@ -88,14 +90,16 @@ var ErrNotComparable = errors.New("runs do not compare")
 // comparedRun is a run being compared.
 type comparedRun struct {
 	dir string
-	ck  *Checkpoint
-	cfg *Config
+	ck  *engine.Checkpoint
+	s   *engine.Setup
+	rec engine.SpeciesView // its main species
 }
 
 // Compare plays the recommended bests of the runs in dirs on shared
-// fresh deals. Each run's checkpoint is read as resume reads it (an
-// outside program is started and asked what it offers); the games are
-// played in the first run's game.
+// fresh deals. Each run is read as every reader reads it
+// (engine.ReadRun: an outside program is described as the run recorded
+// it, not started); the games are played in the first run's game, which
+// starts an outside program's processes only to play them.
 func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparison, error) {
 	if len(dirs) < 2 {
 		return nil, fmt.Errorf("%w: want two or more runs, got %d", ErrNotComparable, len(dirs))
@@ -103,19 +107,24 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 	var runs []comparedRun
 	defer func() {
 		for _, r := range runs {
-			r.cfg.Close()
+			r.s.Close()
 		}
 	}()
 	for _, d := range dirs {
-		ck, cfg, err := ReadCheckpoint(d)
+		ck, s, err := engine.ReadRun(d)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, comparedRun{dir: d, ck: ck, cfg: cfg})
+		views, err := s.Views(ck)
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("%s: %w", d, err)
+		}
+		runs = append(runs, comparedRun{dir: d, ck: ck, s: s, rec: views[0]})
 	}
-	first := runs[0].cfg
+	first := runs[0].s.Config()
 	for _, r := range runs[1:] {
-		c := r.cfg
+		c := r.s.Config()
 		switch {
 		case c.Game != first.Game:
 			return nil, fmt.Errorf("%w: %s plays %s, %s plays %s", ErrNotComparable, runs[0].dir, first.Game, r.dir, c.Game)
@@ -127,42 +136,42 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 			return nil, fmt.Errorf("%w: %s measures %s, %s measures %s", ErrNotComparable, runs[0].dir, first.ObjectiveName(), r.dir, c.ObjectiveName())
 		}
 	}
-	score := first.Fitness.Objective == Score
+	score := first.Fitness.Objective == config.Score
 	if opts.Games < 1 || score && opts.Games%2 != 0 {
-		return nil, fmt.Errorf("engine: compare: %d games: want at least 1, and an even number for a score (seat-swapped pairs)", opts.Games)
+		return nil, fmt.Errorf("runs: compare: %d games: want at least 1, and an even number for a score (seat-swapped pairs)", opts.Games)
 	}
-	sp := first.species[0]
+	game := runs[0].s.Game()
 	cmp := &Comparison{Game: first.Game, Measure: first.ObjectiveName(), Direction: "higher is better", Seed: opts.Seed, Games: opts.Games}
-	if sp.minimise {
+	if runs[0].s.LowerIsBetter() {
 		cmp.Direction = "lower is better"
 	}
 	// The opponents: the first run's baselines, else (a solo game) its
 	// default opponent.
-	opps := sp.baselines
-	cmp.Opponents = slices.Clone(first.Fitness.Baselines.Opponents)
+	opps, names, err := runs[0].s.Baselines()
+	if err != nil && !errors.Is(err, engine.ErrNoBaselines) {
+		return nil, err
+	}
+	cmp.Opponents = names
 	if len(opps) == 0 && !score {
-		opp, err := first.defaultOpponent()
+		opp, name, err := defaultOpponent(game)
 		if err != nil {
 			return nil, err
 		}
-		opps, cmp.Opponents = []fitness.Player{opp}, []string{first.solo.DefaultOpponent}
+		opps, cmp.Opponents = []fitness.Player{opp}, []string{name}
 	}
 	players := make([]fitness.Player, len(runs))
 	for i, r := range runs {
 		// The run's recommended player: best.yaml's first, the remeasure's
-		// winner where there is one.
-		rec := exportOrder(r.cfg.species[0], r.ck.SpeciesState)[0]
-		best := rec.Member
-		vals, err := r.cfg.species[0].space.Decode(best.Genes)
-		if err != nil {
+		// winner where there is one, built as the run built it.
+		best := r.rec.Recommended()
+		var err error
+		if players[i], err = r.s.TunedPlayer(best.Genes); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.dir, err)
 		}
-		if players[i], err = first.game.NewPlayer(sp.role, r.cfg.Player, vals); err != nil {
-			return nil, fmt.Errorf("%s: %w", r.dir, err)
-		}
-		cr := ComparedRun{Dir: r.dir, Name: r.cfg.Name, Player: r.cfg.Player,
+		c := r.s.Config()
+		cr := ComparedRun{Dir: r.dir, Name: c.Name, Player: c.Player,
 			Selected: fitness.Figure{Fitness: best.Fitness, Games: best.Games, CI95: best.CI95}}
-		if rec.Rank == modelPick {
+		if r.rec.RecommendedRank == 0 {
 			cr.Selected = fitness.Figure{} // selection never played the model's own recommendation
 		}
 		if vd := r.ck.Verdict; vd != nil && vd.Games > 0 {
@@ -193,7 +202,7 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 					ms[g] = fitness.Match{A: players[i], B: opp, Seed: fitness.Derive(opts.Seed, compareStream, uint64(o), uint64(g))}
 				}
 			}
-			xs, f, err := play(ctx, first.game, ms, score, opts.Workers, progress)
+			xs, f, err := play(ctx, game, ms, score, opts.Workers, progress)
 			if err != nil {
 				return nil, err
 			}
@@ -218,7 +227,7 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 					ms[g].A, ms[g].B = players[b], players[a]
 				}
 			}
-			outs, err := fitness.PlayMatches(ctx, first.game, ms, opts.Workers, progress)
+			outs, err := fitness.PlayMatches(ctx, game, ms, opts.Workers, progress)
 			if err != nil {
 				return nil, err
 			}
@@ -248,7 +257,7 @@ func play(ctx context.Context, g fitness.Game, ms []fitness.Match, score bool, w
 	if !score {
 		sg, ok := g.(fitness.SoloGame)
 		if !ok {
-			return nil, fitness.Figure{}, fmt.Errorf("engine: compare: %s has no solo games", g.Name())
+			return nil, fitness.Figure{}, fmt.Errorf("runs: compare: %s has no solo games", g.Name())
 		}
 		costs, err := fitness.PlaySoloMatches(ctx, sg, ms, workers, progress)
 		if err != nil {
@@ -279,10 +288,13 @@ func pentanomial(outs []fitness.Outcome) stats.Pentanomial {
 	return p
 }
 
-// defaultOpponent is the solo game's default opponent, built.
-func (c *Config) defaultOpponent() (fitness.Player, error) {
-	if !c.hasSolo || c.solo.Opponent == "" {
-		return nil, nil // a solo game of one seat
+// defaultOpponent is solo game g's default opponent, built, and its
+// spec; nil for a solo game of one seat.
+func defaultOpponent(g fitness.Game) (fitness.Player, string, error) {
+	solo, ok := fitness.SoloOf(g)
+	if !ok || solo.Opponent == "" {
+		return nil, solo.DefaultOpponent, nil // a solo game of one seat
 	}
-	return fitness.ParseSpec(c.game, c.solo.Opponent, c.solo.DefaultOpponent)
+	p, err := fitness.ParseSpec(g, solo.Opponent, solo.DefaultOpponent)
+	return p, solo.DefaultOpponent, err
 }

@@ -1,4 +1,4 @@
-package engine
+package runs
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/rundir"
@@ -43,8 +45,8 @@ type Summary struct {
 	// Next is the command that tests the result on deals of its own.
 	Next string `json:"next"`
 	// Stopped says why the run ended before its budget (stop:).
-	Stopped *StopReason `json:"stopped,omitempty"`
-	Budget  int         `json:"budget"`
+	Stopped *engine.StopReason `json:"stopped,omitempty"`
+	Budget  int                `json:"budget"`
 }
 
 // SummaryPlayer is the recommended player's figures: selection's (biased
@@ -67,122 +69,92 @@ type SummaryStart struct {
 	Fresh  *fitness.Figure `json:"fresh,omitempty"`
 }
 
-// summary describes the finished run whose species stand at states
-// (main species first).
-func (r *runner) summary(states []SpeciesState) *Summary {
-	return r.cfg.summary(r.dir, states, r.budget)
-}
-
-// RunSummary is the summary of the run in dir whose checkpoint is ck and
-// whose budget is budget, as the run printed it when it finished: what
-// the dashboard shows of a finished run.
-func (c *Config) RunSummary(dir string, ck *Checkpoint, budget int) *Summary {
-	return c.summary(dir, ck.states(), budget)
-}
-
-func (c *Config) summary(dir string, states []SpeciesState, budget int) *Summary {
-	st := states[0]
-	sp := c.species[0]
-	s := &Summary{Dir: dir, Objective: c.ObjectiveName(), LowerIsBetter: sp.minimise,
-		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(sp.label, rundir.BestFile))}
+// Summarize is the summary of the run in dir whose checkpoint is ck,
+// whose Setup is s and whose budget is budget: what the run says when it
+// finishes, and what the dashboard shows of a finished run.
+func Summarize(dir string, ck *engine.Checkpoint, s *engine.Setup, budget int) (*Summary, error) {
+	views, err := s.Views(ck)
+	if err != nil {
+		return nil, err
+	}
+	v := &views[0]
+	st := ck.SpeciesState
+	c := s.Config()
+	sum := &Summary{Dir: dir, Objective: c.ObjectiveName(), LowerIsBetter: v.Minimise,
+		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(v.Label, rundir.BestFile))}
 	for _, h := range st.History {
-		s.Games += h.Games
+		sum.Games += h.Games
 	}
-	for _, st := range states {
-		s.RemeasureGames += playedAtEnd(st)
+	sum.RemeasureGames += ck.EndGames()
+	if ck.Rivals != nil {
+		sum.RemeasureGames += ck.Rivals.EndGames()
 	}
-	best := exportOrder(sp, st)[0]
-	s.Best = SummaryPlayer{HallOfFameRank: best.Rank, Generation: best.Generation + 1,
+	best := v.Recommended()
+	sum.Best = SummaryPlayer{HallOfFameRank: v.RecommendedRank, Generation: best.Generation + 1,
 		Selection: best.Figure}
-	if best.Rank == modelPick {
-		s.Best.From, s.Best.Selection = c.pickFrom(), fitness.Figure{}
+	if v.RecommendedRank == 0 { // the model's own recommendation
+		sum.Best.From, sum.Best.Selection = v.ModelPick, fitness.Figure{}
 	}
 	for _, rm := range st.Remeasured {
-		if rm.Rank == best.Rank {
+		if rm.Rank == v.RecommendedRank {
 			f := rm.Figure
-			s.Best.Remeasured = &f
+			sum.Best.Remeasured = &f
 		}
 	}
-	if v := st.Verdict; v != nil && v.Games > 0 {
-		f := v.Figure
-		s.Best.Fresh = &f
-		s.Against, s.Difference, s.Pairs = v.Against, v.Difference, v.Pairs
-		if v.Against != againstRunnerUp && v.StartGenes != nil {
-			s.Start = &SummaryStart{Source: "defaults", Fresh: v.Start}
-			if len(sp.starts) > 0 {
-				s.Start.Source = "first seed"
-			}
+	if vd := st.Verdict; vd != nil && vd.Games > 0 {
+		f := vd.Figure
+		sum.Best.Fresh = &f
+		sum.Against, sum.Difference, sum.Pairs = vd.Against, vd.Difference, vd.Pairs
+		if vd.Against != engine.AgainstRunnerUp && vd.StartGenes != nil {
+			sum.Start = &SummaryStart{Source: v.StartSource, Fresh: vd.Start}
 		}
-		if v.Pairs != nil {
-			e := v.Pairs.Elo()
-			s.Elo = &e
+		if vd.Pairs != nil {
+			e := vd.Pairs.Elo()
+			sum.Elo = &e
 		}
 	}
-	s.Next = c.nextCommand(s)
-	s.Budget = budget
-	if why := c.stopRule(st.History); why != nil && why.Generation < budget {
-		s.Stopped = why
+	sum.Next = nextCommand(s, v, sum)
+	sum.Budget = budget
+	if why := s.Stopped(st.History); why != nil && why.Generation < budget {
+		sum.Stopped = why
 	}
-	return s
+	return sum, nil
 }
-
-// playedAtEnd counts the games a species' remeasure and verdict played:
-// a round among the best counts each game for both its players.
-func playedAtEnd(st SpeciesState) int {
-	n := 0
-	for _, rm := range st.Remeasured {
-		n += rm.Games
-	}
-	v := st.Verdict
-	if v != nil && v.Against != againstBaselines {
-		n /= 2
-	}
-	if v != nil {
-		n += v.Games
-		if v.Start != nil {
-			n += v.Start.Games
-		}
-	}
-	return n
-}
-
-// remeasureGames is what the end-of-run remeasure and verdict of every
-// species are expected to play, before they do (for the ETA).
-func (r *runner) remeasureGames() int { return r.cfg.endGames(r.budget) }
 
 // nextCommand is the command that tests the recommended player on deals
 // of its own: sprt against the baseline opponent head to head, or
 // against the player's defaults on a solo measure; eval where the run
-// found no gain to test.
-func (c *Config) nextCommand(s *Summary) string {
-	sp := c.species[0]
+// found no gain to test. v is the run's main species.
+func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
+	c := s.Config()
+	solo, _ := fitness.SoloOf(s.Game())
 	args := []string{"evotune"}
 	game := c.Game
 	if len(c.Command) > 0 {
 		game = ""
 	}
-	player := "tuned:" + s.BestFile
+	player := "tuned:" + sum.BestFile
 	tail := []string{"--seed", "2"}
-	if c.Fitness.Objective == Solo {
+	if c.Fitness.Objective == config.Solo {
 		gain := 0.0
-		if s.Difference != nil && s.Difference.CI95[1] < 0 {
-			gain = s.Difference.Value
+		if sum.Difference != nil && sum.Difference.CI95[1] < 0 {
+			gain = sum.Difference.Value
 		}
 		if gain == 0 {
 			args = append(args, "eval")
-			tail = append([]string{"--player", player, "--player", sp.player, "--games", "20000"}, tail...)
+			tail = append([]string{"--player", player, "--player", v.Player, "--games", "20000"}, tail...)
 		} else {
 			// H1: half the gain the verdict measured.
 			args = append(args, "sprt")
-			tail = append([]string{"--player", player, "--vs", sp.player, "--diff0", "0", "--diff1", strconv.FormatFloat(roundSig(gain/2, 2), 'g', -1, 64)}, tail...)
+			tail = append([]string{"--player", player, "--vs", v.Player, "--diff0", "0", "--diff1", strconv.FormatFloat(roundSig(gain/2, 2), 'g', -1, 64)}, tail...)
 		}
-		if len(sp.baselines) > 0 && len(c.Fitness.Baselines.Opponents) > 0 && c.solo.DefaultOpponent != c.Fitness.Baselines.Opponents[0] {
-			tail = append(tail, "--opponent", c.displaySpec(c.Fitness.Baselines.Opponents[0]))
+		if len(v.Baselines) > 0 && solo.DefaultOpponent != v.Baselines[0] {
+			tail = append(tail, "--opponent", displaySpec(c, v.Baselines[0]))
 		}
 	} else {
-		vs := sp.player
-		if len(c.Fitness.Baselines.Opponents) > 0 && len(sp.baselines) > 0 {
-			vs = c.displaySpec(c.Fitness.Baselines.Opponents[0])
+		vs := v.Player
+		if len(v.Baselines) > 0 {
+			vs = displaySpec(c, v.Baselines[0])
 		}
 		args = append(args, "sprt")
 		tail = append([]string{"--player", player, "--vs", vs, "--elo0", "0", "--elo1", "5"}, tail...)
@@ -196,11 +168,16 @@ func (c *Config) nextCommand(s *Summary) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		args = append(args, "--rule", k+"="+c.displayRule(k, c.Rules[k]))
+		value := c.Rules[k]
+		if solo.OpponentRule == k {
+			// A rule option that names a player (Battleship's placer).
+			value = displaySpec(c, value)
+		}
+		args = append(args, "--rule", k+"="+value)
 	}
 	if len(c.Command) > 0 {
 		args = append(args, "--command", quoteArg(strings.Join(c.Command, " ")))
-		if dir := displayPath(filepath.Join(c.baseDir, c.Dir)); dir != "." {
+		if dir := displayPath(filepath.Join(c.BaseDir(), c.Dir)); dir != "." {
 			args = append(args, "--dir", dir)
 		}
 		envs := make([]string, 0, len(c.Env))
@@ -220,21 +197,12 @@ func (c *Config) nextCommand(s *Summary) string {
 
 // displaySpec is a player spec as a command line run from here names
 // it: a file relative to the config's directory joined to it.
-func (c *Config) displaySpec(spec string) string {
+func displaySpec(c *config.Config, spec string) string {
 	name, file, ok := strings.Cut(spec, ":")
 	if !ok || file == "" || filepath.IsAbs(file) {
 		return spec
 	}
-	return name + ":" + displayPath(filepath.Join(c.baseDir, file))
-}
-
-// displayRule is a rule option's value as a command line gives it: one
-// that names a player (Battleship's placer) resolved like displaySpec.
-func (c *Config) displayRule(key, value string) string {
-	if c.solo.OpponentRule == key {
-		return c.displaySpec(value)
-	}
-	return value
+	return name + ":" + displayPath(filepath.Join(c.BaseDir(), file))
 }
 
 // displayPath cleans a path for a command line.

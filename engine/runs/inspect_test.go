@@ -1,10 +1,8 @@
-package engine
+package runs
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,23 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evotune/evotune/engine/model"
-	"github.com/evotune/evotune/internal/spsa"
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/rundir"
 )
-
-// finishedRun runs crashConfig to its end in a fresh directory.
-func finishedRun(t *testing.T) string { return runTo(t, crashConfig) }
-
-// runTo runs config text to its end in a fresh directory.
-func runTo(t *testing.T, text string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "run")
-	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // TestInspectReadsAFinishedRun: what Inspect reads is the checkpoint, its
 // views drawn from it, with no lock held and nothing written.
@@ -39,7 +23,7 @@ func TestInspectReadsAFinishedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := ReadCheckpoint(dir)
+	want, _, err := engine.ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,18 +38,18 @@ func TestInspectReadsAFinishedRun(t *testing.T) {
 	if string(got) != string(wantJSON) {
 		t.Error("the inspected checkpoint is not the run's")
 	}
-	if len(ins.Views) != 1 || len(ins.Views[0].History) != 3 || len(ins.Views[0].Knobs) != ins.Config.Space().Len() {
+	if len(ins.Views) != 1 || len(ins.Views[0].History) != 3 || len(ins.Views[0].Knobs) != ins.Setup.Space().Len() {
 		t.Fatalf("views: %d species, %d rows", len(ins.Views), len(ins.Views[0].History))
 	}
 	for k, knob := range ins.Views[0].Knobs {
 		for g, v := range knob.Values {
 			genes := want.History[g].BestGenes
-			vals, err := ins.Config.Space().Decode(genes)
+			vals, err := ins.Setup.Space().Decode(genes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gene := ins.Config.Space().Genes()[k]
-			p, _ := ins.Config.Space().Params().Lookup(gene.Param)
+			gene := ins.Setup.Space().Genes()[k]
+			p, _ := ins.Setup.Space().Params().Lookup(gene.Param)
 			if p.Kind.String() == "float" && v != vals.Float(gene.Param) {
 				t.Errorf("knob %s, generation %d: %v, the checkpoint's best has %v", knob.Name, g+1, v, vals.Float(gene.Param))
 			}
@@ -155,7 +139,7 @@ func TestInspectRefusesDamage(t *testing.T) {
 		})
 	}
 	empty := t.TempDir()
-	if _, err := Inspect(empty); !errors.Is(err, ErrNotRunDir) {
+	if _, err := Inspect(empty); !errors.Is(err, engine.ErrNotRunDir) {
 		t.Errorf("an empty directory: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(empty, rundir.ConfigFile), []byte(crashConfig), 0o644); err != nil {
@@ -164,7 +148,7 @@ func TestInspectRefusesDamage(t *testing.T) {
 	if ins, err := Inspect(empty); !errors.Is(err, ErrNoCheckpointYet) || ins.Header.Name != "crash" {
 		t.Errorf("a run before its first checkpoint: %v, header %+v", err, ins.Header)
 	}
-	if _, err := Inspect(filepath.Join(empty, "absent")); !errors.Is(err, ErrNotRunDir) {
+	if _, err := Inspect(filepath.Join(empty, "absent")); !errors.Is(err, engine.ErrNotRunDir) {
 		t.Errorf("no directory: %v", err)
 	}
 }
@@ -176,7 +160,7 @@ func TestInspectStartsNoProgram(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 for the Pig example")
 	}
-	pig, err := filepath.Abs(filepath.Join("..", "examples", "pig", "pig.py"))
+	pig, err := filepath.Abs(filepath.Join("..", "..", "examples", "pig", "pig.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,12 +185,7 @@ evolution:
   tournament-size: 2
   elitism: 1
 `
-	dir := filepath.Join(work, "run")
-	cfg := loadText(t, work, config)
-	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Close()
+	dir := runIn(t, work, config)
 	if err := os.Remove(marker); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +223,7 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ck Checkpoint
+	var ck engine.Checkpoint
 	if err := json.Unmarshal(data, &ck); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +231,7 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 	// with a hash the file on disk does not have.
 	ck.Config = strings.Replace(ck.Config, "  baselines:\n", "  baselines:\n    opponents: ['tuned:"+placer+"']\n", 1)
 	ck.Files = map[string]string{"tuned:" + placer: strings.Repeat("0", 64)}
-	out, err := ck.encode()
+	out, err := json.Marshal(ck)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,85 +244,5 @@ func TestInspectRefusesChangedPlayerFiles(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "secret") {
 		t.Errorf("the message shows the file's contents: %v", err)
-	}
-}
-
-// TestModelSpreadReplaysTheRun: CMA-ES's spread is its model rebuilt
-// from the run's checkpoint, one row a generation, starting at the step
-// size the search starts with (0.15 in every gene); a model without one
-// says so, and a replay past MaxReplay is refused. SPSA's follows its
-// gain schedule.
-func TestModelSpreadReplaysTheRun(t *testing.T) {
-	text := strings.Replace(crashConfig, "  population: 4\n", "  model: cmaes\n  population: 12\n", 1)
-	text = strings.Replace(text, "  elitism: 1\n", "", 1)
-	text = strings.Replace(text, "  tournament-size: 2\n", "", 1)
-	dir := runTo(t, text)
-	ck, cfg, err := ReadCheckpoint(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cfg.Close()
-	sp, ok, err := cfg.ModelSpread(ck)
-	if err != nil || !ok {
-		t.Fatalf("spread of a CMA-ES run: %v, %v", ok, err)
-	}
-	if len(sp.RMS) != ck.Generation || len(sp.Min) != ck.Generation || len(sp.Max) != ck.Generation {
-		t.Fatalf("%d, %d, %d rows for %d generations", len(sp.RMS), len(sp.Min), len(sp.Max), ck.Generation)
-	}
-	for g := range sp.RMS {
-		if !(sp.Min[g] <= sp.RMS[g] && sp.RMS[g] <= sp.Max[g] && sp.Min[g] > 0) {
-			t.Errorf("generation %d: min %v, rms %v, max %v", g+1, sp.Min[g], sp.RMS[g], sp.Max[g])
-		}
-	}
-	if r := sp.RMS[0]; r < 0.1 || r > 0.2 {
-		t.Errorf("the first generation's spread is %v, the search starts at %v", r, model.DefaultStepSize)
-	}
-	long := *ck
-	dim := float64(cfg.Space().Len())
-	long.Generation = int(MaxReplay/(dim*dim*float64(len(ck.Population)))) + 1
-	if _, _, err := cfg.ModelSpread(&long); err == nil || !strings.Contains(err.Error(), "too long") {
-		t.Errorf("a replay of %d generations: %v", long.Generation, err)
-	}
-	other := finishedRun(t)
-	ck2, cfg2, err := ReadCheckpoint(other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cfg2.Close()
-	if _, ok, err := cfg2.ModelSpread(ck2); ok || err != nil {
-		t.Errorf("a generational run has a spread (%v, %v)", ok, err)
-	}
-	// SPSA's is c_k = c/(k+1)^gamma of each generation's first pair, c
-	// = c_end * pairs^gamma: 2 iterations a generation of 6 pairs each,
-	// 36 pairs planned over 3 generations, at the defaults.
-	text = strings.Replace(crashConfig, "  population: 4\n", "  model: spsa\n  population: 4\n", 1)
-	text = strings.Replace(text, "  elitism: 1\n", "", 1)
-	text = strings.Replace(text, "  tournament-size: 2\n", "", 1)
-	ck3, cfg3, err := ReadCheckpoint(runTo(t, text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cfg3.Close()
-	sp, ok, err = cfg3.ModelSpread(ck3)
-	if err != nil || !ok || len(sp.RMS) != ck3.Generation || ck3.Generation != 3 {
-		t.Fatalf("spread of an SPSA run: %v, %v, %d rows for %d generations", ok, err, len(sp.RMS), ck3.Generation)
-	}
-	// SPSA's replay reads its state: a run as long as CMA-ES's refused one
-	// is drawn (before, CMA-ES's bound refused it).
-	long3 := *ck3
-	dim3 := float64(cfg3.Space().Len())
-	long3.Generation = int(MaxReplay/(dim3*dim3*float64(len(ck3.Population)))) + 1
-	if _, ok, err := cfg3.ModelSpread(&long3); !ok || err != nil {
-		t.Errorf("an SPSA replay of %d generations: %v, %v", long3.Generation, ok, err)
-	}
-	c := spsa.StockfishCEnd * math.Pow(36, spsa.DefaultGamma)
-	for g := range sp.RMS {
-		want := c / math.Pow(float64(12*g+1), spsa.DefaultGamma)
-		for _, got := range []float64{sp.RMS[g], sp.Min[g], sp.Max[g]} {
-			if math.Abs(got-want) > 1e-12 {
-				t.Errorf("SPSA generation %d: min %v, rms %v, max %v, want c_k %v", g+1, sp.Min[g], sp.RMS[g], sp.Max[g], want)
-				break
-			}
-		}
 	}
 }

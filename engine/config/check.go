@@ -1,19 +1,17 @@
-package engine
+package config
 
 import (
 	"fmt"
 
-	"github.com/evotune/evotune/engine/model"
-	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
-// checkFoundations checks what the rest stands on, changing nothing: a
+// CheckFoundations checks what the rest stands on, changing nothing: a
 // game or a program to play it, a player, and program keys only with a
 // program. It says whether there is a game to prepare.
-func (c *Config) checkFoundations(p *yamlcheck.Checker) bool {
-	bad := func(key, format string, args ...any) { p.Add(p.Line(key), key, format, args...) }
+func (c *Config) CheckFoundations(p *yamlcheck.Checker) bool {
+	bad := p.Report
 	if c.Game == "" && len(c.Command) == 0 {
 		bad("game", "missing: name a game (see 'evotune games') or the command of a program that plays one")
 		return false
@@ -23,7 +21,7 @@ func (c *Config) checkFoundations(p *yamlcheck.Checker) bool {
 	}
 	if len(c.Command) == 0 {
 		for _, key := range []string{"dir", "env", "timeout", "audit", "program-files"} {
-			if c.has(key) {
+			if c.Has(key) {
 				bad(key, "belongs to a command: (an outside program), and there is none")
 			}
 		}
@@ -31,18 +29,23 @@ func (c *Config) checkFoundations(p *yamlcheck.Checker) bool {
 	return true
 }
 
-// check validates the prepared config's meaning, changing nothing, and
-// records every problem.
-func (c *Config) check(p *yamlcheck.Checker) {
-	bad := func(key, format string, args ...any) { p.Add(p.Line(key), key, format, args...) }
-	c.checkObjective(bad)
-	c.checkFitness(bad)
-	c.checkEvolution(bad)
-	c.checkLimits(bad)
-	c.checkRacing(bad)
-	c.checkRemeasure(bad)
+// Check validates the config's meaning, changing nothing, and records
+// every problem in p. b is what engine.Prepare built of its game, on a
+// config it prepared (WithGame, Plan); nil checks only what needs no
+// game: what depends on the objective, the species or the model's view
+// of the run (Evolution.Uses) is left out.
+func (c *Config) Check(p *yamlcheck.Checker, b *Built) {
+	bad := p.Report
+	if b != nil {
+		c.checkObjective(bad, &b.Game)
+	}
+	c.checkFitness(bad, b)
+	c.checkEvolution(bad, b)
+	c.checkLimits(bad, b)
+	c.checkRacing(bad, b)
+	c.checkRemeasure(bad, b)
 	c.checkStop(bad)
-	c.checkRating(bad)
+	c.checkRating(bad, b)
 	if !c.nameFromFile && !validName(c.Name) {
 		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
 	}
@@ -51,20 +54,23 @@ func (c *Config) check(p *yamlcheck.Checker) {
 	}
 }
 
-func (c *Config) checkObjective(bad func(key, format string, args ...any)) {
+// bad reports a problem at a key (yamlcheck.Checker.Report).
+type bad = func(key, format string, args ...any)
+
+func (c *Config) checkObjective(bad bad, g *Game) {
 	f := &c.Fitness
-	if !c.hasSolo && f.objective != Score.String() {
+	if !g.HasSolo && f.objective != Score.String() {
 		bad("fitness.objective", "%s has no solo measure: use score", c.Game)
-	} else if _, err := ParseObjective(f.objective, c.solo.Measure); err != nil {
+	} else if _, err := ParseObjective(f.objective, g.Solo.Measure); err != nil {
 		bad("fitness.objective", "%s", err)
 		return
 	}
-	if f.Objective == Score && !fitness.HasHeadToHead(c.game) {
-		bad("fitness.objective", "%s has no head-to-head play: use %s", c.Game, c.solo.Measure)
+	if f.Objective == Score && !g.HeadToHead {
+		bad("fitness.objective", "%s has no head-to-head play: use %s", c.Game, g.Solo.Measure)
 	}
 }
 
-func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
+func (c *Config) checkFitness(bad bad, b *Built) {
 	f := c.Fitness
 	for _, m := range []struct {
 		key    string
@@ -88,29 +94,45 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 	if c.Coevolve != nil && f.Population.Weight <= 0 && f.HallOfFame.Weight <= 0 {
 		bad("fitness", "co-evolving species meet only through the population or hall-of-fame modes: give one a weight")
 	}
-	if f.Objective == Solo && c.game != nil && c.Coevolve == nil {
+	if b != nil && !c.checkGameModes(bad, &b.Game) {
+		return
+	}
+	if f.Population.Weight > 0 && f.Population.Opponents < 1 {
+		bad("fitness.population.opponents", "%d: want at least 1", f.Population.Opponents)
+	}
+	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
+		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
+	}
+}
+
+// checkGameModes checks the fitness modes against the game g and the
+// objective; false ends checkFitness (what it would check next was said
+// already, or does not apply).
+func (c *Config) checkGameModes(bad bad, g *Game) bool {
+	f := c.Fitness
+	if f.Objective == Solo && c.Coevolve == nil {
 		against := "measured alone"
-		if c.solo.Opponent != "" {
-			against = fmt.Sprintf("measured against %vs", c.solo.Opponent)
+		if g.Solo.Opponent != "" {
+			against = fmt.Sprintf("measured against %vs", g.Solo.Opponent)
 		}
 		if f.Population.Weight > 0 {
-			bad("fitness.population", "the %s objective is %s: population games need the score objective", c.solo.Measure, against)
+			bad("fitness.population", "the %s objective is %s: population games need the score objective", g.Solo.Measure, against)
 		}
 		if f.HallOfFame.Weight > 0 {
-			bad("fitness.hall-of-fame", "the %s objective is %s: hall-of-fame games need the score objective", c.solo.Measure, against)
+			bad("fitness.hall-of-fame", "the %s objective is %s: hall-of-fame games need the score objective", g.Solo.Measure, against)
 		}
 	}
-	if f.Baselines.Weight > 0 && c.game != nil {
+	if f.Baselines.Weight > 0 {
 		opps := f.Baselines.Opponents
-		if f.Objective == Solo && !c.hasSolo {
-			return // said already: the game has no solo measure
+		if f.Objective == Solo && !g.HasSolo {
+			return false // said already: the game has no solo measure
 		}
 		switch {
-		case f.Objective == Solo && c.solo.Opponent == "":
+		case f.Objective == Solo && g.Solo.Opponent == "":
 			if len(opps) > 0 {
-				bad("fitness.baselines.opponents", "%s games of %s have no opponent: leave this out", c.solo.Measure, c.Game)
+				bad("fitness.baselines.opponents", "%s games of %s have no opponent: leave this out", g.Solo.Measure, c.Game)
 			}
-			return
+			return false
 		case f.Objective == Solo:
 		case len(opps) == 0:
 			bad("fitness.baselines.opponents", "missing: name the players every individual meets")
@@ -130,33 +152,18 @@ func (c *Config) checkFitness(bad func(key, format string, args ...any)) {
 			}
 		}
 	}
-	if f.Population.Weight > 0 && f.Population.Opponents < 1 {
-		bad("fitness.population.opponents", "%d: want at least 1", f.Population.Opponents)
-	}
-	if f.HallOfFame.Weight > 0 && f.HallOfFame.Members < 1 {
-		bad("fitness.hall-of-fame.members", "%d: want at least 1", f.HallOfFame.Members)
-	}
+	return true
 }
 
-// uses is what the config asks of a run beyond its evolution: section,
-// for a model to refuse what it cannot honour.
-func (c *Config) uses() model.Uses {
-	f := c.Fitness
-	u := model.Uses{Score: f.Objective == Score, Racing: c.Racing != nil, Coevolve: c.Coevolve != nil,
-		Baselines: f.Baselines.Weight > 0, Population: f.Population.Weight > 0, HallOfFame: f.HallOfFame.Weight > 0,
-		BaselineGames: f.Baselines.Games, PopulationGames: f.Population.Games, Rated: f.Population.Rating != MeanScore}
-	if c.main != nil && c.main.space != nil {
-		u.Genes = c.main.space.Len()
-	}
-	if c.main != nil {
-		u.BaselineOpponents = len(c.main.baselines)
-	}
-	return u
-}
-
-func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
+func (c *Config) checkEvolution(bad bad, b *Built) {
 	e := &c.Evolution
-	e.Check(c.has, bad)
+	if b != nil {
+		e.Check(c.Has, bad)
+	} else {
+		// The models' own checks see what the rest of the config asks of
+		// the run (Uses), which takes the game.
+		e.CheckWritten(c.Has, bad)
+	}
 	if c.Fitness.HallOfFame.Weight > 0 && c.Fitness.HallOfFame.Members > e.HallOfFame {
 		bad("fitness.hall-of-fame.members", "%d: more than the %d kept (evolution.hall-of-fame)", c.Fitness.HallOfFame.Members, e.HallOfFame)
 	}
@@ -167,7 +174,7 @@ func (c *Config) checkEvolution(bad func(key, format string, args ...any)) {
 		bad("fitness.population.opponents", "%d: more than the %d others in a population of %d",
 			c.Fitness.Population.Opponents, e.Population-1, e.Population)
 	}
-	if n := len(c.main.starts); n > e.Population {
-		bad("seeds", "%s for a population of %d", english.Count(n, "seed"), e.Population)
+	if b != nil && b.Main.Seeds > e.Population {
+		bad("seeds", "%s for a population of %d", english.Count(b.Main.Seeds, "seed"), e.Population)
 	}
 }

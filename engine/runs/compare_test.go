@@ -1,4 +1,4 @@
-package engine
+package runs
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/stats"
 )
 
@@ -94,7 +95,7 @@ func TestCompareRefusesWhatDoesNotCompare(t *testing.T) {
 		{"other games", []string{shots, mnk}, CompareOptions{Games: 4}, ErrNotComparable},
 		{"other rules", []string{shots, wide}, CompareOptions{Games: 4}, ErrNotComparable},
 		{"one run", []string{shots}, CompareOptions{Games: 4}, ErrNotComparable},
-		{"no run", []string{shots, filepath.Join(t.TempDir(), "none")}, CompareOptions{Games: 4}, ErrNotRunDir},
+		{"no run", []string{shots, filepath.Join(t.TempDir(), "none")}, CompareOptions{Games: 4}, engine.ErrNotRunDir},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Compare(context.Background(), tc.dirs, tc.opts); !errors.Is(err, tc.want) {

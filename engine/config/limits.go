@@ -1,8 +1,6 @@
-package engine
+package config
 
 import (
-	"fmt"
-
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/internal/fileio"
 )
@@ -32,14 +30,15 @@ const (
 // float64s in JSON take at most 24 characters, plus separators and
 // indentation.
 const (
-	checkpointBytesPerGene   = 32
-	checkpointBytesPerMember = 160
-	checkpointBytesPerRow    = 192
+	CheckpointBytesPerGene   = 32
+	CheckpointBytesPerMember = 160
+	CheckpointBytesPerRow    = 192
 )
 
-// checkLimits refuses sizes above the limits, and configs whose
-// checkpoint could outgrow what the checkpoint reader accepts.
-func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
+// checkLimits refuses sizes above the limits, and, once the species are
+// built (b), configs whose checkpoint could outgrow what the checkpoint
+// reader accepts.
+func (c *Config) checkLimits(bad bad, b *Built) {
 	f, e := c.Fitness, c.Evolution
 	for _, l := range []struct {
 		key   string
@@ -63,14 +62,18 @@ func (c *Config) checkLimits(bad func(key, format string, args ...any)) {
 	if c.Coevolve != nil && len(c.Coevolve.Opponents) > MaxOpponents {
 		bad("coevolve.opponents", "%d: more than the limit of %d", len(c.Coevolve.Opponents), MaxOpponents)
 	}
-	if size := c.checkpointBound(); size > fileio.MaxCheckpoint {
+	if b == nil {
+		return
+	}
+	if size := c.CheckpointBound(b); size > fileio.MaxCheckpoint {
 		bad("evolution", "its checkpoint could reach %s, more than the limit of %s: lower population, offspring, hall-of-fame or generations",
 			fileio.Size(size), fileio.Size(fileio.MaxCheckpoint))
 	}
 }
 
-// checkpointBound is the most bytes the config's checkpoint can take.
-func (c *Config) checkpointBound() int64 {
+// CheckpointBound is the most bytes the checkpoint of a run of the
+// config can take, with the species b says were built.
+func (c *Config) CheckpointBound(b *Built) int64 {
 	e := &c.Evolution
 	// A generation's pool: the population, and what the model evaluates
 	// beside it (down-to-size's offspring).
@@ -78,18 +81,14 @@ func (c *Config) checkpointBound() int64 {
 		int64(min(e.HallOfFame, MaxHallOfFame))
 	rows := int64(min(e.Generations, MaxGenerations))
 	var size int64
-	genes := 0
-	if c.main != nil && c.main.space != nil {
-		genes = c.main.space.Len()
-	}
 	for s := 0; s < 1+btoi(c.Coevolve != nil); s++ {
-		g := int64(genes)
-		if s == 1 && len(c.species) > 1 {
-			g = int64(c.species[len(c.species)-1].space.Len())
+		g := int64(b.Main.Genes)
+		if s == 1 && len(b.Evolved) > 1 {
+			g = int64(b.Evolved[len(b.Evolved)-1].Genes)
 		}
 		// A history row keeps the generation's best genes; the model's
 		// state may grow with the generations (CMA-ES's told figures).
-		size += members*(g*checkpointBytesPerGene+checkpointBytesPerMember) + rows*(checkpointBytesPerRow+g*checkpointBytesPerGene)
+		size += members*(g*CheckpointBytesPerGene+CheckpointBytesPerMember) + rows*(CheckpointBytesPerRow+g*CheckpointBytesPerGene)
 		size += e.StateBound(int(g))
 	}
 	return size + int64(len(c.text)) + 1<<16
@@ -100,18 +99,4 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// check refuses options above the limits the config's own keys have.
-func (o Options) check() error {
-	if o.Generations > MaxGenerations {
-		return fmt.Errorf("%w: %d generations, more than the limit of %d", ErrBudget, o.Generations, MaxGenerations)
-	}
-	if o.Workers < 0 || o.Workers > MaxWorkers {
-		return fmt.Errorf("engine: %d workers: want 0 (all cores) to %d", o.Workers, MaxWorkers)
-	}
-	if o.BatchGames < 0 || o.BatchGames > MaxBatchGames {
-		return fmt.Errorf("engine: batches of %d games: want 0 (the default, %d) to %d", o.BatchGames, DefaultBatchGames, MaxBatchGames)
-	}
-	return nil
 }
