@@ -656,3 +656,26 @@ func TestRunLogErrorsNameIt(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleFilesAreProtected: a rule option that names a player file
+// (Battleship's placer) finds it beside the config, as a baseline's is
+// found, wherever evotune runs from; and the file is part of the
+// config: resume refuses it changed or gone, naming it.
+func TestRuleFilesAreProtected(t *testing.T) {
+	cfgDir := t.TempDir()
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 2\n"))
+	text := strings.Replace(smallConfig, "seeds:", "rules: {placer: 'tuned:placer.yaml'}\nseeds:", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 3\n"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrConfigChanged) ||
+		!strings.Contains(err.Error(), "file tuned:placer.yaml") {
+		t.Fatalf("resume after the placer's file changed: %v", err)
+	}
+	os.Remove(filepath.Join(cfgDir, "placer.yaml"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "placer.yaml") {
+		t.Fatalf("resume without the placer's file: %v", err)
+	}
+}

@@ -134,7 +134,7 @@ func startClusterOn(t *testing.T, set natsqueue.Settings, plays ...func(*nats.Co
 }
 
 func newWorker(t *testing.T) natsqueue.PlayFunc {
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	return Play(w)
 }
@@ -323,7 +323,7 @@ func TestRefusalsCountNothing(t *testing.T) {
 	want := localRun(t)
 	var taken atomic.Int64
 	refusing := func(why func(payload []byte, fetch natsqueue.Fetch) error) natsqueue.PlayFunc {
-		w := &engine.Worker{}
+		w := &Worker{}
 		t.Cleanup(w.Close)
 		return func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
 			taken.Add(1)
@@ -395,7 +395,7 @@ func TestEmptyWaveTouchesNothing(t *testing.T) {
 // wait) that the job is not delivered to another worker meanwhile: every
 // job is played once.
 func TestLongJobsAreNotRedelivered(t *testing.T) {
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	var mu sync.Mutex
 	plays := map[string]int{}
@@ -426,7 +426,7 @@ func TestLongJobsAreNotRedelivered(t *testing.T) {
 // again and played by a good worker: the run is the local run.
 func TestBadResultsArePlayedAgain(t *testing.T) {
 	want := localRun(t)
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	var bad atomic.Int64
 	liar := func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/evotune/evotune/engine/config"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/natspool"
@@ -117,7 +116,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 				return err
 			}
 		}
-		w := &engine.Worker{AllowPrograms: o.allow}
+		w := &natspool.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
 		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", natsqueue.Redact(nc.ConnectedUrl()), english.Count(slots, "batch"))

@@ -318,7 +318,7 @@ func (p *lazyPool) start() error {
 			return err
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		w := &engine.Worker{}
+		w := &natspool.Worker{}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/printable"
 	"github.com/evotune/evotune/natspool"
 	"github.com/evotune/evotune/natsqueue"
@@ -192,7 +191,7 @@ type forgery struct {
 	// that plays the jobs and answers wrong (worker).
 	forge func(t *testing.T, nc *nats.Conn, job string)
 	// worker, when not nil, changes the results of the first job it
-	// plays (encoded by engine.Worker).
+	// plays (encoded by natspool.Worker).
 	worker func(results []byte) []byte
 	// logged is what run.log must note of it, escaped.
 	logged string
@@ -276,7 +275,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 				}
 				defer sub.Unsubscribe()
 			} else {
-				w := &engine.Worker{}
+				w := &natspool.Worker{}
 				defer w.Close()
 				play := natspool.Play(w)
 				var forged atomic.Bool

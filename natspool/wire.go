@@ -1,4 +1,4 @@
-package engine
+package natspool
 
 import (
 	"bytes"
@@ -11,20 +11,25 @@ import (
 	"math"
 	"sync"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/engine/config"
-	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/buildinfo"
+	"github.com/evotune/evotune/internal/english"
 )
 
-// DescriptionFormat is the version of the descriptions
-// Batch.RunDescription and Batch.Description write and a Worker reads.
+// The wire between a coordinator and its workers: what a Pool publishes
+// of a batch (its run's description once, then the batch's own) and
+// what a Worker answers, each opened by magic bytes and a format number.
+
+// DescriptionFormat is the version of the run and batch descriptions a
+// Pool writes and a Worker reads.
 const DescriptionFormat = 2
 
 // MaxDescription bounds a batch or run description a worker accepts, and
 // MaxResults a result a coordinator accepts.
 const (
 	MaxDescription = 8 << 20
-	MaxResults     = 2048 + 8*MaxBatchGames
+	MaxResults     = 2048 + 8*engine.MaxBatchGames
 )
 
 // Magic bytes open a batch description and a worker's results, so a
@@ -35,7 +40,7 @@ var (
 )
 
 // runDescription is what every batch of a run shares, sent once per run
-// (see Batch.RunDescription): the config the run was started with, the
+// (runDescriptionOf): the config the run was started with, the
 // hashes of the player files it names, and the coordinator's build, which
 // a worker's must match (buildinfo.Compatible).
 type runDescription struct {
@@ -46,13 +51,13 @@ type runDescription struct {
 	Build      buildinfo.Info    `json:"build"`
 }
 
-// batchDescription is a batch as a worker sees it: its run (the key its run
-// description is stored under), the players (genomes of a species, or
-// its baseline opponents) and the games between them. With its run's
-// description it is self-contained, so any worker with the same build
-// can play it, at any time, in any order.
+// batchDescription is a batch as a worker sees it (engine.Batch.Plays):
+// its run (the key its run description is stored under), the players
+// (genomes of a species, or its baseline opponents) and the games
+// between them. With its run's description it is self-contained, so any
+// worker with the same build can play it, at any time, in any order.
 //
-// Encoded (Batch.Description) in binary, little-endian: the magic "EVB" and
+// Encoded (descriptionOf) in binary, little-endian: the magic "EVB" and
 // DescriptionFormat; the batch ID and the run key, each a uvarint length and
 // bytes; a uvarint count of players, each a uvarint species, a kind
 // byte (0: genes, a uvarint count and that many float64 bits; 1: a
@@ -61,87 +66,29 @@ type runDescription struct {
 type batchDescription struct {
 	Batch   string
 	Run     string
-	Players []batchPlayer
-	Games   []batchGame
+	Players []engine.BatchPlayer
+	Games   []engine.BatchGame
 }
 
-// batchPlayer is a genome of species Species, or, with Baseline >= 0,
-// that species' baseline opponent of that index.
-type batchPlayer struct {
-	Species  int
-	Genes    []float64
-	Baseline int
-}
-
-// batchGame is one game: players A and B (-1: none) in their seats as
-// played, its seed, and whether the result is seen from B's side.
-type batchGame struct {
-	A, B int
-	Seed uint64
-	Flip bool
-}
-
-// RunDescription describes what every batch of b's run shares: the
+// runDescriptionOf describes what every batch of b's run shares: the
 // config text, its hash and the hashes of the player files it names. It
-// is the same for every batch of a run, so a pool stores it once, under
-// a key of its choosing, and passes the key to Description.
-func (b *Batch) RunDescription() ([]byte, error) {
-	r := b.in.r
-	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(r.cfg.Text()), ConfigHash: r.Hash(), Files: r.files, Build: buildinfo.Own()})
+// is the same for every batch of a run, so a Pool stores it once, under
+// a key of its choosing, and names the key in descriptionOf.
+func runDescriptionOf(b *engine.Batch) ([]byte, error) {
+	s := b.Run()
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(s.Config().Text()), ConfigHash: s.Hash(), Files: s.Files(), Build: buildinfo.Own()})
 	if err != nil {
-		return nil, fmt.Errorf("engine: batch %s: %w", b.ID, err)
+		return nil, fmt.Errorf("natspool: batch %s: %w", b.ID, err)
 	}
 	return data, nil
 }
 
-// Description encodes the batch as a description that a worker can play
-// with PlayBatch, given a way to fetch the run description
-// (RunDescription) stored under key run.
-func (b *Batch) Description(run string) ([]byte, error) { return b.in.r.describe(b, run) }
-
-// describe describes batch b (see Batch.Description).
-func (r *runner) describe(b *Batch, run string) ([]byte, error) {
-	st := b.in
+// descriptionOf encodes batch b as a description that a Worker plays,
+// given a way to fetch the run description stored under key run.
+func descriptionOf(b *engine.Batch, run string) []byte {
 	s := batchDescription{Batch: b.ID, Run: run}
-	index := map[[3]int]int{} // (kind, species, i) -> player
-	ref := func(kind, sp, i int) int {
-		k := [3]int{kind, sp, i}
-		if n, ok := index[k]; ok {
-			return n
-		}
-		p := batchPlayer{Species: sp, Baseline: -1}
-		switch kind {
-		case 0:
-			p.Genes = st.genomes[sp][i]
-		case 1:
-			p.Baseline = i
-		case 2:
-			// The hall of fame a species meets is the other's (its own
-			// when alone): member i of species sp's hall.
-			p.Genes = st.hofOf[sp][i].Genes
-		}
-		index[k] = len(s.Players)
-		s.Players = append(s.Players, p)
-		return index[k]
-	}
-	for _, j := range b.jobs {
-		a := ref(0, j.sp, j.a)
-		var opp int
-		switch {
-		case j.b >= 0:
-			opp = ref(0, j.bsp, j.b)
-		case j.mode == modeHallOfFame:
-			opp = ref(2, len(r.species)-1-j.sp, j.opi)
-		default:
-			opp = ref(1, j.sp, j.opi)
-		}
-		g := batchGame{A: a, B: opp, Seed: j.seed, Flip: j.swap}
-		if j.swap || (j.solo && r.species[j.sp].role != r.role) {
-			g.A, g.B = g.B, g.A
-		}
-		s.Games = append(s.Games, g)
-	}
-	return s.append(nil), nil
+	s.Players, s.Games = b.Plays()
+	return s.append(nil)
 }
 
 // append encodes s after out.
@@ -289,7 +236,7 @@ func decodeBatch(data []byte) (*batchDescription, error) {
 	r := &descReader{data: data, size: len(data)}
 	r.magic(batchMagic, "a batch description")
 	s := &batchDescription{Batch: r.string(1000, "batch ID"), Run: r.string(1000, "run key")}
-	s.Players = make([]batchPlayer, r.count(2, MaxBatchGames*2, "players"))
+	s.Players = make([]engine.BatchPlayer, r.count(2, engine.MaxBatchGames*2, "players"))
 	for i := range s.Players {
 		p := &s.Players[i]
 		p.Species = int(r.uint(1000, "species"))
@@ -306,7 +253,7 @@ func decodeBatch(data []byte) (*batchDescription, error) {
 			r.fail("bad player kind")
 		}
 	}
-	s.Games = make([]batchGame, r.count(11, MaxBatchGames, "games"))
+	s.Games = make([]engine.BatchGame, r.count(11, engine.MaxBatchGames, "games"))
 	for i := range s.Games {
 		g := &s.Games[i]
 		g.A = int(r.uint(uint64(len(s.Players)), "player A")) - 1
@@ -322,7 +269,7 @@ func decodeBatch(data []byte) (*batchDescription, error) {
 	}
 	r.end()
 	if r.err != nil {
-		return nil, fmt.Errorf("engine: malformed batch description: %w", r.err)
+		return nil, fmt.Errorf("natspool: malformed batch description: %w", r.err)
 	}
 	return s, nil
 }
@@ -341,30 +288,41 @@ func encodeResults(id string, results []float64) []byte {
 	return out
 }
 
-// DecodeResults reads a worker's answer to batch b: one finite result per
-// game. Anything else is an error naming what is wrong.
-func DecodeResults(b *Batch, data []byte) ([]float64, error) {
+// decodeResults reads a worker's answer to batch b: one result per game
+// that a game can give (engine.Batch.Check). Anything else is an error
+// naming what is wrong.
+func decodeResults(b *engine.Batch, data []byte) ([]float64, error) {
+	out, err := readResults(b.ID, b.Games(), data)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Check(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readResults reads a worker's answer to batch id of games games, as
+// encodeResults wrote it.
+func readResults(id string, games int, data []byte) ([]float64, error) {
 	if len(data) > MaxResults {
-		return nil, fmt.Errorf("engine: results of %d bytes for batch %s", len(data), b.ID)
+		return nil, fmt.Errorf("natspool: results of %d bytes for batch %s", len(data), id)
 	}
 	r := &descReader{data: data, size: len(data)}
 	r.magic(resultsMagic, "results")
-	id := r.string(1000, "batch ID")
-	out := make([]float64, r.count(8, MaxBatchGames, "results"))
+	got := r.string(1000, "batch ID")
+	out := make([]float64, r.count(8, engine.MaxBatchGames, "results"))
 	for i := range out {
 		out[i] = math.Float64frombits(r.u64("result"))
 	}
 	r.end()
 	switch {
 	case r.err != nil:
-		return nil, fmt.Errorf("engine: malformed results for batch %s: %w", b.ID, r.err)
-	case id != b.ID:
-		return nil, fmt.Errorf("engine: results for batch %q where %s was expected", id, b.ID)
-	case len(out) != len(b.jobs):
-		return nil, fmt.Errorf("engine: %d results for the %d games of batch %s", len(out), len(b.jobs), b.ID)
-	}
-	if err := b.in.r.checkResults(b, out); err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+		return nil, fmt.Errorf("natspool: malformed results for batch %s: %w", id, r.err)
+	case got != id:
+		return nil, fmt.Errorf("natspool: results for batch %q where %s was expected", got, id)
+	case len(out) != games:
+		return nil, fmt.Errorf("natspool: %d results for the %d games of batch %s", len(out), games, id)
 	}
 	return out, nil
 }
@@ -391,10 +349,10 @@ type Worker struct {
 	AllowPrograms bool
 
 	mu      sync.Mutex
-	configs map[string]*Setup // by run key
+	configs map[string]*engine.Setup // by run key
 }
 
-// Fetch returns the run description (Batch.RunDescription) stored under key.
+// Fetch returns the run description (runDescriptionOf) stored under key.
 type Fetch func(ctx context.Context, key string) ([]byte, error)
 
 // Close releases the configs the worker loaded (and their programs).
@@ -408,7 +366,7 @@ func (w *Worker) Close() {
 }
 
 // config is the config of run key, loaded once from its description.
-func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*Setup, error) {
+func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*engine.Setup, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if c, ok := w.configs[key]; ok {
@@ -416,42 +374,46 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*S
 	}
 	data, err := fetch(ctx, key)
 	if err != nil {
-		return nil, fmt.Errorf("engine: batch %s: the run's description: %w", batch, err)
+		return nil, fmt.Errorf("natspool: batch %s: the run's description: %w", batch, err)
 	}
 	if len(data) > MaxDescription {
-		return nil, fmt.Errorf("engine: a run description of %d bytes, more than %d", len(data), MaxDescription)
+		return nil, fmt.Errorf("natspool: a run description of %d bytes, more than %d", len(data), MaxDescription)
 	}
 	var s runDescription
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("engine: malformed run description: %w", err)
+		return nil, fmt.Errorf("natspool: malformed run description: %w", err)
 	}
 	if s.Format != DescriptionFormat {
-		return nil, fmt.Errorf("engine: run description format %d, this evotune reads %d", s.Format, DescriptionFormat)
+		return nil, fmt.Errorf("natspool: run description format %d, this evotune reads %d", s.Format, DescriptionFormat)
 	}
 	// Results count only from a build known to compute the
 	// coordinator's: another one may compute other results, silently.
 	if err := buildinfo.Compatible(s.Build, buildinfo.Own()); err != nil {
-		return nil, fmt.Errorf("engine: batch %s: %w", batch, err)
+		return nil, fmt.Errorf("natspool: batch %s: %w", batch, err)
 	}
-	cfg, err := load("batch "+batch+"#config", []byte(s.Config), ".", ForWorker(w.AllowPrograms, s.Files, s.ConfigHash))
-	if errors.Is(err, ErrProgramRefused) {
-		return nil, ErrProgramRefused
+	c, err := config.Parse("batch "+batch+"#config", []byte(s.Config))
+	var cfg *engine.Setup
+	if err == nil {
+		cfg, err = engine.Prepare(c, engine.ForWorker(w.AllowPrograms, s.Files, s.ConfigHash))
+	}
+	if errors.Is(err, engine.ErrProgramRefused) {
+		return nil, engine.ErrProgramRefused
 	}
 	if err != nil {
-		return nil, fmt.Errorf("engine: the run's config does not load on this worker: %s", oneLine(err))
+		return nil, fmt.Errorf("natspool: the run's config does not load on this worker: %s", english.OneLine(err.Error()))
 	}
 	if cfg.Hash() != s.ConfigHash {
 		cfg.Close()
-		return nil, fmt.Errorf("engine: the run's config has another meaning on this worker (another evotune version?)")
+		return nil, fmt.Errorf("natspool: the run's config has another meaning on this worker (another evotune version?)")
 	}
-	if !maps.Equal(cfg.files, s.Files) {
+	if !maps.Equal(cfg.Files(), s.Files) {
 		cfg.Close()
-		return nil, fmt.Errorf("engine: the player files the config names differ on this worker; copy them beside it")
+		return nil, fmt.Errorf("natspool: the player files the config names differ on this worker; copy them beside it")
 	}
 	if w.configs == nil {
-		w.configs = map[string]*Setup{}
+		w.configs = map[string]*engine.Setup{}
 	}
 	w.configs[key] = cfg
 	return cfg, nil
@@ -459,12 +421,12 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*S
 
 // PlayBatch plays a batch description with up to workers goroutines,
 // fetching its run's description the first time it meets the run, and
-// returns the answer DecodeResults reads. Errors of a worker that cannot
+// returns the answer decodeResults reads. Errors of a worker that cannot
 // play the run at all wrap ErrRefused; the others (a malformed
 // description, a game's failure) are the batch's.
 func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch Fetch) ([]byte, error) {
 	if len(data) > MaxDescription {
-		return nil, fmt.Errorf("engine: a batch description of %d bytes, more than %d", len(data), MaxDescription)
+		return nil, fmt.Errorf("natspool: a batch description of %d bytes, more than %d", len(data), MaxDescription)
 	}
 	s, err := decodeBatch(data)
 	if errors.Is(err, errOtherFormat) {
@@ -477,64 +439,9 @@ func (w *Worker) PlayBatch(ctx context.Context, data []byte, workers int, fetch 
 	if err != nil {
 		return nil, refusal{err}
 	}
-	players := make([]fitness.Player, len(s.Players))
-	for i, p := range s.Players {
-		if p.Species < 0 || p.Species >= len(cfg.species) {
-			return nil, fmt.Errorf("engine: batch %s: player %d of species %d", s.Batch, i, p.Species)
-		}
-		sp := cfg.species[p.Species]
-		if p.Baseline >= 0 {
-			if p.Baseline >= len(sp.baselines) {
-				return nil, fmt.Errorf("engine: batch %s: baseline %d of %d", s.Batch, p.Baseline, len(sp.baselines))
-			}
-			players[i] = sp.baselines[p.Baseline]
-			continue
-		}
-		vals, err := sp.space.Decode(p.Genes)
-		if err != nil {
-			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
-		}
-		if players[i], err = sp.build(cfg.game, vals); err != nil {
-			return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
-		}
-	}
-	get := func(i int) (fitness.Player, error) {
-		if i == -1 {
-			return nil, nil
-		}
-		if i < 0 || i >= len(players) {
-			return nil, fmt.Errorf("engine: batch %s: no player %d", s.Batch, i)
-		}
-		return players[i], nil
-	}
-	ms := make([]fitness.Match, len(s.Games))
-	for i, g := range s.Games {
-		a, err := get(g.A)
-		if err != nil {
-			return nil, err
-		}
-		b, err := get(g.B)
-		if err != nil {
-			return nil, err
-		}
-		ms[i] = fitness.Match{A: a, B: b, Seed: g.Seed}
-	}
-	var results []float64
-	if cfg.cfg.Fitness.Objective == config.Solo {
-		results, err = fitness.PlaySoloMatches(ctx, cfg.game.(fitness.SoloGame), ms, workers, nil)
-	} else {
-		var outs []fitness.Outcome
-		outs, err = fitness.PlayMatches(ctx, cfg.game, ms, workers, nil)
-		results = make([]float64, len(outs))
-		for i, o := range outs {
-			if s.Games[i].Flip {
-				o = o.Flip()
-			}
-			results[i] = o.Score()
-		}
-	}
+	results, err := cfg.PlayBatch(ctx, s.Batch, s.Players, s.Games, workers)
 	if err != nil {
-		return nil, fmt.Errorf("engine: batch %s: %w", s.Batch, err)
+		return nil, err
 	}
 	return encodeResults(s.Batch, results), nil
 }

@@ -1,4 +1,4 @@
-package engine
+package natspool
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
 )
 
@@ -45,7 +46,7 @@ func TestWorkerGuardsItsMachine(t *testing.T) {
 		want   string // "": played
 		is     error
 	}{
-		{"a program, not allowed", config("command: [sh, -c, 'touch " + marker + "; exec false']"), nil, false, ErrProgramRefused.Error(), ErrProgramRefused},
+		{"a program, not allowed", config("command: [sh, -c, 'touch " + marker + "; exec false']"), nil, false, engine.ErrProgramRefused.Error(), engine.ErrProgramRefused},
 		{"a baseline file the coordinator has not", strings.Replace(config(""), "    games: 24", "    games: 24\n    opponents: [tuned:"+secretFile+"]", 1),
 			nil, false, "is not the coordinator's file", nil},
 		{"a baseline file that differs", strings.Replace(config(""), "    games: 24", "    games: 24\n    opponents: [tuned:"+secretFile+"]", 1),
@@ -64,7 +65,7 @@ func TestWorkerGuardsItsMachine(t *testing.T) {
 			}
 			var hash string
 			if tc.want == "" {
-				cfg, err := Load(cfgFile)
+				cfg, err := engine.Load(cfgFile)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -96,25 +97,33 @@ func TestWorkerGuardsItsMachine(t *testing.T) {
 	}
 }
 
-// TestRuleFilesAreProtected: a rule option that names a player file
-// (Battleship's placer) finds it beside the config, as a baseline's is
-// found, wherever evotune runs from; and the file is part of the
-// config: resume refuses it changed or gone, naming it.
-func TestRuleFilesAreProtected(t *testing.T) {
-	cfgDir := t.TempDir()
-	write(t, cfgDir, "placer.yaml", []byte("temperature: 2\n"))
-	text := strings.Replace(smallConfig, "seeds:", "rules: {placer: 'tuned:placer.yaml'}\nseeds:", 1)
-	dir := t.TempDir()
-	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
+// smallConfig is a Battleship run of a few seconds.
+const smallConfig = `name: small
+seed: 7
+game: battleship
+player: tuned
+seeds:
+  - {}
+fitness:
+  baselines:
+    games: 24
+evolution:
+  population: 8
+  generations: 4
+  tournament-size: 2
+  elitism: 1
+`
+
+// prepared is config text prepared for a run, from a file of its own.
+func prepared(t testing.TB, text string) *engine.Setup {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	write(t, cfgDir, "placer.yaml", []byte("temperature: 3\n"))
-	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrConfigChanged) ||
-		!strings.Contains(err.Error(), "file tuned:placer.yaml") {
-		t.Fatalf("resume after the placer's file changed: %v", err)
+	s, err := engine.Load(file)
+	if err != nil {
+		t.Fatal(err)
 	}
-	os.Remove(filepath.Join(cfgDir, "placer.yaml"))
-	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "placer.yaml") {
-		t.Fatalf("resume without the placer's file: %v", err)
-	}
+	return s
 }

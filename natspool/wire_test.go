@@ -1,4 +1,4 @@
-package engine
+package natspool
 
 import (
 	"bytes"
@@ -12,8 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evotune/evotune/engine/config"
-
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
 )
 
@@ -21,12 +20,12 @@ import (
 // and a flipped one.
 var goodBatch = batchDescription{
 	Batch: "r1.3.7", Run: "0123abcd",
-	Players: []batchPlayer{
+	Players: []engine.BatchPlayer{
 		{Species: 0, Genes: []float64{0.5, -1, math.Inf(1)}, Baseline: -1},
 		{Species: 1, Baseline: 2},
 		{Species: 0, Genes: []float64{}, Baseline: -1},
 	},
-	Games: []batchGame{{A: 0, B: 1, Seed: 1 << 63, Flip: true}, {A: 2, B: -1, Seed: 42}},
+	Games: []engine.BatchGame{{A: 0, B: 1, Seed: 1 << 63, Flip: true}, {A: 2, B: -1, Seed: 42}},
 }
 
 // TestSpecRoundTrip: a batch description reads back as written, and
@@ -77,49 +76,36 @@ func TestMalformedDescriptions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeBatch(tc.data)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "engine: malformed batch description: ") {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "natspool: malformed batch description: ") {
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
 			}
 		})
 	}
 }
 
-// TestDecodeResults: a worker's answer is taken only whole, for its own
-// batch, one result per game that a game can give: a cost from 0 to 2^53 in
-// a solo run, a score of 0, 1/2 or 1 in a score run.
-func TestDecodeResults(t *testing.T) {
-	solo := &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Solo}}}}}
-	score := &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Score}}}}}
-	b := &Batch{ID: "r1.0.4", jobs: make([]job, 3), in: solo}
+// TestReadResults: a worker's answer is taken only whole, for its own
+// batch, one result per game (whether a game can give each is
+// engine.Batch.Check's, which decodeResults asks).
+func TestReadResults(t *testing.T) {
 	good := encodeResults("r1.0.4", []float64{0.25, 1, 3})
 	for _, tc := range []struct {
 		name  string
 		data  []byte
-		in    *evalState
 		taken []float64
 		want  string // "": taken
 	}{
-		{"good", good, solo, []float64{0.25, 1, 3}, ""},
-		{"good scores", encodeResults("r1.0.4", []float64{0, 0.5, 1}), score, []float64{0, 0.5, 1}, ""},
-		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), solo, nil, "not results"},
-		{"a batch description", goodBatch.append(nil), solo, nil, "not results"},
-		{"format 1", append([]byte("EVR\x01"), good[4:]...), solo, nil, "results of format 1"},
-		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, 3}), solo, nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
-		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), solo, nil, "2 results for the 3 games"},
-		{"not finite", encodeResults("r1.0.4", []float64{0.25, math.NaN(), 1}), solo, nil, "game 1 (seed 0): NaN is not a result a game gives"},
-		{"infinite", encodeResults("r1.0.4", []float64{0.25, 1, math.Inf(1)}), solo, nil, "game 2 (seed 0): +Inf is not"},
-		{"a negative cost", encodeResults("r1.0.4", []float64{0.25, 1, -3}), solo, nil, "game 2 (seed 0): -3 is not a result a game gives (want a cost from 0 to 2^53)"},
-		{"a cost of 1e300", encodeResults("r1.0.4", []float64{0.25, 1e300, 3}), solo, nil, "game 1 (seed 0): 1e+300 is not a result a game gives"},
-		{"the largest cost", encodeResults("r1.0.4", []float64{0.25, 1 << 53, 3}), solo, []float64{0.25, 1 << 53, 3}, ""},
-		{"a score of 1/4", encodeResults("r1.0.4", []float64{0.25, 1, 0}), score, nil, "game 0 (seed 0): 0.25 is not a result a game gives (want a score of 0, 1/2 or 1)"},
-		{"a score above 1", encodeResults("r1.0.4", []float64{0, 2, 0}), score, nil, "game 1 (seed 0): 2 is not"},
-		{"truncated", good[:len(good)-1], solo, nil, "results 3, more than 2"},
-		{"a byte after the end", append(append([]byte(nil), good...), 0), solo, nil, "1 bytes after the end"},
-		{"oversized", make([]byte, MaxResults+1), solo, nil, "results of"},
+		{"good", good, []float64{0.25, 1, 3}, ""},
+		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), nil, "not results"},
+		{"a batch description", goodBatch.append(nil), nil, "not results"},
+		{"format 1", append([]byte("EVR\x01"), good[4:]...), nil, "results of format 1"},
+		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, 3}), nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
+		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), nil, "2 results for the 3 games"},
+		{"truncated", good[:len(good)-1], nil, "results 3, more than 2"},
+		{"a byte after the end", append(append([]byte(nil), good...), 0), nil, "1 bytes after the end"},
+		{"oversized", make([]byte, MaxResults+1), nil, "results of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b.in = tc.in
-			res, err := DecodeResults(b, tc.data)
+			res, err := readResults("r1.0.4", 3, tc.data)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
@@ -135,26 +121,24 @@ func TestDecodeResults(t *testing.T) {
 // TestWorkerRunDescriptions: a worker fetches a run's description once,
 // and refuses one it cannot fetch, read or trust with one error.
 func TestWorkerRunDescriptions(t *testing.T) {
-	cfg := loadText(t, t.TempDir(), smallConfig)
+	cfg := prepared(t, smallConfig)
 	defer cfg.Close()
-	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	good, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.Config().Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rewrite := func(f func(*runDescription)) []byte {
-		s := runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
+		s := runDescription{Format: DescriptionFormat, Config: string(cfg.Config().Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()}
 		f(&s)
 		data, _ := json.Marshal(s)
 		return data
 	}
 	batch := (&batchDescription{Batch: "r.0.0", Run: "k"}).append(nil)
 	// A run whose config names no model, begun when generational was
-	// every config's default: its hash is the old default's.
+	// every config's default: its hash is the old default's, which is
+	// the hash of the config naming generational.
 	const unnamed = "game: battleship\nplayer: tuned\nfitness: {baselines: {games: 24}}\nevolution: {population: 8, generations: 4}\n"
-	legacy, err := parseLegacy("legacy.yaml", []byte(unnamed))
-	if err != nil {
-		t.Fatal(err)
-	}
+	legacy := prepared(t, strings.Replace(unnamed, "evolution: {", "evolution: {model: generational, ", 1))
 	legacy.Close()
 	for _, tc := range []struct {
 		name  string
@@ -195,7 +179,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 				case tc.want == "" && err != nil:
 					t.Fatal(err)
 				case tc.want == "":
-					if res, err := DecodeResults(&Batch{ID: "r.0.0", in: &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{}}}}}, ans); err != nil || len(res) != 0 {
+					if res, err := readResults("r.0.0", 0, ans); err != nil || len(res) != 0 {
 						t.Fatalf("answer %v, %v", res, err)
 					}
 				case err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
@@ -228,7 +212,7 @@ func TestDescriptionErrorsNameTheByte(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeBatch(tc.data)
-			if want := "engine: malformed batch description: " + tc.want; err == nil || err.Error() != want {
+			if want := "natspool: malformed batch description: " + tc.want; err == nil || err.Error() != want {
 				t.Fatalf("got %v, want %q", err, want)
 			}
 		})
@@ -238,16 +222,16 @@ func TestDescriptionErrorsNameTheByte(t *testing.T) {
 // TestBatchPlayerCountLimit: a batch may list up to two players a game of
 // the largest batch, and no more.
 func TestBatchPlayerCountLimit(t *testing.T) {
-	for _, n := range []int{2 * MaxBatchGames, 2*MaxBatchGames + 1} {
-		s := batchDescription{Batch: "b", Run: "r", Players: make([]batchPlayer, n)}
+	for _, n := range []int{2 * engine.MaxBatchGames, 2*engine.MaxBatchGames + 1} {
+		s := batchDescription{Batch: "b", Run: "r", Players: make([]engine.BatchPlayer, n)}
 		for i := range s.Players {
-			s.Players[i] = batchPlayer{Baseline: 0}
+			s.Players[i] = engine.BatchPlayer{Baseline: 0}
 		}
 		_, err := decodeBatch(s.append(nil))
-		if n <= 2*MaxBatchGames && err != nil {
+		if n <= 2*engine.MaxBatchGames && err != nil {
 			t.Fatalf("%d players: %v", n, err)
 		}
-		if n > 2*MaxBatchGames && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("players %d, more than %d", n, 2*MaxBatchGames))) {
+		if n > 2*engine.MaxBatchGames && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("players %d, more than %d", n, 2*engine.MaxBatchGames))) {
 			t.Fatalf("%d players: %v", n, err)
 		}
 	}
@@ -256,17 +240,16 @@ func TestBatchPlayerCountLimit(t *testing.T) {
 // TestResultsSizeLimit: the results of the largest batch are read; a
 // message longer than MaxResults is refused before it is read.
 func TestResultsSizeLimit(t *testing.T) {
-	b := &Batch{ID: "r.0.0", jobs: make([]job, MaxBatchGames), in: &evalState{r: &runner{Setup: &Setup{cfg: &config.Config{Fitness: config.Fitness{Objective: config.Solo}}}}}}
-	res, err := DecodeResults(b, encodeResults(b.ID, make([]float64, MaxBatchGames)))
-	if err != nil || len(res) != MaxBatchGames {
+	res, err := readResults("r.0.0", engine.MaxBatchGames, encodeResults("r.0.0", make([]float64, engine.MaxBatchGames)))
+	if err != nil || len(res) != engine.MaxBatchGames {
 		t.Fatalf("%d results, %v", len(res), err)
 	}
 	exactly := make([]byte, MaxResults)
-	if _, err := DecodeResults(b, exactly); err == nil || !strings.Contains(err.Error(), "not results") {
+	if _, err := readResults("r.0.0", engine.MaxBatchGames, exactly); err == nil || !strings.Contains(err.Error(), "not results") {
 		t.Fatalf("%d bytes: %v, want them read (and found not to be results)", len(exactly), err)
 	}
-	want := fmt.Sprintf("engine: results of %d bytes for batch r.0.0", MaxResults+1)
-	if _, err := DecodeResults(b, make([]byte, MaxResults+1)); err == nil || err.Error() != want {
+	want := fmt.Sprintf("natspool: results of %d bytes for batch r.0.0", MaxResults+1)
+	if _, err := readResults("r.0.0", engine.MaxBatchGames, make([]byte, MaxResults+1)); err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }
@@ -283,14 +266,14 @@ func TestWorkerSizeLimits(t *testing.T) {
 	if _, err := w.PlayBatch(context.Background(), batch, 1, fetchOf(make([]byte, MaxDescription))); err == nil || !strings.Contains(err.Error(), "malformed run description") {
 		t.Fatalf("a run description of MaxDescription bytes: %v, want it read", err)
 	}
-	want := fmt.Sprintf("engine: a run description of %d bytes, more than %d", MaxDescription+1, MaxDescription)
+	want := fmt.Sprintf("natspool: a run description of %d bytes, more than %d", MaxDescription+1, MaxDescription)
 	if _, err := w.PlayBatch(context.Background(), batch, 1, fetchOf(make([]byte, MaxDescription+1))); err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 	if _, err := w.PlayBatch(context.Background(), make([]byte, MaxDescription), 1, nil); err == nil || !strings.Contains(err.Error(), "not a batch description") {
 		t.Fatalf("a batch description of MaxDescription bytes: %v, want it read", err)
 	}
-	want = fmt.Sprintf("engine: a batch description of %d bytes, more than %d", MaxDescription+1, MaxDescription)
+	want = fmt.Sprintf("natspool: a batch description of %d bytes, more than %d", MaxDescription+1, MaxDescription)
 	if _, err := w.PlayBatch(context.Background(), make([]byte, MaxDescription+1), 1, nil); err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
@@ -300,27 +283,31 @@ func TestWorkerSizeLimits(t *testing.T) {
 // baseline opponent the run does not have is an error, one past the
 // last included.
 func TestWorkerRefusesForeignPlayers(t *testing.T) {
-	cfg := loadText(t, t.TempDir(), smallConfig)
+	cfg := prepared(t, smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.Config().Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fetch := func(context.Context, string) ([]byte, error) { return run, nil }
-	nb := len(cfg.species[0].baselines)
+	baselines, _, err := cfg.Baselines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := len(baselines)
 	for _, tc := range []struct {
 		name string
-		p    batchPlayer
+		p    engine.BatchPlayer
 		want string
 	}{
-		{"the last baseline", batchPlayer{Baseline: nb - 1}, ""},
-		{"a species too many", batchPlayer{Species: 1, Baseline: 0}, "engine: batch r.0.0: player 0 of species 1"},
-		{"a baseline too many", batchPlayer{Baseline: nb}, fmt.Sprintf("engine: batch r.0.0: baseline %d of %d", nb, nb)},
+		{"the last baseline", engine.BatchPlayer{Baseline: nb - 1}, ""},
+		{"a species too many", engine.BatchPlayer{Species: 1, Baseline: 0}, "engine: batch r.0.0: player 0 of species 1"},
+		{"a baseline too many", engine.BatchPlayer{Baseline: nb}, fmt.Sprintf("engine: batch r.0.0: baseline %d of %d", nb, nb)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &Worker{}
 			defer w.Close()
-			s := batchDescription{Batch: "r.0.0", Run: "k", Players: []batchPlayer{tc.p}}
+			s := batchDescription{Batch: "r.0.0", Run: "k", Players: []engine.BatchPlayer{tc.p}}
 			_, err := w.PlayBatch(context.Background(), s.append(nil), 1, fetch)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
@@ -336,9 +323,9 @@ func TestWorkerRefusesForeignPlayers(t *testing.T) {
 // batch; what is the batch's own (a malformed description, a player the
 // run does not have) does not.
 func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
-	cfg := loadText(t, t.TempDir(), smallConfig)
+	cfg := prepared(t, smallConfig)
 	defer cfg.Close()
-	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.cfg.Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
+	run, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(cfg.Config().Text()), ConfigHash: cfg.Hash(), Build: buildinfo.Own()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +348,7 @@ func TestWorkerRefusalsAreTheWorkers(t *testing.T) {
 		{"another meaning of the config", good, fetchOf(bytes.Replace(run, []byte(cfg.Hash()), []byte("x"), 1), nil), true},
 		{"a program, not allowed", good, fetchOf(program, nil), true},
 		{"a malformed batch", good[:len(good)-1], fetchOf(run, nil), false},
-		{"a player the run does not have", (&batchDescription{Batch: "r.0.0", Run: "k", Players: []batchPlayer{{Species: 5}}}).append(nil), fetchOf(run, nil), false},
+		{"a player the run does not have", (&batchDescription{Batch: "r.0.0", Run: "k", Players: []engine.BatchPlayer{{Species: 5}}}).append(nil), fetchOf(run, nil), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &Worker{}
