@@ -153,7 +153,7 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 		// A game that panics is a defect the run reports with its seed;
 		// here it is one line, not a stack trace.
 		if v := recover(); v != nil {
-			err = fmt.Errorf("engine: timing the games: %w: %v", ErrGamePanicked, v)
+			err = fmt.Errorf("engine: timing the games: %w: %v", errGamePanicked, v)
 		}
 	}()
 	r := &runner{Setup: s, workers: 1}

@@ -20,20 +20,20 @@ type Member struct {
 	// Figure is its fitness (the objective's value: shots or score), the
 	// games it comes from and its 95% interval.
 	fitness.Figure
-	Generation int     `json:"generation"`       // when it was (first) evaluated, from 0
-	Rating     *Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
+	Generation int             `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *fitness.Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
 // damaged checkpoint is not read as fitness 0.
 func (m *Member) UnmarshalJSON(data []byte) error {
 	var raw struct {
-		Genes      []float64   `json:"genes"`
-		Fitness    *float64    `json:"fitness"`
-		Games      *int        `json:"games"`
-		CI95       *[2]float64 `json:"ci95"`
-		Generation *int        `json:"generation"`
-		Rating     *Rating     `json:"rating"`
+		Genes      []float64       `json:"genes"`
+		Fitness    *float64        `json:"fitness"`
+		Games      *int            `json:"games"`
+		CI95       *[2]float64     `json:"ci95"`
+		Generation *int            `json:"generation"`
+		Rating     *fitness.Rating `json:"rating"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -321,7 +321,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 	}
 	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, genomes: genomes}
 	if r.autoBatch {
-		r.batchGames = AutoBatchGames(r.lastGames)
+		r.batchGames = autoBatchGames(r.lastGames)
 	}
 	if err := r.beginJournal(gen, genomes, hof, r.lastGames); err != nil {
 		return nil, err
@@ -401,7 +401,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 			m := combine(genomes[s][i], gen, stats[s][i], weights)
 			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
 				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %s; the generation is not checkpointed",
-					gen+1, ErrNotFinite, i, labelled(r.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
+					gen+1, errNotFinite, i, labelled(r.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
 			}
 			if r.cfg.Fitness.Objective == config.Score {
 				// A score lies in [0, 1]; the normal interval of a few
@@ -418,15 +418,15 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 	return out, nil
 }
 
-// ErrImpossibleResult is returned for a game result no game gives: a
+// errImpossibleResult is returned for a game result no game gives: a
 // two-player game's score other than 0, 1/2 or 1 (seen from its first
 // player), or a solo cost that is negative or not a finite number. The
 // checkpoint holds fitnesses of such results only, so a run never
 // writes one it would refuse to resume.
-var ErrImpossibleResult = errors.New("not a result a game gives")
+var errImpossibleResult = errors.New("not a result a game gives")
 
 // checkResults returns an error naming the first of batch b's results
-// that no game gives (ErrImpossibleResult).
+// that no game gives (errImpossibleResult).
 func (r *runner) checkResults(b *Batch, res []float64) error {
 	solo := r.cfg.Fitness.Objective == config.Solo
 	for k, x := range res {
@@ -441,15 +441,15 @@ func (r *runner) checkResults(b *Batch, res []float64) error {
 		if k < len(b.jobs) {
 			seed = b.jobs[k].seed
 		}
-		return fmt.Errorf("batch %s: game %d (seed %d): %v is %w (want %s)", b.ID, b.First+k, seed, x, ErrImpossibleResult, want)
+		return fmt.Errorf("batch %s: game %d (seed %d): %v is %w (want %s)", b.ID, b.First+k, seed, x, errImpossibleResult, want)
 	}
 	return nil
 }
 
-// ErrNotFinite is returned when a generation's fitnesses are not finite
+// errNotFinite is returned when a generation's fitnesses are not finite
 // numbers: a game reported an impossible result. The run stops before the
 // generation is checkpointed, so the last checkpoint stays as it was.
-var ErrNotFinite = errors.New("fitness is not a finite number")
+var errNotFinite = errors.New("fitness is not a finite number")
 
 func finite(xs ...float64) bool {
 	for _, x := range xs {

@@ -18,8 +18,8 @@ func TestPanicLogNamesTheGeneration(t *testing.T) {
 	perGeneration := int64(cfg.cfg.Evolution.Population * cfg.cfg.Fitness.Baselines.Games)
 	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, ErrGamePanicked) {
-		t.Fatalf("err %v, want ErrGamePanicked", err)
+	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, errGamePanicked) {
+		t.Fatalf("err %v, want errGamePanicked", err)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {

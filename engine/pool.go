@@ -76,7 +76,7 @@ const DefaultBatchGames = fitness.BatchSize
 // MaxBatchGames bounds Options.BatchGames.
 const MaxBatchGames = 1 << 16
 
-// AutoBatchGames is the size of a generation's batches on a pool other
+// autoBatchGames is the size of a generation's batches on a pool other
 // than the local one when Options.BatchGames is 0: the generation's
 // games cut into about 64 batches (enough for a few dozen workers to
 // share evenly), rounded up to a multiple of DefaultBatchGames, at least
@@ -84,7 +84,7 @@ const MaxBatchGames = 1 << 16
 // is not cut into hundreds of batches whose cost in messages would rival
 // their games'. It depends on the number of games alone, never on
 // timing, so a resumed generation is cut as it was the first time.
-func AutoBatchGames(games int) int {
+func autoBatchGames(games int) int {
 	per := (games + 63) / 64
 	per = (per + DefaultBatchGames - 1) / DefaultBatchGames * DefaultBatchGames
 	return min(max(per, DefaultBatchGames), 1024)

@@ -289,8 +289,8 @@ func TestAutoBatchGames(t *testing.T) {
 	for _, tc := range []struct{ games, want int }{
 		{0, 64}, {1, 64}, {4096, 64}, {4097, 128}, {20_000, 320}, {65_536, 1024}, {10_000_000, 1024},
 	} {
-		if got := AutoBatchGames(tc.games); got != tc.want {
-			t.Errorf("AutoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
+		if got := autoBatchGames(tc.games); got != tc.want {
+			t.Errorf("autoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
 		}
 	}
 }
@@ -312,7 +312,7 @@ func (p *sizePool) Play(ctx context.Context, w Wave) error {
 
 // TestPoolsCutByGeneration: on a pool other than the local one, a run
 // without a batch size cuts each generation by its number of games
-// (AutoBatchGames), and its files are still a local run's.
+// (autoBatchGames), and its files are still a local run's.
 func TestPoolsCutByGeneration(t *testing.T) {
 	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
 	config = strings.Replace(config, "generations: 4", "generations: 2", 1)

@@ -10,10 +10,6 @@ import (
 	"github.com/evotune/evotune/fitness/rating"
 )
 
-// Rating is a member's Bradley-Terry rating: the type of the exported
-// parameter file, so the checkpoint and the export say the same.
-type Rating = fitness.Rating
-
 // ratingNodes are the distinct genomes of a generation's rated games:
 // copies of one genome, and a hall-of-fame member that is also an
 // individual, are one player with one rating.
@@ -58,7 +54,7 @@ func (n *ratingNodes) record(j job, x float64) {
 // is expected to make against the generation, with its interval. It
 // returns every node's rating, anchored so the playing hall-of-fame
 // members keep their mean rating (the generation's mean 0 without one).
-func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, error) {
+func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]fitness.Rating, error) {
 	rs, err := rating.Fit(len(n.genes), n.table.Pairs(), rating.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -79,10 +75,10 @@ func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, e
 			shift -= rs[node].Theta / float64(len(n.ind))
 		}
 	}
-	out := make([]Rating, len(rs))
+	out := make([]fitness.Rating, len(rs))
 	for i, r := range rs {
 		t := r.Theta + shift
-		out[i] = Rating{Elo: rating.Elo(t), CI95: [2]float64{rating.Elo(t - z95*r.SE), rating.Elo(t + z95*r.SE)}, Games: int(r.Games)}
+		out[i] = fitness.Rating{Elo: rating.Elo(t), CI95: [2]float64{rating.Elo(t - z95*r.SE), rating.Elo(t + z95*r.SE)}, Games: int(r.Games)}
 	}
 	for i, node := range n.ind {
 		st := &stats[i][modePopulation]

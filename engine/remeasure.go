@@ -334,7 +334,7 @@ func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, 
 	w[mode] = 1
 	c := combine(nil, 0, st, w)
 	if !finite(c.Fitness, c.CI95[0], c.CI95[1]) {
-		return Member{}, fmt.Errorf("engine: remeasuring the best: %w: %s%s scored %v", ErrNotFinite, who, labelled(sp), c.Fitness)
+		return Member{}, fmt.Errorf("engine: remeasuring the best: %w: %s%s scored %v", errNotFinite, who, labelled(sp), c.Fitness)
 	}
 	if r.cfg.Fitness.Objective == config.Score {
 		c.CI95 = [2]float64{max(0, c.CI95[0]), min(1, c.CI95[1])}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/engine/model"
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/rundir"
@@ -62,7 +63,7 @@ type Options struct {
 	// BatchGames is how many games a batch (a work unit, and a line of
 	// the match journal) holds; 0 means DefaultBatchGames on the local
 	// pool and, on another Pool, a size derived from each generation's
-	// number of games (AutoBatchGames). Results do not depend on it.
+	// number of games (autoBatchGames). Results do not depend on it.
 	BatchGames int
 }
 
@@ -118,7 +119,7 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
-	autoBatch  bool            // batchGames is set per generation (AutoBatchGames)
+	autoBatch  bool            // batchGames is set per generation (autoBatchGames)
 	journal    *rundir.Journal // the generation's; nil journals nothing
 	id         string          // runID, once computed
 
@@ -129,7 +130,7 @@ type runner struct {
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
-	ratings []Rating
+	ratings []fitness.Rating
 }
 
 func newRunner(s *Setup, opts Options) *runner {

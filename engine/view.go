@@ -46,7 +46,7 @@ type SpeciesView struct {
 	// the record of the best's genes); Grids the best's weight grids.
 	Knobs []plot.Knob
 	Grids []plot.Grid
-	// KnobsLeftOut names the parameters with genes beyond the MaxKnobs
+	// KnobsLeftOut names the parameters with genes beyond the maxKnobs
 	// drawn (their values are in the best's file and, for a grid, its
 	// heat map).
 	KnobsLeftOut []string
@@ -121,7 +121,7 @@ func (v *SpeciesView) KnobsNote() string {
 	if len(v.KnobsLeftOut) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("knobs: the first %d genes drawn; more of %s are in best.yaml", MaxKnobs, strings.Join(v.KnobsLeftOut, ", "))
+	return fmt.Sprintf("knobs: the first %d genes drawn; more of %s are in best.yaml", maxKnobs, strings.Join(v.KnobsLeftOut, ", "))
 }
 
 // Direction says which way the measure improves.
@@ -247,13 +247,13 @@ func games(n int) string {
 // knobs are the trajectories of every gene of the run's best after each
 // generation, in the knob's own units: a grid's gene is its class's
 // weight. None when no generation recorded its best's genes.
-// MaxKnobs is the most knob strips a view draws: a run's first MaxKnobs
+// maxKnobs is the most knob strips a view draws: a run's first maxKnobs
 // genes (a weight grid's heat map shows every cell). A protocol player
 // may have 65,536 genes, whose strips would make report.svg some tens of
 // megabytes at every generation.
-const MaxKnobs = 256
+const maxKnobs = 256
 
-// knobs are the trajectories of the first MaxKnobs genes, and the names
+// knobs are the trajectories of the first maxKnobs genes, and the names
 // of the parameters with genes beyond them.
 func knobs(space *genome.Space, history []GenStats, best genome.Values) ([]plot.Knob, []string) {
 	recorded := false
@@ -267,13 +267,13 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) ([]plot.
 	genes := space.Genes()
 	total := len(genes)
 	var leftOut []string
-	if len(genes) > MaxKnobs {
-		for _, g := range genes[MaxKnobs:] {
+	if len(genes) > maxKnobs {
+		for _, g := range genes[maxKnobs:] {
 			if !slices.Contains(leftOut, g.Param) {
 				leftOut = append(leftOut, g.Param)
 			}
 		}
-		genes = genes[:MaxKnobs]
+		genes = genes[:maxKnobs]
 	}
 	// firstCells[i][class] is grid parameter i's first cell of a class,
 	// worked out once a parameter: a grid has up to 65,536 cells.
