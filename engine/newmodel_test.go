@@ -190,11 +190,6 @@ func (duelSettings) Settle(*model.Evolution, func(string) bool) {}
 func (duelSettings) Check(*model.Evolution, bool, model.Bad)    {}
 func (duelSettings) Size(e *model.Evolution, _ int) int         { return e.Population }
 func (duelSettings) Kept(*model.Evolution) int                  { return 1 }
-func (duelSettings) StateKeys() []string                        { return nil }
-func (duelSettings) StateBound(*model.Evolution, int) int64     { return 0 }
-func (duelSettings) CheckState(*model.Evolution, int, model.State, func(float64) bool) error {
-	return nil
-}
 func (duelSettings) New(e *model.Evolution, p model.Problem) (model.Model, error) {
 	return &duel{p: p, n: e.Population}, nil
 }

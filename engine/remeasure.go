@@ -103,7 +103,7 @@ func (s *Setup) endGames(generations int) int {
 		// candidates), unless the hall of fame holds no more than the top
 		// and the pick is one of them.
 		k := s.genomesMade(generations, min(rc.Top, s.cfg.Evolution.HallOfFame))
-		if sp == s.species[0] && s.cfg.Evolution.Recommends() {
+		if sp == s.species[0] && s.recommends() {
 			k++
 		}
 		start := startGenes(sp) != nil
@@ -286,6 +286,20 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 		out[i].Figure = c.Figure
 	}
 	return out, nil
+}
+
+// recommends reports whether the main species' model recommends a point
+// of its own (model.Recommender: its one statement of it), which the
+// remeasure plays beside the hall of fame's best. It asks a model of the
+// run, started and closed here: what it is, not what it was told.
+func (s *Setup) recommends() bool {
+	m, err := s.newModel(s.species[0], nil)
+	if err != nil {
+		return false
+	}
+	defer m.Close()
+	_, ok := m.(model.Recommender)
+	return ok
 }
 
 // pickFrom names where the model's own recommendation comes from, as
@@ -643,7 +657,7 @@ func (s *Setup) spendingSummary() string {
 	}
 	if on && len(s.species) > 0 {
 		who, br := fmt.Sprintf("the best %d", rc.Top), " "
-		if s.cfg.Evolution.Recommends() {
+		if s.recommends() {
 			who, br = fmt.Sprintf("the best %d and %s's own recommendation", rc.Top, s.pickFrom()), "\n    "
 		}
 		switch sp := s.species[0]; {

@@ -331,19 +331,6 @@ func (e *Evolution) CostNote() string {
 	return ""
 }
 
-// A recommending model's Settings say so before the run (its remeasure
-// plays one player more: Recommender).
-type recommending interface {
-	recommends()
-}
-
-// Recommends reports whether the run's model recommends a point of its
-// own, which the remeasure plays beside the hall of fame's best.
-func (e *Evolution) Recommends() bool {
-	_, ok := e.settings().(recommending)
-	return ok
-}
-
 // A Planner is a model's Settings that set the budget from what the rest
 // of the config asks (Uses), once that is known: spsa's autoselect plans
 // its generations.
@@ -382,29 +369,46 @@ func (e *Evolution) New(p Problem) (Model, error) { return e.settings().New(e, p
 // gens generations: every key must be the run's model's, and the model
 // must find its state sound.
 func (e *Evolution) CheckState(gens int, st State, inRange func(float64) bool) error {
-	own := e.settings().StateKeys()
+	own := stateKeys(e.settings())
 	for _, key := range slices.Sorted(maps.Keys(st)) {
 		if slices.Contains(own, key) {
 			continue
 		}
 		for _, m := range Models {
-			if slices.Contains(e.own[m.Name].StateKeys(), key) {
+			if slices.Contains(stateKeys(e.own[m.Name]), key) {
 				return fmt.Errorf("%s: present, and the model is %s", key, e.Model.Name)
 			}
 		}
 		return fmt.Errorf("%s: no model keeps it", key)
 	}
-	return e.settings().CheckState(e, gens, st, inRange)
+	if k, ok := e.settings().(StateKeeper); ok {
+		return k.CheckState(e, gens, st, inRange)
+	}
+	return nil
+}
+
+// stateKeys are the keys of the State of the model whose settings are
+// s: none unless it is a StateKeeper.
+func stateKeys(s Settings) []string {
+	if k, ok := s.(StateKeeper); ok {
+		return k.StateKeys()
+	}
+	return nil
 }
 
 // StateBound is the most bytes the run's model's state takes in a
 // checkpoint with genomes of genes genes.
-func (e *Evolution) StateBound(genes int) int64 { return e.settings().StateBound(e, genes) }
+func (e *Evolution) StateBound(genes int) int64 {
+	if k, ok := e.settings().(StateKeeper); ok {
+		return k.StateBound(e, genes)
+	}
+	return 0
+}
 
 // IsStateKey reports whether key is a key of some model's State.
 func IsStateKey(key string) bool {
 	for _, m := range Models {
-		if slices.Contains(m.Settings().StateKeys(), key) {
+		if slices.Contains(stateKeys(m.Settings()), key) {
 			return true
 		}
 	}
