@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/natsqueue"
 	"github.com/evotune/evotune/rundir/rundirtest"
@@ -184,7 +186,7 @@ func TestJobFailingOnEveryDeliveryStopsTheRun(t *testing.T) {
 		return nil, errors.New("engine: the game broke")
 	}
 	cl := startCluster(t, natsqueue.Settings{MaxDeliver: 3}, fails, fails)
-	ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+	ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 	defer cancel()
 	_, err := engine.Start(ctx, load(t), engine.Options{Dir: t.TempDir(), Pool: Pool{C: cl.c}})
 	if !errors.Is(err, natsqueue.ErrJobFailed) || !strings.Contains(err.Error(), "the game broke") || strings.Contains(err.Error(), "\n") {
@@ -262,7 +264,7 @@ func TestSameBatchesTwiceOnOneServer(t *testing.T) {
 	cl := startCluster(t, natsqueue.Settings{}, newWorker(t))
 	for k := range 2 {
 		dir := t.TempDir()
-		ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+		ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 		_, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5})
 		cancel()
 		if err != nil {
@@ -364,16 +366,6 @@ func TestRefusalsCountNothing(t *testing.T) {
 	}
 }
 
-// patience is until when a run that takes seconds is waited for: a few
-// seconds before the test binary's deadline, so a busy machine cannot
-// fail the test, and a run that never ends fails with its error.
-func patience(t *testing.T) time.Time {
-	if d, ok := t.Deadline(); ok {
-		return d.Add(-5 * time.Second)
-	}
-	return time.Now().Add(time.Hour)
-}
-
 // TestEmptyWaveTouchesNothing: a wave whose batches the journal all held
 // (a distributed resume of a generation killed after its last batch)
 // reaches the pool empty: it returns at once, sharing and publishing
@@ -438,7 +430,7 @@ func TestBadResultsArePlayedAgain(t *testing.T) {
 	}
 	cl := startCluster(t, natsqueue.Settings{}, liar, newWorker(t))
 	dir := t.TempDir()
-	ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+	ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 	defer cancel()
 	if _, err := engine.Start(ctx, load(t), engine.Options{Dir: dir, Pool: Pool{C: cl.c}, BatchGames: 5}); err != nil {
 		t.Fatalf("run: %v", err)

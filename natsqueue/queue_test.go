@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -220,10 +222,7 @@ func TestShareAndFetch(t *testing.T) {
 			var err error
 			// Until the test's own deadline (less a few seconds): the
 			// store may be slow on a busy machine, never wrong.
-			deadline := time.Now().Add(time.Hour)
-			if d, ok := t.Deadline(); ok {
-				deadline = d.Add(-5 * time.Second)
-			}
+			deadline := proctest.Patience(t)
 			for {
 				data, err = w.fetch(ctx, tc.key)
 				// The forged message was published without waiting for

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
@@ -279,7 +281,7 @@ func TestBenchInterruptResumes(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
+			proctest.WaitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
 			_ = cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			var exitErr *exec.ExitError

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/engine/runs"
 
@@ -424,7 +426,7 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cmd.Process.Kill()
-				waitFor(t, "work under way", func() bool { return tc.atWork(dir) })
+				proctest.WaitFor(t, "work under way", func() bool { return tc.atWork(dir) })
 				time.Sleep(tc.settles)
 				_ = cmd.Process.Signal(sig)
 				err := waitOrKill(t, cmd)
@@ -449,7 +451,7 @@ func waitOrKill(t *testing.T, cmd *exec.Cmd) error {
 	select {
 	case err := <-done:
 		return err
-	case <-time.After(time.Until(patience(t))):
+	case <-time.After(time.Until(proctest.Patience(t))):
 		_ = cmd.Process.Kill()
 		<-done
 		t.Fatalf("still running at the end of the test's time, after the signal")

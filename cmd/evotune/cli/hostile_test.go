@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -276,7 +278,7 @@ func TestHostileInputs(t *testing.T) {
 			// Every case ends in about a second; one that hangs (a
 			// defect: a coordinator waiting for workers that never come)
 			// is killed at the end of the test's patience.
-			ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+			ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/printable"
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/natspool"
 	"github.com/evotune/evotune/natsqueue"
 	"github.com/evotune/evotune/rundir"
@@ -23,62 +23,13 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// bgProc is an evotune process of these tests running in the
-// background: Wait is called once, by its own goroutine.
-type bgProc struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error // once done
-}
-
-// exited reports whether the process has exited.
-func (p *bgProc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// wait waits for the process to exit and returns what Wait returned.
-func (p *bgProc) wait() error {
-	<-p.done
-	return p.err
-}
-
-// code is the exit code of an exited process.
-func (p *bgProc) code() int { <-p.done; return p.cmd.ProcessState.ExitCode() }
-
 // neighbourProc starts an evotune process of these tests in dir (a
 // worker finds a config's player files there), killed at the end.
-func neighbourProc(t *testing.T, dir string, args ...string) (*bgProc, *syncBuffer) {
+func neighbourProc(t *testing.T, dir string, args ...string) (*proctest.Proc, *proctest.Buffer) {
 	t.Helper()
 	cmd := evotune(args...)
 	cmd.Dir = dir
-	return startBg(t, cmd, "evotune "+strings.Join(args, " "))
-}
-
-// startBg starts cmd in the background, its stderr the buffer returned,
-// and kills it at the test's end, logging what it said as what if the
-// test failed.
-func startBg(t *testing.T, cmd *exec.Cmd, what string) (*bgProc, *syncBuffer) {
-	t.Helper()
-	said := &syncBuffer{}
-	cmd.Stderr = said
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &bgProc{cmd: cmd, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("%s:\n%s", what, printable.Escape(said.String()))
-		}
-	})
-	return p, said
+	return proctest.Start(t, cmd, "evotune "+strings.Join(args, " "))
 }
 
 // TestRefusingWorkersDoNotStopTheRun: a worker that cannot play a run
@@ -137,12 +88,12 @@ func TestRefusingWorkersDoNotStopTheRun(t *testing.T) {
 			_, badSaid := neighbourProc(t, badDir, append([]string{"worker", url, "--workers", "2"}, tc.bad...)...)
 			// The refusing worker meets the run first; the good one joins
 			// once it has refused (or the run has stopped).
-			waitFor(t, "refusal", func() bool {
-				return coord.exited() || strings.Contains(badSaid.String(), "refusing the batches of run")
+			proctest.WaitFor(t, "refusal", func() bool {
+				return coord.Exited() || strings.Contains(badSaid.String(), "refusing the batches of run")
 			})
 			neighbourProc(t, goodDir, append([]string{"worker", url, "--workers", "1"}, tc.good...)...)
-			waitFor(t, "end of the run", coord.exited)
-			if code := coord.code(); code != 0 {
+			proctest.WaitFor(t, "end of the run", coord.Exited)
+			if code := coord.Code(); code != 0 {
 				t.Fatalf("the run with a refusing worker beside a good one: exit %d:\n%s", code, coordSaid)
 			}
 			sameAsStraight(t, want, runDir, "a refusing worker beside a good one")
@@ -249,8 +200,8 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 			runDir := filepath.Join(t.TempDir(), "run")
 			coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", runDir, "--serve="+addr, "--batch", "500", "--quiet")
 			var nc *nats.Conn
-			waitFor(t, "the coordinator's server", func() bool {
-				if coord.exited() {
+			proctest.WaitFor(t, "the coordinator's server", func() bool {
+				if coord.Exited() {
 					return true
 				}
 				c, err := nats.Connect(url, nats.Token("x"), nats.NoReconnect())
@@ -259,7 +210,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 				}
 				return err == nil || errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization")
 			})
-			if coord.exited() {
+			if coord.Exited() {
 				t.Fatalf("the coordinator stopped:\n%s", said)
 			}
 			nc = userNATS(t, url)
@@ -291,11 +242,11 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 					}, natsqueue.WorkerOptions{Slots: 1})
 				}()
 				defer func() { cancel(); <-wdone }()
-				waitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.exited() })
+				proctest.WaitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.Exited() })
 			}
 			neighbourProc(t, t.TempDir(), "worker", url, "--workers", "1")
-			waitFor(t, "end of the run", coord.exited)
-			if code := coord.code(); code != 0 {
+			proctest.WaitFor(t, "end of the run", coord.Exited)
+			if code := coord.Code(); code != 0 {
 				t.Fatalf("the run with a forger: exit %d:\n%q", code, said)
 			}
 			sameAsStraight(t, want, runDir, f.name)
@@ -321,7 +272,7 @@ func TestWorkerHidesItsToken(t *testing.T) {
 	cfg := writeConfig(t, strings.Replace(distConfig, "generations: 2", "generations: 1000", 1))
 	neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve="+addr, "--token", "s3cretTOKEN", "--quiet")
 	_, said := neighbourProc(t, t.TempDir(), "worker", "nats://s3cretTOKEN@"+addr, "--workers", "1")
-	waitFor(t, "the worker's connection", saysAny(said, "connected to"))
+	proctest.WaitFor(t, "the worker's connection", saysAny(said, "connected to"))
 	if strings.Contains(said.String(), "s3cret") {
 		t.Fatalf("the worker printed its token:\n%s", said)
 	}
@@ -340,7 +291,7 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(time.Until(patience(t))) {
+	if !ns.ReadyForConnections(time.Until(proctest.Patience(t))) {
 		t.Fatal("the NATS server did not start")
 	}
 	defer ns.Shutdown()
@@ -350,10 +301,10 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 	url := ns.ClientURL()
 	coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--nats", url, "--token", "s3cretTOKEN")
 	neighbourProc(t, t.TempDir(), "worker", url, "--token", "s3cretTOKEN", "--workers", "1")
-	waitFor(t, "the worker's hello", saysAny(said, "1 worker connected"))
+	proctest.WaitFor(t, "the worker's hello", saysAny(said, "1 worker connected"))
 	ns.Shutdown()
-	waitFor(t, "word of the lost server", func() bool {
-		return coord.exited() || strings.Contains(said.String(), "lost the connection to the NATS server")
+	proctest.WaitFor(t, "word of the lost server", func() bool {
+		return coord.Exited() || strings.Contains(said.String(), "lost the connection to the NATS server")
 	})
 	if after := said.String()[strings.Index(said.String(), "1 worker connected"):]; strings.Contains(after, "no workers connected") {
 		t.Fatalf("the coordinator blamed the workers for the lost server:\n%s", said)

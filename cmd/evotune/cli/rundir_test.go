@@ -10,32 +10,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/evotune/evotune/internal/proctest"
 
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
-
-// waitFor polls until ok, or fails t at the end of its patience or
-// after waitLimit, whichever is sooner: one wait that never ends must
-// not spend the time of the package's other tests.
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := patience(t)
-	if limit := time.Now().Add(waitLimit); limit.Before(deadline) {
-		deadline = limit
-	}
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s before the test's time ran out", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// waitLimit is far beyond any one wait of these tests (seconds when
-// the machine is idle).
-const waitLimit = 5 * time.Minute
 
 func exists(path string) func() bool {
 	return func() bool { _, err := os.Stat(path); return err == nil }
@@ -64,11 +44,11 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	}
 	defer a.Process.Kill()
 	// run.log is opened under the lock.
-	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile)))
+	proctest.WaitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile)))
 
 	r := proc(t, nil, "run", second, "--out", dir, "--quiet")
 	r.expect(t, 1, dir+" is in use by another evotune process (pid "+strconv.Itoa(a.Process.Pid)+")")
-	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
+	proctest.WaitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	proc(t, nil, "resume", dir, "--quiet").expect(t, 1, "in use by another evotune process")
 
 	// kill -9 leaves no stale lock: the run resumes at once.
@@ -104,7 +84,7 @@ func TestFirstGenerationInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = a.Process.Kill(); _ = a.Wait() }()
-	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile))) // opened under the lock
+	proctest.WaitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile))) // opened under the lock
 	lock, _ := os.ReadFile(filepath.Join(dir, rundir.LockFile))
 	want := dir + " is in use by another evotune process (pid " + strconv.Itoa(a.Process.Pid) + "), whose run has not finished its first generation"
 	for _, cmd := range []string{"resume", "export"} {

@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/proctest"
 
 	"github.com/evotune/evotune/rundir"
 )
@@ -42,7 +42,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--quiet")
-	waitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
+	proctest.WaitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
 	if err := coord.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	go func() { done <- coord.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(time.Until(patience(t))):
+	case <-time.After(time.Until(proctest.Patience(t))):
 		t.Fatalf("one SIGTERM did not stop a coordinator without workers:\n%s", errb)
 	}
 	if code := coord.ProcessState.ExitCode(); code != int(ExitInterrupted) || !strings.Contains(errb.String(), "no workers connected: stopping now") {
@@ -69,13 +69,13 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 	}
 	cpu := filepath.Join(t.TempDir(), "cpu.prof")
 	w := evotune("worker", "nats://"+freeAddr(t), "--wait", "5m", "--cpuprofile", cpu)
-	var errb syncBuffer
+	var errb proctest.Buffer
 	w.Stderr = &errb
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = w.Process.Kill(); _ = w.Wait() }()
-	waitFor(t, "word that the worker waits", func() bool { return strings.Contains(errb.String(), "no coordinator at") })
+	proctest.WaitFor(t, "word that the worker waits", func() bool { return strings.Contains(errb.String(), "no coordinator at") })
 	if err := w.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -83,22 +83,4 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 		t.Fatalf("a waiting worker stopped by Ctrl-C: %v, want exit %d\n%s", err, ExitInterrupted, errb.String())
 	}
 	checkProfile(t, cpu, "samples", "cpu")
-}
-
-// syncBuffer is a bytes.Buffer a process writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/bench/quality"
 
 	"github.com/chromedp/chromedp"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/genome"
-	"github.com/evotune/evotune/internal/evotunebin"
 	"github.com/evotune/evotune/internal/plot"
 )
 
@@ -320,11 +321,11 @@ func checkKnobs(t testing.TB, ctx context.Context, ck *engine.Checkpoint, best [
 
 // evotuneBinary is the evotune the live test runs, built once per test
 // binary.
-func evotuneBinary(t testing.TB) string { return evotunebin.Path(t) }
+func evotuneBinary(t testing.TB) string { return proctest.Evotune(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	evotunebin.Remove()
+	proctest.Remove()
 	os.Exit(code)
 }
 
@@ -347,30 +348,14 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(runs, "live")
-	cmd := exec.Command(bin, "run", cfgFile, "--out", dir, "--quiet", "--workers", "1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}()
+	run, _ := proctest.Start(t, exec.Command(bin, "run", cfgFile, "--out", dir, "--quiet", "--workers", "1"), "evotune run "+cfgFile)
+	cmd := run.Cmd
 	ts, _ := serve(t, "", runs)
 	// The first checkpoint, then the page.
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "checkpoint.json")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint after 2 minutes: %s", stderr.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	proctest.WaitFor(t, "first checkpoint", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "checkpoint.json"))
+		return err == nil
+	})
 	visit(t, ctx, ts.URL+"/run?r=0/live", "#s0-fitness")
 	state := eval[string](t, ctx, `document.querySelector('#card-state .value').textContent + ' ' + document.querySelector('#card-state .small').textContent`)
 	if want := fmt.Sprintf("running pid %d", cmd.Process.Pid); state != want {
@@ -403,7 +388,7 @@ func TestBrowserFollowsALiveRun(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	_ = run.Wait()
 	do(t, ctx, time.Minute, chromedp.Poll[bool](`document.querySelector('#run-state').textContent === 'stopped'`,
 		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
 	if !eval[bool](t, ctx, `window.sameDocument === true`) {

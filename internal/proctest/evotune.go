@@ -1,7 +1,4 @@
-// Package evotunebin builds the evotune command once per test binary,
-// for the tests that run it as a real, uninstrumented process (memory
-// limits, peak resident set, another user, a live dashboard).
-package evotunebin
+package proctest
 
 import (
 	"errors"
@@ -19,9 +16,12 @@ var built struct {
 	err  error
 }
 
-// Path builds evotune with go build, once, into a directory other users
-// may read (see the CLI's read-only directory test), and returns its path.
-func Path(t testing.TB) string {
+// Evotune builds the evotune command with go build, once per test
+// binary, into a directory other users may read (see the CLI's read-only
+// directory test), and returns its path: for the tests that run it as a
+// real, uninstrumented process (memory limits, peak resident set,
+// another user, a live dashboard).
+func Evotune(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
 		built.dir, built.err = os.MkdirTemp("", "evotune-bin-")
@@ -44,7 +44,7 @@ func Path(t testing.TB) string {
 	return built.path
 }
 
-// Remove deletes what Path built; a TestMain calls it after the tests.
+// Remove deletes what Evotune built; a TestMain calls it after the tests.
 func Remove() {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
