@@ -1,8 +1,10 @@
 package runs
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,10 +155,11 @@ func TestInspectRefusesDamage(t *testing.T) {
 	}
 }
 
-// TestInspectStartsNoProgram: a run of an outside game is described from
-// its checkpoint's record; its program does not start (its wrapper
-// leaves a mark each time it does).
-func TestInspectStartsNoProgram(t *testing.T) {
+// pigRuns runs the Pig example, through a wrapper that appends a line
+// to the file it returns each time the program starts, in seeded runs
+// to their end, and returns their directories.
+func pigRuns(t *testing.T, seeds ...int) (dirs []string, started string) {
+	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 for the Pig example")
 	}
@@ -165,14 +168,15 @@ func TestInspectStartsNoProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	marker := filepath.Join(work, "started")
+	started = filepath.Join(work, "started")
 	wrapper := filepath.Join(work, "pig.sh")
-	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho x >> "+marker+"\nexec python3 "+pig+"\n"), 0o755); err != nil {
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho x >> "+started+"\nexec python3 "+pig+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	config := `name: pig
-seed: 1
-command: [` + wrapper + `]
+	for _, seed := range seeds {
+		config := fmt.Sprintf(`name: pig
+seed: %d
+command: [%s]
 player: tuned
 fitness:
   objective: score
@@ -184,17 +188,40 @@ evolution:
   generations: 2
   tournament-size: 2
   elitism: 1
-`
-	dir := runIn(t, work, config)
-	if err := os.Remove(marker); err != nil {
+remeasure: {top: 1, games: 4}
+`, seed, wrapper)
+		dirs = append(dirs, runIn(t, work, config))
+	}
+	return dirs, started
+}
+
+// starts counts the lines of the file a wrapped program appends to each
+// time it starts.
+func starts(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
+	}
+	return strings.Count(string(data), "\n")
+}
+
+// TestReadersStartNoProgram: every reader of a run of an outside game
+// (Inspect, engine.ReadRun and Summarize, Export) describes it from its
+// checkpoint's record: the program does not start. Compare plays games,
+// which takes the program's processes, but describes every run from its
+// record: at one worker it starts the program once, where it started it
+// once more for each run it read before.
+func TestReadersStartNoProgram(t *testing.T) {
+	dirs, started := pigRuns(t, 1, 2)
+	dir := dirs[0]
+	before := starts(t, started)
+	if before == 0 {
+		t.Fatal("the wrapper left no mark: the test cannot see a start")
 	}
 	ins, err := Inspect(dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("Inspect started the program: %v", err)
 	}
 	var names []string
 	for _, k := range ins.Views[0].Knobs {
@@ -205,6 +232,28 @@ evolution:
 	}
 	if ins.Header.Game != "pig" || ins.Views[0].Measure != "score" {
 		t.Errorf("header %+v, measure %s", ins.Header, ins.Views[0].Measure)
+	}
+	ck, s, err := engine.ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Summarize(dir, ck, s, 2); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, f := range []Format{YAML, JSON} {
+		if _, _, err := Export(dir, 2, f, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := starts(t, started); n != before {
+		t.Fatalf("the readers started the program %d times", n-before)
+	}
+	if _, err := Compare(context.Background(), dirs, CompareOptions{Games: 4, Seed: 3, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if n := starts(t, started) - before; n != 1 {
+		t.Errorf("compare of 2 runs at one worker started the program %d times, want once, to play", n)
 	}
 }
 
