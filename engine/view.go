@@ -15,7 +15,7 @@ import (
 
 // SpeciesView is what a run's pictures show of one species: its history
 // and hall of fame with the knobs decoded into their own units. report.svg
-// and the dashboard (internal/ui) both draw from it, so they show the same
+// and the dashboard (cmd/evotune/dashboard) both draw from it, so they show the same
 // figures.
 type SpeciesView struct {
 	Label    string // "" for the main species, "rivals" for the co-evolving one

@@ -341,7 +341,7 @@ type refusal struct{ err error }
 func (r refusal) Error() string   { return r.err.Error() }
 func (r refusal) Unwrap() []error { return []error{r.err, ErrRefused} }
 
-// Worker plays batch descriptions (Batch.Description) for a coordinator on
+// Worker plays batch descriptions (descriptionOf) for a coordinator on
 // another machine. It keeps the configs it has loaded, by run key.
 type Worker struct {
 	// AllowPrograms lets configs that play an outside program run it

@@ -89,7 +89,7 @@ type Pairer interface {
 // run goes: CMA-ES's step size, or the size of an SPSA-like model's
 // perturbation. Spread measures it for every generation the model was
 // told, as Tell saw it or Resume replayed it, so a reader outside the run
-// gets it from the checkpoint alone (engine's Config.ModelSpread).
+// gets it from the checkpoint alone (engine's Setup.ModelSpread).
 type Spreader interface {
 	Spread() Spread
 }
