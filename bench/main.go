@@ -37,6 +37,7 @@ import (
 	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/internal/plot"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -574,11 +575,11 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 			racingTable(os.Stdout, plain, byName[plain], r.outcomes)
 		}
 	}
-	var pts []svgRow
+	var pts []plot.ReachRow
 	for _, r := range rows {
-		pr := svgRow{name: r.name}
+		pr := plot.ReachRow{Name: r.name}
 		for _, o := range r.outcomes {
-			pr.points = append(pr.points, svgPoint{games: o.games, reached: o.reached, done: o.done})
+			pr.Points = append(pr.Points, plot.ReachPoint{Games: o.games, Reached: o.reached, Done: o.done})
 		}
 		pts = append(pts, pr)
 	}
@@ -586,7 +587,7 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(svg, drawSVG(t.name+": games until the best reaches the target", maxGames, pts), 0o644); err != nil {
+	if err := os.WriteFile(svg, plot.Reach{Title: t.name + ": games until the best reaches the target", MaxGames: maxGames, Rows: pts}.SVG(), 0o644); err != nil {
 		return err
 	}
 	fmt.Printf("\npicture: %s\n", svg)

@@ -1,7 +1,6 @@
 package quality
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evotune/evotune/internal/english"
+	"github.com/evotune/evotune/internal/plot"
 	"github.com/evotune/evotune/internal/printable"
 )
 
@@ -153,98 +153,24 @@ func Quantiles(xs []float64) (med, lo, hi float64) {
 	return q(0.5), q(0.25), q(0.75)
 }
 
-// colours are the curves' colours, one a row of the benchmark's.
-var colours = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"}
-
 // Draw draws each line's median figure against the games played (the
 // median over its seeds at each quarter), with its interquartile band,
-// and ref (the target, the start) as a dashed line named refName.
+// and ref (the target, the start) as a dashed line named refName
+// (plot.Medians). A racing row's line is dashed: where racing cut
+// nothing its line is its model's, which shows through the gaps.
 func Draw(title, refName string, ref []float64, lines []Line) []byte {
-	type curve struct {
-		name   string
-		points [][4]float64 // games, median, low, high
-	}
-	var curves []curve
-	budget := 0.0
+	m := plot.Medians{Title: title, RefName: refName, Ref: ref}
 	for _, l := range lines {
 		if len(l.Records) == 0 {
 			continue
 		}
-		c := curve{name: l.Name}
+		c := plot.MedianLine{Name: l.Name, Dashed: strings.HasSuffix(l.Name, "+racing")}
 		for q := range Quarters {
 			games, _, _ := Quantiles(gamesAt(l.Records, q))
 			med, lo, hi := Quantiles(figuresAt(l.Records, q))
-			c.points = append(c.points, [4]float64{games, med, lo, hi})
-			budget = max(budget, games)
+			c.Points = append(c.Points, [4]float64{games, med, lo, hi})
 		}
-		curves = append(curves, c)
+		m.Lines = append(m.Lines, c)
 	}
-	const w, h, left, right, top, bottom = 820.0, 480.0, 70.0, 170.0, 50.0, 50.0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, c := range curves {
-		for _, p := range c.points {
-			lo, hi = min(lo, p[2]), max(hi, p[3])
-		}
-	}
-	for _, t := range ref {
-		lo, hi = min(lo, t), max(hi, t)
-	}
-	if !(hi > lo) { // one figure, or none: a range around it
-		lo, hi = lo-1, hi+1
-		if math.IsInf(lo, 0) {
-			lo, hi = 0, 1
-		}
-	}
-	budget = max(budget, 1)
-	pad := (hi - lo) * 0.05
-	lo, hi = lo-pad, hi+pad
-	x := func(g float64) float64 { return left + g/budget*(w-left-right) }
-	y := func(f float64) float64 { return top + (hi-f)/(hi-lo)*(h-top-bottom) }
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", w, h)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="10" y="20" font-size="13">%s</text>`+"\n", escape(title))
-	fmt.Fprintf(&b, `<text x="10" y="36" fill="#555">line: the median over the seeds; band: the interquartile range; dashed: the %s</text>`+"\n", escape(refName))
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, h-bottom, w-right, h-bottom)
-	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top, left, h-bottom)
-	for k := 0; k <= 4; k++ {
-		g := budget * float64(k) / 4
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#ddd"/>`+"\n", x(g), top, x(g), h-bottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle">%s</text>`+"\n", x(g), h-bottom+16, english.Thousands(int64(math.Round(g))))
-		f := lo + (hi-lo)*float64(k)/4
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", left-6, y(f)+4, f)
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">games played by the run</text>`+"\n", (left+w-right)/2, h-12)
-	if len(ref) > 0 {
-		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black" stroke-dasharray="5,4"/>`+"\n", left, y(ref[0]), w-right, y(ref[0]))
-		// Inside the plot, above the line: the legend holds the right margin.
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" fill="#555">%s</text>`+"\n", left+6, y(ref[0])-5, escape(refName))
-	}
-	for i, c := range curves {
-		col := colours[i%len(colours)]
-		var band, med strings.Builder
-		for _, p := range c.points {
-			fmt.Fprintf(&band, "%.1f,%.1f ", x(p[0]), y(p[3]))
-			fmt.Fprintf(&med, "%.1f,%.1f ", x(p[0]), y(p[1]))
-		}
-		for k := len(c.points) - 1; k >= 0; k-- {
-			fmt.Fprintf(&band, "%.1f,%.1f ", x(c.points[k][0]), y(c.points[k][2]))
-		}
-		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" fill-opacity="0.12" stroke="none"/>`+"\n", band.String(), col)
-		// A racing row is dashed: where racing cut nothing its line is
-		// its model's, which shows through the gaps.
-		dash := ""
-		if strings.HasSuffix(c.name, "+racing") {
-			dash = ` stroke-dasharray="7,5"`
-		}
-		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`+"\n", med.String(), col, dash)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="%s">%s</text>`+"\n", w-right+6, top+20+float64(i)*18, col, escape(c.name))
-	}
-	b.WriteString("</svg>\n")
-	return b.Bytes()
-}
-
-// escape makes text safe inside an SVG text element.
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return m.SVG()
 }
