@@ -239,7 +239,7 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 // does not match it, the checkpoint is returned with the error and no
 // Setup.
 func ReadRun(dir string) (*Checkpoint, *Setup, error) {
-	data, err := readCheckpointFile(dir, fileio.ReadFile)
+	data, err := readCheckpointFile(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -261,9 +261,9 @@ func OpenRun(dir string, data []byte) (*Checkpoint, *Setup, error) {
 	return ck, s, nil
 }
 
-// readCheckpointFile reads the checkpoint of the run directory dir with
-// read, saying what dir is when it holds none.
-func readCheckpointFile(dir string, read func(path string, limit int64) ([]byte, error)) ([]byte, error) {
+// readCheckpointFile reads the checkpoint of the run directory dir,
+// saying what dir is when it holds none.
+func readCheckpointFile(dir string) ([]byte, error) {
 	// A path that names no directory is the command line's mistake, not
 	// the directory's: it wraps ErrNotRunDir, which the CLI reports as a
 	// usage error.
@@ -273,7 +273,7 @@ func readCheckpointFile(dir string, read func(path string, limit int64) ([]byte,
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
 	}
-	data, err := read(filepath.Join(dir, rundir.CheckpointFile), fileio.MaxCheckpoint)
+	data, err := fileio.ReadFile(filepath.Join(dir, rundir.CheckpointFile), fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		// A run in its first generation has no checkpoint yet either.
 		if holder, held := rundir.HeldBy(dir); held {

@@ -18,22 +18,6 @@ func TestMain(m *testing.M) {
 // for a run.
 func parse(file string, text []byte) (*Setup, error) { return load(file, text, "", For{}) }
 
-// parseLegacy is parse with the model of a config that names none chosen
-// as before model.SoloDefault.
-func parseLegacy(file string, text []byte) (*Setup, error) {
-	s, err := parse(file, text)
-	if err != nil {
-		return nil, err
-	}
-	old, ok := s.resolve(true)
-	if !ok {
-		s.Close()
-		return nil, fmt.Errorf("%s: does not check out with the old default model", file)
-	}
-	s.cfg, s.legacy = old, true
-	return s, nil
-}
-
 // export is what evotune export writes of the run in dir (runs.Export,
 // which stands above engine): its best k, as JSON or YAML, of its rivals
 // or its main species; and how many it wrote.

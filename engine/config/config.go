@@ -19,7 +19,6 @@ import (
 
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/genome"
-	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
@@ -318,9 +317,6 @@ func validName(s string) bool {
 	}
 	return true
 }
-
-// oneLine folds a joined error onto one line.
-func oneLine(err error) string { return english.OneLine(err.Error()) }
 
 // Settings flattens the result-affecting settings to key -> value, with
 // defaults filled in, so that two configs can be compared key by key.
