@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -142,21 +141,7 @@ func (s *Setup) PlayBatch(ctx context.Context, id string, players []BatchPlayer,
 		}
 		ms[i] = fitness.Match{A: a, B: b, Seed: g.Seed}
 	}
-	var results []float64
-	var err error
-	if s.cfg.Fitness.Objective == config.Solo {
-		results, err = fitness.PlaySoloMatches(ctx, s.game.(fitness.SoloGame), ms, workers, nil)
-	} else {
-		var outs []fitness.Outcome
-		outs, err = fitness.PlayMatches(ctx, s.game, ms, workers, nil)
-		results = make([]float64, len(outs))
-		for i, o := range outs {
-			if games[i].Flip {
-				o = o.Flip()
-			}
-			results[i] = o.Score()
-		}
-	}
+	results, err := s.results(ctx, ms, func(i int) bool { return games[i].Flip }, workers, nil)
 	if err != nil {
 		return nil, fmt.Errorf("engine: batch %s: %w", id, err)
 	}

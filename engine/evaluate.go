@@ -264,13 +264,20 @@ func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Playe
 	for i, j := range jobs {
 		ms[i] = r.match(j, players)
 	}
-	if r.cfg.Fitness.Objective == config.Solo {
-		return fitness.PlaySoloMatches(ctx, r.game.(fitness.SoloGame), ms, r.workers, progress)
+	return r.results(ctx, ms, func(i int) bool { return jobs[i].swap }, r.workers, progress)
+}
+
+// results plays ms with up to workers goroutines and returns each game's
+// result seen from its first seat, or from its second where flipped: a
+// score, or a solo game's cost.
+func (s *Setup) results(ctx context.Context, ms []fitness.Match, flipped func(i int) bool, workers int, progress func(int)) ([]float64, error) {
+	if s.cfg.Fitness.Objective == config.Solo {
+		return fitness.PlaySoloMatches(ctx, s.game.(fitness.SoloGame), ms, workers, progress)
 	}
-	outs, err := fitness.PlayMatches(ctx, r.game, ms, r.workers, progress)
+	outs, err := fitness.PlayMatches(ctx, s.game, ms, workers, progress)
 	scores := make([]float64, len(outs))
 	for i, o := range outs {
-		if jobs[i].swap {
+		if flipped(i) {
 			o = o.Flip()
 		}
 		scores[i] = o.Score()
