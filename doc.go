@@ -7,56 +7,15 @@
 // checkpointing every generation, and `evotune export` writes the best
 // parameter sets, which `evotune eval` loads and plays.
 //
-// Imports point one way, down:
-//
-//	cmd/evotune          main: one line calling cmd/evotune/cli
-//	cmd/evotune/cli      the CLI: flags, subcommands, progress, exit codes;
-//	                     a Go module with games of its own calls it too
-//	natspool             the engine's Pool over the NATS work queue: the
-//	                     one package that knows both
-//	engine               configs (decode, defaults, checks, then prepare),
-//	                     the generation loop, checkpoints, resume, export,
-//	                     report, batch descriptions for workers, Inspect
-//	                     (a run read from outside), Compare
-//	engine/model         the optimisation models, one file and one table
-//	                     row each, behind one Ask/Tell interface
-//	rundir               the run directory: its files, atomic writes, lock,
-//	                     journal
-//	natsqueue            the NATS JetStream work queue; knows no game
-//	internal/ui          the dashboard (evotune ui): read-only HTTP
-//	internal/quality     quality at a fixed budget: models run on a config a
-//	                     quarter of the budget at a time, recommendations on
-//	                     fresh deals (evotune bench, the quality benchmark)
-//	internal/plot        the figures as SVG, for report.svg and the dashboard
-//	fitness/catalog      the one list of games; Register adds others
-//	fitness/battleship   \
-//	fitness/hadron        > games: rules, players, searches
-//	fitness/mnk          /
-//	fitness/external     games played by outside programs over the
-//	                     player protocol (docs/protocol.md)
-//	fitness/conformance  the game contract as a test suite
-//	fitness              the Game and Player contracts (roles, solo
-//	                     measures, errors), seeding, worker-independent
-//	                     batches, statistics, the player file (ParamsFile),
-//	                     rule options
-//	genome               parameter spaces and genomes; knows no game
-//	fitness/search       the two-player search hadron and mnk share;
-//	                     imports nothing of evotune
-//	internal/spsa        SPSA as fishtest runs it, in genome units; imports
-//	                     nothing of evotune
-//	internal/gp          Gaussian-process regression for the bayes model;
-//	                     imports nothing of evotune
-//	fitness/stats        paired and pentanomial figures with intervals,
-//	                     the sequential tests (SPRT); imports nothing of
-//	                     evotune (docs/statistics.md)
-//	internal/...         shared pieces: bits128 (the 128-bit cell set of
-//	                     the bitboards), yamlcheck (the one YAML checker,
-//	                     every problem as file:line: key: message), fileio,
-//	                     english, enum, cputime, buildinfo (which build
-//	                     runs: version, commit, Go, platform), printable
-//	                     (the one escaping of text from programs and the
-//	                     network); golden and ctxtest for tests
-//	research/            experiments, run on demand (build tag research)
+// The house, every package with what it is for and how the packages
+// import one another (one way, down: cmd -> engine -> fitness -> genome),
+// is mapped once, in docs/architecture.md ("The house"). In short: the
+// CLI (cmd/evotune/cli) and its dashboard stand on the readers of a run
+// (engine/runs), which stand on the engine (engine: a config prepared
+// for a run, the generation loop, checkpoints); the engine stands on the
+// config as written (engine/config), the models (engine/model), the
+// games (fitness and its packages) and the parameter spaces (genome);
+// internal/ holds ground-floor helpers.
 //
 // The engine and the CLI know games only through the fitness contracts:
 // a game declares its roles, its solo measure and its default solo

@@ -34,9 +34,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
+	"github.com/evotune/evotune/internal/plot"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -230,11 +231,11 @@ func run(game string, seeds, maxGames int, out, only string, racing bool, worker
 // load builds the game as the runs' config has it (its rules: Hadron's
 // depth), so re-measures play the game the runs play.
 func (t *task) load() error {
-	cfg, err := engine.Parse(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
+	cfg, err := quality.Load(t.name+".yaml", []byte(fmt.Sprintf(t.config, 1, "", "")))
 	if err != nil {
 		return err
 	}
-	t.game = cfg.GameOf()
+	t.game = cfg.Game()
 	return nil
 }
 
@@ -574,11 +575,11 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 			racingTable(os.Stdout, plain, byName[plain], r.outcomes)
 		}
 	}
-	var pts []svgRow
+	var pts []plot.ReachRow
 	for _, r := range rows {
-		pr := svgRow{name: r.name}
+		pr := plot.ReachRow{Name: r.name}
 		for _, o := range r.outcomes {
-			pr.points = append(pr.points, svgPoint{games: o.games, reached: o.reached, done: o.done})
+			pr.Points = append(pr.Points, plot.ReachPoint{Games: o.games, Reached: o.reached, Done: o.done})
 		}
 		pts = append(pts, pr)
 	}
@@ -586,7 +587,7 @@ func report(t *task, dir string, ms []method, seeds, maxGames int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(svg, drawSVG(t.name+": games until the best reaches the target", maxGames, pts), 0o644); err != nil {
+	if err := os.WriteFile(svg, plot.Reach{Title: t.name + ": games until the best reaches the target", MaxGames: maxGames, Rows: pts}.SVG(), 0o644); err != nil {
 		return err
 	}
 	fmt.Printf("\npicture: %s\n", svg)

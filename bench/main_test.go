@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/bench/quality"
+
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -93,14 +94,14 @@ func TestMeasuresPlayTheRunsGame(t *testing.T) {
 			if err := tk.load(); err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := engine.Parse("x.yaml", []byte(fmt.Sprintf(tk.config, 3, "  model: cmaes\n", "")))
+			cfg, err := quality.Load("x.yaml", []byte(fmt.Sprintf(tk.config, 3, "  model: cmaes\n", "")))
 			if err != nil {
 				t.Fatal(err)
 			}
 			// The games' settings as printed, addresses left out.
 			addr := regexp.MustCompile(`0x[0-9a-f]+`)
 			show := func(g any) string { return addr.ReplaceAllString(fmt.Sprintf("%+v", g), "") }
-			if got, want := show(tk.game), show(cfg.GameOf()); got != want {
+			if got, want := show(tk.game), show(cfg.Game()); got != want {
 				t.Errorf("measures play %s, the runs %s", got, want)
 			}
 		})

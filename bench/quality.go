@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
 )
 
 // The quality benchmark (-quality): every model on each problem at one
@@ -158,11 +158,11 @@ func (p *qualityProblem) problem() (*quality.Problem, error) {
 		},
 		Generations: p.generations,
 		Deals:       p.deals,
-		Reference: func(ctx context.Context, cfg *engine.Config, workers int) (float64, error) {
+		Reference: func(ctx context.Context, cfg *engine.Setup, workers int) (float64, error) {
 			if p.reference == "" {
 				return p.score, nil
 			}
-			player, err := fitness.ParseSpec(cfg.GameOf(), cfg.GameOf().Roles()[0], p.reference)
+			player, err := fitness.ParseSpec(cfg.Game(), cfg.Game().Roles()[0], p.reference)
 			if err != nil {
 				return 0, err
 			}
@@ -170,7 +170,7 @@ func (p *qualityProblem) problem() (*quality.Problem, error) {
 			if err != nil {
 				return 0, err
 			}
-			xs, err := quality.Measure(ctx, cfg.GameOf(), player, opps, cfg.LowerIsBetter(), p.deals, workers)
+			xs, err := quality.Measure(ctx, cfg.Game(), player, opps, cfg.LowerIsBetter(), p.deals, workers)
 			return quality.Mean(xs), err
 		},
 	}, nil

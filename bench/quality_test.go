@@ -4,8 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/quality"
+	"github.com/evotune/evotune/bench/quality"
 )
 
 // TestAutoselectPlansTheBudget: on every problem of the quality
@@ -36,23 +35,23 @@ func TestAutoselectPlansTheBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, err := engine.Parse(qp.File, noBudget)
+			cfg, err := quality.Load(qp.File, noBudget)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cfg.Close()
-			if g := cfg.Evolution.Generations; g < p.generations-1 || g > p.generations+1 {
+			if g := cfg.Config().Evolution.Generations; g < p.generations-1 || g > p.generations+1 {
 				t.Errorf("precision %g plans %d generations, want %d", prec, g, p.generations)
 			}
-			run, err := engine.Parse(qp.File, text)
+			run, err := quality.Load(qp.File, text)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer run.Close()
-			if run.Evolution.Generations != p.generations {
-				t.Errorf("the row's runs have a budget of %d generations, want %d", run.Evolution.Generations, p.generations)
+			if run.Config().Evolution.Generations != p.generations {
+				t.Errorf("the row's runs have a budget of %d generations, want %d", run.Config().Evolution.Generations, p.generations)
 			}
-			t.Logf("%s: precision %g plans %d generations", p.name, prec, cfg.Evolution.Generations)
+			t.Logf("%s: precision %g plans %d generations", p.name, prec, cfg.Config().Evolution.Generations)
 		})
 	}
 }

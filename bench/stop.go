@@ -11,10 +11,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/runs"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -95,7 +96,7 @@ func runStopBench(ctx context.Context, out, only string, seeds, workers int, rep
 			if err != nil {
 				return err
 			}
-			cfg, err := engine.Parse(p.config, []byte(text))
+			cfg, err := quality.Load(p.config, []byte(text))
 			if err != nil {
 				return fmt.Errorf("-stop-rule %q: %w", *stopRule, err)
 			}
@@ -155,11 +156,11 @@ func (p stopProblem) configText(seed int, extra string) (string, error) {
 // then measures both recommended players on the same fresh deals.
 func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int) (*stopRecord, error) {
 	rec := &stopRecord{Seed: seed}
-	var full, stop *engine.Summary
+	var full, stop *runs.Summary
 	for _, run := range []struct {
 		name  string
 		extra string
-		into  **engine.Summary
+		into  **runs.Summary
 	}{{"full", "", &full}, {"stop" + variant(), stopLines(), &stop}} {
 		text, err := p.configText(seed, run.extra)
 		if err != nil {
@@ -191,8 +192,12 @@ func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int)
 				return nil, err
 			}
 		}
-		*run.into = res.Summary
-		fmt.Printf("%s seed %d %s: %d generations, %d games\n", p.name, seed, run.name, res.Generation, res.Summary.Games)
+		sum, err := runs.Summarize(res.Dir, res.Final, res.Setup, res.Budget)
+		if err != nil {
+			return nil, err
+		}
+		*run.into = sum
+		fmt.Printf("%s seed %d %s: %d generations, %d games\n", p.name, seed, run.name, res.Generation, sum.Games)
 	}
 	rec.Budget, rec.FullGames, rec.StopGen, rec.StopGames = full.Budget, full.Games, stop.Generations, stop.Games
 	rec.EndGames, rec.LowerBetter = full.RemeasureGames, full.LowerIsBetter
@@ -200,12 +205,12 @@ func (p stopProblem) runSeed(ctx context.Context, dir string, seed, workers int)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := engine.Parse(filepath.Join(dir, "measure.yaml"), []byte(text))
+	cfg, err := quality.Load(filepath.Join(dir, "measure.yaml"), []byte(text))
 	if err != nil {
 		return nil, err
 	}
 	defer cfg.Close()
-	f, s, err := p.measure(ctx, cfg.GameOf(), full.BestFile, stop.BestFile, workers)
+	f, s, err := p.measure(ctx, cfg.Game(), full.BestFile, stop.BestFile, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +300,7 @@ func stopReport(p stopProblem, dir string, seeds int) error {
 func (p stopProblem) trajectory(ctx context.Context, dir string, seeds, deals, workers int) error {
 	for seed := 1; seed <= seeds; seed++ {
 		runDir := filepath.Join(dir, "full", fmt.Sprintf("seed%d", seed))
-		ck, _, err := engine.ReadCheckpoint(runDir)
+		ck, _, err := engine.ReadRun(runDir)
 		if err != nil {
 			return err
 		}
@@ -318,7 +323,7 @@ func (p stopProblem) trajectory(ctx context.Context, dir string, seeds, deals, w
 					cfg.Close()
 					return err
 				}
-				xs, err := quality.Measure(ctx, cfg.GameOf(), player, opps, cfg.LowerIsBetter(), deals, workers)
+				xs, err := quality.Measure(ctx, cfg.Game(), player, opps, cfg.LowerIsBetter(), deals, workers)
 				if err != nil {
 					cfg.Close()
 					return err

@@ -60,7 +60,7 @@ func (g *brokenGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed u
 
 // TestImpossibleResultsStopTheRun: a game that reports a cost no game
 // gives (not a number, infinite, negative) ends the run with
-// ErrImpossibleResult (exit 1), naming the game, before the generation
+// errImpossibleResult (exit 1), naming the game, before the generation
 // is checkpointed: the last checkpoint stays intact, and the run never
 // writes a checkpoint it would refuse to resume.
 func TestImpossibleResultsStopTheRun(t *testing.T) {
@@ -70,15 +70,15 @@ func TestImpossibleResultsStopTheRun(t *testing.T) {
 	for _, bad := range []float64{math.NaN(), math.Inf(1), -1, 1.4e154, 1e300, math.MaxFloat64} {
 		t.Run(fmt.Sprint(bad), func(t *testing.T) {
 			cfg := loadText(t, t.TempDir(), smallConfig)
-			perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+			perGeneration := int64(cfg.cfg.Evolution.Population * cfg.cfg.Fitness.Baselines.Games)
 			cfg.game = &brokenGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration, bad: bad}
 			dir := t.TempDir()
 			_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
-			if !errors.Is(err, ErrImpossibleResult) || !strings.Contains(err.Error(), "generation 2") ||
+			if !errors.Is(err, errImpossibleResult) || !strings.Contains(err.Error(), "generation 2") ||
 				!strings.Contains(err.Error(), fmt.Sprint(bad)+" is not a result a game gives") || !strings.Contains(err.Error(), "(seed ") {
-				t.Fatalf("err %v, want ErrImpossibleResult in generation 2", err)
+				t.Fatalf("err %v, want errImpossibleResult in generation 2", err)
 			}
-			ck, _, err := ReadCheckpoint(dir)
+			ck, _, err := ReadRun(dir)
 			if err != nil {
 				t.Fatalf("the last checkpoint does not read: %v", err)
 			}
@@ -115,18 +115,18 @@ func (g *panickyGame) PlaySolo(ctx context.Context, p, opp fitness.Player, seed 
 }
 
 // TestPanickingGameStopsTheRun: a game that panics ends the run with
-// ErrGamePanicked (exit 1, not the crash of exit 2), naming a seed,
+// errGamePanicked (exit 1, not the crash of exit 2), naming a seed,
 // with the stack in run.log and the last checkpoint intact.
 func TestPanickingGameStopsTheRun(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
-	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	perGeneration := int64(cfg.cfg.Evolution.Population * cfg.cfg.Fitness.Baselines.Games)
 	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
 	dir := t.TempDir()
 	_, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2})
-	if !errors.Is(err, ErrGamePanicked) || !strings.Contains(err.Error(), "generation 2") || !strings.Contains(err.Error(), "(seed ") {
-		t.Fatalf("err %v, want ErrGamePanicked in generation 2 with a seed", err)
+	if !errors.Is(err, errGamePanicked) || !strings.Contains(err.Error(), "generation 2") || !strings.Contains(err.Error(), "(seed ") {
+		t.Fatalf("err %v, want errGamePanicked in generation 2 with a seed", err)
 	}
-	if ck, _, err := ReadCheckpoint(dir); err != nil || ck.Generation != 1 {
+	if ck, _, err := ReadRun(dir); err != nil || ck.Generation != 1 {
 		t.Fatalf("the last checkpoint: %v", err)
 	}
 	log, _ := os.ReadFile(filepath.Join(dir, rundir.LogFile))

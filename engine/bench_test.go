@@ -44,7 +44,7 @@ func BenchmarkGenerationOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sp, members := r.cfg.species[0], all[0]
+	sp, members := r.species[0], all[0]
 	var hof []Member
 	var history []GenStats
 	for gen := range 20 { // a hall of fame and history of a run in progress
@@ -57,7 +57,7 @@ func BenchmarkGenerationOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		h := r.updateHallOfFame(sp, hof, sorted)
-		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
+		ck := &Checkpoint{Format: CheckpointFormat, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.Text()),
 			Generation: 21, SpeciesState: SpeciesState{Population: sorted, HallOfFame: h, History: history}}
 		if err := r.writeCheckpoint(ck); err != nil {
 			b.Fatal(err)

@@ -32,26 +32,26 @@ type Budget struct {
 
 // Budget counts the games a run of the config plays to its
 // evolution.generations, the way the run lists them.
-func (c *Config) Budget() Budget {
-	b, _ := c.BudgetOf(0)
+func (s *Setup) Budget() Budget {
+	b, _ := s.BudgetOf(0)
 	return b
 }
 
 // BudgetOf counts the games of a run given a budget of generations
 // (run --generations; 0: the config's), refusing one the model cannot
 // plan, as run refuses it.
-func (c *Config) BudgetOf(generations int) (Budget, error) {
-	if err := c.checkBudget(generations); err != nil {
+func (s *Setup) BudgetOf(generations int) (Budget, error) {
+	if err := s.checkBudget(generations); err != nil {
 		return Budget{}, err
 	}
 	if generations == 0 {
-		generations = c.Evolution.Generations
+		generations = s.cfg.Evolution.Generations
 	}
-	return c.budget(generations), nil
+	return s.budget(generations), nil
 }
 
-func (c *Config) budget(generations int) Budget {
-	r := &runner{cfg: c}
+func (s *Setup) budget(generations int) Budget {
+	r := &runner{Setup: s}
 	// A model that plays its own pairs (model.Pairer) decides the
 	// population mode's games; a valid config's models start.
 	if r.startModels() == nil {
@@ -61,9 +61,9 @@ func (c *Config) budget(generations int) Budget {
 	// generations it holds at most the genomes they made (fewer where
 	// genomes repeat), up to its size; the hall-of-fame mode meets the
 	// first members of it.
-	capacity := c.Evolution.HallOfFame
-	if c.Fitness.HallOfFame.Weight > 0 {
-		capacity = min(capacity, c.Fitness.HallOfFame.Members)
+	capacity := s.cfg.Evolution.HallOfFame
+	if s.cfg.Fitness.HallOfFame.Weight > 0 {
+		capacity = min(capacity, s.cfg.Fitness.HallOfFame.Members)
 	}
 	// A generation's games depend on its size and the hall of fame it
 	// meets alone (gen enters only the deals, not their number), so each
@@ -75,8 +75,8 @@ func (c *Config) budget(generations int) Budget {
 		if n, ok := counted[shape{size, hofSize}]; ok {
 			return n
 		}
-		sizes := make([]int, len(c.species))
-		hof := make([][]fitness.Player, len(c.species))
+		sizes := make([]int, len(s.species))
+		hof := make([][]fitness.Player, len(s.species))
 		for s := range sizes {
 			sizes[s] = size
 			hof[s] = make([]fitness.Player, hofSize)
@@ -85,10 +85,10 @@ func (c *Config) budget(generations int) Budget {
 		counted[shape{size, hofSize}] = n
 		return n
 	}
-	b := Budget{Generations: generations, AtMost: c.Racing != nil}
+	b := Budget{Generations: generations, AtMost: s.cfg.Racing != nil}
 	made := 0 // genomes made by the generations before gen
 	for gen := range b.Generations {
-		size := c.Evolution.Size(gen)
+		size := s.cfg.Evolution.Size(gen)
 		hofSize := min(capacity, made)
 		n := gamesAt(gen, size, hofSize)
 		switch gen {
@@ -96,22 +96,22 @@ func (c *Config) budget(generations int) Budget {
 			b.First = n
 		default:
 			b.Later = n
-			b.AtMost = b.AtMost || hofSize < capacity && c.Fitness.HallOfFame.Weight > 0
+			b.AtMost = b.AtMost || hofSize < capacity && s.cfg.Fitness.HallOfFame.Weight > 0
 		}
 		b.Total += int64(n)
 		made = min(made+size, capacity) // no more than the hall of fame holds matters
 	}
-	b.Remeasure = c.endGames(b.Generations)
+	b.Remeasure = s.endGames(b.Generations)
 	b.Total += int64(b.Remeasure)
 	return b
 }
 
 // genomesMade is how many genomes a run's first generations make, up to
 // at most (the hall of fame holds no more).
-func (c *Config) genomesMade(generations, most int) int {
+func (s *Setup) genomesMade(generations, most int) int {
 	made := 0
 	for gen := 0; gen < generations && made < most; gen++ {
-		made += c.Evolution.Size(gen)
+		made += s.cfg.Evolution.Size(gen)
 	}
 	return min(made, most)
 }
@@ -169,15 +169,15 @@ const (
 // time; an outside program's in batches, pipelined as a run plays them,
 // in wall time. The games are the run's own (its seeds and random
 // genomes, its deals), played and thrown away.
-func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, err error) {
+func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, err error) {
 	defer func() {
 		// A game that panics is a defect the run reports with its seed;
 		// here it is one line, not a stack trace.
 		if v := recover(); v != nil {
-			err = fmt.Errorf("engine: timing the games: %w: %v", ErrGamePanicked, v)
+			err = fmt.Errorf("engine: timing the games: %w: %v", errGamePanicked, v)
 		}
 	}()
-	r := &runner{cfg: c, workers: 1}
+	r := &runner{Setup: s, workers: 1}
 	if err := r.startModels(); err != nil {
 		return Timing{}, err
 	}
@@ -187,13 +187,13 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 		return Timing{}, err
 	}
 	players := make([][]fitness.Player, len(pools))
-	for s, sp := range c.species {
-		for _, genes := range pools[s] {
+	for i, sp := range s.species {
+		for _, genes := range pools[i] {
 			p, err := r.player(sp, genes)
 			if err != nil {
 				return Timing{}, err
 			}
-			players[s] = append(players[s], p)
+			players[i] = append(players[i], p)
 		}
 	}
 	sizes := make([]int, len(pools))
@@ -215,14 +215,14 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 	rng := fitness.NewRand(sampleSeed)
 	rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
 
-	t := Timing{CPU: c.program == nil && cputime.ProcessSupported()}
+	t := Timing{CPU: s.program == nil && cputime.ProcessSupported()}
 	clock := cputime.Process
 	unit := 1
 	if !t.CPU {
 		start := time.Now()
 		clock = func() time.Duration { return time.Since(start) }
 	}
-	if c.program != nil {
+	if s.program != nil {
 		unit = DefaultBatchGames
 	} else {
 		unit = sampleUnit
@@ -238,7 +238,7 @@ func TimeGames(ctx context.Context, c *Config, budget time.Duration) (_ Timing, 
 		}
 		batch := jobs[k:min(k+unit, len(jobs))]
 		before := clock()
-		if c.program != nil {
+		if s.program != nil {
 			_, err = r.play(ctx, batch, players, nil)
 		} else {
 			for _, j := range batch {

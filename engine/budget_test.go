@@ -66,7 +66,7 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 			if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
-			ck, _, err := ReadCheckpoint(dir)
+			ck, _, err := ReadRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 				saved += h.Saved
 			}
 			for _, st := range ck.states() {
-				remeasured += playedAtEnd(st)
+				remeasured += st.EndGames()
 			}
 			got := int64(played + remeasured)
 			desc := fmt.Sprintf("budget %+v; the run played %d (%d saved by racing) and remeasured %d", b, played, saved, remeasured)

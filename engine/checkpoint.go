@@ -227,67 +227,91 @@ func (ck *Checkpoint) encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReadCheckpoint reads and checks a run directory's checkpoint: format,
-// shape, and that its config still parses and every genome belongs to its
-// space. It returns the checkpoint and the config it was written for.
+// ReadRun reads the run in dir as a reader outside it sees it, the one
+// way every reader of a run (export, compare, the dashboard, resume's
+// comparison) reads one: its checkpoint, checked (format, shape, every
+// genome in its space, every figure in range), and the config it was
+// written for, prepared For the run's reader: an outside program is
+// described as the run recorded it and not started, and only the player
+// files the run recorded are read. The caller closes the Setup.
 //
-// With an outside program, the program is started and asked what it
-// offers; an announced description that differs from the checkpoint's is
-// an error naming the difference. The caller closes the config.
-func ReadCheckpoint(dir string) (*Checkpoint, *Config, error) { return readCheckpoint(dir, false) }
+// When the checkpoint reads but its config does not prepare here, or
+// does not match it, the checkpoint is returned with the error and no
+// Setup.
+func ReadRun(dir string) (*Checkpoint, *Setup, error) {
+	data, err := readCheckpointFile(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return OpenRun(dir, data)
+}
 
-func readCheckpoint(dir string, acceptProgramChange bool) (*Checkpoint, *Config, error) {
+// OpenRun is ReadRun of the run in dir whose checkpoint's bytes, data,
+// the caller read (the dashboard reads them without following a link).
+func OpenRun(dir string, data []byte) (*Checkpoint, *Setup, error) {
+	path := filepath.Join(dir, rundir.CheckpointFile)
+	ck, err := decodeCheckpoint(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ck.setup(path)
+	if err != nil {
+		return ck, nil, err
+	}
+	return ck, s, nil
+}
+
+// readCheckpointFile reads the checkpoint of the run directory dir,
+// saying what dir is when it holds none.
+func readCheckpointFile(dir string) ([]byte, error) {
 	// A path that names no directory is the command line's mistake, not
 	// the directory's: it wraps ErrNotRunDir, which the CLI reports as a
 	// usage error.
 	switch st, serr := os.Stat(dir); {
 	case serr != nil:
-		return nil, nil, fmt.Errorf("%s: %w: %v", dir, ErrNotRunDir, errors.Unwrap(serr))
+		return nil, fmt.Errorf("%s: %w: %v", dir, ErrNotRunDir, errors.Unwrap(serr))
 	case !st.IsDir():
-		return nil, nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
+		return nil, fmt.Errorf("%s: %w: not a directory", dir, ErrNotRunDir)
 	}
-	path := filepath.Join(dir, rundir.CheckpointFile)
-	data, err := fileio.ReadFile(path, fileio.MaxCheckpoint)
+	data, err := fileio.ReadFile(filepath.Join(dir, rundir.CheckpointFile), fileio.MaxCheckpoint)
 	if errors.Is(err, os.ErrNotExist) {
 		// A run in its first generation has no checkpoint yet either.
 		if holder, held := rundir.HeldBy(dir); held {
-			return nil, nil, fmt.Errorf("%s %w%s, whose run has not finished its first generation: wait for it, or stop it",
+			return nil, fmt.Errorf("%s %w%s, whose run has not finished its first generation: wait for it, or stop it",
 				dir, rundir.ErrLocked, holder)
 		}
 		if _, cerr := os.Stat(filepath.Join(dir, rundir.ConfigFile)); cerr == nil {
-			return nil, nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG -o %s'",
+			return nil, fmt.Errorf("%s: %w yet: no %s (the run stopped before its first generation finished); start it again with 'evotune run CONFIG -o %s'",
 				dir, ErrNotRunDir, rundir.CheckpointFile, dir)
 		}
-		return nil, nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)
+		return nil, fmt.Errorf("%s: %w: no %s", dir, ErrNotRunDir, rundir.CheckpointFile)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("engine: %w", err)
+		return nil, fmt.Errorf("engine: %w", err)
 	}
-	ck, err := decodeCheckpoint(path, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, err := parseFor(ck.ConfigHash, filepath.Join(dir, rundir.CheckpointFile)+"#config", []byte(ck.Config), baseDirOf(ck), nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %s", path, oneLine(err))
-	}
-	if err := ck.checkWith(cfg, dir, path, acceptProgramChange); err != nil {
-		cfg.Close() // the caller closes only the config it is given
-		return nil, nil, err
-	}
-	return ck, cfg, nil
+	return data, nil
 }
 
-// checkWith checks the checkpoint against the config it holds, cfg.
-func (ck *Checkpoint) checkWith(cfg *Config, dir, path string, acceptProgramChange bool) error {
-	if cfg.Hash() != ck.ConfigHash {
-		return fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+// setup prepares the config of the checkpoint read from path For its
+// reader, and checks the checkpoint against it.
+func (ck *Checkpoint) setup(path string) (*Setup, error) {
+	f, err := readerOf(ck)
+	if err != nil {
+		return nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
-	if now := cfg.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !acceptProgramChange {
-		return fmt.Errorf("%s: %w since the checkpoint: the announced %s",
-			dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
+	s, err := load(path+"#config", []byte(ck.Config), baseDirOf(ck), f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %w", path, folded{err})
 	}
-	return ck.checkAgainst(path, cfg)
+	if s.Hash() != ck.ConfigHash {
+		s.Close()
+		return nil, fmt.Errorf("%s: corrupt checkpoint: config hash does not match its config", path)
+	}
+	if err := ck.checkAgainst(path, s); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // decodeCheckpoint decodes the checkpoint read from path, strictly, and
@@ -318,21 +342,29 @@ func decodeCheckpoint(path string, data []byte) (*Checkpoint, error) {
 
 // checkAgainst checks the checkpoint read from path against the config
 // it was written for: species, player files, and every species' state.
-func (ck *Checkpoint) checkAgainst(path string, cfg *Config) error {
+func (ck *Checkpoint) checkAgainst(path string, run *Setup) error {
 	states := ck.states()
-	if len(states) != len(cfg.species) {
-		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(cfg.species))
+	if len(states) != len(run.species) {
+		return fmt.Errorf("%s: corrupt checkpoint: %d species, the config evolves %d", path, len(states), len(run.species))
 	}
-	if err := ck.checkFiles(cfg); err != nil {
+	if err := ck.checkFiles(run); err != nil {
 		return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
 	for s, st := range states {
-		if err := ck.checkSpecies(cfg, s, st); err != nil {
+		if err := ck.checkSpecies(run, s, st); err != nil {
 			return fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 		}
 	}
 	return nil
 }
+
+// folded is an error on one line (oneLine) that errors.Is still finds
+// err's sentinels in; it is not err's problems to errors.As (a stored
+// config's are not the user's config's, exit 2).
+type folded struct{ err error }
+
+func (f folded) Error() string        { return oneLine(f.err) }
+func (f folded) Is(target error) bool { return errors.Is(f.err, target) }
 
 // baseDirOf is where a checkpoint's relative specs are found.
 func baseDirOf(ck *Checkpoint) string {

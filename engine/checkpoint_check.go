@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 )
@@ -25,10 +26,10 @@ func (ck *Checkpoint) checkHeader() error {
 		return fmt.Errorf("config: missing")
 	case len(ck.Config) > fileio.MaxConfig:
 		return fmt.Errorf("config: %d bytes, more than the limit of %s", len(ck.Config), fileio.Size(fileio.MaxConfig))
-	case ck.Generation < 1 || ck.Generation > MaxGenerations:
-		return fmt.Errorf("generation: %d, want 1 to %d", ck.Generation, MaxGenerations)
-	case ck.Budget < 0 || ck.Budget > MaxGenerations:
-		return fmt.Errorf("budget: %d, want 1 to %d (or none)", ck.Budget, MaxGenerations)
+	case ck.Generation < 1 || ck.Generation > config.MaxGenerations:
+		return fmt.Errorf("generation: %d, want 1 to %d", ck.Generation, config.MaxGenerations)
+	case ck.Budget < 0 || ck.Budget > config.MaxGenerations:
+		return fmt.Errorf("budget: %d, want 1 to %d (or none)", ck.Budget, config.MaxGenerations)
 	}
 	return nil
 }
@@ -36,9 +37,9 @@ func (ck *Checkpoint) checkHeader() error {
 // checkFiles refuses player-file hashes for files the config does not
 // name: the section can only be as large as the config's list of specs.
 // (Whether a named file changed is resume's question, not corruption.)
-func (ck *Checkpoint) checkFiles(cfg *Config) error {
+func (ck *Checkpoint) checkFiles(run *Setup) error {
 	for _, spec := range slices.Sorted(maps.Keys(ck.Files)) {
-		if _, named := cfg.files[spec]; !named {
+		if _, named := run.files[spec]; !named {
 			return fmt.Errorf("files: %q is not a player file the config names", trimForMessage(spec))
 		}
 	}
@@ -55,8 +56,8 @@ func trimForMessage(s string) string {
 
 // checkSpecies checks species s's state against its config: section
 // sizes, genomes in the space, and every figure finite and in range.
-func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
-	sp := cfg.species[s]
+func (ck *Checkpoint) checkSpecies(run *Setup, s int, st SpeciesState) error {
+	sp := run.species[s]
 	prefix := ""
 	if s > 0 {
 		prefix = "rivals."
@@ -64,16 +65,16 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 	switch {
 	case st.Population == nil:
 		return fmt.Errorf("%spopulation: missing", prefix)
-	case len(st.Population) != cfg.Evolution.Size(ck.Generation-1):
-		return fmt.Errorf("%spopulation: %d members, the config breeds %d", prefix, len(st.Population), cfg.Evolution.Size(ck.Generation-1))
+	case len(st.Population) != run.cfg.Evolution.Size(ck.Generation-1):
+		return fmt.Errorf("%spopulation: %d members, the config breeds %d", prefix, len(st.Population), run.cfg.Evolution.Size(ck.Generation-1))
 	case len(st.HallOfFame) == 0:
 		return fmt.Errorf("%shall_of_fame: empty", prefix)
-	case len(st.HallOfFame) > cfg.Evolution.HallOfFame:
-		return fmt.Errorf("%shall_of_fame: %d members, the config keeps at most %d", prefix, len(st.HallOfFame), cfg.Evolution.HallOfFame)
+	case len(st.HallOfFame) > run.cfg.Evolution.HallOfFame:
+		return fmt.Errorf("%shall_of_fame: %d members, the config keeps at most %d", prefix, len(st.HallOfFame), run.cfg.Evolution.HallOfFame)
 	case len(st.History) != ck.Generation:
 		return fmt.Errorf("%shistory: %s for %s", prefix, english.Count(len(st.History), "row"), english.Count(ck.Generation, "generation"))
 	}
-	score := cfg.Fitness.Objective == Score
+	score := run.cfg.Fitness.Objective == config.Score
 	inRange := func(x float64) bool {
 		return !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 && (!score || x <= 1)
 	}
@@ -106,12 +107,12 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 		}
 	}
 	told := inRange
-	if cfg.Racing != nil {
+	if run.cfg.Racing != nil {
 		// A dropped individual's figure a model was told may lie outside
 		// the objective's range (CMA-ES's raceCosts).
 		told = func(x float64) bool { return finite(x) }
 	}
-	if err := cfg.Evolution.CheckState(ck.Generation, st.Model, told); err != nil {
+	if err := run.cfg.Evolution.CheckState(ck.Generation, st.Model, told); err != nil {
 		return fmt.Errorf("%s%w", prefix, err)
 	}
 	if err := checkRemeasured(prefix, st, sp.space, score); err != nil {
@@ -125,7 +126,7 @@ func (ck *Checkpoint) checkSpecies(cfg *Config, s int, st SpeciesState) error {
 		switch {
 		case row.Generation != i+1:
 			return fmt.Errorf("%s.generation: %d, want %d", field, row.Generation, i+1)
-		case row.Games < 0 || row.Games > MaxMemberGames:
+		case row.Games < 0 || row.Games > config.MaxMemberGames:
 			return fmt.Errorf("%s.games: %d", field, row.Games)
 		case row.Saved < 0:
 			return fmt.Errorf("%s.saved: %d", field, row.Saved)

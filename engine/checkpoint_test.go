@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -101,8 +103,8 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 			return edit(t, shots, func(m map[string]any) { member(m, "history", 0)["p_value"] = 0.5 })
 		}, `or a newer evotune's: it holds field "p_value", which this evotune does not know`},
 		{"a budget past the limit", shotsDir, func() []byte {
-			return edit(t, shots, func(m map[string]any) { m["budget"] = MaxGenerations + 1 })
-		}, fmt.Sprintf("budget: %d, want 1 to %d (or none)", MaxGenerations+1, MaxGenerations)},
+			return edit(t, shots, func(m map[string]any) { m["budget"] = config.MaxGenerations + 1 })
+		}, fmt.Sprintf("budget: %d, want 1 to %d (or none)", config.MaxGenerations+1, config.MaxGenerations)},
 		{"member games that adding a generation would overflow", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { member(m, "hall_of_fame", 0)["games"] = 1 << 62 })
 		}, "member with games 4611686018427387904"},
@@ -153,7 +155,7 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 				write(t, dir, f, data)
 			}
 			write(t, dir, rundir.CheckpointFile, tc.data())
-			_, _, err := ReadCheckpoint(dir)
+			_, _, err := ReadRun(dir)
 			if err == nil || !strings.Contains(err.Error(), "corrupt checkpoint") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want a corrupt checkpoint naming %q", err, tc.want)
 			}
@@ -174,7 +176,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, rundir.CheckpointFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ck, _, err := ReadCheckpoint(dir)
+		ck, _, err := ReadRun(dir)
 		if err != nil {
 			if !strings.Contains(err.Error(), "corrupt checkpoint") && !strings.Contains(err.Error(), "checkpoint format") &&
 				!strings.Contains(err.Error(), "no longer loads") {
@@ -189,7 +191,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, rundir.CheckpointFile), again, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := ReadCheckpoint(dir); err != nil {
+		if _, _, err := ReadRun(dir); err != nil {
 			t.Fatalf("a checkpoint read once does not read again: %v", err)
 		}
 	})
@@ -209,7 +211,7 @@ func TestOversizeCheckpointIsNotRead(t *testing.T) {
 		t.Skip("no sparse files here")
 	}
 	f.Close()
-	_, _, err = ReadCheckpoint(dir)
+	_, _, err = ReadRun(dir)
 	if err == nil || !strings.Contains(err.Error(), "too large: more than the limit of 256 MiB") {
 		t.Fatalf("err = %v", err)
 	}
@@ -253,7 +255,7 @@ evolution:
 					rows[1].([]any)[0] = tc.told
 				}
 			}))
-			_, _, err := ReadCheckpoint(dir)
+			_, _, err := ReadRun(dir)
 			wantError(t, err, tc.want)
 		})
 	}

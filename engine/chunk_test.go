@@ -62,14 +62,14 @@ func TestScheduleCountsWhatItLists(t *testing.T) {
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	sp := cfg.species[0]
 	var hof []fitness.Player
-	for range cfg.Fitness.HallOfFame.Members {
+	for range cfg.cfg.Fitness.HallOfFame.Members {
 		p, err := r.player(sp, sp.space.Random(fitness.NewRand(1)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		hof = append(hof, p)
 	}
-	sizes, hofs := []int{cfg.Evolution.Population}, [][]fitness.Player{hof}
+	sizes, hofs := []int{cfg.cfg.Evolution.Population}, [][]fitness.Player{hof}
 	jobs := r.schedule(2, sizes, hofs)
 	if n := r.scheduleEach(2, sizes, hofs, nil); n != len(jobs) || n == 0 {
 		t.Fatalf("counted %d games, listed %d", n, len(jobs))

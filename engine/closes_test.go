@@ -31,11 +31,11 @@ func init() {
 		}})
 }
 
-// TestReadCheckpointClosesWhatItOpens: a checkpoint found corrupt after
+// TestReadRunClosesWhatItOpens: a checkpoint found corrupt after
 // its config was loaded (which starts an outside program) closes the
 // config's game, on every such error. Before, three of them (a species
 // too many, files the config does not name, a damaged member) did not.
-func TestReadCheckpointClosesWhatItOpens(t *testing.T) {
+func TestReadRunClosesWhatItOpens(t *testing.T) {
 	text := strings.Replace(smallConfig, "game: battleship", "game: closing-coin", 1)
 	text = strings.Replace(text, "fitness:\n  baselines:\n", "fitness:\n  objective: score\n  baselines:\n    opponents: [even]\n", 1)
 	dir := t.TempDir()
@@ -67,7 +67,7 @@ func TestReadCheckpointClosesWhatItOpens(t *testing.T) {
 			damaged.Write(data[at[1]:])
 			write(t, dir, rundir.CheckpointFile, damaged.Bytes())
 			before := coinsOpen.Load()
-			_, _, err := ReadCheckpoint(dir)
+			_, _, err := ReadRun(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want one saying %q", err, tc.want)
 			}

@@ -90,17 +90,17 @@ func TestHashIgnoresBudgetAndWorkers(t *testing.T) {
 		{"rules", "rules: {reveal: ship}\n", "rules.reveal"},
 		{"space", "space: {jitter: {max: 0.01}}\n", "space.jitter.max"},
 	}
-	a, err := Parse("a.yaml", []byte(base))
+	a, err := parse("a.yaml", []byte(base))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := Parse("b.yaml", []byte(base+tc.edit))
+			b, err := parse("b.yaml", []byte(base+tc.edit))
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys := strings.Join(a.ChangedKeys(b), ",")
+			keys := strings.Join(a.cfg.ChangedKeys(b.cfg), ",")
 			if keys != tc.changed || (a.Hash() == b.Hash()) != (tc.changed == "") {
 				t.Fatalf("changed keys %q (hash equal %v), want %q", keys, a.Hash() == b.Hash(), tc.changed)
 			}
@@ -129,11 +129,11 @@ func TestFuzzConfigsAreValid(t *testing.T) {
 	models := map[string]bool{}
 	auto := false
 	for _, text := range fuzzConfigs() {
-		cfg, err := Parse("fuzz.yaml", []byte(text))
+		cfg, err := parse("fuzz.yaml", []byte(text))
 		if err != nil {
 			t.Fatalf("a seed of FuzzParse is refused: %v\n%s", err, text)
 		}
-		models[cfg.Evolution.Model.Name] = true
+		models[cfg.cfg.Evolution.Model.Name] = true
 		auto = auto || strings.Contains(text, "spsa-autoselect:")
 		cfg.Close()
 	}
@@ -164,7 +164,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(text))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := Parse("fuzz.yaml", data)
+		_, err := parse("fuzz.yaml", data)
 		if err == nil {
 			return
 		}
@@ -207,7 +207,7 @@ func TestNaturalSelectionConfigIsTheSeeds(t *testing.T) {
 			t.Errorf("%s searched over %s, want [%v, %v] linear", p.Name, p.Range(), want[0], want[1])
 		}
 	}
-	e := &c.Evolution
+	e := &c.cfg.Evolution
 	if e.Model.Name != "natural-selection" || e.Kept() != 2 || len(c.main.starts) != 0 {
 		t.Errorf("model %v keeping %d with %d seeds, want natural-selection keeping 2 from a random start", e.Model.Name, e.Kept(), len(c.main.starts))
 	}

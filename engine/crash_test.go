@@ -275,7 +275,7 @@ func killAtStepAndResume(t *testing.T, cfgDir, text string, k, workers int, want
 	}
 	fs.crashAt = -1
 	if _, err := os.Stat(filepath.Join(dir, rundir.CheckpointFile)); err == nil {
-		if _, _, err := ReadCheckpoint(dir); err != nil {
+		if _, _, err := ReadRun(dir); err != nil {
 			t.Fatalf("the kill left an unreadable checkpoint: %v", err)
 		}
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: workers}); err != nil {
@@ -305,14 +305,14 @@ func (h *hofCheck) EndGeneration(gen int, _ GenStats, best Member) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, _, err := ReadCheckpoint(h.dir)
+	ck, _, err := ReadRun(h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again, err := ck.encode(); err != nil || string(again) != string(data) {
 		t.Fatalf("generation %d: the checkpoint does not survive a read and a write (%v)", gen+1, err)
 	}
-	want := h.r.updateHallOfFame(h.r.cfg.species[0], h.prev, ck.Population)
+	want := h.r.updateHallOfFame(h.r.species[0], h.prev, ck.Population)
 	if len(want) != h.r.cfg.Evolution.HallOfFame {
 		t.Fatalf("generation %d: %d distinct genomes so far, want at least %d for this test", gen+1, len(want), h.r.cfg.Evolution.HallOfFame)
 	}

@@ -77,7 +77,7 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 	// config that names no model runs generational, not bayes: so does
 	// this one, with one of them written at its default.
 	bare := loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\nevolution: {elitism: 2}\n")
-	got, want := ref.settings(), bare.settings()
+	got, want := ref.cfg.Settings(), bare.cfg.Settings()
 	for k, v := range got {
 		if !strings.HasPrefix(k, "space.") && !strings.HasPrefix(k, "seeds") && !strings.HasPrefix(k, "rules.") && want[k] != v {
 			t.Errorf("%s: reference.yaml writes %s, the default is %s", k, v, want[k])
@@ -91,11 +91,11 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 
 	// The code's default of every key that has one, from configs that
 	// open its section and leave the key out.
-	scoreCfg := func(section string) *Config {
+	scoreCfg := func(section string) *Setup {
 		return loadText(t, t.TempDir(), "game: mnk\nplayer: tuned\nfitness:\n  objective: score\n  baselines: {opponents: [random], games: 2}\n  "+section+"\n")
 	}
 	evolution := func(text string) map[string]any {
-		b, err := json.Marshal(loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\n"+text).Evolution)
+		b, err := json.Marshal(loadText(t, t.TempDir(), "game: battleship\nplayer: tuned\n"+text).cfg.Evolution)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,20 +115,20 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 	auto := evolution("evolution: {model: spsa, spsa-autoselect: {precision: 1, edge-loss: 1}}\n")["spsa_autoselect"].(map[string]any)
 	s := fmt.Sprint
 	code := map[string]string{
-		"seed":                                   s(bare.Seed),
+		"seed":                                   s(bare.cfg.Seed),
 		"timeout":                                external.DefaultTimeout.String(),
-		"audit":                                  s(bare.Audit),
-		"fitness.baselines.weight":               s(bare.Fitness.Baselines.Weight),
-		"fitness.baselines.games":                s(bare.Fitness.Baselines.Games),
-		"fitness.population.weight":              s(pop.Fitness.Population.Weight),
-		"fitness.population.opponents":           s(pop.Fitness.Population.Opponents),
-		"fitness.population.games":               s(pop.Fitness.Population.Games),
-		"fitness.population.rating":              s(pop.Fitness.Population.Rating),
-		"fitness.hall-of-fame.weight":            s(hof.Fitness.HallOfFame.Weight),
-		"fitness.hall-of-fame.members":           s(hof.Fitness.HallOfFame.Members),
-		"fitness.hall-of-fame.games":             s(hof.Fitness.HallOfFame.Games),
+		"audit":                                  s(bare.cfg.Audit),
+		"fitness.baselines.weight":               s(bare.cfg.Fitness.Baselines.Weight),
+		"fitness.baselines.games":                s(bare.cfg.Fitness.Baselines.Games),
+		"fitness.population.weight":              s(pop.cfg.Fitness.Population.Weight),
+		"fitness.population.opponents":           s(pop.cfg.Fitness.Population.Opponents),
+		"fitness.population.games":               s(pop.cfg.Fitness.Population.Games),
+		"fitness.population.rating":              s(pop.cfg.Fitness.Population.Rating),
+		"fitness.hall-of-fame.weight":            s(hof.cfg.Fitness.HallOfFame.Weight),
+		"fitness.hall-of-fame.members":           s(hof.cfg.Fitness.HallOfFame.Members),
+		"fitness.hall-of-fame.games":             s(hof.cfg.Fitness.HallOfFame.Games),
 		"evolution.population":                   s(gen["population"]),
-		"evolution.generations":                  s(bare.Evolution.Generations),
+		"evolution.generations":                  s(bare.cfg.Evolution.Generations),
 		"evolution.selection":                    s(gen["selection"]),
 		"evolution.tournament-size":              s(gen["tournament_size"]),
 		"evolution.crossover":                    s(gen["crossover"]),
@@ -156,14 +156,14 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 		"evolution.bayes-refit-every":            s(bayes["bayes_refit_every"]),
 		"evolution.bayes-bound":                  s(bayes["bayes_bound"]),
 		"evolution.hall-of-fame":                 s(gen["hall_of_fame"]),
-		"racing.rounds":                          s(racing.Racing.Rounds),
-		"racing.confidence":                      s(racing.Racing.Confidence),
-		"remeasure.top":                          s(remeasure.Remeasure.Top),
-		"remeasure.games":                        s(remeasure.Remeasure.Games),
-		"stop.window":                            s(stop.Stop.Window),
-		"stop.confidence":                        s(stop.Stop.Confidence),
-		"stop.games":                             s(stop.Stop.Games),
-		"run.workers":                            s(bare.Run.Workers),
+		"racing.rounds":                          s(racing.cfg.Racing.Rounds),
+		"racing.confidence":                      s(racing.cfg.Racing.Confidence),
+		"remeasure.top":                          s(remeasure.cfg.Remeasure.Top),
+		"remeasure.games":                        s(remeasure.cfg.Remeasure.Games),
+		"stop.window":                            s(stop.cfg.Stop.Window),
+		"stop.confidence":                        s(stop.cfg.Stop.Confidence),
+		"stop.games":                             s(stop.cfg.Stop.Games),
+		"run.workers":                            s(bare.cfg.Run.Workers),
 	}
 	if bayes["bayes_initial"] == 2*bayes["population"].(float64) {
 		code["evolution.bayes-initial"] = "2xpopulation"
@@ -186,7 +186,7 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 		}
 	}
 	// The rules it writes are the game's defaults.
-	info, err := catalog.Lookup(ref.Game)
+	info, err := catalog.Lookup(ref.cfg.Game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,8 +195,8 @@ func TestReferenceStatesTheDefaults(t *testing.T) {
 			code["rules."+o.Name] = o.Default
 		}
 	}
-	code["fitness.objective"] = bare.ObjectiveName()
-	code["fitness.baselines.opponents"] = "[" + strings.Join(bare.Fitness.Baselines.Opponents, ", ") + "]"
+	code["fitness.objective"] = bare.cfg.ObjectiveName()
+	code["fitness.baselines.opponents"] = "[" + strings.Join(bare.cfg.Fitness.Baselines.Opponents, ", ") + "]"
 	code["evolution.model"] = s(evolution("evolution: {elitism: 2}\n")["model"])
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range claims {

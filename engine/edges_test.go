@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/rundir"
 )
@@ -33,8 +35,8 @@ func TestCheckpointHeaderEdges(t *testing.T) {
 		{"format -1", func(c *Checkpoint) { c.Format = -1 }, "format: -1"},
 		{"config at the limit", func(c *Checkpoint) { c.Config = strings.Repeat("x", fileio.MaxConfig) }, ""},
 		{"config past the limit", func(c *Checkpoint) { c.Config = strings.Repeat("x", fileio.MaxConfig+1) }, "config: 1048577 bytes, more than the limit of 1 MiB"},
-		{"generation at the limit", func(c *Checkpoint) { c.Generation = MaxGenerations }, ""},
-		{"generation past the limit", func(c *Checkpoint) { c.Generation = MaxGenerations + 1 }, "generation: 100001, want 1 to 100000"},
+		{"generation at the limit", func(c *Checkpoint) { c.Generation = config.MaxGenerations }, ""},
+		{"generation past the limit", func(c *Checkpoint) { c.Generation = config.MaxGenerations + 1 }, "generation: 100001, want 1 to 100000"},
 		{"generation 0", func(c *Checkpoint) { c.Generation = 0 }, "generation: 0, want 1 to 100000"},
 	}
 	for _, tc := range tests {
@@ -73,7 +75,7 @@ func TestCheckpointSpeciesEdges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ck, cfg, err := ReadCheckpoint(dir)
+			ck, cfg, err := ReadRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,27 +88,6 @@ func TestCheckpointSpeciesEdges(t *testing.T) {
 				t.Fatalf("checkSpecies: %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestParseObjective(t *testing.T) {
-	tests := []struct {
-		s, measure string
-		want       Objective
-		err        string
-	}{
-		{"score", "shots", Score, ""},
-		{"shots", "shots", Solo, ""},
-		{"score", "", Score, ""},
-		{"shots", "", 0, `unknown objective "shots" (want score)`},
-		{"wins", "shots", 0, `unknown objective "wins" (want shots or score)`},
-		{"", "shots", 0, `unknown objective "" (want shots or score)`},
-	}
-	for _, tc := range tests {
-		got, err := ParseObjective(tc.s, tc.measure)
-		if got != tc.want || fmt.Sprint(err) != map[bool]string{true: "<nil>", false: tc.err}[tc.err == ""] {
-			t.Errorf("ParseObjective(%q, %q) = %v, %v; want %v, %q", tc.s, tc.measure, got, err, tc.want, tc.err)
-		}
 	}
 }
 
@@ -186,7 +167,7 @@ func TestProgramTimeout(t *testing.T) {
 	} {
 		t.Run(tc.timeout, func(t *testing.T) {
 			text := fmt.Sprintf("command: [%s, mnk]\nplayer: tuned\ntimeout: %s\nfitness: {baselines: {opponents: [greedy], games: 2}}\n", bin, tc.timeout)
-			cfg, err := Parse("program.yaml", []byte(text))
+			cfg, err := parse("program.yaml", []byte(text))
 			if !wantError(t, err, tc.err) {
 				return
 			}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
@@ -39,7 +41,7 @@ evolution:
   elitism: 1
 `
 
-func loadText(t testing.TB, dir, text string) *Config {
+func loadText(t testing.TB, dir, text string) *Setup {
 	t.Helper()
 	file := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
@@ -65,7 +67,7 @@ func startText(t testing.TB, text string, opts Options) {
 func runText(t testing.TB, text string, opts Options) *Checkpoint {
 	t.Helper()
 	startText(t, text, opts)
-	ck, _, err := ReadCheckpoint(opts.Dir)
+	ck, _, err := ReadRun(opts.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,11 +89,17 @@ func readFilesAndExport(t testing.TB, dir string, rivals bool) map[string][]byte
 // withExport adds the run's top-3 export to files, as "export".
 func withExport(t testing.TB, dir string, files map[string][]byte, rivals bool) map[string][]byte {
 	t.Helper()
-	exp, _, err := Export(dir, 3, JSON, rivals)
+	ck, s, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files["export"] = exp
+	defer s.Close()
+	file, _ := s.ParamsFile(ck, rivals, 3)
+	exp, err := file.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["export"] = exp // what evotune export --top 3 --format json writes
 	return files
 }
 
@@ -225,16 +233,16 @@ func TestResumeKeepsTheBudgetItWasGiven(t *testing.T) {
 func TestResultSaysHowToResume(t *testing.T) {
 	cfgDir := t.TempDir()
 	tests := []struct {
-		name                  string
-		generations, stopAt   int
-		cancel                bool
-		wantGen, wantBudget   int
-		wantConfig, wantWords string
+		name                string
+		generations, stopAt int
+		cancel              bool
+		wantGen, wantBudget int
+		wantConfig          string
 	}{
-		{"stopped, budget given", 3, 1, false, 1, 3, "4", "evotune resume DIR --generations 3"},
-		{"stopped, the config's budget", 0, 2, false, 2, 4, "4", "evotune resume DIR"},
-		{"stopped, the config's budget given", 4, 1, false, 1, 4, "4", "evotune resume DIR"},
-		{"cancelled, budget given", 2, 1, true, 1, 2, "4", "evotune resume DIR --generations 2"},
+		{"stopped, budget given", 3, 1, false, 1, 3, "4"},
+		{"stopped, the config's budget", 0, 2, false, 2, 4, "4"},
+		{"stopped, the config's budget given", 4, 1, false, 1, 4, "4"},
+		{"cancelled, budget given", 2, 1, true, 1, 2, "4"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -253,14 +261,11 @@ func TestResultSaysHowToResume(t *testing.T) {
 			if res == nil || res.Generation != tc.wantGen || res.Budget != tc.wantBudget || strconv.Itoa(res.ConfigBudget) != tc.wantConfig || res.Dir != dir {
 				t.Fatalf("result %+v, want generation %d of %d, config's %s, in %s", res, tc.wantGen, tc.wantBudget, tc.wantConfig, dir)
 			}
-			if got := ResumeCommand("DIR", res.Budget, res.ConfigBudget); got != tc.wantWords {
-				t.Fatalf("ResumeCommand: %q, want %q", got, tc.wantWords)
-			}
-			// A run started again with its budget is told to resume with it.
+			// A run started again is refused; the CLI says how to resume it
+			// (its TestRunAgainSaysHowToResume).
 			_, err = Start(context.Background(), loadText(t, cfgDir, smallConfig), Options{Dir: dir, Generations: tc.generations})
-			want := "'" + strings.Replace(tc.wantWords, "DIR", dir, 1) + "'"
-			if !errors.Is(err, ErrRunExists) || !strings.Contains(err.Error(), want) {
-				t.Fatalf("run again: %v, want %s", err, want)
+			if !errors.Is(err, ErrRunExists) || err.Error() != dir+" already holds a run" {
+				t.Fatalf("run again: %v, want %s already holds a run", err, dir)
 			}
 		})
 	}
@@ -412,8 +417,8 @@ func TestBrokenRunDirectories(t *testing.T) {
 			if after := snapshot(t, dir); !equalSnap(before, after) {
 				t.Fatal("a failed resume changed files")
 			}
-			if _, _, err := Export(dir, 1, YAML, false); err == nil && tc.name != "another config's checkpoint" {
-				t.Fatal("export of a broken run directory succeeded")
+			if _, _, err := ReadRun(dir); err == nil && tc.name != "another config's checkpoint" {
+				t.Fatal("a reader read a broken run directory")
 			}
 		})
 	}
@@ -580,9 +585,9 @@ func TestNotRunDirectories(t *testing.T) {
 			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
 				t.Errorf("resume: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}
-			_, _, err = Export(tc.dir, 1, YAML, false)
+			_, _, err = ReadRun(tc.dir)
 			if err == nil || err.Error() != tc.want || !errors.Is(err, ErrNotRunDir) {
-				t.Errorf("export: %v, want %q wrapping ErrNotRunDir", err, tc.want)
+				t.Errorf("ReadRun: %v, want %q wrapping ErrNotRunDir", err, tc.want)
 			}
 		})
 	}
@@ -615,7 +620,7 @@ func TestRunDirectoryErrors(t *testing.T) {
 	}
 	write(t, dir, rundir.ConfigFile, append(text, "colour: blue\n"...))
 	before = snapshot(t, dir)
-	var ce ConfigErrors
+	var ce config.Errors
 	if _, err := Resume(context.Background(), Options{Dir: dir}); !errors.As(err, &ce) || !strings.Contains(err.Error(), cfgPath+":") {
 		t.Errorf("resume with a broken config.yaml: %v", err)
 	}
@@ -649,5 +654,28 @@ func TestRunLogErrorsNameIt(t *testing.T) {
 				t.Fatalf("%v, want it to name %s", err, path)
 			}
 		})
+	}
+}
+
+// TestRuleFilesAreProtected: a rule option that names a player file
+// (Battleship's placer) finds it beside the config, as a baseline's is
+// found, wherever evotune runs from; and the file is part of the
+// config: resume refuses it changed or gone, naming it.
+func TestRuleFilesAreProtected(t *testing.T) {
+	cfgDir := t.TempDir()
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 2\n"))
+	text := strings.Replace(smallConfig, "seeds:", "rules: {placer: 'tuned:placer.yaml'}\nseeds:", 1)
+	dir := t.TempDir()
+	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfgDir, "placer.yaml", []byte("temperature: 3\n"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); !errors.Is(err, ErrConfigChanged) ||
+		!strings.Contains(err.Error(), "file tuned:placer.yaml") {
+		t.Fatalf("resume after the placer's file changed: %v", err)
+	}
+	os.Remove(filepath.Join(cfgDir, "placer.yaml"))
+	if _, err := Resume(context.Background(), Options{Dir: dir, Generations: 2}); err == nil || !strings.Contains(err.Error(), "placer.yaml") {
+		t.Fatalf("resume without the placer's file: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/english"
@@ -19,20 +20,20 @@ type Member struct {
 	// Figure is its fitness (the objective's value: shots or score), the
 	// games it comes from and its 95% interval.
 	fitness.Figure
-	Generation int     `json:"generation"`       // when it was (first) evaluated, from 0
-	Rating     *Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
+	Generation int             `json:"generation"`       // when it was (first) evaluated, from 0
+	Rating     *fitness.Rating `json:"rating,omitempty"` // with fitness.population.rating: bradley-terry
 }
 
 // UnmarshalJSON refuses members with missing or null figures, so a
 // damaged checkpoint is not read as fitness 0.
 func (m *Member) UnmarshalJSON(data []byte) error {
 	var raw struct {
-		Genes      []float64   `json:"genes"`
-		Fitness    *float64    `json:"fitness"`
-		Games      *int        `json:"games"`
-		CI95       *[2]float64 `json:"ci95"`
-		Generation *int        `json:"generation"`
-		Rating     *Rating     `json:"rating"`
+		Genes      []float64       `json:"genes"`
+		Fitness    *float64        `json:"fitness"`
+		Games      *int            `json:"games"`
+		CI95       *[2]float64     `json:"ci95"`
+		Generation *int            `json:"generation"`
+		Rating     *fitness.Rating `json:"rating"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -47,7 +48,7 @@ func (m *Member) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("member without %s", f.name)
 		}
 	}
-	if *raw.Games < 1 || *raw.Games > MaxMemberGames {
+	if *raw.Games < 1 || *raw.Games > config.MaxMemberGames {
 		return fmt.Errorf("member with games %d", *raw.Games)
 	}
 	if *raw.Generation < 0 {
@@ -155,7 +156,7 @@ func (r *runner) schedule(gen int, sizes []int, hof [][]fitness.Player) []job {
 // random numbers.
 func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit func(job) bool) int {
 	f := r.cfg.Fitness
-	solo := f.Objective == Solo
+	solo := f.Objective == config.Solo
 	n := 0
 	stopped := false
 	add := func(j job, games int, seedOf func(game int) uint64) {
@@ -174,7 +175,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 			}
 		}
 	}
-	for s, sp := range r.cfg.species {
+	for s, sp := range r.species {
 		if f.Baselines.Weight == 0 {
 			break
 		}
@@ -186,7 +187,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 		}
 	}
 	if f.Population.Weight > 0 {
-		if len(r.cfg.species) == 2 {
+		if len(r.species) == 2 {
 			r.scheduleRivals(gen, sizes, add)
 		} else if pairs, ok := r.modelPairs(gen); ok {
 			// The model's own pairing (SPSA's theta+ against theta-): each
@@ -213,7 +214,7 @@ func (r *runner) scheduleEach(gen int, sizes []int, hof [][]fitness.Player, emit
 		}
 	}
 	if f.HallOfFame.Weight > 0 {
-		for s, sp := range r.cfg.species {
+		for s, sp := range r.species {
 			for i := range sizes[s] {
 				// A lone species meets its own hall of fame; rivals meet
 				// each other's.
@@ -250,7 +251,7 @@ func (r *runner) match(j job, players [][]fitness.Player) fitness.Match {
 	if j.b >= 0 {
 		b = players[j.bsp][j.b]
 	}
-	if j.swap || (j.solo && r.cfg.species[j.sp].role != r.cfg.role) {
+	if j.swap || (j.solo && r.species[j.sp].role != r.role) {
 		a, b = b, a
 	}
 	return fitness.Match{A: a, B: b, Seed: j.seed}
@@ -263,13 +264,20 @@ func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Playe
 	for i, j := range jobs {
 		ms[i] = r.match(j, players)
 	}
-	if r.cfg.Fitness.Objective == Solo {
-		return fitness.PlaySoloMatches(ctx, r.cfg.game.(fitness.SoloGame), ms, r.workers, progress)
+	return r.results(ctx, ms, func(i int) bool { return jobs[i].swap }, r.workers, progress)
+}
+
+// results plays ms with up to workers goroutines and returns each game's
+// result seen from its first seat, or from its second where flipped: a
+// score, or a solo game's cost.
+func (s *Setup) results(ctx context.Context, ms []fitness.Match, flipped func(i int) bool, workers int, progress func(int)) ([]float64, error) {
+	if s.cfg.Fitness.Objective == config.Solo {
+		return fitness.PlaySoloMatches(ctx, s.game.(fitness.SoloGame), ms, workers, progress)
 	}
-	outs, err := fitness.PlayMatches(ctx, r.cfg.game, ms, r.workers, progress)
+	outs, err := fitness.PlayMatches(ctx, s.game, ms, workers, progress)
 	scores := make([]float64, len(outs))
 	for i, o := range outs {
-		if jobs[i].swap {
+		if flipped(i) {
 			o = o.Flip()
 		}
 		scores[i] = o.Score()
@@ -284,7 +292,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 	players := make([][]fitness.Player, len(genomes))
 	sizes := make([]int, len(genomes))
 	hofPlayers := make([][]fitness.Player, len(genomes))
-	for s, sp := range r.cfg.species {
+	for s, sp := range r.species {
 		sizes[s] = len(genomes[s])
 		for _, genes := range genomes[s] {
 			p, err := r.player(sp, genes)
@@ -308,7 +316,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 		r.race = r.newRace(sizes[0], len(hofPlayers[0]))
 		rounds = r.race.rounds
 	}
-	if r.cfg.rates() {
+	if r.cfg.Rates() {
 		r.rated = newRatingNodes(genomes[0], hof[0], r.cfg.Fitness.HallOfFame.Members)
 	}
 	if r.progress != nil {
@@ -320,7 +328,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 	}
 	st := &evalState{r: r, gen: gen, players: players, hof: hofPlayers, hofOf: hof, genomes: genomes}
 	if r.autoBatch {
-		r.batchGames = AutoBatchGames(r.lastGames)
+		r.batchGames = autoBatchGames(r.lastGames)
 	}
 	if err := r.beginJournal(gen, genomes, hof, r.lastGames); err != nil {
 		return nil, err
@@ -400,9 +408,9 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 			m := combine(genomes[s][i], gen, stats[s][i], weights)
 			if !finite(m.Fitness, m.CI95[0], m.CI95[1]) {
 				return nil, fmt.Errorf("engine: generation %d: %w: individual %d%s scored %v [%v, %v] over %s; the generation is not checkpointed",
-					gen+1, ErrNotFinite, i, labelled(r.cfg.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
+					gen+1, errNotFinite, i, labelled(r.species[s]), m.Fitness, m.CI95[0], m.CI95[1], english.Count(m.Games, "game"))
 			}
-			if r.cfg.Fitness.Objective == Score {
+			if r.cfg.Fitness.Objective == config.Score {
 				// A score lies in [0, 1]; the normal interval of a few
 				// games can stick out of it.
 				m.CI95 = [2]float64{max(0, m.CI95[0]), min(1, m.CI95[1])}
@@ -417,20 +425,20 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 	return out, nil
 }
 
-// ErrImpossibleResult is returned for a game result no game gives: a
+// errImpossibleResult is returned for a game result no game gives: a
 // two-player game's score other than 0, 1/2 or 1 (seen from its first
 // player), or a solo cost that is negative or not a finite number. The
 // checkpoint holds fitnesses of such results only, so a run never
 // writes one it would refuse to resume.
-var ErrImpossibleResult = errors.New("not a result a game gives")
+var errImpossibleResult = errors.New("not a result a game gives")
 
 // checkResults returns an error naming the first of batch b's results
-// that no game gives (ErrImpossibleResult).
+// that no game gives (errImpossibleResult).
 func (r *runner) checkResults(b *Batch, res []float64) error {
-	solo := r.cfg.Fitness.Objective == Solo
+	solo := r.cfg.Fitness.Objective == config.Solo
 	var bounds fitness.Solo
 	if solo {
-		bounds, _ = fitness.SoloOf(r.cfg.game)
+		bounds, _ = fitness.SoloOf(r.game)
 	}
 	for k, x := range res {
 		if solo && bounds.Admits(x) || !solo && (x == 0 || x == 0.5 || x == 1) {
@@ -446,15 +454,15 @@ func (r *runner) checkResults(b *Batch, res []float64) error {
 		if k < len(b.jobs) {
 			seed = b.jobs[k].seed
 		}
-		return fmt.Errorf("batch %s: game %d (seed %d): %v is %w (want %s)", b.ID, b.First+k, seed, x, ErrImpossibleResult, want)
+		return fmt.Errorf("batch %s: game %d (seed %d): %v is %w (want %s)", b.ID, b.First+k, seed, x, errImpossibleResult, want)
 	}
 	return nil
 }
 
-// ErrNotFinite is returned when a generation's fitnesses are not finite
+// errNotFinite is returned when a generation's fitnesses are not finite
 // numbers: a game reported an impossible result. The run stops before the
 // generation is checkpointed, so the last checkpoint stays as it was.
-var ErrNotFinite = errors.New("fitness is not a finite number")
+var errNotFinite = errors.New("fitness is not a finite number")
 
 func finite(xs ...float64) bool {
 	for _, x := range xs {
@@ -468,11 +476,11 @@ func finite(xs ...float64) bool {
 // playOne plays one job, as play does a batch.
 func (r *runner) playOne(ctx context.Context, j job, players [][]fitness.Player) (float64, error) {
 	m := r.match(j, players)
-	if r.cfg.Fitness.Objective == Solo {
-		cost, err := r.cfg.game.(fitness.SoloGame).PlaySolo(ctx, m.A, m.B, m.Seed)
+	if r.cfg.Fitness.Objective == config.Solo {
+		cost, err := r.game.(fitness.SoloGame).PlaySolo(ctx, m.A, m.B, m.Seed)
 		return cost, fitness.Failed(m.Seed, err)
 	}
-	o, err := r.cfg.game.Play(ctx, m.A, m.B, m.Seed)
+	o, err := r.game.Play(ctx, m.A, m.B, m.Seed)
 	if j.swap {
 		o = o.Flip()
 	}
@@ -519,7 +527,7 @@ func (r *runner) player(sp *species, genes []float64) (fitness.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.build(r.cfg.game, vals)
+	return sp.build(r.game, vals)
 }
 
 // build makes one of the species' players from its values, with the

@@ -4,12 +4,15 @@ import (
 	"fmt"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
 )
 
-// Parse validates a config and fills in every default; a broken one is
-// reported in full, each problem as file:line: key: message.
-func ExampleParse() {
-	cfg, err := engine.Parse("tune.yaml", []byte(`
+// Prepare builds what a parsed config needs for a run (its game, each
+// species' space and seeds, its baselines), fills in every default that
+// depends on them and checks the rest; a broken config is reported in
+// full, each problem as file:line: key: message.
+func ExamplePrepare() {
+	c, err := config.Parse("tune.yaml", []byte(`
 game: battleship
 player: tuned
 seeds: [{}]
@@ -19,9 +22,15 @@ evolution: {population: 16, generations: 10}
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(cfg.Summary())
+	s, err := engine.Prepare(c, engine.For{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	fmt.Print(s.Summary())
 
-	_, err = engine.Parse("broken.yaml", []byte(`
+	_, err = config.Parse("broken.yaml", []byte(`
 game: battleship
 player: tuned
 evolution: {population: 1, model: annealing}
@@ -45,14 +54,19 @@ evolution: {population: 1, model: annealing}
 // A config's players, built as its run builds them, for a measure made
 // outside the run: the tuned player at its starting point against the
 // baselines.
-func ExampleConfig_TunedPlayer() {
-	cfg, err := engine.Parse("tune.yaml", []byte(`
+func ExampleSetup_TunedPlayer() {
+	c, err := config.Parse("tune.yaml", []byte(`
 game: battleship
 player: tuned
 seeds: [{}]
 fitness: {objective: shots, baselines: {opponents: [random]}}
 evolution: {population: 16, generations: 10}
 `))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg, err := engine.Prepare(c, engine.For{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -13,10 +13,10 @@ import (
 // which eval flag loads the first. A finished run's remeasure orders the
 // members it measured by their fresh figures, the recommended one first
 // with its verdict; the others follow in hall-of-fame order.
-func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
-	f := &fitness.ParamsFile{Game: c.Game, Player: sp.player, Role: sp.role, Rules: c.Rules, Objective: c.ObjectiveName(), Settings: sp.settings}
+func (s *Setup) exportFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
+	f := &fitness.ParamsFile{Game: s.cfg.Game, Player: sp.player, Role: sp.role, Rules: s.cfg.Rules, Objective: s.cfg.ObjectiveName(), Settings: sp.settings}
 	flag := "--player"
-	if c.hasSolo && sp.role == c.solo.Opponent && sp.role != c.role {
+	if s.hasSolo && sp.role == s.solo.Opponent && sp.role != s.role {
 		flag = "--opponent"
 	}
 	order := exportOrder(sp, st)
@@ -38,7 +38,7 @@ func (c *Config) exportFile(sp *species, st SpeciesState, k int) (*fitness.Param
 				p.Remeasured = &f
 				p.HallOfFameRank = rank
 				if rank == modelPick {
-					p.From = c.pickFrom()
+					p.From = s.pickFrom()
 				}
 			}
 		}
@@ -99,15 +99,28 @@ func round6s(ci [2]float64) [2]float64 { return [2]float64{round6(ci[0]), round6
 
 // exportYAML renders the top k as a YAML parameter file whose comment
 // says how to load it.
-func (c *Config) exportYAML(sp *species, st SpeciesState, k int) ([]byte, error) {
-	return exportYAMLOf(c.exportFile(sp, st, k))
+func (s *Setup) exportYAML(sp *species, st SpeciesState, k int) ([]byte, error) {
+	file, comment := s.paramsFile(sp, st, k)
+	return file.YAML(comment)
 }
 
-// exportYAMLOf renders file as YAML under the comment that says how flag
-// loads it.
-func exportYAMLOf(file *fitness.ParamsFile, flag string) ([]byte, error) {
-	return file.YAML(fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
-		len(file.Players), file.Player, file.Role, flag, file.Player))
+// ParamsFile is the parameter file of the best k of the run whose
+// checkpoint is ck, of its main species or of its co-evolved rivals (the
+// caller checks it has them), and the comment that says, above its
+// YAML, how to load it: what best.yaml holds of the first, and evotune
+// export of k.
+func (s *Setup) ParamsFile(ck *Checkpoint, rivals bool, k int) (*fitness.ParamsFile, string) {
+	i := 0
+	if rivals {
+		i = 1
+	}
+	return s.paramsFile(s.species[i], ck.states()[i], k)
+}
+
+func (s *Setup) paramsFile(sp *species, st SpeciesState, k int) (*fitness.ParamsFile, string) {
+	file, flag := s.exportFile(sp, st, k)
+	return file, fmt.Sprintf("evotune export: the best %d %s %s parameter set(s); the first loads with %s %s:FILE",
+		len(file.Players), file.Player, file.Role, flag, file.Player)
 }
 
 // round6 keeps 6 significant digits: figures with noise in the second
@@ -132,53 +145,4 @@ func readable(v genome.Values) map[string]any {
 		m[p.Name] = rows
 	}
 	return m
-}
-
-// Format is an export file format.
-type Format uint8
-
-// The export formats.
-const (
-	YAML Format = iota + 1
-	JSON
-)
-
-// ParseFormat reads "yaml" or "json".
-func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "yaml", "yml":
-		return YAML, nil
-	case "json":
-		return JSON, nil
-	}
-	return 0, fmt.Errorf("unknown format %q (want yaml or json)", s)
-}
-
-// Export renders the best k parameter sets of the run in dir, of its main
-// species or of the co-evolved rivals, and returns how many it rendered:
-// fewer than k when the hall of fame holds fewer.
-func Export(dir string, k int, f Format, rivals bool) ([]byte, int, error) {
-	ck, cfg, err := ReadCheckpoint(dir)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer cfg.Close()
-	if k < 1 {
-		return nil, 0, fmt.Errorf("engine: export: top %d: want at least 1", k)
-	}
-	s := 0
-	if rivals {
-		if ck.Rivals == nil {
-			return nil, 0, fmt.Errorf("%s: %w", dir, ErrNoRivals)
-		}
-		s = 1
-	}
-	file, flag := cfg.exportFile(cfg.species[s], ck.states()[s], k)
-	var data []byte
-	if f == JSON {
-		data, err = file.JSON()
-	} else {
-		data, err = exportYAMLOf(file, flag)
-	}
-	return data, len(file.Players), err
 }

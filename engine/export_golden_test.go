@@ -40,8 +40,7 @@ evolution:
 		})
 	}
 	for _, k := range []int{2, 5} {
-		for _, f := range []Format{YAML, JSON} {
-			ext := map[Format]string{YAML: "yaml", JSON: "json"}[f]
+		for _, ext := range []string{"yaml", "json"} {
 			t.Run(fmt.Sprintf("top %d %s", k, ext), func(t *testing.T) {
 				st := SpeciesState{HallOfFame: hof}
 				file, _ := cfg.exportFile(sp, st, k)
@@ -55,7 +54,7 @@ evolution:
 					}
 				}
 				got, err := cfg.exportYAML(sp, st, k)
-				if f == JSON {
+				if ext == "json" {
 					got, err = file.JSON()
 				}
 				if err != nil {

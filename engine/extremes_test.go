@@ -108,7 +108,7 @@ func TestWhateverValidateAcceptsRuns(t *testing.T) {
 				t.Parallel()
 				text := extremeConfig(k.model, k.fitness, k.key, value)
 				dir := t.TempDir()
-				cfg, err := Parse(filepath.Join(dir, "x.yaml"), []byte(text))
+				cfg, err := parse(filepath.Join(dir, "x.yaml"), []byte(text))
 				if err != nil {
 					if !strings.Contains(err.Error(), k.key) {
 						t.Fatalf("refused without naming %s: %v", k.key, err)
@@ -130,7 +130,7 @@ func TestWhateverValidateAcceptsRuns(t *testing.T) {
 
 // runGuarded runs cfg for its one generation, turning a panic into an
 // error.
-func runGuarded(cfg *Config, dir string) (res *Result, err error) {
+func runGuarded(cfg *Setup, dir string) (res *Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)

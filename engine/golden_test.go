@@ -49,7 +49,7 @@ func TestRandomStreamsGolden(t *testing.T) {
 		}
 		sp.sortBest(sorted)
 		var next [][]float64
-		if cfg.Evolution.Model.Name == "cmaes" {
+		if cfg.cfg.Evolution.Model.Name == "cmaes" {
 			// CMA-ES's next samples depend on the costs it is told, which
 			// its own tests pin (engine/model); here, as the golden file
 			// has it from before models were a package, it is asked again

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -39,7 +40,7 @@ func (r *runner) updateHallOfFame(sp *species, hof, gen []Member) []Member {
 			if slices.Equal(out[i].Genes, m.Genes) {
 				if i < len(merged) && !merged[i] {
 					out[i] = mergeEvaluations(out[i], m)
-					if r.cfg.Fitness.Objective == Score {
+					if r.cfg.Fitness.Objective == config.Score {
 						// As a generation's figures are: pooling two
 						// clipped intervals can stick out of [0, 1] again.
 						out[i].CI95 = [2]float64{max(0, out[i].CI95[0]), min(1, out[i].CI95[1])}

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -44,20 +46,20 @@ func TestSortBestKeepsTiesInPlace(t *testing.T) {
 func TestPooledScoreIntervalsStayInRange(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		objective Objective
+		objective config.Objective
 		wantLo    float64
 	}{
-		{"score: clipped at 0", Score, 0},
-		{"cost: left as it is", Solo, -0.0341},
+		{"score: clipped at 0", config.Score, 0},
+		{"cost: left as it is", config.Solo, -0.0341},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &runner{cfg: &Config{}}
+			r := &runner{Setup: &Setup{cfg: &config.Config{}}}
 			r.cfg.Fitness.Objective = tc.objective
 			r.cfg.Evolution.HallOfFame = 4
 			genes := []float64{0.5}
 			a := Member{Genes: genes, Figure: fitness.Figure{Fitness: 0.125, Games: 4, CI95: [2]float64{0, 0.45}}}
 			b := Member{Genes: genes, Figure: fitness.Figure{Fitness: 0.125, Games: 4, CI95: [2]float64{0, 0.45}}, Generation: 1}
-			got := r.updateHallOfFame(&species{minimise: tc.objective != Score}, []Member{a}, []Member{b})
+			got := r.updateHallOfFame(&species{minimise: tc.objective != config.Score}, []Member{a}, []Member{b})
 			if len(got) != 1 || got[0].Games != 8 {
 				t.Fatalf("hall of fame %+v, want the two evaluations pooled", got)
 			}

@@ -64,7 +64,7 @@ func (r *runner) runID() string {
 		if r.autoBatch {
 			size = "auto"
 		}
-		sum := sha256.Sum256(fmt.Appendf(nil, "%s/%s", r.cfg.Hash(), size))
+		sum := sha256.Sum256(fmt.Appendf(nil, "%s/%s", r.Hash(), size))
 		r.id = hex.EncodeToString(sum[:8])
 	}
 	return r.id

@@ -18,7 +18,7 @@ import (
 func TestJournalBeginLogsDamage(t *testing.T) {
 	dir := t.TempDir()
 	var log bytes.Buffer
-	r := &runner{dir: dir, cfg: loadText(t, t.TempDir(), smallConfig), batchGames: 4, log: &log,
+	r := &runner{dir: dir, Setup: loadText(t, t.TempDir(), smallConfig), batchGames: 4, log: &log,
 		now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }}
 	path := filepath.Join(dir, rundir.JournalFile)
 	if err := r.beginJournal(2, nil, nil, 10); err != nil {

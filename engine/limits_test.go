@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/fileio"
@@ -48,22 +50,22 @@ rules: {m: 10, n: 9, k: 9}
 player: tuned
 fitness:
   baselines: {opponents: [random], games: 1000000}
-`, MaxGenerations},
+`, config.MaxGenerations},
 		{"hadron 11x11", `
 game: hadron
 rules: {size: 11, depth: 16, nodes: 1000000000}
 player: tuned
 fitness:
   baselines: {opponents: [random], games: 1000000}
-`, MaxGenerations},
+`, config.MaxGenerations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := Parse("largest.yaml", []byte(tc.text+fmt.Sprintf(sizes, MaxPopulation, MaxOffspring, tc.generations, MaxHallOfFame)))
+			cfg, err := parse("largest.yaml", []byte(tc.text+fmt.Sprintf(sizes, config.MaxPopulation, config.MaxOffspring, tc.generations, config.MaxHallOfFame)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b := cfg.checkpointBound(); b > fileio.MaxCheckpoint {
+			if b := cfg.cfg.CheckpointBound(cfg.built); b > fileio.MaxCheckpoint {
 				t.Fatalf("checkpoint bound %d bytes, above the %d limit", b, fileio.MaxCheckpoint)
 			}
 		})
@@ -85,21 +87,21 @@ func TestCheckpointBytesPerGene(t *testing.T) {
 	}
 	empty, _ := (&Checkpoint{SpeciesState: SpeciesState{Population: []Member{}}}).encode()
 	per := len(data) - len(empty)
-	if limit := genes*checkpointBytesPerGene + checkpointBytesPerMember; per > limit {
+	if limit := genes*config.CheckpointBytesPerGene + config.CheckpointBytesPerMember; per > limit {
 		t.Fatalf("a member of %d genes takes %d bytes, the bound allows %d:\n%s", genes, per, limit, strings.TrimSpace(string(data)))
 	}
 	// A history row keeps its generation's best genes (before, the bound
 	// left them out: a 107-gene grid's row took 2,692 bytes of 192).
 	x := -1.2345678901234567e-300
-	row := GenStats{Generation: MaxGenerations, Best: x, Mean: x, SD: x, Games: math.MaxInt, Saved: math.MaxInt, BestGenes: m.Genes}
+	row := GenStats{Generation: config.MaxGenerations, Best: x, Mean: x, SD: x, Games: math.MaxInt, Saved: math.MaxInt, BestGenes: m.Genes}
 	data, _ = (&Checkpoint{SpeciesState: SpeciesState{History: []GenStats{row}}}).encode()
 	empty, _ = (&Checkpoint{SpeciesState: SpeciesState{History: []GenStats{}}}).encode()
-	if per, limit := len(data)-len(empty), checkpointBytesPerRow+genes*checkpointBytesPerGene; per > limit {
+	if per, limit := len(data)-len(empty), config.CheckpointBytesPerRow+genes*config.CheckpointBytesPerGene; per > limit {
 		t.Fatalf("a history row of %d genes takes %d bytes, the bound allows %d", genes, per, limit)
 	}
 	// CMA-ES's told figures, one per member a generation (before, left
 	// out: 280 MB for a population of 2,000 over 20,000 generations).
-	cfg, err := Parse("cmaes.yaml", []byte("game: battleship\nplayer: tuned\nevolution: {model: cmaes, population: 1000, generations: 1}\n"))
+	cfg, err := parse("cmaes.yaml", []byte("game: battleship\nplayer: tuned\nevolution: {model: cmaes, population: 1000, generations: 1}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestCheckpointBytesPerGene(t *testing.T) {
 	rows, _ := json.Marshal([][]float64{told})
 	data, _ = (&Checkpoint{SpeciesState: SpeciesState{Model: model.State{"cmaes_told": rows}}}).encode()
 	empty, _ = (&Checkpoint{SpeciesState: SpeciesState{}}).encode()
-	if per, limit := int64(len(data)-len(empty)), cfg.Evolution.StateBound(genes); per > limit {
+	if per, limit := int64(len(data)-len(empty)), cfg.cfg.Evolution.StateBound(genes); per > limit {
 		t.Fatalf("a generation of %d told figures takes %d bytes, the bound allows %d", len(told), per, limit)
 	}
 }
@@ -136,7 +138,7 @@ evolution:
   population: 2000
   generations: 20000
 `} {
-		_, err := Parse("long.yaml", []byte(text))
+		_, err := parse("long.yaml", []byte(text))
 		if err == nil || !strings.Contains(err.Error(), "evolution: its checkpoint could reach") {
 			t.Errorf("%s: %v, want its checkpoint bound refused", text, err)
 		}
@@ -202,13 +204,13 @@ func TestConfigLimits(t *testing.T) {
 		{"more rival seeds", coevolve(5), "coevolve.seeds: 5 seeds for a population of 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			wantError(t, err, tc.want)
 		})
 	}
 	// Each character just outside a range a name may hold.
 	for _, name := range []string{"x`", "x{", "x@", "x[", "x/", "x:", ".x", "x y"} {
-		_, err := Parse("c.yaml", []byte("name: '"+name+"'\n"+solo))
+		_, err := parse("c.yaml", []byte("name: '"+name+"'\n"+solo))
 		if err == nil || !strings.Contains(err.Error(), "name: \"") {
 			t.Errorf("name %q: %v, want it refused", name, err)
 		}

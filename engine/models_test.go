@@ -78,7 +78,7 @@ func TestTournamentSizeBindsSelectingModels(t *testing.T) {
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			text := fmt.Sprintf("game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  model: %s\n  population: 4\n  tournament-size: 4\n%s", tc.model, tc.extra)
-			_, err := Parse("c.yaml", []byte(text))
+			_, err := parse("c.yaml", []byte(text))
 			const msg = "evolution.tournament-size: 4: want from 1 to population-1 (3)"
 			switch {
 			case tc.refused && (err == nil || !strings.Contains(err.Error(), msg)):

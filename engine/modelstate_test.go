@@ -97,7 +97,7 @@ func TestForgedModelStatesNameTheField(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(tc.dir, rundir.ConfigFile))
 			write(t, dir, rundir.ConfigFile, data)
 			write(t, dir, rundir.CheckpointFile, edit(t, tc.ck, tc.change))
-			_, _, err := ReadCheckpoint(dir)
+			_, _, err := ReadRun(dir)
 			if tc.want == "" || tc.want == "refitting" {
 				if err != nil {
 					t.Fatalf("a state a run can write: %v", err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
@@ -149,7 +151,7 @@ func TestAModelIsOneFileAndOneRow(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: straight, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	ck, cfg, err := ReadCheckpoint(straight)
+	ck, cfg, err := ReadRun(straight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,8 +174,8 @@ func TestAModelIsOneFileAndOneRow(t *testing.T) {
 	sameRun(t, readRun(t, straight), readRun(t, resumed), "climb, resumed after generation 2")
 
 	misplaced := strings.Replace(smallConfig, "  elitism: 1\n", "  elitism: 1\n  climb-step: 0.3\n", 1)
-	_, err = Parse("misplaced.yaml", []byte(misplaced))
-	var errs ConfigErrors
+	_, err = parse("misplaced.yaml", []byte(misplaced))
+	var errs config.Errors
 	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "evolution.climb-step: belongs to model climb, and the model is generational") {
 		t.Fatalf("climb-step under generational: %v", err)
 	}
@@ -188,11 +190,6 @@ func (duelSettings) Settle(*model.Evolution, func(string) bool) {}
 func (duelSettings) Check(*model.Evolution, bool, model.Bad)    {}
 func (duelSettings) Size(e *model.Evolution, _ int) int         { return e.Population }
 func (duelSettings) Kept(*model.Evolution) int                  { return 1 }
-func (duelSettings) StateKeys() []string                        { return nil }
-func (duelSettings) StateBound(*model.Evolution, int) int64     { return 0 }
-func (duelSettings) CheckState(*model.Evolution, int, model.State, func(float64) bool) error {
-	return nil
-}
 func (duelSettings) New(e *model.Evolution, p model.Problem) (model.Model, error) {
 	return &duel{p: p, n: e.Population}, nil
 }

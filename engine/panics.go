@@ -8,11 +8,11 @@ import (
 	"sync"
 )
 
-// ErrGamePanicked is returned when a game panicked during a generation:
+// errGamePanicked is returned when a game panicked during a generation:
 // a defect in a game or player, which the run reports as a runtime
 // failure (exit 1) with the game's seed, the stack going to run.log,
 // rather than crashing with exit 2 as a bad config would.
-var ErrGamePanicked = errors.New("a game panicked")
+var errGamePanicked = errors.New("a game panicked")
 
 // panicTrap catches the first panic of a generation's games.
 type panicTrap struct {
@@ -29,7 +29,7 @@ func (p *panicTrap) recover(seed uint64, x *float64) {
 		return
 	}
 	p.once.Do(func() {
-		p.err = fmt.Errorf("%w (seed %d): %v", ErrGamePanicked, seed, v)
+		p.err = fmt.Errorf("%w (seed %d): %v", errGamePanicked, seed, v)
 		p.stack = debug.Stack()
 	})
 	*x = math.NaN()

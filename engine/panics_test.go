@@ -15,11 +15,11 @@ import (
 // the generation it happened in, numbered from 1, with its stack.
 func TestPanicLogNamesTheGeneration(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), smallConfig)
-	perGeneration := int64(cfg.Evolution.Population * cfg.Fitness.Baselines.Games)
+	perGeneration := int64(cfg.cfg.Evolution.Population * cfg.cfg.Fitness.Baselines.Games)
 	cfg.game = &panickyGame{soloRoleGame: cfg.game.(soloRoleGame), after: perGeneration}
 	dir := t.TempDir()
-	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, ErrGamePanicked) {
-		t.Fatalf("err %v, want ErrGamePanicked", err)
+	if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); !errors.Is(err, errGamePanicked) {
+		t.Fatalf("err %v, want errGamePanicked", err)
 	}
 	log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile))
 	if err != nil {

@@ -15,23 +15,23 @@ import (
 // TunedPlayer is the config's tuned player (the main species') at
 // genes, with the settings of its player spec, as the run builds its
 // individuals.
-func (c *Config) TunedPlayer(genes []float64) (fitness.Player, error) {
-	sp := c.species[0]
+func (s *Setup) TunedPlayer(genes []float64) (fitness.Player, error) {
+	sp := s.species[0]
 	vals, err := sp.space.Decode(genes)
 	if err != nil {
 		return nil, err
 	}
-	return sp.build(c.game, vals)
+	return sp.build(s.game, vals)
 }
 
 // StartGenes is the run's starting point, as its verdict has it: the
 // config's first seed, else the player's defaults (nil when the space
 // excludes them).
-func (c *Config) StartGenes() []float64 { return startGenes(c.species[0]) }
+func (s *Setup) StartGenes() []float64 { return startGenes(s.species[0]) }
 
 // LowerIsBetter says whether the config's objective is a cost (a solo
 // measure) rather than a score.
-func (c *Config) LowerIsBetter() bool { return c.species[0].minimise }
+func (s *Setup) LowerIsBetter() bool { return s.species[0].minimise }
 
 // ErrNoBaselines is returned by Baselines for a config that lists no
 // baseline opponents.
@@ -41,8 +41,8 @@ var ErrNoBaselines = errors.New("the config lists no baseline opponents (fitness
 // as written: a solo objective's opponents (placers), or the players a
 // score is taken against; a solo game of one seat has one baseline, the
 // game alone: a nil player and the spec "".
-func (c *Config) Baselines() ([]fitness.Player, []string, error) {
-	players, specs := c.baselines()
+func (s *Setup) Baselines() ([]fitness.Player, []string, error) {
+	players, specs := s.baselines()
 	if len(players) == 0 {
 		return nil, nil, ErrNoBaselines
 	}
@@ -52,17 +52,17 @@ func (c *Config) Baselines() ([]fitness.Player, []string, error) {
 // baselines are the main species' baselines, built, and their specs,
 // one for one: a solo game of one seat has one baseline, the game alone
 // (a nil player), whose spec is "" (no opponent is written for it).
-func (c *Config) baselines() ([]fitness.Player, []string) {
-	players := slices.Clone(c.species[0].baselines)
-	if c.alone() {
+func (s *Setup) baselines() ([]fitness.Player, []string) {
+	players := slices.Clone(s.species[0].baselines)
+	if s.alone() {
 		return players, []string{""}
 	}
-	return players, slices.Clone(c.Fitness.Baselines.Opponents)
+	return players, slices.Clone(s.cfg.Fitness.Baselines.Opponents)
 }
 
 // alone says the main species' one baseline is the game alone: a solo
 // game of one seat.
-func (c *Config) alone() bool {
-	b := c.species[0].baselines
+func (s *Setup) alone() bool {
+	b := s.species[0].baselines
 	return len(b) == 1 && b[0] == nil
 }

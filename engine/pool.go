@@ -58,8 +58,8 @@ type Batch struct {
 func (b *Batch) Games() int { return len(b.jobs) }
 
 // Program says the batch's games are played by an outside program, which
-// a worker plays only when allowed to (Worker.AllowPrograms).
-func (b *Batch) Program() bool { return b.in != nil && b.in.r.cfg.program != nil }
+// a worker plays only when allowed to (natspool.Worker.AllowPrograms).
+func (b *Batch) Program() bool { return b.in != nil && b.in.r.program != nil }
 
 // evalState is what the batches of one generation share: the players
 // they are played by.
@@ -80,7 +80,7 @@ const DefaultBatchGames = fitness.BatchSize
 // MaxBatchGames bounds Options.BatchGames.
 const MaxBatchGames = 1 << 16
 
-// AutoBatchGames is the size of a generation's batches on a pool other
+// autoBatchGames is the size of a generation's batches on a pool other
 // than the local one when Options.BatchGames is 0: the generation's
 // games cut into about 64 batches (enough for a few dozen workers to
 // share evenly), rounded up to a multiple of DefaultBatchGames, at least
@@ -88,7 +88,7 @@ const MaxBatchGames = 1 << 16
 // is not cut into hundreds of batches whose cost in messages would rival
 // their games'. It depends on the number of games alone, never on
 // timing, so a resumed generation is cut as it was the first time.
-func AutoBatchGames(games int) int {
+func autoBatchGames(games int) int {
 	per := (games + 63) / 64
 	per = (per + DefaultBatchGames - 1) / DefaultBatchGames * DefaultBatchGames
 	return min(max(per, DefaultBatchGames), 1024)
@@ -107,8 +107,8 @@ func (p localPool) Play(ctx context.Context, w Wave) error {
 	}
 	st := w.Batches[0].in
 	r := st.r
-	_, batches := r.cfg.game.(fitness.Batcher)
-	_, soloBatches := r.cfg.game.(fitness.SoloBatcher)
+	_, batches := r.game.(fitness.Batcher)
+	_, soloBatches := r.game.(fitness.SoloBatcher)
 	if batches || soloBatches {
 		// A game that plays batches (an outside program, pipelined) runs
 		// its own goroutines; its failures come back as errors.

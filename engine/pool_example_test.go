@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
 )
 
 // countingPool plays on the local pool and counts what it was given: a
@@ -37,7 +38,7 @@ func (p *countingPool) Play(ctx context.Context, w engine.Wave) error {
 // A Pool plays a generation's games in batches; the run's files do not
 // depend on which pool played them, nor on the batch size.
 func ExamplePool() {
-	cfg, err := engine.Parse("pool.yaml", []byte(`
+	c, err := config.Parse("pool.yaml", []byte(`
 game: battleship
 player: tuned
 seeds: [{}]
@@ -48,6 +49,12 @@ evolution: {population: 4, generations: 2, tournament-size: 2}
 		fmt.Println(err)
 		return
 	}
+	cfg, err := engine.Prepare(c, engine.For{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cfg.Close()
 	dir, err := os.MkdirTemp("", "pool-example-")
 	if err != nil {
 		fmt.Println(err)

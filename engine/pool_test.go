@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,59 +15,56 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/rundir"
 )
 
-// specPool plays every batch the way a remote worker does: through its
-// description (Batch.Description), a Worker of its own and DecodeResults, last
-// batch first, so results arrive in the reverse of their order.
-// Run descriptions are stored by their text, as a pool would by their
-// hash, and the worker's fetches of them are counted.
+// specPool plays every batch the way a remote worker does: from what a
+// worker is told of it (Batch.Plays), on a Setup of the worker's own,
+// prepared from the run's config text ForWorker, its results checked as a
+// coordinator checks them (Batch.Check), last batch first, so results
+// arrive in the reverse of their order. A worker's Setups are kept by
+// the config's hash, and counted.
 type specPool struct {
-	w       *Worker
-	workers int
-	runs    map[string][]byte
-	fetches int
+	workers  int
+	setups   map[string]*Setup
+	prepared int
 }
 
-func (p *specPool) fetch(_ context.Context, key string) ([]byte, error) {
-	p.fetches++
-	data, ok := p.runs[key]
-	if !ok {
-		return nil, errors.New("no such run")
+// close closes the worker's Setups.
+func (p *specPool) close() {
+	for _, s := range p.setups {
+		s.Close()
 	}
-	return data, nil
 }
 
 func (p *specPool) Play(ctx context.Context, w Wave) error {
 	done := 0
 	for _, b := range slices.Backward(w.Batches) {
-		run, err := b.RunDescription()
-		if err != nil {
-			return err
-		}
-		if p.runs == nil {
-			p.runs = map[string][]byte{}
-		}
-		key := fmt.Sprintf("run%d", len(p.runs))
-		for k, v := range p.runs {
-			if bytes.Equal(v, run) {
-				key = k
+		run := b.Run()
+		ws, ok := p.setups[run.Hash()]
+		if !ok {
+			c, err := config.Parse("batch "+b.ID+"#config", run.Config().Text())
+			if err != nil {
+				return err
 			}
+			if ws, err = Prepare(c, ForWorker(false, run.Files(), run.Hash())); err != nil {
+				return err
+			}
+			if p.setups == nil {
+				p.setups = map[string]*Setup{}
+			}
+			p.setups[run.Hash()] = ws
+			p.prepared++
 		}
-		p.runs[key] = run
-		desc, err := b.Description(key)
+		players, games := b.Plays()
+		res, err := ws.PlayBatch(ctx, b.ID, players, games, p.workers)
 		if err != nil {
 			return err
 		}
-		ans, err := p.w.PlayBatch(ctx, desc, p.workers, p.fetch)
-		if err != nil {
-			return err
-		}
-		res, err := DecodeResults(b, ans)
-		if err != nil {
+		if err := b.Check(res); err != nil {
 			return err
 		}
 		w.Done(b, res)
@@ -80,8 +76,8 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 	return ctx.Err()
 }
 
-// TestRemotePlayMatchesLocal: batches played from their descriptions by
-// a Worker that loaded the config itself, in reverse order and in batches
+// TestRemotePlayMatchesLocal: batches played from what a worker is told
+// of them, on a Setup the worker prepared itself, in reverse order and in batches
 // of another size, give the files of a local run byte for byte, in every
 // fitness mode, with co-evolved rivals, racing rounds and ratings.
 func TestRemotePlayMatchesLocal(t *testing.T) {
@@ -94,15 +90,14 @@ func TestRemotePlayMatchesLocal(t *testing.T) {
 			local := t.TempDir()
 			startText(t, tc.config, Options{Dir: local, Workers: 2})
 			remote := t.TempDir()
-			w := &Worker{}
-			defer w.Close()
-			pool := &specPool{w: w, workers: 2}
+			pool := &specPool{workers: 2}
+			defer pool.close()
 			if _, err := Start(context.Background(), loadText(t, t.TempDir(), tc.config),
 				Options{Dir: remote, Pool: pool, BatchGames: 7}); err != nil {
 				t.Fatal(err)
 			}
-			if len(pool.runs) != 1 || pool.fetches != 1 {
-				t.Errorf("%d run descriptions, fetched %d times; want one, fetched once", len(pool.runs), pool.fetches)
+			if pool.prepared != 1 {
+				t.Errorf("the worker prepared the run %d times; want once", pool.prepared)
 			}
 			sameRun(t, readFilesAndExport(t, local, rivals), readFilesAndExport(t, remote, rivals), "remote vs local")
 		})
@@ -294,8 +289,8 @@ func TestAutoBatchGames(t *testing.T) {
 	for _, tc := range []struct{ games, want int }{
 		{0, 64}, {1, 64}, {4096, 64}, {4097, 128}, {20_000, 320}, {65_536, 1024}, {10_000_000, 1024},
 	} {
-		if got := AutoBatchGames(tc.games); got != tc.want {
-			t.Errorf("AutoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
+		if got := autoBatchGames(tc.games); got != tc.want {
+			t.Errorf("autoBatchGames(%d) = %d, want %d", tc.games, got, tc.want)
 		}
 	}
 }
@@ -317,15 +312,14 @@ func (p *sizePool) Play(ctx context.Context, w Wave) error {
 
 // TestPoolsCutByGeneration: on a pool other than the local one, a run
 // without a batch size cuts each generation by its number of games
-// (AutoBatchGames), and its files are still a local run's.
+// (autoBatchGames), and its files are still a local run's.
 func TestPoolsCutByGeneration(t *testing.T) {
 	config := strings.Replace(smallConfig, "games: 24", "games: 600", 1) // 4,800 games a generation: batches of 128
 	config = strings.Replace(config, "generations: 4", "generations: 2", 1)
 	local := t.TempDir()
 	startText(t, config, Options{Dir: local, Workers: 2})
-	w := &Worker{}
-	defer w.Close()
-	pool := &sizePool{specPool: specPool{w: w, workers: 2}, first: map[int]int{}}
+	pool := &sizePool{specPool: specPool{workers: 2}, first: map[int]int{}}
+	defer pool.close()
 	remote := t.TempDir()
 	startText(t, config, Options{Dir: remote, Pool: pool})
 	if pool.first[0] != 128 || pool.first[1] != 128 {
@@ -450,7 +444,7 @@ func TestBatchingGamesPlayLikeOthers(t *testing.T) {
 		if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), opts); err != nil {
 			t.Fatal(err)
 		}
-		ck, _, err := ReadCheckpoint(dir)
+		ck, _, err := ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/external"
@@ -40,23 +38,6 @@ type ProgramRecord struct {
 	Files       map[string]string `json:"files"`
 }
 
-// ProgramConfig is how a config starts an outside program.
-type ProgramConfig struct {
-	Command []string          `json:"command,omitempty"` // the program and its arguments
-	Dir     string            `json:"dir,omitempty"`     // its working directory, relative to the config's
-	Env     map[string]string `json:"env,omitempty"`     // extra environment variables
-	// timeout: and Audit change no result, so they are not in the hash: a
-	// resumed run may wait longer or audit more.
-	Audit float64 `json:"-"`
-	// ProgramFiles lists more files and directories of the program (the
-	// modules a script imports), relative to Dir, whose content the
-	// checkpoint records beside the files the command names. They are
-	// watched, not results: not in the hash.
-	ProgramFiles []string `json:"-"`
-
-	timeout string // as written; prepareProgram reads it
-}
-
 // switchWriter forwards writes to a writer set later (run.log), and
 // drops them until then.
 type switchWriter struct {
@@ -79,44 +60,23 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
-// NewCommand builds the external.Command of argv run in dir (relative to
-// base) with extra environment env; stderr receives the program's stderr.
-func NewCommand(argv []string, base, dir string, env map[string]string, timeout time.Duration, audit float64, stderr io.Writer) external.Command {
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(base, dir)
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	c := external.Command{Argv: argv, Dir: dir, Timeout: timeout, Audit: audit, Stderr: stderr}
-	for _, k := range slices.Sorted(maps.Keys(env)) {
-		c.Env = append(c.Env, k+"="+env[k])
-	}
-	return c
-}
-
-// prepareProgram starts the program of command:, reads what it offers and
-// returns it as the game's catalog entry. A worker's guard refuses it
-// first, and a timeout or audit it cannot be run with keeps it from
-// starting. An outside reader's guard (Inspect) describes it as the run
-// recorded it and starts nothing.
-func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitness.GameInfo, bool) {
-	if c.guard != nil && !c.guard.allowPrograms && c.guard.recorded == nil {
-		// Before anything starts: a worker runs no command it was not
-		// allowed to (--allow-programs).
-		c.guard.refused = true
-		bad("command", "%s", ErrProgramRefused)
+// prepareProgram readies the program of command: as f lets it, and
+// returns what it offers as the game's catalog entry: a run starts it and
+// reads what it offers, and the hashes of its files; a worker does so
+// only when allowed to, refusing first; a reader describes it as the run
+// recorded it and starts nothing. A timeout or audit it cannot be run
+// with keeps it from starting.
+func (s *Setup) prepareProgram(f For, p *yamlcheck.Checker) (fitness.GameInfo, bool) {
+	bad := p.Report
+	start, ok := f.starts(p, "command")
+	if !ok {
 		return fitness.GameInfo{}, false
 	}
-	pc := &c.ProgramConfig
-	var timeout time.Duration // 0: the program's default
-	if pc.timeout != "" {
-		d, err := time.ParseDuration(pc.timeout)
-		if err != nil || d <= 0 {
-			bad("timeout", "%q: want a positive duration such as 30s or 2m", pc.timeout)
-			return fitness.GameInfo{}, false
-		}
-		timeout = d
+	pc := &s.cfg.Program
+	timeout, ok := pc.ParseTimeout() // 0: the program's default
+	if !ok {
+		bad("timeout", "%q: want a positive duration such as 30s or 2m", pc.Timeout)
+		return fitness.GameInfo{}, false
 	}
 	if pc.Audit < 0 || pc.Audit > 1 {
 		bad("audit", "%v: want a fraction of games in [0, 1]", pc.Audit)
@@ -134,16 +94,16 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 	}
 	// The program and its files travel with the config: they are found
 	// from its directory, which the checkpoint remembers.
-	c.relative = true
+	s.relative = true
 	log := &switchWriter{}
-	cmd := NewCommand(pc.Command, c.baseDir, pc.Dir, pc.Env, timeout, pc.Audit, log)
-	cmd.Files = pc.ProgramFiles
+	cmd := external.NewCommand(pc.Command, s.cfg.BaseDir(), pc.Dir, pc.Env)
+	cmd.Timeout, cmd.Audit, cmd.Stderr, cmd.Files = timeout, pc.Audit, log, pc.ProgramFiles
 	var desc *external.Description
 	var files map[string]string
-	if c.guard != nil && c.guard.recorded != nil {
+	if !start {
 		// Described as the run recorded it; its processes would start
-		// only if a game were played, and none is.
-		desc = c.guard.recorded
+		// only if a game were played.
+		desc = f.recorded
 	} else {
 		var err error
 		if desc, err = external.Describe(context.Background(), cmd); err != nil {
@@ -162,21 +122,25 @@ func (c *Config) prepareProgram(bad func(key, format string, args ...any)) (fitn
 			return fitness.GameInfo{}, false
 		}
 	}
-	if c.Game != "" && c.Game != desc.Game {
-		bad("game", "%q, but the program plays %q", c.Game, desc.Game)
+	if desc == nil {
+		bad("command", "the run recorded no description of its program")
 		return fitness.GameInfo{}, false
 	}
-	c.program = &program{cmd: cmd, desc: desc, files: files, log: log}
+	if g := s.cfg.Game; g != "" && g != desc.Game {
+		bad("game", "%q, but the program plays %q", g, desc.Game)
+		return fitness.GameInfo{}, false
+	}
+	s.program = &program{cmd: cmd, desc: desc, files: files, log: log}
 	return desc.Info(cmd), true
 }
 
 // record is what the checkpoint keeps of the program; nil without one.
-func (c *Config) record() *ProgramRecord {
-	if c.program == nil {
+func (s *Setup) record() *ProgramRecord {
+	if s.program == nil {
 		return nil
 	}
-	desc, _ := c.program.desc.MarshalJSON()
-	return &ProgramRecord{Argv: c.Command, Description: desc, Files: c.program.files}
+	desc, _ := s.program.desc.MarshalJSON()
+	return &ProgramRecord{Argv: s.cfg.Command, Description: desc, Files: s.program.files}
 }
 
 // ErrProgramChanged says the outside program differs from the one a run
@@ -270,26 +234,17 @@ func changedPlayers(a, b any) []string {
 	return names
 }
 
-// Close stops what the config's game holds (an outside program's
-// processes). Every loaded config is closed when done with.
-func (c *Config) Close() error {
-	if c == nil || c.game == nil {
-		return nil
-	}
-	return fitness.Close(c.game)
-}
-
 // logProgram sends the program's stderr to w (run.log); nil drops it.
-func (c *Config) logProgram(w io.Writer) {
-	if c.program != nil {
-		c.program.log.set(w)
+func (s *Setup) logProgram(w io.Writer) {
+	if s.program != nil {
+		s.program.log.set(w)
 	}
 }
 
 // closeProgram ends the outside program's processes, if the config has
 // one, before its log closes; the game plays no more after.
-func (c *Config) closeProgram() {
-	if c.program != nil {
-		c.Close()
+func (s *Setup) closeProgram() {
+	if s.program != nil {
+		s.Close()
 	}
 }

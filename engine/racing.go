@@ -7,68 +7,10 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/evotune/evotune/internal/yamlcheck"
+	"github.com/evotune/evotune/engine/config"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
-
-// RacingConfig races the individuals of a generation: the games against
-// fixed opponents (baselines and hall of fame) are played in Rounds
-// rounds over common deals, and after each round the individuals that,
-// at the given Confidence, cannot reach the set the model keeps (the
-// elites of generational, the keep best of natural-selection, the
-// surviving parents of down-to-size) are given no more games.
-type RacingConfig struct {
-	Rounds     int     `json:"rounds"`
-	Confidence float64 `json:"confidence"`
-}
-
-func (c *Config) decodeRacing(d *yamlcheck.Checker) yamlcheck.Reader {
-	return optional(d, &c.Racing, defaultRacing, func(rc *RacingConfig) yamlcheck.Fields {
-		return yamlcheck.Fields{"rounds": d.Int(&rc.Rounds), "confidence": d.Number(&rc.Confidence)}
-	})
-}
-
-// maxRaceResults bounds the per-game results racing holds for a
-// generation (population x raced games per individual): 256 MB.
-const maxRaceResults = 1 << 25
-
-func (c *Config) checkRacing(bad func(key, format string, args ...any)) {
-	rc := c.Racing
-	if rc == nil {
-		return
-	}
-	if rc.Rounds < 2 || rc.Rounds > 100 {
-		bad("racing.rounds", "%d: want from 2 to 100", rc.Rounds)
-	}
-	if !(rc.Confidence >= 0.5 && rc.Confidence < 1) {
-		bad("racing.confidence", "%v: want a probability from 0.5 up to (not including) 1", rc.Confidence)
-	}
-	f := c.Fitness
-	switch {
-	case c.Coevolve != nil:
-		bad("racing", "races the individuals of one species: not with co-evolution")
-	case f.Baselines.Weight <= 0 && f.HallOfFame.Weight <= 0:
-		bad("racing", "races the games against fixed opponents (baselines, hall of fame), and neither mode has a weight")
-	default:
-		if n := int64(c.Evolution.MaxSize()) * int64(c.raceSlots()); n > maxRaceResults {
-			bad("racing", "holds every raced result of a generation: %d individuals x %d games is more than the limit of %d; lower the population or the games",
-				c.Evolution.MaxSize(), c.raceSlots(), maxRaceResults)
-		}
-	}
-}
-
-// raceSlots is how many raced games an individual plays in full.
-func (c *Config) raceSlots() int {
-	f := c.Fitness
-	n := 0
-	if f.Baselines.Weight > 0 && len(c.species) > 0 {
-		n += len(c.species[0].baselines) * min(f.Baselines.Games, MaxGames)
-	}
-	if f.HallOfFame.Weight > 0 {
-		n += min(f.HallOfFame.Members, MaxHallOfFame) * min(f.HallOfFame.Games, MaxGames)
-	}
-	return n
-}
 
 // race is the state of one generation's race.
 type race struct {
@@ -88,9 +30,9 @@ type race struct {
 func (r *runner) newRace(n, hofPlaying int) *race {
 	c := r.cfg
 	f := c.Fitness
-	rc := &race{rounds: c.Racing.Rounds, keep: c.Evolution.Kept(), minimise: c.species[0].minimise, pairs: f.Objective == Score}
+	rc := &race{rounds: c.Racing.Rounds, keep: c.Evolution.Kept(), minimise: r.species[0].minimise, pairs: f.Objective == config.Score}
 	if f.Baselines.Weight > 0 {
-		rc.nb, rc.gb = len(c.species[0].baselines), f.Baselines.Games
+		rc.nb, rc.gb = len(r.species[0].baselines), f.Baselines.Games
 	}
 	if f.HallOfFame.Weight > 0 {
 		rc.nh, rc.gh = hofPlaying, f.HallOfFame.Games

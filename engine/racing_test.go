@@ -279,7 +279,7 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 	if os.Getenv("EVOTUNE_KEEP_SVG") != "" {
 		_ = os.WriteFile(os.Getenv("EVOTUNE_KEEP_SVG"), svg, 0o644)
 	}
-	ck, _, err := ReadCheckpoint(straight)
+	ck, _, err := ReadRun(straight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func racingRunsExactly(t *testing.T, text string, kept int) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want the run cancelled in generation 4", err)
 	}
-	if ck, _, err := ReadCheckpoint(killed); err != nil || ck.Generation != 3 {
+	if ck, _, err := ReadRun(killed); err != nil || ck.Generation != 3 {
 		t.Fatalf("checkpoint after the kill: %v, want generation 3", err)
 	}
 	if _, err := Resume(context.Background(), Options{Dir: killed, Workers: 3}); err != nil {
@@ -324,7 +324,7 @@ func TestRacingConfigErrors(t *testing.T) {
 		{"too many results", strings.Replace(strings.Replace(racedConfig, "games: 60", "games: 1000000", 1), "population: 16", "population: 100", 1), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			if tc.want == "" {
 				if err == nil || !strings.Contains(err.Error(), "more than the limit of 33554432") {
 					t.Fatalf("err %v, want the results limit", err)
@@ -386,7 +386,7 @@ evolution:
 				t.Fatal(err)
 			}
 			want := readRun(t, straight)
-			ck, _, err := ReadCheckpoint(straight)
+			ck, _, err := ReadRun(straight)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -475,7 +475,7 @@ func TestRacingThenRemeasureMoreThanThePopulation(t *testing.T) {
 	text := strings.Replace(racedConfig, "population: 16", "population: 4", 1) + "remeasure:\n  top: 8\n  games: 20\n"
 	dir := t.TempDir()
 	startText(t, text, Options{Dir: dir, Workers: 2})
-	if ck, _, err := ReadCheckpoint(dir); err != nil || len(ck.Remeasured) != 8 {
+	if ck, _, err := ReadRun(dir); err != nil || len(ck.Remeasured) != 8 {
 		t.Fatalf("checkpoint %v; want 8 remeasured", err)
 	}
 }
@@ -510,7 +510,7 @@ func TestRacingLimitsEdges(t *testing.T) {
 		{"no species", "game: coin\nplayer: nosuch\nracing: {}\n", `player: coin has no tunable mover "nosuch"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			wantError(t, err, tc.want)
 		})
 	}
@@ -538,12 +538,12 @@ func TestNewRaceLaysOutItsModes(t *testing.T) {
 		{"hall of fame without weight", score + "  baselines: {opponents: [even], games: 14}\n  hall-of-fame: {weight: 0, members: 2, games: 6}\n", 1, 14, 0, 0, []int{2, 4, 8, 10, 14}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := Parse("c.yaml", []byte(head+tc.fitness))
+			cfg, err := parse("c.yaml", []byte(head+tc.fitness))
 			if err != nil {
 				t.Fatal(err)
 			}
 			const n, hofPlaying = 8, 3
-			rc := (&runner{cfg: cfg}).newRace(n, hofPlaying)
+			rc := (&runner{Setup: cfg}).newRace(n, hofPlaying)
 			if rc.nb != tc.nb || rc.gb != tc.gb || rc.nh != tc.nh || rc.gh != tc.gh {
 				t.Fatalf("baselines %d x %d games, hall of fame %d x %d; want %d x %d, %d x %d", rc.nb, rc.gb, rc.nh, rc.gh, tc.nb, tc.gb, tc.nh, tc.gh)
 			}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -9,62 +8,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/rating"
-	"github.com/evotune/evotune/internal/enum"
 )
-
-// RatingModel is how the population mode turns games among individuals
-// into a fitness.
-type RatingModel uint8
-
-// The rating models. The zero value is the default, the mean score.
-const (
-	// MeanScore: an individual's mean score in its population games.
-	MeanScore RatingModel = iota
-	// BradleyTerry: the score the individual is expected to make against
-	// the whole generation, from Bradley-Terry ratings fitted to every
-	// game among the generation's individuals and hall-of-fame members;
-	// so an individual's fitness draws on every game of the generation,
-	// not on its few opponents' luck. The hall of fame admits by rating.
-	BradleyTerry
-)
-
-var ratingNames = [...]string{MeanScore: "mean", BradleyTerry: "bradley-terry"}
-
-func (m RatingModel) String() string { return enum.Name(ratingNames[:], m, "RatingModel") }
-
-// MarshalJSON writes the name; the default is left out of configs' JSON
-// (omitempty), so their hash is that of a config without the key.
-func (m RatingModel) MarshalJSON() ([]byte, error) { return json.Marshal(m.String()) }
-
-// ParseRatingModel reads "mean" or "bradley-terry".
-func ParseRatingModel(s string) (RatingModel, error) {
-	if m, ok := enum.Parse[RatingModel](ratingNames[:], s); ok {
-		return m, nil
-	}
-	return 0, unknown("rating", s, ratingNames[:])
-}
-
-// Rating is a member's Bradley-Terry rating: the type of the exported
-// parameter file, so the checkpoint and the export say the same.
-type Rating = fitness.Rating
-
-// rates reports whether the run fits ratings.
-func (c *Config) rates() bool { return c.Fitness.Population.Rating == BradleyTerry }
-
-func (c *Config) checkRating(bad func(key, format string, args ...any)) {
-	if !c.rates() {
-		return
-	}
-	f := c.Fitness
-	switch {
-	case f.Population.Weight <= 0:
-		bad("fitness.population.rating", "bradley-terry rates the population games, and fitness.population has no weight")
-	case c.Coevolve != nil:
-		bad("fitness.population.rating", "bradley-terry rates players of one species; co-evolving species do not play their own kind")
-	case f.Objective != Score:
-		bad("fitness.population.rating", "bradley-terry rates head-to-head games: it needs the score objective")
-	}
-}
 
 // ratingNodes are the distinct genomes of a generation's rated games:
 // copies of one genome, and a hall-of-fame member that is also an
@@ -110,7 +54,7 @@ func (n *ratingNodes) record(j job, x float64) {
 // is expected to make against the generation, with its interval. It
 // returns every node's rating, anchored so the playing hall-of-fame
 // members keep their mean rating (the generation's mean 0 without one).
-func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, error) {
+func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]fitness.Rating, error) {
 	rs, err := rating.Fit(len(n.genes), n.table.Pairs(), rating.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
@@ -131,10 +75,10 @@ func (n *ratingNodes) rate(stats [][nModes]modeStats, hof []Member) ([]Rating, e
 			shift -= rs[node].Theta / float64(len(n.ind))
 		}
 	}
-	out := make([]Rating, len(rs))
+	out := make([]fitness.Rating, len(rs))
 	for i, r := range rs {
 		t := r.Theta + shift
-		out[i] = Rating{Elo: rating.Elo(t), CI95: [2]float64{rating.Elo(t - z95*r.SE), rating.Elo(t + z95*r.SE)}, Games: int(r.Games)}
+		out[i] = fitness.Rating{Elo: rating.Elo(t), CI95: [2]float64{rating.Elo(t - z95*r.SE), rating.Elo(t + z95*r.SE)}, Games: int(r.Games)}
 	}
 	for i, node := range n.ind {
 		st := &stats[i][modePopulation]
@@ -169,7 +113,7 @@ const z95 = 1.959963984540054
 // or, with ratings, by the latest rating of every member (those that
 // played this generation are re-rated; the others keep theirs).
 func (r *runner) sortHallOfFame(sp *species, hof []Member) {
-	if !r.cfg.rates() || r.rated == nil {
+	if !r.cfg.Rates() || r.rated == nil {
 		sp.sortBest(hof)
 		return
 	}

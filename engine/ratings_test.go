@@ -44,7 +44,7 @@ func TestRatingsInARun(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, cfgDir, ratedConfig), Options{Dir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	ck, cfg, err := ReadCheckpoint(dir)
+	ck, cfg, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func TestHallOfFameAdmitsByRating(t *testing.T) {
 	cfg := loadText(t, t.TempDir(), strings.Replace(ratedConfig, "  hall-of-fame:\n    members: 3", "  hall-of-fame:\n    members: 2", 1)+"  hall-of-fame: 2\n")
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	r.rated = &ratingNodes{genes: [][]float64{{0.1}, {0.2}, {0.3}}}
-	r.ratings = []Rating{{Elo: 50}, {Elo: -20}, {Elo: 10}}
-	old := []Member{{Genes: []float64{0.1}, Figure: fitness.Figure{Fitness: 0.4, Games: 10}, Rating: &Rating{Elo: 0}}}
+	r.ratings = []fitness.Rating{{Elo: 50}, {Elo: -20}, {Elo: 10}}
+	old := []Member{{Genes: []float64{0.1}, Figure: fitness.Figure{Fitness: 0.4, Games: 10}, Rating: &fitness.Rating{Elo: 0}}}
 	gen := []Member{
 		{Genes: []float64{0.2}, Figure: fitness.Figure{Fitness: 0.9, Games: 10}},
 		{Genes: []float64{0.3}, Figure: fitness.Figure{Fitness: 0.6, Games: 10}},
@@ -129,18 +129,18 @@ func TestRatingConfigErrors(t *testing.T) {
 		{"unknown", strings.Replace(ratedConfig, "bradley-terry", "elo", 1), `fitness.population.rating: unknown rating "elo" (want mean, bradley-terry)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
 		})
 	}
 	// The default written out is the default: the hash does not change.
-	a, err := Parse("c.yaml", []byte(strings.Replace(ratedConfig, "bradley-terry", "mean", 1)))
+	a, err := parse("c.yaml", []byte(strings.Replace(ratedConfig, "bradley-terry", "mean", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Parse("c.yaml", []byte(strings.Replace(ratedConfig, "    rating: bradley-terry\n", "", 1)))
+	b, err := parse("c.yaml", []byte(strings.Replace(ratedConfig, "    rating: bradley-terry\n", "", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,26 +149,9 @@ func TestRatingConfigErrors(t *testing.T) {
 	}
 }
 
-// TestRatingModelNames: the rating models' names, and an unknown one's.
-func TestRatingModelNames(t *testing.T) {
-	for _, tc := range []struct {
-		m    RatingModel
-		want string
-	}{{MeanScore, "mean"}, {BradleyTerry, "bradley-terry"}, {RatingModel(2), "RatingModel(2)"}, {RatingModel(200), "RatingModel(200)"}} {
-		if got := tc.m.String(); got != tc.want {
-			t.Errorf("%d: %q, want %q", uint8(tc.m), got, tc.want)
-		}
-		if tc.m <= BradleyTerry {
-			if back, err := ParseRatingModel(tc.want); err != nil || back != tc.m {
-				t.Errorf("ParseRatingModel(%q) = %v, %v", tc.want, back, err)
-			}
-		}
-	}
-}
-
 // ratedGeneration is three individuals and two playing hall-of-fame
 // members (the first a copy of individual 1), with games among them.
-func ratedGeneration(stored []*Rating, members int) (*ratingNodes, []Member) {
+func ratedGeneration(stored []*fitness.Rating, members int) (*ratingNodes, []Member) {
 	pool := [][]float64{{0.1}, {0.5}, {0.9}}
 	hof := []Member{{Genes: []float64{0.5}, Rating: stored[0]}, {Genes: []float64{0.7}, Rating: stored[1]}, {Genes: []float64{0.3}}}
 	n := newRatingNodes(pool, hof, members)
@@ -198,11 +181,11 @@ func TestRatingNodesRate(t *testing.T) {
 	toTheta := func(elo float64) float64 { return elo * math.Ln10 / 400 }
 	for _, tc := range []struct {
 		name   string
-		stored []*Rating
+		stored []*fitness.Rating
 	}{
-		{"no stored ratings", []*Rating{nil, nil}},
-		{"both members rated", []*Rating{{Elo: 100, CI95: [2]float64{50, 150}}, {Elo: -50, CI95: [2]float64{-90, -10}}}},
-		{"one member rated", []*Rating{nil, {Elo: 230, CI95: [2]float64{200, 260}}}},
+		{"no stored ratings", []*fitness.Rating{nil, nil}},
+		{"both members rated", []*fitness.Rating{{Elo: 100, CI95: [2]float64{50, 150}}, {Elo: -50, CI95: [2]float64{-90, -10}}}},
+		{"one member rated", []*fitness.Rating{nil, {Elo: 230, CI95: [2]float64{200, 260}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, hof := ratedGeneration(tc.stored, 2)
@@ -312,8 +295,8 @@ func TestSortHallOfFameByRating(t *testing.T) {
 	defer cfg.Close()
 	r := newRunner(cfg, Options{Dir: t.TempDir()})
 	r.rated = &ratingNodes{genes: [][]float64{{0.9}, {0.2}}}
-	r.ratings = []Rating{{Elo: 500}, {Elo: -20}}
-	rated := func(elo float64) *Rating { return &Rating{Elo: elo} }
+	r.ratings = []fitness.Rating{{Elo: 500}, {Elo: -20}}
+	rated := func(elo float64) *fitness.Rating { return &fitness.Rating{Elo: elo} }
 	hof := []Member{
 		{Genes: []float64{0.1}, Rating: rated(10)},
 		{Genes: []float64{0.3}},
@@ -344,15 +327,15 @@ func TestSortHallOfFameByRating(t *testing.T) {
 func TestCheckRatingEdges(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		r    *Rating
+		r    *fitness.Rating
 		want string
 	}{
 		{"none", nil, ""},
-		{"a closed interval, no games", &Rating{Elo: 5, CI95: [2]float64{5, 5}}, ""},
-		{"an interval above", &Rating{Elo: 5, CI95: [2]float64{5.5, 6}}, "m.rating: 5 [5.5, 6] is not a rating in its interval"},
-		{"an interval below", &Rating{Elo: 5, CI95: [2]float64{4, 4.5}}, "m.rating: 5 [4, 4.5] is not a rating in its interval"},
-		{"not finite", &Rating{Elo: math.Inf(1), CI95: [2]float64{0, math.Inf(1)}}, "m.rating: +Inf"},
-		{"negative games", &Rating{Elo: 5, CI95: [2]float64{4, 6}, Games: -1}, "m.rating.games: -1"},
+		{"a closed interval, no games", &fitness.Rating{Elo: 5, CI95: [2]float64{5, 5}}, ""},
+		{"an interval above", &fitness.Rating{Elo: 5, CI95: [2]float64{5.5, 6}}, "m.rating: 5 [5.5, 6] is not a rating in its interval"},
+		{"an interval below", &fitness.Rating{Elo: 5, CI95: [2]float64{4, 4.5}}, "m.rating: 5 [4, 4.5] is not a rating in its interval"},
+		{"not finite", &fitness.Rating{Elo: math.Inf(1), CI95: [2]float64{0, math.Inf(1)}}, "m.rating: +Inf"},
+		{"negative games", &fitness.Rating{Elo: 5, CI95: [2]float64{4, 6}, Games: -1}, "m.rating.games: -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := checkRating("m", Member{Rating: tc.r})

@@ -3,47 +3,16 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
-	"github.com/evotune/evotune/internal/yamlcheck"
 	"github.com/evotune/evotune/rundir"
-	"gopkg.in/yaml.v3"
 )
-
-// RemeasureConfig says how a finished run re-measures its best. Unless
-// the config says remeasure: off, the Top best of the hall of fame each
-// play Games games against every baseline opponent on fresh deals, drawn
-// from a stream of their own that selection never saw, and the best of
-// them on those deals is the run's recommended player; its figure is then
-// measured once more, with the run's starting point beside it, on a
-// second fresh sample that chose nothing (Verdict). Without baselines the
-// Top meet each other in seat-swapped pairs instead, and the winner then
-// meets the starting point. The hall of fame's own figures are the
-// maximum of many noisy scores, biased towards luck (the winner's curse);
-// picking among Top on one sample brings a little of it back, which the
-// second sample removes.
-type RemeasureConfig struct {
-	Top   int `json:"top"`
-	Games int `json:"games"`
-	// Off is remeasure: off.
-	Off bool `json:"-"`
-}
-
-// MarshalJSON writes remeasure: off as "off", so the hash of a config
-// that writes {top, games} is what it always was.
-func (rc RemeasureConfig) MarshalJSON() ([]byte, error) {
-	if rc.Off {
-		return []byte(`"off"`), nil
-	}
-	type plain RemeasureConfig
-	return json.Marshal(plain(rc))
-}
 
 // Remeasured is the fresh-deal figure of one hall-of-fame member, or of
 // the model's own recommendation (rank 0: model.Recommender).
@@ -59,9 +28,9 @@ const modelPick = 0
 
 // The opponents a verdict's figure is measured against.
 const (
-	againstBaselines = "baselines" // the baseline opponents, beside the start
-	againstStart     = "start"     // the starting point, head to head
-	againstRunnerUp  = "runner-up" // no start point: the second of the remeasure
+	AgainstBaselines = "baselines" // the baseline opponents, beside the start
+	AgainstStart     = "start"     // the starting point, head to head
+	AgainstRunnerUp  = "runner-up" // no start point: the second of the remeasure
 )
 
 // Verdict is a finished run's account of the player it recommends, from a
@@ -85,71 +54,35 @@ type Verdict struct {
 	Pairs *stats.Pentanomial `json:"pentanomial,omitempty"`
 }
 
-func (c *Config) decodeRemeasure(d *yamlcheck.Checker) yamlcheck.Reader {
-	section := optional(d, &c.Remeasure, defaultRemeasure, func(rc *RemeasureConfig) yamlcheck.Fields {
-		return yamlcheck.Fields{"top": d.Int(&rc.Top), "games": d.Int(&rc.Games)}
-	})
-	return func(n *yaml.Node, path string) {
-		if r := yamlcheck.Resolve(n); r != nil && r.Kind == yaml.ScalarNode && r.Tag != "!!null" {
-			if r.Value != "off" && r.Value != "false" {
-				d.Add(r.Line, path, "%q: want off, or a mapping of top and games", r.Value)
-			}
-			rc := defaultRemeasure()
-			rc.Off = true
-			c.Remeasure = &rc
-			return
-		}
-		section(n, path)
-	}
-}
+// defaultRemeasureGames, when positive, replaces the default's games in
+// what a run plays (not in what validate says): a variable only so the
+// package's tests, which finish many small runs, can keep the default on
+// and cheap.
+var defaultRemeasureGames = 0
 
-// remeasure is the remeasure the run does: what the config wrote, else
-// the default; ok is false with remeasure: off.
-func (c *Config) remeasure() (rc RemeasureConfig, ok bool) {
+// remeasureConfig is the remeasure the run does: what the config wrote,
+// else the default; ok is false with remeasure: off.
+func (s *Setup) remeasureConfig() (rc config.Remeasure, ok bool) {
 	switch {
-	case c.Remeasure == nil:
-		rc := defaultRemeasure()
+	case s.cfg.Remeasure == nil:
+		rc := config.DefaultRemeasure()
 		if defaultRemeasureGames > 0 {
 			rc.Games = defaultRemeasureGames
 		}
 		return rc, true
-	case c.Remeasure.Off:
-		return RemeasureConfig{}, false
+	case s.cfg.Remeasure.Off:
+		return config.Remeasure{}, false
 	}
-	return *c.Remeasure, true
-}
-
-// checkRemeasure refuses a written remeasure that has nothing to measure
-// against, or sizes out of range. The default adapts instead (see
-// remeasures and top).
-func (c *Config) checkRemeasure(bad func(key, format string, args ...any)) {
-	rc := c.Remeasure
-	if rc == nil || rc.Off {
-		return
-	}
-	if c.Fitness.Baselines.Weight <= 0 && c.Fitness.Objective == Solo {
-		bad("remeasure", "re-measures a solo measure against the baseline opponents, and fitness.baselines has no weight: give it one, or write remeasure: off")
-	}
-	if rc.Top < 1 || rc.Top > c.Evolution.HallOfFame {
-		bad("remeasure.top", "%d: want from 1 to evolution.hall-of-fame (%d)", rc.Top, c.Evolution.HallOfFame)
-	}
-	switch {
-	case rc.Games < 1:
-		bad("remeasure.games", "%d: want at least 1", rc.Games)
-	case rc.Games > MaxGames:
-		bad("remeasure.games", "%d: more than the limit of %d", rc.Games, MaxGames)
-	case c.Fitness.Objective == Score && rc.Games%2 != 0:
-		bad("remeasure.games", "%d: want an even number: head-to-head games are played in seat-swapped pairs", rc.Games)
-	}
+	return *s.cfg.Remeasure, true
 }
 
 // remeasures reports whether species sp is re-measured at the end of a
 // run: against its baselines, or, head to head, among its best.
-func (c *Config) remeasures(sp *species) bool {
-	if _, on := c.remeasure(); !on {
+func (s *Setup) remeasures(sp *species) bool {
+	if _, on := s.remeasureConfig(); !on {
 		return false
 	}
-	return len(sp.baselines) > 0 || c.Fitness.Objective == Score && sp.role == c.role
+	return len(sp.baselines) > 0 || s.cfg.Fitness.Objective == config.Score && sp.role == s.role
 }
 
 // endGames counts the games the end of a run to generations plays: for
@@ -158,19 +91,19 @@ func (c *Config) remeasures(sp *species) bool {
 // head), then the winner again on a second fresh sample, beside the
 // starting point (against it head to head; the runner-up when there is
 // no starting point).
-func (c *Config) endGames(generations int) int {
-	rc, _ := c.remeasure()
+func (s *Setup) endGames(generations int) int {
+	rc, _ := s.remeasureConfig()
 	n := 0
-	for _, sp := range c.species {
-		if !c.remeasures(sp) {
+	for _, sp := range s.species {
+		if !s.remeasures(sp) {
 			continue
 		}
 		// The hall of fame holds at most every genome the run made; the
 		// model's own pick is one more (or the next member in its place:
 		// candidates), unless the hall of fame holds no more than the top
 		// and the pick is one of them.
-		k := c.genomesMade(generations, min(rc.Top, c.Evolution.HallOfFame))
-		if sp == c.species[0] && c.Evolution.Recommends() {
+		k := s.genomesMade(generations, min(rc.Top, s.cfg.Evolution.HallOfFame))
+		if sp == s.species[0] && s.recommends() {
 			k++
 		}
 		start := startGenes(sp) != nil
@@ -191,13 +124,38 @@ func (c *Config) endGames(generations int) int {
 	return n
 }
 
+// EndGames counts the games the species' remeasure and verdict played at
+// the end of its run: a round among the best counts each game for both
+// its players.
+func (st SpeciesState) EndGames() int {
+	n := 0
+	for _, rm := range st.Remeasured {
+		n += rm.Games
+	}
+	v := st.Verdict
+	if v != nil && v.Against != AgainstBaselines {
+		n /= 2
+	}
+	if v != nil {
+		n += v.Games
+		if v.Start != nil {
+			n += v.Start.Games
+		}
+	}
+	return n
+}
+
+// remeasureGames is what the end-of-run remeasure and verdict of every
+// species are expected to play, before they do (for the ETA).
+func (r *runner) remeasureGames() int { return r.endGames(r.budget) }
+
 // remeasureMissing reports whether a finished checkpoint lacks the figures
 // the config asks for (a run killed between its last generation and them
 // cannot be, since both are in one checkpoint; an older evotune's can, and
 // one of before the verdict has the remeasure without it).
 func (r *runner) remeasureMissing(ck *Checkpoint) bool {
 	for s, st := range ck.states() {
-		if r.cfg.remeasures(r.cfg.species[s]) && (len(st.Remeasured) == 0 || st.Verdict == nil) {
+		if r.remeasures(r.species[s]) && (len(st.Remeasured) == 0 || st.Verdict == nil) {
 			return true
 		}
 	}
@@ -218,9 +176,9 @@ func (r *runner) remeasure(ctx context.Context, states []SpeciesState) error {
 	// The last generation's race and ratings are done with; these games
 	// are not theirs to record.
 	r.race, r.rated, r.ratings = nil, nil, nil
-	rc, _ := r.cfg.remeasure()
-	for s, sp := range r.cfg.species {
-		if !r.cfg.remeasures(sp) {
+	rc, _ := r.remeasureConfig()
+	for s, sp := range r.species {
+		if !r.remeasures(sp) {
 			continue
 		}
 		top := r.candidates(s, states[s].HallOfFame, rc.Top)
@@ -282,9 +240,9 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 	if err != nil {
 		return nil, err
 	}
-	stats := make([][][nModes]modeStats, len(r.cfg.species))
+	stats := make([][][nModes]modeStats, len(r.species))
 	stats[s] = make([][nModes]modeStats, len(top))
-	solo := r.cfg.Fitness.Objective == Solo
+	solo := r.cfg.Fitness.Objective == config.Solo
 	chunk := make([]job, 0, min(jobChunk, len(top)*len(sp.baselines)*games))
 	played := 0
 	flush := func() error {
@@ -331,9 +289,23 @@ func (r *runner) remeasureOnBaselines(ctx context.Context, s int, sp *species, t
 	return out, nil
 }
 
+// recommends reports whether the main species' model recommends a point
+// of its own (model.Recommender: its one statement of it), which the
+// remeasure plays beside the hall of fame's best. It asks a model of the
+// run, started and closed here: what it is, not what it was told.
+func (s *Setup) recommends() bool {
+	m, err := s.newModel(s.species[0], nil)
+	if err != nil {
+		return false
+	}
+	defer m.Close()
+	_, ok := m.(model.Recommender)
+	return ok
+}
+
 // pickFrom names where the model's own recommendation comes from, as
 // best.yaml, the summary and the dashboard say it: "model spsa".
-func (c *Config) pickFrom() string { return "model " + c.Evolution.Model.Name }
+func (s *Setup) pickFrom() string { return "model " + s.cfg.Evolution.Model.Name }
 
 // candidateName names a remeasured player in an error.
 func candidateName(rm Remeasured) string {
@@ -355,7 +327,7 @@ func genesOf(rms []Remeasured) [][]float64 {
 // speciesPlayers builds the players of genomes of species s, placed as
 // r.play and r.playChunk want them: players[s][i] plays genes[i].
 func (r *runner) speciesPlayers(s int, sp *species, genes ...[]float64) ([][]fitness.Player, error) {
-	players := make([][]fitness.Player, len(r.cfg.species))
+	players := make([][]fitness.Player, len(r.species))
 	for _, g := range genes {
 		p, err := r.player(sp, g)
 		if err != nil {
@@ -377,9 +349,9 @@ func (r *runner) figure(sp *species, who string, st [nModes]modeStats) (Member, 
 	w[mode] = 1
 	c := combine(nil, 0, st, w)
 	if !finite(c.Fitness, c.CI95[0], c.CI95[1]) {
-		return Member{}, fmt.Errorf("engine: remeasuring the best: %w: %s%s scored %v", ErrNotFinite, who, labelled(sp), c.Fitness)
+		return Member{}, fmt.Errorf("engine: remeasuring the best: %w: %s%s scored %v", errNotFinite, who, labelled(sp), c.Fitness)
 	}
-	if r.cfg.Fitness.Objective == Score {
+	if r.cfg.Fitness.Objective == config.Score {
 		c.CI95 = [2]float64{max(0, c.CI95[0]), min(1, c.CI95[1])}
 	}
 	return c, nil
@@ -463,12 +435,12 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 	w := order[0]
 	v := &Verdict{Rank: w.Rank, Genes: slices.Clone(w.Genes), StartGenes: startGenes(sp)}
 	other := v.StartGenes
-	v.Against = againstStart
+	v.Against = AgainstStart
 	switch {
 	case len(sp.baselines) > 0:
-		v.Against = againstBaselines
+		v.Against = AgainstBaselines
 	case other == nil && len(order) > 1:
-		other, v.Against = order[1].Genes, againstRunnerUp
+		other, v.Against = order[1].Genes, AgainstRunnerUp
 	case other == nil:
 		return v, nil // one member, no start: nothing to measure against
 	}
@@ -480,9 +452,9 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 	if err != nil {
 		return nil, err
 	}
-	solo := r.cfg.Fitness.Objective == Solo
+	solo := r.cfg.Fitness.Objective == config.Solo
 	var jobs []job
-	if v.Against == againstBaselines {
+	if v.Against == AgainstBaselines {
 		for o, opp := range sp.baselines {
 			for g := range games {
 				seed, swap := r.stream(0, sp.offset+purposeVerdict, uint64(o), uint64(g)), false
@@ -505,7 +477,7 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 		return nil, fmt.Errorf("measuring the recommended player: %w", err)
 	}
 	st := make([][nModes]modeStats, len(players[s]))
-	if v.Against != againstBaselines {
+	if v.Against != AgainstBaselines {
 		var pairs stats.Pentanomial
 		for n, j := range jobs {
 			st[0][modePopulation].addPaired(res[n], j.swap)
@@ -603,7 +575,7 @@ func remeasuredGenes(st SpeciesState, rank int) (genes []float64, played bool) {
 // aloneHeadToHead reports whether a remeasure without baselines had one
 // member, who met nobody: it is the winner without a game.
 func aloneHeadToHead(st SpeciesState) bool {
-	return len(st.Remeasured) == 1 && st.Verdict != nil && st.Verdict.Against != againstBaselines
+	return len(st.Remeasured) == 1 && st.Verdict != nil && st.Verdict.Against != AgainstBaselines
 }
 
 // checkVerdict checks a checkpoint's verdict against its hall of fame
@@ -624,7 +596,7 @@ func checkVerdict(prefix string, st SpeciesState, space interface{ Check([]float
 		return fmt.Errorf("%s.rank: %d, not one the remeasure played", field, v.Rank)
 	case !slices.Equal(v.Genes, genes):
 		return fmt.Errorf("%s.genes: not those of the remeasured player of rank %d", field, v.Rank)
-	case v.Against != againstBaselines && v.Against != againstStart && v.Against != againstRunnerUp:
+	case v.Against != AgainstBaselines && v.Against != AgainstStart && v.Against != AgainstRunnerUp:
 		return fmt.Errorf("%s.against: %q", field, v.Against)
 	case v.StartGenes != nil && space.Check(v.StartGenes) != nil:
 		return fmt.Errorf("%s.start_genes: %v", field, space.Check(v.StartGenes))
@@ -661,44 +633,44 @@ func (r *runner) finishRemeasure(ctx context.Context, ck *Checkpoint) error {
 
 // spendingSummary is what validate says of racing, ratings, the stop
 // rule and the remeasure: nothing for a config without them.
-func (c *Config) spendingSummary() string {
-	var s string
-	if rc := c.Racing; rc != nil {
-		s += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, c.Evolution.Kept())
+func (s *Setup) spendingSummary() string {
+	var out string
+	if rc := s.cfg.Racing; rc != nil {
+		out += fmt.Sprintf("  racing: %s at confidence %g, keeping the best %d\n", english.Count(rc.Rounds, "round"), rc.Confidence, s.cfg.Evolution.Kept())
 	}
-	if c.rates() {
-		s += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
+	if s.cfg.Rates() {
+		out += "  population mode rated by Bradley-Terry; the hall of fame admits by rating\n"
 	}
-	if note := c.Evolution.CostNote(); note != "" {
-		s += "  " + note + "\n"
+	if note := s.cfg.Evolution.CostNote(); note != "" {
+		out += "  " + note + "\n"
 	}
-	if sc := c.Stop; sc != nil {
+	if sc := s.cfg.Stop; sc != nil {
 		if sc.Window > 0 {
-			s += fmt.Sprintf("  stop: once a line through the last %d generations' mean fitness shows no improvement\n    at confidence %g\n", sc.Window, sc.Confidence)
+			out += fmt.Sprintf("  stop: once a line through the last %d generations' mean fitness shows no improvement\n    at confidence %g\n", sc.Window, sc.Confidence)
 		}
 		if sc.Games > 0 {
-			s += fmt.Sprintf("  stop: after the generation that brings the games to %s\n", english.Thousands(sc.Games))
+			out += fmt.Sprintf("  stop: after the generation that brings the games to %s\n", english.Thousands(sc.Games))
 		}
 	}
-	rc, on := c.remeasure()
-	if c.Remeasure == nil {
-		rc = defaultRemeasure() // what a run plays outside the tests
+	rc, on := s.remeasureConfig()
+	if s.cfg.Remeasure == nil {
+		rc = config.DefaultRemeasure() // what a run plays outside the tests
 	}
-	if on && len(c.species) > 0 {
+	if on && len(s.species) > 0 {
 		who, br := fmt.Sprintf("the best %d", rc.Top), " "
-		if c.Evolution.Recommends() {
-			who, br = fmt.Sprintf("the best %d and %s's own recommendation", rc.Top, c.pickFrom()), "\n    "
+		if s.recommends() {
+			who, br = fmt.Sprintf("the best %d and %s's own recommendation", rc.Top, s.pickFrom()), "\n    "
 		}
-		switch sp := c.species[0]; {
+		switch sp := s.species[0]; {
 		case len(sp.baselines) > 0:
 			per := " per baseline opponent"
-			if c.alone() {
+			if s.alone() {
 				per = ""
 			}
-			s += fmt.Sprintf("  remeasure: %s%son %d fresh games%s at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games, per)
-		case c.Fitness.Objective == Score:
-			s += fmt.Sprintf("  remeasure: %s%sagainst each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", who, br, rc.Games)
+			out += fmt.Sprintf("  remeasure: %s%son %d fresh games%s at the end; the winner again,\n    beside the starting point, on a second fresh sample\n", who, br, rc.Games, per)
+		case s.cfg.Fitness.Objective == config.Score:
+			out += fmt.Sprintf("  remeasure: %s%sagainst each other, %d fresh games a pair, at the end; the winner against\n    the starting point on a second fresh sample\n", who, br, rc.Games)
 		}
 	}
-	return s
+	return out
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine/model"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/rundir"
@@ -70,7 +72,7 @@ func TestRemeasureIsUnbiased(t *testing.T) {
 			t.Fatalf("best.yaml lacks %q:\n%s", want, best)
 		}
 	}
-	exp, _, err := Export(dir, 5, JSON, false)
+	exp, _, err := export(dir, 5, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestRemeasureResumesExactly(t *testing.T) {
 		if !errors.Is(err, ErrStopped) {
 			t.Fatalf("err %v, want ErrStopped", err)
 		}
-		if ck, _, _ := ReadCheckpoint(dir); len(ck.Remeasured) != 0 {
+		if ck, _, _ := ReadRun(dir); len(ck.Remeasured) != 0 {
 			t.Fatal("a stopped run has remeasured figures: the end is not reached")
 		}
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
@@ -117,7 +119,7 @@ func TestRemeasureResumesExactly(t *testing.T) {
 		if _, err := Start(context.Background(), loadText(t, cfgDir, noiseConfig), Options{Dir: dir, Workers: 2, Generations: 3}); err != nil {
 			t.Fatal(err)
 		}
-		if ck, _, _ := ReadCheckpoint(dir); len(ck.Remeasured) != 3 {
+		if ck, _, _ := ReadRun(dir); len(ck.Remeasured) != 3 {
 			t.Fatal("a run that reached its budget of 3 is not remeasured")
 		}
 		if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 1, Generations: 5}); err != nil {
@@ -188,7 +190,7 @@ func TestRemeasureConfigErrors(t *testing.T) {
 		{"unknown key", noiseConfig + "  deals: 3\n", "remeasure.deals: unknown key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want %q", err, tc.want)
 			}
@@ -265,7 +267,7 @@ func TestRemeasureReRanks(t *testing.T) {
 		t.Fatalf("the hall of fame's first is the truly best (s %v): the example shows nothing", s(ck.HallOfFame[0]))
 	}
 	v := ck.Verdict
-	if v == nil || v.Rank != truest+1 || v.Against != againstBaselines {
+	if v == nil || v.Rank != truest+1 || v.Against != AgainstBaselines {
 		t.Fatalf("verdict %+v: want hall-of-fame member %d (s %.3f), the best on fresh deals", v, truest+1, s(ck.HallOfFame[truest]))
 	}
 	// The headline is a second sample's: not the figure that ranked it,
@@ -289,7 +291,7 @@ func TestRemeasureReRanks(t *testing.T) {
 	if paired, own := v.Difference.CI95[1]-v.Difference.CI95[0], v.Start.CI95[1]-v.Start.CI95[0]; paired >= own {
 		t.Errorf("paired interval %v not narrower than the start's own %v", paired, own)
 	}
-	exp, _, err := Export(dir, 5, JSON, false)
+	exp, _, err := export(dir, 5, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +354,7 @@ remeasure:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,8 +362,8 @@ remeasure:
 		t.Fatalf("remeasured %+v", ck.Remeasured)
 	}
 	// Three pairs of 2,000 games, then 2,000 against the start.
-	if n := res.Summary.RemeasureGames; n != 8000 {
-		t.Errorf("the summary counts %d games at the end, want 8000", n)
+	if n := res.Final.EndGames(); n != 8000 {
+		t.Errorf("the checkpoint counts %d games at the end, want 8000", n)
 	}
 	// Each meets the other two: scores against each other sum to 3/2
 	// over the three (each pair of them splits one point per game).
@@ -377,7 +379,7 @@ remeasure:
 	}
 	v := ck.Verdict
 	best := winnerOrder(ck.Remeasured, false)[0]
-	if v == nil || v.Rank != best.Rank || v.Against != againstStart || v.Pairs == nil || v.Pairs.Games() != 2000 {
+	if v == nil || v.Rank != best.Rank || v.Against != AgainstStart || v.Pairs == nil || v.Pairs.Games() != 2000 {
 		t.Fatalf("verdict %+v, want the round's winner %d against the start over 2000 games", v, best.Rank)
 	}
 	// coin: a beats b with probability 1/2 + (s_a - s_b)/2.
@@ -393,7 +395,7 @@ func TestRemeasureOff(t *testing.T) {
 	text := strings.Replace(reRankConfig, "remeasure:\n  top: 3\n  games: 3000\n", "remeasure: off\n", 1)
 	dir := t.TempDir()
 	startText(t, text, Options{Dir: dir, Workers: 2})
-	ck, cfg, err := ReadCheckpoint(dir)
+	ck, cfg, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +495,7 @@ func TestRemeasureDealsArePinned(t *testing.T) {
 
 // TestRemeasureLimits: remeasure.top runs from 1 to the hall of fame's
 // size and remeasure.games from 1 (2 for head-to-head games, in pairs)
-// to MaxGames, both ends included.
+// to config.MaxGames, both ends included.
 func TestRemeasureLimits(t *testing.T) {
 	solo := "game: coin\nplayer: tuned\nfitness:\n  baselines:\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
 	score := "game: coin\nplayer: tuned\nfitness:\n  objective: score\n  baselines:\n    opponents: [even]\n    games: 2\nevolution:\n  population: 4\n  tournament-size: 2\n  hall-of-fame: 5\n"
@@ -505,13 +507,13 @@ func TestRemeasureLimits(t *testing.T) {
 		{"top above it", solo + "remeasure: {top: 6}\n", "remeasure.top: 6: want from 1 to evolution.hall-of-fame (5)"},
 		{"one solo game", solo + "remeasure: {games: 1}\n", ""},
 		{"no games", solo + "remeasure: {games: 0}\n", "remeasure.games: 0: want at least 1"},
-		{"the most games", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames), ""},
-		{"more", solo + fmt.Sprintf("remeasure: {games: %d}\n", MaxGames+1), fmt.Sprintf("remeasure.games: %d: more than the limit of %d", MaxGames+1, MaxGames)},
+		{"the most games", solo + fmt.Sprintf("remeasure: {games: %d}\n", config.MaxGames), ""},
+		{"more", solo + fmt.Sprintf("remeasure: {games: %d}\n", config.MaxGames+1), fmt.Sprintf("remeasure.games: %d: more than the limit of %d", config.MaxGames+1, config.MaxGames)},
 		{"two head-to-head games", score + "remeasure: {games: 2}\n", ""},
 		{"one head-to-head game", score + "remeasure: {games: 1}\n", "remeasure.games: 1: want an even number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("c.yaml", []byte(tc.text))
+			_, err := parse("c.yaml", []byte(tc.text))
 			wantError(t, err, tc.want)
 		})
 	}
@@ -661,10 +663,10 @@ func TestStopDuringTheRemeasure(t *testing.T) {
 	dir := t.TempDir()
 	stop := make(chan struct{})
 	res, err := Start(context.Background(), loadText(t, cfgDir, text), Options{Dir: dir, Workers: 2, Stop: stop, Progress: &stopAtStart{gen: 2, stop: stop}})
-	if !errors.Is(err, ErrStopped) || res == nil || !res.Unmeasured || res.Generation != 3 || res.Summary != nil {
+	if !errors.Is(err, ErrStopped) || res == nil || !res.Unmeasured || res.Generation != 3 || res.Final != nil {
 		t.Fatalf("stopped in the last generation: %+v, %v; want ErrStopped after generation 3, unmeasured", res, err)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -681,7 +683,7 @@ func TestStopDuringTheRemeasure(t *testing.T) {
 	}
 	sameRun(t, before, readRun(t, dir), "a resume stopped in its remeasure")
 	res, err = Resume(context.Background(), Options{Dir: dir, Workers: 1})
-	if err != nil || res.Summary == nil || res.Unmeasured {
+	if err != nil || res.Final == nil || res.Unmeasured {
 		t.Fatalf("resume: %+v, %v", res, err)
 	}
 	sameRun(t, want, readRun(t, dir), "stopped in the last generation, then resumed")
@@ -751,7 +753,7 @@ remeasure:
 `
 	ck := runText(t, text, Options{Dir: t.TempDir(), Workers: 2})
 	v := ck.Verdict
-	if v == nil || v.Against != againstStart || v.Pairs == nil || v.Pairs.Games() != v.Games || v.Games != 4000 {
+	if v == nil || v.Against != AgainstStart || v.Pairs == nil || v.Pairs.Games() != v.Games || v.Games != 4000 {
 		t.Fatalf("verdict %+v; want 4000 games against the start, in pairs", v)
 	}
 	if sc := v.Pairs.Score(); math.Abs(sc.Value-v.Fitness) > 1e-12 {
@@ -788,7 +790,7 @@ func TestScoreVerdictBesideTheStart(t *testing.T) {
 		"evolution:\n  population: 6\n  generations: 2\n  tournament-size: 2\nremeasure: {top: 2, games: 2000}\n"
 	ck := runText(t, text, Options{Dir: t.TempDir(), Workers: 2})
 	v := ck.Verdict
-	if v == nil || v.Against != againstBaselines || v.Start == nil || v.Difference == nil || v.Games != 2000 || v.Start.Games != 2000 {
+	if v == nil || v.Against != AgainstBaselines || v.Start == nil || v.Difference == nil || v.Games != 2000 || v.Start.Games != 2000 {
 		t.Fatalf("verdict %+v; want 2000 games beside the start against the baselines", v)
 	}
 	if d := v.Difference; d.N != 1000 || math.Abs(d.Value-(v.Fitness-v.Start.Fitness)) > 1e-12 {

@@ -1,74 +1,39 @@
 package engine
 
 import (
-	"bytes"
-	"fmt"
-
 	"github.com/evotune/evotune/internal/plot"
 )
 
 // report draws the run's picture (rundir.ReportFile) of species sp at
 // state st. It holds no clock values, so it compares byte for byte like
 // the other files.
-func (c *Config) report(sp *species, st SpeciesState) ([]byte, error) {
-	v, err := c.view(sp, st)
+func (s *Setup) report(sp *species, st SpeciesState) ([]byte, error) {
+	v, err := s.view(sp, st)
 	if err != nil {
 		return nil, err
 	}
-	title := c.Name
+	title := s.cfg.Name
 	if sp.label != "" {
 		title += " " + sp.label
 	}
-	return reportSVG(title, &v, c.Racing != nil), nil
+	return reportSVG(title, &v, s.cfg.Racing != nil), nil
 }
 
-// reportSVG draws species view v of a run called title: the main
-// picture (the generation's best, the mean with its spread, the
-// recommended best with its interval, its fresh remeasure, the baselines'
-// own level on a y-range chosen from the region of interest), the best's
-// grids beside it, below them every knob of the run's best after each
-// generation in its own units with the best's value, and with racing the
-// games played and saved.
+// reportSVG draws species view v of a run called title
+// (plot.Report): the main picture (the generation's best, the mean with
+// its spread, the recommended best with its interval, its fresh
+// remeasure, the baselines' own level on a y-range chosen from the
+// region of interest), the best's grids beside it, below them every knob
+// of the run's best after each generation in its own units with the
+// best's value, and with racing the games played and saved.
 func reportSVG(title string, v *SpeciesView, racing bool) []byte {
-	const chartW, chartH, gap = 760.0, 380.0, 12.0
-	width := chartW + float64(len(v.Grids))*(plot.GridSize+30)
-	height := chartH
-	if len(v.Knobs) > 0 {
-		height += gap + plot.KnobsHeight(len(v.Knobs))
-	}
-	if len(v.KnobsLeftOut) > 0 {
-		height += gap + 8
-	}
-	const barsH = 220.0
-	if racing {
-		height += gap + barsH
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	ch := v.Chart(title + ": " + v.Measure + " per generation")
-	ch.Width, ch.Height = chartW, chartH
-	b.Write(ch.SVG())
-	for k := range v.Grids {
-		plot.DrawGrid(&b, chartW+20+float64(k)*(plot.GridSize+30), 8, &v.Grids[k])
-	}
-	top := chartH
-	if len(v.Knobs) > 0 {
-		plot.DrawKnobTable(&b, 10, top+gap, chartW-20, v.Knobs, len(v.History))
-		top += gap + plot.KnobsHeight(len(v.Knobs))
-	}
-	if len(v.KnobsLeftOut) > 0 {
-		fmt.Fprintf(&b, `<text x="10" y="%.0f" font-size="12">%s</text>`+"\n", top+gap+4, plot.Esc(v.KnobsNote()))
-		top += gap + 8
-	}
+	r := plot.Report{Chart: v.Chart(title + ": " + v.Measure + " per generation"), Grids: v.Grids, Knobs: v.Knobs,
+		Generations: len(v.History), Note: v.KnobsNote()}
 	if racing {
 		bars := racingBars(v.History)
-		fmt.Fprintf(&b, `<svg x="0" y="%.0f" width="%.0f" height="%.0f">`+"\n", top+gap, chartW, barsH)
-		bars.Draw(&b, 0, chartW, barsH)
-		b.WriteString("</svg>\n")
+		r.Bars = &bars
 	}
-	b.WriteString("</svg>\n")
-	return b.Bytes()
+	return r.SVG()
 }
 
 // racingBars are racing's games played and saved per generation.
@@ -79,34 +44,4 @@ func racingBars(history []GenStats) plot.Bars {
 		bars.Saved = append(bars.Saved, s.Saved)
 	}
 	return bars
-}
-
-// drawAxes draws the axes of a w x h chart with margin pad: the value
-// axis labelled at lo, the middle and hi (y maps a value to its height),
-// and the index axis from first to n.
-func drawAxes(b *bytes.Buffer, w, h, pad, lo, hi float64, y func(float64) float64, first string, n int) {
-	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, h-pad, w-pad, h-pad)
-	fmt.Fprintf(b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", pad, pad, pad, h-pad)
-	for _, v := range []float64{lo, (lo + hi) / 2, hi} {
-		fmt.Fprintf(b, `<text x="%.0f" y="%.1f" text-anchor="end">%.4g</text>`+"\n", pad-4, y(v)+4, v)
-	}
-	fmt.Fprintf(b, `<text x="%.0f" y="%.0f">%s</text><text x="%.0f" y="%.0f" text-anchor="end">%d</text>`+"\n",
-		pad, h-pad+16, esc(first), w-pad, h-pad+16, n)
-}
-
-func esc(s string) string {
-	var b bytes.Buffer
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

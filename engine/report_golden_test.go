@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/evotune/evotune/engine/config"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
@@ -81,7 +82,7 @@ func TestReportSVGGolden(t *testing.T) {
 			st: SpeciesState{History: withGenes(rising, flat, varied), HallOfFame: member(varied, 43.9, 43.2, 44.6),
 				Remeasured: []Remeasured{{Rank: 1, Genes: varied, Figure: fitness.Figure{Fitness: 44.4, Games: 3000, CI95: [2]float64{44.1, 44.7}}}},
 				// The verdict: a second fresh sample, the start beside it.
-				Verdict: &Verdict{Rank: 1, Genes: varied, Against: againstBaselines, Figure: fitness.Figure{Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8}},
+				Verdict: &Verdict{Rank: 1, Genes: varied, Against: AgainstBaselines, Figure: fitness.Figure{Fitness: 44.5, Games: 3000, CI95: [2]float64{44.2, 44.8}},
 					Start: &fitness.Figure{Fitness: 45.3, Games: 3000, CI95: [2]float64{45, 45.6}}}}},
 		// A score: its [0, 1] bounds and the baselines' level at 1/2; 12
 		// columns is the widest grid that still shows its values.
@@ -94,61 +95,23 @@ func TestReportSVGGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &Config{}
-			c.Fitness.objective, c.Fitness.Objective = "shots", Solo
+			text := "game: g\nplayer: tuned\n"
 			if tc.score {
-				c.Fitness.objective, c.Fitness.Objective = "score", Score
+				text += "fitness: {objective: score}\n"
 			}
-			c.Fitness.Baselines = BaselinesMode{Weight: 1, Opponents: tc.baseline}
-			v, err := c.view(&species{player: "tuned", space: tc.space, minimise: !tc.score}, tc.st)
+			c, err := config.Parse("report.yaml", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c = c.WithGame(config.Game{Solo: fitness.Solo{Measure: "shots"}, HasSolo: true, HeadToHead: true})
+			c.Fitness.Baselines = config.Baselines{Weight: 1, Opponents: tc.baseline}
+			s := &Setup{cfg: c}
+			v, err := s.view(&species{player: "tuned", space: tc.space, minimise: !tc.score}, tc.st)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := reportSVG(tc.title, &v, tc.racing)
 			golden.Check(t, filepath.Join("testdata", "report", tc.name+".svg"), string(got), *update)
-		})
-	}
-}
-
-// TestSeriesSVGGolden pins the learning-curve picture of `eval --series`:
-// each player's mean by game with its 95% band, clamped to the scale, and
-// its legend. After an intended change run
-// `go test ./engine -run 'SVGGolden' -update`.
-func TestSeriesSVGGolden(t *testing.T) {
-	by := func(means ...float64) []fitness.Summary {
-		out := make([]fitness.Summary, len(means))
-		for i, m := range means {
-			out[i] = fitness.Summary{N: 20, Mean: m, CI95: [2]float64{m - 1.5 - float64(i)/4, m + 1 + float64(i)/8}}
-		}
-		return out
-	}
-	// A player of one series has means but no intervals.
-	unbounded := func(means ...float64) []fitness.Summary {
-		out := make([]fitness.Summary, len(means))
-		for i, m := range means {
-			out[i] = fitness.Summary{N: 1, Mean: m, CI95: [2]float64{math.Inf(-1), math.Inf(1)}}
-		}
-		return out
-	}
-	tests := []struct {
-		name string
-		rep  fitness.SeriesReport
-	}{
-		{name: "one_game", rep: fitness.SeriesReport{Game: "battleship", Measure: "shots", Seed: 9, Series: 20, Length: 1,
-			Players: []fitness.SeriesPlayerReport{{Name: "learner", Overall: fitness.Summary{Mean: 50}, ByGame: by(50)}}}},
-		{name: "three_players", rep: fitness.SeriesReport{Game: "battleship <8x8>", Measure: "shots", Seed: 1, Series: 20, Length: 5,
-			Players: []fitness.SeriesPlayerReport{
-				{Name: "learner", Overall: fitness.Summary{Mean: 44.5}, ByGame: by(50, 47, 45, 43, 42)},
-				{Name: "density", Overall: fitness.Summary{Mean: 46}, ByGame: by(46, 46.5, 45.5, 46, 46)},
-				{Name: "one series", Overall: fitness.Summary{Mean: 58.4},
-					ByGame: unbounded(60, 58, 59, 57, 58)},
-			}}},
-		{name: "flat", rep: fitness.SeriesReport{Game: "pig", Measure: "turns", Seed: 2, Series: 3, Length: 2,
-			Players: []fitness.SeriesPlayerReport{{Name: "hold20", Overall: fitness.Summary{Mean: 7}, ByGame: []fitness.Summary{{N: 3, Mean: 7, CI95: [2]float64{7, 7}}, {N: 3, Mean: 7, CI95: [2]float64{7, 7}}}}}}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			golden.Check(t, filepath.Join("testdata", "series", tc.name+".svg"), string(SeriesSVG(tc.rep)), *update)
 		})
 	}
 }

@@ -102,7 +102,7 @@ func TestEveryModelAndModeResumesExactly(t *testing.T) {
 			}
 			want := readDir(t, straight)
 			if tc.dropsFirst {
-				ck, _, err := ReadCheckpoint(straight)
+				ck, _, err := ReadRun(straight)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -143,7 +143,7 @@ func TestRunsHaveHonestIntervals(t *testing.T) {
 			if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
-			ck, _, err := ReadCheckpoint(dir)
+			ck, _, err := ReadRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestBudgetEdges(t *testing.T) {
 // readBest returns the best of the run's hall of fame.
 func readBest(t testing.TB, dir string) Member {
 	t.Helper()
-	ck, _, err := ReadCheckpoint(dir)
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestRunLog(t *testing.T) {
 	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2, Now: clock.now}); err != nil {
 		t.Fatal(err)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestCancelAbandonsTheGeneration(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	ck, _, err := ReadRun(dir)
 	if err != nil || ck.Generation != 1 {
 		t.Fatalf("checkpoint after a cancel in generation 2: %v, generation %d", err, ck.Generation)
 	}

@@ -93,14 +93,14 @@ evolution:
 func TestCoevolutionOfAnyTwoRoleGame(t *testing.T) {
 	dir := t.TempDir()
 	cfg := loadText(t, dir, tagConfig)
-	if cfg.ObjectiveName() != "steps" {
-		t.Fatalf("objective %q, want the game's solo measure, steps", cfg.ObjectiveName())
+	if cfg.cfg.ObjectiveName() != "steps" {
+		t.Fatalf("objective %q, want the game's solo measure, steps", cfg.cfg.ObjectiveName())
 	}
 	run := dir + "/run"
 	if _, err := Start(context.Background(), cfg, Options{Dir: run, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	ck, cfg, err := ReadCheckpoint(run)
+	ck, cfg, err := ReadRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCoevolutionOfAnyTwoRoleGame(t *testing.T) {
 			}
 		})
 	}
-	yaml, _, err := Export(run, 1, YAML, true)
+	yaml, _, err := export(run, 1, false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestCoevolutionOfAnyTwoRoleGame(t *testing.T) {
 }
 
 func TestCoevolutionNeedsTwoRoles(t *testing.T) {
-	_, err := Parse("hadron.yaml", []byte("game: hadron\nplayer: tuned\ncoevolve:\n  player: tuned\nfitness:\n  population:\n    games: 2\n"))
+	_, err := parse("hadron.yaml", []byte("game: hadron\nplayer: tuned\ncoevolve:\n  player: tuned\nfitness:\n  population:\n    games: 2\n"))
 	if err == nil || !strings.Contains(err.Error(), "hadron has 1 role(s) (mover): co-evolution breeds a second role") {
 		t.Fatalf("got %v", err)
 	}

@@ -10,11 +10,12 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/engine/model"
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/rundir"
@@ -62,21 +63,8 @@ type Options struct {
 	// BatchGames is how many games a batch (a work unit, and a line of
 	// the match journal) holds; 0 means DefaultBatchGames on the local
 	// pool and, on another Pool, a size derived from each generation's
-	// number of games (AutoBatchGames). Results do not depend on it.
+	// number of games (autoBatchGames). Results do not depend on it.
 	BatchGames int
-}
-
-// ResumeCommand is the command line that continues the run in dir to
-// budget generations, when the directory's config says configBudget. The
-// checkpoint remembers a budget given with --generations, so a resume
-// without it keeps it too; the command names it all the same, so that
-// it means the same after the config's budget is edited.
-func ResumeCommand(dir string, budget, configBudget int) string {
-	cmd := "evotune resume " + dir
-	if budget > 0 && budget != configBudget {
-		cmd += " --generations " + strconv.Itoa(budget)
-	}
-	return cmd
 }
 
 // ErrStopped is returned when a run ended early because Stop was closed.
@@ -95,8 +83,6 @@ var (
 	// ErrModelBudget is returned for a budget given beside the config
 	// that its model cannot take (bayes's most genomes told).
 	ErrModelBudget = errors.New("a budget the model cannot take")
-	// ErrNoRivals is returned when exporting rivals of a run without them.
-	ErrNoRivals = errors.New("the run has no co-evolved rivals")
 )
 
 // Result is where a run ended. Start and Resume return one with the
@@ -112,17 +98,28 @@ type Result struct {
 	ConfigBudget int
 	Best         Member
 	Dir          string
-	// Summary is set when the run has finished: what it recommends and
-	// how that compares with where it started.
-	Summary *Summary
+	// Final is a finished run's last checkpoint and Setup the setup it
+	// ran with (closed: it describes the run, and plays no more), from
+	// which runs.Summarize says what the run found; both nil unless the
+	// run finished, writing its directory.
+	Final *Checkpoint
+	Setup *Setup
 	// Unmeasured says a run stopped on request (ErrStopped) during its
 	// end-of-run remeasure: its last generation is checkpointed without
 	// the remeasure's figures, which a resume plays.
 	Unmeasured bool
+	// Resumed says this process resumed the run after generation From
+	// (its checkpoint's), and RemeasuredHere that it played the end's
+	// remeasure: the part of the run this process played, which
+	// runs.Of counts (Summary.Resumed).
+	Resumed        bool
+	From           int
+	RemeasuredHere bool
 }
 
+// runner is a run of a Setup.
 type runner struct {
-	cfg      *Config
+	*Setup
 	dir      string
 	workers  int
 	budget   int
@@ -133,7 +130,7 @@ type runner struct {
 
 	pool       Pool
 	batchGames int
-	autoBatch  bool            // batchGames is set per generation (AutoBatchGames)
+	autoBatch  bool            // batchGames is set per generation (autoBatchGames)
 	journal    *rundir.Journal // the generation's; nil journals nothing
 	id         string          // runID, once computed
 
@@ -151,14 +148,14 @@ type runner struct {
 	race      *race
 	// With ratings, the last generation's rated genomes and their ratings.
 	rated   *ratingNodes
-	ratings []Rating
+	ratings []fitness.Rating
 }
 
-func newRunner(cfg *Config, opts Options) *runner {
-	r := &runner{cfg: cfg, dir: opts.Dir, workers: opts.Workers, budget: cfg.Evolution.Generations,
+func newRunner(s *Setup, opts Options) *runner {
+	r := &runner{Setup: s, dir: opts.Dir, workers: opts.Workers, budget: s.cfg.Evolution.Generations,
 		progress: opts.Progress, stop: opts.Stop, now: opts.Now}
 	if r.workers == 0 {
-		r.workers = cfg.Run.Workers
+		r.workers = s.cfg.Run.Workers
 	}
 	if r.workers == 0 {
 		r.workers = runtime.NumCPU()
@@ -182,18 +179,32 @@ func newRunner(cfg *Config, opts Options) *runner {
 
 // checkBudget refuses a budget of gens generations given beside the
 // config (0: none) that the config's model cannot take.
-func (c *Config) checkBudget(gens int) error {
-	if gens == 0 || gens == c.Evolution.Generations {
+func (s *Setup) checkBudget(gens int) error {
+	if gens == 0 || gens == s.cfg.Evolution.Generations {
 		return nil
 	}
-	if why := c.Evolution.CheckBudget(gens); why != "" {
+	if why := s.cfg.Evolution.CheckBudget(gens); why != "" {
 		return fmt.Errorf("%w: --generations %s", ErrModelBudget, why)
 	}
 	return nil
 }
 
-// Start begins a new run of cfg in opts.Dir, which must not hold one.
-func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
+// check refuses options above the limits the config's own keys have.
+func (o Options) check() error {
+	if o.Generations > config.MaxGenerations {
+		return fmt.Errorf("%w: %d generations, more than the limit of %d", ErrBudget, o.Generations, config.MaxGenerations)
+	}
+	if o.Workers < 0 || o.Workers > config.MaxWorkers {
+		return fmt.Errorf("engine: %d workers: want 0 (all cores) to %d", o.Workers, config.MaxWorkers)
+	}
+	if o.BatchGames < 0 || o.BatchGames > MaxBatchGames {
+		return fmt.Errorf("engine: batches of %d games: want 0 (the default, %d) to %d", o.BatchGames, DefaultBatchGames, MaxBatchGames)
+	}
+	return nil
+}
+
+// Start begins a new run of s in opts.Dir, which must not hold one.
+func Start(ctx context.Context, s *Setup, opts Options) (*Result, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -215,28 +226,28 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 	// Only a checkpoint holds results; a directory without one (a run
 	// killed during its first generation) may be started again.
 	if _, err := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err == nil {
-		return nil, fmt.Errorf("%s %w: resume it with '%s' or choose another -o/--output",
-			opts.Dir, ErrRunExists, ResumeCommand(opts.Dir, opts.Generations, cfg.Evolution.Generations))
+		return nil, fmt.Errorf("%s %w", opts.Dir, ErrRunExists)
 	}
-	if err := cfg.checkBudget(opts.Generations); err != nil {
+	if err := s.checkBudget(opts.Generations); err != nil {
 		return nil, err
 	}
 	wrote = true
 	if err := lock.RemoveStaleTemps(); err != nil {
 		return nil, err
 	}
-	if err := rundir.WriteAtomic(disk, filepath.Join(opts.Dir, rundir.ConfigFile), cfg.text); err != nil {
+	if err := rundir.WriteAtomic(disk, filepath.Join(opts.Dir, rundir.ConfigFile), s.cfg.Text()); err != nil {
 		return nil, err
 	}
-	r := newRunner(cfg, opts)
+	r := newRunner(s, opts)
 	logf, err := r.openLog()
 	if err != nil {
 		return nil, err
 	}
 	defer logf.Close()
+	c := s.cfg
 	r.logf("start %s: game %s, player %s, model %v, population %d, %s, %s",
-		cfg.Name, cfg.Game, cfg.Player, cfg.Evolution.Model.Name, cfg.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
-	if c := cfg.Evolution.Chosen; c != "" {
+		c.Name, c.Game, c.Player, c.Evolution.Model.Name, c.Evolution.Population, english.Count(r.budget, "generation"), english.Count(r.workers, "worker"))
+	if c := c.Evolution.Chosen; c != "" {
 		r.logf("model: %s", c)
 	}
 	if err := r.startModels(); err != nil {
@@ -247,12 +258,13 @@ func Start(ctx context.Context, cfg *Config, opts Options) (*Result, error) {
 		r.closeModels()
 		return nil, err
 	}
-	return r.loop(ctx, 0, genomes, make([]SpeciesState, len(cfg.species)))
+	return r.loop(ctx, 0, genomes, make([]SpeciesState, len(s.species)))
 }
 
 // Resume continues the run in opts.Dir from its checkpoint. It refuses when
 // the directory's config.yaml was edited in a way that changes results,
-// naming the keys; a larger generation budget is allowed.
+// naming the keys; a larger generation budget is allowed. The run's
+// outside program, if any, is started once, for the run.
 //
 // Resume holds the directory's lock. A finished run in a directory it
 // cannot write is reported as it stands, and nothing is written.
@@ -263,7 +275,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	// A directory without a checkpoint gets its error before anything,
 	// a lock file included, is made in it.
 	if _, err := os.Lstat(filepath.Join(opts.Dir, rundir.CheckpointFile)); err != nil {
-		_, _, err := ReadCheckpoint(opts.Dir)
+		_, _, err := ReadRun(opts.Dir)
 		return nil, err
 	}
 	lock, err := rundir.LockRunDir(opts.Dir)
@@ -272,39 +284,50 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	wrote := false // a refused resume leaves the directory as it was
 	defer func() { lock.Release(wrote) }()
-	ck, ckCfg, err := readCheckpoint(opts.Dir, opts.AcceptProgramChange)
-	if err != nil {
-		return nil, err
+	// The run as its reader sees it: what config.yaml is compared with.
+	ck, was, wasErr := ReadRun(opts.Dir)
+	if ck == nil || wasErr != nil && !errors.Is(wasErr, errNotRecorded) {
+		// A player file edited since the run is config.yaml's to name,
+		// below, as an edit.
+		return nil, wasErr
 	}
-	ckCfg.Close()
+	if was != nil {
+		was.Close() // it started nothing; closed for form's sake
+	}
 	cfgPath := filepath.Join(opts.Dir, rundir.ConfigFile)
 	text, err := fileio.ReadFile(cfgPath, fileio.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	cfg, err := parseFor(ck.ConfigHash, cfgPath, text, baseDirOf(ck), nil)
+	s, err := load(cfgPath, text, baseDirOf(ck), resuming(ck.ConfigHash))
 	if err != nil {
 		return nil, err
 	}
-	defer cfg.Close()
-	if ck.Name != "" && !cfg.has("name") {
-		cfg.Name = ck.Name
+	defer s.Close()
+	if now := s.record(); now != nil && ck.Program != nil && !sameJSON(now.Description, ck.Program.Description) && !opts.AcceptProgramChange {
+		return nil, fmt.Errorf("%s: %w since the checkpoint: the announced %s",
+			opts.Dir, ErrProgramChanged, describeChange(ck.Program.Description, now.Description))
 	}
-	if cfg.Hash() != ck.ConfigHash {
-		now := cfg
-		if ckCfg.legacyModel && !cfg.legacyModel {
+	if ck.Name != "" && !s.cfg.Has("name") {
+		s.cfg.Name = ck.Name
+	}
+	if s.Hash() != ck.ConfigHash {
+		if was == nil {
+			return nil, wasErr
+		}
+		now := s.cfg
+		if was.legacy && !s.legacy {
 			// Compare like with like: the run's model is the old default's.
-			if old, err := parseWith(cfgPath, text, baseDirOf(ck), nil, true); err == nil {
-				defer old.Close()
+			if old, ok := s.resolve(true); ok {
 				now = old
 			}
 		}
 		return nil, fmt.Errorf("%s was %w (%s); the checkpoint belongs to the config it was started with — restore it, or start a new run",
-			cfgPath, ErrConfigChanged, joinKeys(ckCfg.ChangedKeys(now)))
+			cfgPath, ErrConfigChanged, joinKeys(was.cfg.ChangedKeys(now)))
 	}
 	var changed []string
 	for spec, sum := range ck.Files {
-		if cfg.files[spec] != sum {
+		if s.files[spec] != sum {
 			changed = append(changed, "file "+spec)
 		}
 	}
@@ -313,26 +336,29 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
 			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
 	}
-	if changes := programChanges(ck.Program, cfg.record()); len(changes) > 0 {
+	if changes := programChanges(ck.Program, s.record()); len(changes) > 0 {
 		if !opts.AcceptProgramChange {
 			return nil, fmt.Errorf("%s: %w since the checkpoint: %s; restore it, or accept the change (results will differ from a straight run)",
 				opts.Dir, ErrProgramChanged, strings.Join(changes, "; "))
 		}
 	}
-	r := newRunner(cfg, opts)
+	if was == nil {
+		return nil, wasErr
+	}
+	r := newRunner(s, opts)
 	r.resumed, r.from = true, ck.Generation
-	if opts.Generations == 0 && ck.Budget > 0 && cfg.Evolution.Generations == ckCfg.Evolution.Generations {
+	if opts.Generations == 0 && ck.Budget > 0 && s.cfg.Evolution.Generations == was.cfg.Evolution.Generations {
 		// The budget the run was given (run --generations), not the
 		// config's, which was not edited since.
 		r.budget = ck.Budget
 	}
-	if err := cfg.checkBudget(r.budget); err != nil {
+	if err := s.checkBudget(r.budget); err != nil {
 		return nil, err
 	}
 	if r.budget < ck.Generation {
 		return nil, fmt.Errorf("%w: a budget of %s, %d already run", ErrBudget, english.Count(r.budget, "generation"), ck.Generation)
 	}
-	finished := ck.Generation >= r.budget || cfg.stopRule(ck.History) != nil
+	finished := ck.Generation >= r.budget || s.Stopped(ck.History) != nil
 	if lock.ReadOnly() {
 		if finished {
 			return r.result(ck.Generation, ck.HallOfFame[0]), nil
@@ -348,7 +374,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	r.logf("resume %s at generation %d of %d, %s", cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
+	r.logf("resume %s at generation %d of %d, %s", s.cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
 	if finished && r.remeasureMissing(ck) {
 		rctx, cancel := r.untilStop(ctx)
 		err := r.finishRemeasure(rctx, ck)
@@ -370,16 +396,14 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if finished {
 		rundir.RemoveJournal(r.dir, nil) // of a run killed as it finished
-		res := r.result(ck.Generation, ck.HallOfFame[0])
-		res.Summary = r.summary(ck.states())
-		return res, nil
+		return r.finished(ck.Generation, ck), nil
 	}
 	states := ck.states()
 	if err := r.startModels(); err != nil {
 		return nil, err
 	}
-	for s, sp := range cfg.species {
-		if err := sp.resumeModel(r.models[s], ck.Generation, states[s]); err != nil {
+	for i, sp := range s.species {
+		if err := sp.resumeModel(r.models[i], ck.Generation, states[i]); err != nil {
 			r.closeModels()
 			return nil, err
 		}
@@ -405,7 +429,16 @@ func joinKeys(keys []string) string {
 
 // result is a Result of the run after generation gen.
 func (r *runner) result(gen int, best Member) *Result {
-	return &Result{Generation: gen, Budget: r.budget, ConfigBudget: r.cfg.Evolution.Generations, Best: best, Dir: r.dir}
+	return &Result{Generation: gen, Budget: r.budget, ConfigBudget: r.cfg.Evolution.Generations, Best: best, Dir: r.dir,
+		Resumed: r.resumed, From: r.from, RemeasuredHere: r.endHere}
+}
+
+// finished is the Result of the run finished after generation gen, whose
+// last checkpoint is ck.
+func (r *runner) finished(gen int, ck *Checkpoint) *Result {
+	res := r.result(gen, ck.HallOfFame[0])
+	res.Final, res.Setup = ck, r.Setup
+	return res
 }
 
 // loop evaluates generations gen.. until the budget, checkpointing each.
@@ -413,13 +446,14 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 	defer r.closeModels()
 	defer func() { r.journal.Close() }()
 	checkpointed := gen
+	var last *Checkpoint // the last checkpoint written
 	defer func() {
 		if err != nil && res == nil {
 			res = r.result(checkpointed, Member{})
 		}
 	}()
 	if b, ok := r.progress.(interface{ Begin(RunInfo) }); ok {
-		b.Begin(RunInfo{Objective: r.cfg.ObjectiveName(), LowerIsBetter: r.cfg.species[0].minimise,
+		b.Begin(RunInfo{Objective: r.cfg.ObjectiveName(), LowerIsBetter: r.species[0].minimise,
 			Budget: r.budget, From: gen, EndGames: r.remeasureGames()})
 	}
 	for ; gen < r.budget; gen++ {
@@ -433,7 +467,7 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			r.logf("generation %d abandoned: %v", gen+1, err)
 			return nil, err
 		}
-		for s, sp := range r.cfg.species {
+		for s, sp := range r.species {
 			sorted, err := r.tell(s, gen, members[s])
 			if err != nil {
 				return nil, err
@@ -451,7 +485,7 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		}
 		// The run ends at its budget, or earlier by its stop rule, read
 		// from the history alone.
-		stopped := r.cfg.stopRule(states[0].History)
+		stopped := r.Stopped(states[0].History)
 		done := gen+1 == r.budget || stopped != nil
 		unmeasured := false
 		if done {
@@ -475,8 +509,8 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 				return nil, err
 			}
 		}
-		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.cfg.Hash(), Config: string(r.cfg.text),
-			ConfigDir: r.cfg.checkpointDir(), Files: r.cfg.files, Program: r.cfg.record(), Generation: gen + 1, SpeciesState: states[0]}
+		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.Hash(), Config: string(r.cfg.Text()),
+			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Generation: gen + 1, SpeciesState: states[0]}
 		if r.budget != r.cfg.Evolution.Generations {
 			ck.Budget = r.budget
 		}
@@ -486,9 +520,9 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		if err := r.writeCheckpoint(ck); err != nil {
 			return nil, err
 		}
-		checkpointed = gen + 1
+		checkpointed, last = gen+1, ck
 		secs := r.now().Sub(began).Seconds()
-		for s, sp := range r.cfg.species {
+		for s, sp := range r.species {
 			st := states[s]
 			r.logf("generation %d/%d%s: best %.6g, mean %.6g, best so far %.6g over %d games; %d games in %.2fs (%.0f games/s)",
 				gen+1, r.budget, labelled(sp), st.Population[0].Fitness, st.History[gen].Mean,
@@ -511,9 +545,7 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 				r.logf("%s", stopped)
 			}
 			r.logf("finished %s", english.Count(gen+1, "generation"))
-			res = r.result(gen+1, states[0].HallOfFame[0])
-			res.Summary = r.summary(states)
-			return res, nil
+			return r.finished(gen+1, ck), nil
 		}
 		if r.stopRequested() {
 			r.logf("stopped after generation %d on request", gen+1)
@@ -526,15 +558,16 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 	// A resumed run whose budget was already reached ends above; the
 	// loop ends by its last generation.
 	rundir.RemoveJournal(r.dir, r.journal)
-	res = r.result(gen, states[0].HallOfFame[0])
-	res.Summary = r.summary(states)
-	return res, nil
+	if last == nil {
+		return r.result(gen, states[0].HallOfFame[0]), nil
+	}
+	return r.finished(gen, last), nil
 }
 
 // startModels starts every species' model.
 func (r *runner) startModels() error {
-	for _, sp := range r.cfg.species {
-		m, err := r.cfg.newModel(sp, r.logf)
+	for _, sp := range r.species {
+		m, err := r.newModel(sp, r.logf)
 		if err != nil {
 			r.closeModels()
 			return err
@@ -545,9 +578,9 @@ func (r *runner) startModels() error {
 }
 
 // newModel starts species sp's model, logging to logf.
-func (c *Config) newModel(sp *species, logf func(string, ...any)) (model.Model, error) {
-	return c.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
-		Streams: c.modelStreams(sp), Logf: logf, Label: labelled(sp)})
+func (s *Setup) newModel(sp *species, logf func(string, ...any)) (model.Model, error) {
+	return s.cfg.Evolution.New(model.Problem{Space: sp.space, Starts: sp.starts, Minimise: sp.minimise,
+		Streams: s.modelStreams(sp), Logf: logf, Label: labelled(sp)})
 }
 
 // resumeModel rebuilds species sp's model m as it was once told
@@ -590,7 +623,7 @@ func (r *runner) ask(gen int) ([][][]float64, error) {
 // tell tells species s's model the results of generation gen (members,
 // in the order it asked for them) and returns them best first.
 func (r *runner) tell(s, gen int, members []Member) ([]Member, error) {
-	sp := r.cfg.species[s]
+	sp := r.species[s]
 	ranked := r.rankGeneration(sp, members)
 	g := model.Generation{Results: make([]model.Result, len(members)), Ranked: ranked}
 	// Only the main species races (racing refuses co-evolution).
@@ -673,7 +706,7 @@ func (r *runner) writeCheckpoint(ck *Checkpoint) error {
 
 func (r *runner) writeDerived(ck *Checkpoint) error {
 	for s, st := range ck.states() {
-		sp := r.cfg.species[s]
+		sp := r.species[s]
 		csv := historyCSV(st.History)
 		if r.cfg.Racing != nil {
 			csv = racingCSV(st.History)
@@ -681,14 +714,14 @@ func (r *runner) writeDerived(ck *Checkpoint) error {
 		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.GenerationsFile), csv); err != nil {
 			return err
 		}
-		best, err := r.cfg.exportYAML(sp, st, 1)
+		best, err := r.exportYAML(sp, st, 1)
 		if err != nil {
 			return err
 		}
 		if err := r.writeFile(rundir.ForSpecies(sp.label, rundir.BestFile), best); err != nil {
 			return err
 		}
-		svg, err := r.cfg.report(sp, st)
+		svg, err := r.report(sp, st)
 		if err != nil {
 			return err
 		}
@@ -710,13 +743,13 @@ func (r *runner) openLog() (io.Closer, error) {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	r.log = f
-	r.cfg.logProgram(f)
+	r.logProgram(f)
 	return closerFunc(func() error {
 		// An outside program's last words (each process's count of the
 		// stderr lines dropped, written as it ends) belong in run.log:
 		// its processes end before the log closes, not after.
-		r.cfg.closeProgram()
-		r.cfg.logProgram(nil)
+		r.closeProgram()
+		r.logProgram(nil)
 		return f.Close()
 	}), nil
 }

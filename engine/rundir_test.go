@@ -60,7 +60,7 @@ func TestFirstGenerationInUse(t *testing.T) {
 		call func() error
 	}{
 		{"resume", func() error { _, err := Resume(context.Background(), Options{Dir: dir}); return err }},
-		{"export", func() error { _, _, err := Export(dir, 1, YAML, false); return err }},
+		{"export", func() error { _, _, err := export(dir, 1, false, false); return err }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 // startRunner is newRunner with its species' models started; they are
 // closed when the test ends.
-func startRunner(t testing.TB, cfg *Config, opts Options) *runner {
+func startRunner(t testing.TB, cfg *Setup, opts Options) *runner {
 	t.Helper()
 	r := newRunner(cfg, opts)
 	if err := r.startModels(); err != nil {

@@ -67,7 +67,7 @@ func TestCoevolvingSearchModelsResumeExactly(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameRun(t, want, readFilesAndExport(t, dir, true), model+", co-evolving, stopped, resumed")
-			ck, _, err := ReadCheckpoint(straight)
+			ck, _, err := ReadRun(straight)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,7 +52,7 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 		if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 			t.Fatal(err)
 		}
-		exp, _, err := Export(dir, 1, YAML, false)
+		exp, _, err := export(dir, 1, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ck, _, err := ReadCheckpoint(dir)
+		ck, _, err := ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,11 +111,11 @@ func TestPlayerSettingsPlayInRuns(t *testing.T) {
 
 func hadronGame(t *testing.T, depth string) fitness.Game {
 	t.Helper()
-	cfg, err := Parse("h.yaml", []byte(fmt.Sprintf("game: hadron\nrules: {size: 5, depth: %s}\nplayer: tuned\nfitness: {objective: score, baselines: {opponents: [greedy]}}\n", depth)))
+	cfg, err := parse("h.yaml", []byte(fmt.Sprintf("game: hadron\nrules: {size: 5, depth: %s}\nplayer: tuned\nfitness: {objective: score, baselines: {opponents: [greedy]}}\n", depth)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg.GameOf()
+	return cfg.Game()
 }
 
 // outcomesAgainstGreedy plays p against greedy on a few seeds and returns the outcomes.

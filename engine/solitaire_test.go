@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 )
@@ -33,12 +35,12 @@ func TestSoloOnlyGameObjectives(t *testing.T) {
 		{"score", "fitness: {objective: score, baselines: {opponents: [fair]}}\n", "fitness.objective: solitaire has no head-to-head play: use cost"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := Parse("solitaire.yaml", []byte("game: solitaire\nplayer: tuned\n"+tc.fitness))
+			cfg, err := parse("solitaire.yaml", []byte("game: solitaire\nplayer: tuned\n"+tc.fitness))
 			if !wantError(t, err, tc.err) {
 				return
 			}
-			if cfg.Fitness.Objective != Solo {
-				t.Fatalf("objective %v, want solo", cfg.Fitness.Objective)
+			if cfg.cfg.Fitness.Objective != config.Solo {
+				t.Fatalf("objective %v, want solo", cfg.cfg.Fitness.Objective)
 			}
 		})
 	}

@@ -41,12 +41,12 @@ func TestSoloDefaultModel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := Parse("c.yaml", []byte(tc.text))
+			cfg, err := parse("c.yaml", []byte(tc.text))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cfg.Close()
-			if got := cfg.Evolution.Model.Name; got != tc.model {
+			if got := cfg.cfg.Evolution.Model.Name; got != tc.model {
 				t.Errorf("model %s, want %s", got, tc.model)
 			}
 			line := ""
@@ -62,13 +62,13 @@ func TestSoloDefaultModel(t *testing.T) {
 	}
 	// bayes's own key written is bayes's to check, not a reason for
 	// another model.
-	_, err := Parse("c.yaml", []byte(solo+"evolution: {bayes-initial: 5000}\n"))
+	_, err := parse("c.yaml", []byte(solo+"evolution: {bayes-initial: 5000}\n"))
 	if err == nil || !strings.Contains(err.Error(), "evolution.bayes-initial: 5000: want from 1 to 2000 random genomes") {
 		t.Errorf("bayes-initial 5000: %v", err)
 	}
 	// More than bayes models is refused, saying how to run it, not run
 	// with another model: a resume with a larger budget keeps its model.
-	_, err = Parse("c.yaml", []byte(solo+"evolution: {population: 24, generations: 100}\n"))
+	_, err = parse("c.yaml", []byte(solo+"evolution: {population: 24, generations: 100}\n"))
 	if err == nil || !strings.Contains(err.Error(), "2400 points, more than the 2000 it models (bayes is a solo measure's default: write evolution.model: generational for this budget)") {
 		t.Errorf("a budget of 2,400 points: %v", err)
 	}
@@ -82,8 +82,8 @@ func TestSoloDefaultModel(t *testing.T) {
 func TestRunStartedBeforeTheSoloDefaultResumes(t *testing.T) {
 	const named = "game: battleship\nplayer: tuned\nfitness: {baselines: {games: 6}}\nremeasure: off\nevolution: {model: generational, population: 4, generations: 3}\n"
 	unnamed := strings.Replace(named, "model: generational, ", "", 1)
-	if cfg, err := Parse("c.yaml", []byte(unnamed)); err != nil || cfg.Evolution.Model.Name != model.SoloDefault {
-		t.Fatalf("the config without its model runs %v (%v), want %s", cfg.Evolution.Model.Name, err, model.SoloDefault)
+	if cfg, err := parse("c.yaml", []byte(unnamed)); err != nil || cfg.cfg.Evolution.Model.Name != model.SoloDefault {
+		t.Fatalf("the config without its model runs %v (%v), want %s", cfg.cfg.Evolution.Model.Name, err, model.SoloDefault)
 	}
 	cfgDir := t.TempDir()
 	straight := t.TempDir()
@@ -112,14 +112,14 @@ func TestRunStartedBeforeTheSoloDefaultResumes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Inspect(dir); err != nil {
-		t.Fatalf("the older run's checkpoint does not read: %v", err)
+	if _, s, err := ReadRun(dir); err != nil || s.Config().Evolution.Model.Name != model.Models[0].Name {
+		t.Fatalf("the older run's checkpoint does not read as the model it ran: %v", err)
 	}
 	if _, err := Resume(context.Background(), Options{Dir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	state := func(dir string) string {
-		ck, _, err := ReadCheckpoint(dir)
+		ck, _, err := ReadRun(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestBudgetBesideTheConfig(t *testing.T) {
 func TestSPSAHashKeepsItsOldStep(t *testing.T) {
 	const spsa = "game: battleship\nplayer: tuned\nevolution: {model: spsa, population: 4, generations: 2%s}\n"
 	hash := func(extra string) string {
-		cfg, err := Parse("c.yaml", []byte(fmt.Sprintf(spsa, extra)))
+		cfg, err := parse("c.yaml", []byte(fmt.Sprintf(spsa, extra)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,52 +5,8 @@ import (
 	"math"
 
 	"github.com/evotune/evotune/internal/english"
-	"github.com/evotune/evotune/internal/yamlcheck"
 	"gonum.org/v1/gonum/stat/distuv"
 )
-
-// StopConfig ends a run before its generation budget: when the
-// generations' mean fitness has stopped improving (Window), or once the
-// run has played a budget of Games. Both are read from the run's history
-// alone, after each generation, so a run stops at the same generation at
-// any worker count and whether or not it was resumed; a clock would not
-// (wall time depends on the machine), so there is no time budget.
-type StopConfig struct {
-	// Window is the number of generations whose mean fitness the trend
-	// is fitted to; 0 means no trend rule.
-	Window int `json:"window"`
-	// Confidence is how sure the trend must be of an improvement for the
-	// run to go on (one-sided, Student's t on the trend's scatter).
-	Confidence float64 `json:"confidence"`
-	// Games ends the run after the generation that brings its games to
-	// at least this many; 0 means no such budget.
-	Games int `json:"games,omitempty"`
-}
-
-func (c *Config) decodeStop(d *yamlcheck.Checker) yamlcheck.Reader {
-	return optional(d, &c.Stop, defaultStop, func(sc *StopConfig) yamlcheck.Fields {
-		return yamlcheck.Fields{"window": d.Int(&sc.Window), "confidence": d.Number(&sc.Confidence), "games": d.Int(&sc.Games)}
-	})
-}
-
-func (c *Config) checkStop(bad func(key, format string, args ...any)) {
-	sc := c.Stop
-	if sc == nil {
-		return
-	}
-	if sc.Window > 0 && sc.Window < 3 || sc.Window < 0 || sc.Window > MaxGenerations {
-		bad("stop.window", "%d: want 0 (no trend rule) or from 3 to %d generations (a line through two points has no scatter to judge it by)", sc.Window, MaxGenerations)
-	}
-	if !(sc.Confidence >= 0.5 && sc.Confidence < 1) {
-		bad("stop.confidence", "%v: want a probability from 0.5 up to (not including) 1", sc.Confidence)
-	}
-	if sc.Games < 0 {
-		bad("stop.games", "%d: want 0 (no budget of games) or more", sc.Games)
-	}
-	if sc.Window == 0 && sc.Games == 0 {
-		bad("stop", "neither a window nor a budget of games: give one, or leave stop out")
-	}
-}
 
 // StopReason says why a run ended before its budget.
 type StopReason struct {
@@ -73,11 +29,11 @@ func (s *StopReason) String() string {
 		s.Generation, s.Window, s.Slope, s.SlopeSE, s.Confidence)
 }
 
-// stopRule reports whether a run of history h (one row a generation)
-// ends after its last generation, and why. Only history is read, so a
-// resumed run decides as a straight one did.
-func (c *Config) stopRule(h []GenStats) *StopReason {
-	sc := c.Stop
+// Stopped says why a run of history h (one row a generation) ends after
+// its last generation by its stop rule; nil when it does not. Only
+// history is read, so a resumed run decides as a straight one did.
+func (s *Setup) Stopped(h []GenStats) *StopReason {
+	sc := s.cfg.Stop
 	if sc == nil || len(h) == 0 {
 		return nil
 	}
@@ -94,7 +50,7 @@ func (c *Config) stopRule(h []GenStats) *StopReason {
 	}
 	slope, se, df := trend(h[gen-sc.Window:])
 	improving := -slope
-	if !c.species[0].minimise {
+	if !s.species[0].minimise {
 		improving = slope
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(sc.Confidence)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/internal/english"
 )
 
@@ -38,11 +39,14 @@ func TestStopRuleEndsAFlatRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := res.Summary
-	if s == nil || s.Stopped == nil || s.Stopped.Rule != "trend" || res.Generation >= 40 || res.Generation < 4 {
-		t.Fatalf("a run without improvement: ended at generation %d, summary %+v", res.Generation, s)
+	if res.Final == nil {
+		t.Fatalf("a run without improvement did not finish: %+v", res)
 	}
-	ck, _, err := ReadCheckpoint(dir)
+	stopped := res.Setup.Stopped(res.Final.History)
+	if stopped == nil || stopped.Rule != "trend" || res.Generation >= 40 || res.Generation < 4 {
+		t.Fatalf("a run without improvement: ended at generation %d, stopped %+v", res.Generation, stopped)
+	}
+	ck, _, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +54,12 @@ func TestStopRuleEndsAFlatRun(t *testing.T) {
 		t.Fatalf("checkpoint at generation %d with verdict %v; the run ended at %d", ck.Generation, ck.Verdict, res.Generation)
 	}
 	// The rule did not fire a generation earlier.
-	if why := loadText(t, t.TempDir(), flatConfig).stopRule(ck.History[:len(ck.History)-1]); why != nil {
+	if why := loadText(t, t.TempDir(), flatConfig).Stopped(ck.History[:len(ck.History)-1]); why != nil {
 		t.Fatalf("the rule fires at generation %d too, but the run went on", len(ck.History)-1)
 	}
 	// Resumed, the finished run stays finished.
 	again, err := Resume(context.Background(), Options{Dir: dir, Workers: 1})
-	if err != nil || again.Generation != res.Generation || again.Summary == nil || again.Summary.Stopped == nil {
+	if err != nil || again.Generation != res.Generation || again.Final == nil || again.Setup.Stopped(again.Final.History) == nil {
 		t.Fatalf("resume of a run the rule ended: %+v, %v", again, err)
 	}
 }
@@ -93,8 +97,9 @@ func TestStopGamesBudget(t *testing.T) {
 	}
 	// 10 individuals x 30 games a generation: 1,000 games are reached
 	// in the fourth.
-	if res.Generation != 4 || res.Summary.Stopped == nil || res.Summary.Stopped.Rule != "games" || res.Summary.Games != 1200 {
-		t.Fatalf("ended at generation %d, %+v", res.Generation, res.Summary)
+	stopped := res.Setup.Stopped(res.Final.History)
+	if res.Generation != 4 || stopped == nil || stopped.Rule != "games" || stopped.Games != 1200 {
+		t.Fatalf("ended at generation %d, %+v", res.Generation, stopped)
 	}
 }
 
@@ -144,7 +149,7 @@ func TestStopRuleDecides(t *testing.T) {
 				text = strings.Replace(text, "  baselines:\n    games: 30\n", "  objective: score\n  baselines:\n    opponents: [even]\n    games: 30\n", 1)
 			}
 			cfg := loadText(t, t.TempDir(), text)
-			if got := cfg.stopRule(tc.h) != nil; got != tc.stops {
+			if got := cfg.Stopped(tc.h) != nil; got != tc.stops {
 				t.Errorf("stops %v, want %v", got, tc.stops)
 			}
 		})
@@ -186,13 +191,13 @@ func TestStopConfigErrors(t *testing.T) {
 		{"stop: {patience: 3}", "stop.patience: unknown key"},
 		// One step past each bound.
 		{"stop: {window: -1}", "stop.window: -1"},
-		{fmt.Sprintf("stop: {window: %d}", MaxGenerations+1), fmt.Sprintf("stop.window: %d", MaxGenerations+1)},
+		{fmt.Sprintf("stop: {window: %d}", config.MaxGenerations+1), fmt.Sprintf("stop.window: %d", config.MaxGenerations+1)},
 		{"stop: {confidence: 0.4999}", "stop.confidence: 0.4999: want a probability"},
 		{"stop: {confidence: -0.9}", "stop.confidence: -0.9"},
 		{"stop: {games: -1}", "stop.games: -1"},
 	} {
 		text := strings.Replace(flatConfig, "stop:\n  window: 4\n", tc.stop+"\n", 1)
-		if _, err := Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want %q", tc.stop, err, tc.want)
 		}
 	}
@@ -228,7 +233,7 @@ func TestStopRuleReadsTheLastWindow(t *testing.T) {
 		{"a generation short of the window", rows(50, 50, 50), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			why := cfg.stopRule(tc.h)
+			why := cfg.Stopped(tc.h)
 			if got := why != nil; got != tc.stops {
 				t.Fatalf("stops %v (%v), want %v", got, why, tc.stops)
 			}
@@ -260,13 +265,16 @@ func TestStopGamesReachedExactly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := res.Summary
-			if res.Generation != tc.generation || s == nil || s.Stopped == nil || s.Stopped.Rule != "games" ||
-				s.Stopped.Generation != tc.generation || s.Stopped.Games != 300*tc.generation {
-				t.Fatalf("stop.games %d: ended at generation %d, %+v; want generation %d at %d games", tc.games, res.Generation, s, tc.generation, 300*tc.generation)
+			if res.Final == nil {
+				t.Fatalf("stop.games %d: the run did not finish: %+v", tc.games, res)
+			}
+			stopped := res.Setup.Stopped(res.Final.History)
+			if res.Generation != tc.generation || stopped == nil || stopped.Rule != "games" ||
+				stopped.Generation != tc.generation || stopped.Games != 300*tc.generation {
+				t.Fatalf("stop.games %d: ended at generation %d, %+v; want generation %d at %d games", tc.games, res.Generation, stopped, tc.generation, 300*tc.generation)
 			}
 			want := fmt.Sprintf("stopped after generation %d: %s played, the budget of stop.games", tc.generation, english.Count(300*tc.generation, "game"))
-			if got := s.Stopped.String(); got != want {
+			if got := stopped.String(); got != want {
 				t.Errorf("%q, want %q", got, want)
 			}
 		})
@@ -301,7 +309,7 @@ func TestStopConfigAtItsBounds(t *testing.T) {
 		{"stop: {window: 4, confidence: 0.5}", rows(50, 49.9, 50.4, 49.6, 49.8), false},
 		{"stop: {window: 4, confidence: 0.5}", rows(50, 49.6, 49.9, 50.4, 49.8), true},
 		{fmt.Sprintf("stop: {window: 4, confidence: %v}", math.Nextafter(1, 0)), rows(50, 40, 30, 20.5, 10), true},
-		{fmt.Sprintf("stop: {window: %d}", MaxGenerations), rows(50, 40, 30), false},
+		{fmt.Sprintf("stop: {window: %d}", config.MaxGenerations), rows(50, 40, 30), false},
 		{"stop: {games: 1}", rows(50), true},
 		{"stop: {games: 30}", rows(50, 40), true},
 		{"stop: {games: 31}", rows(50, 40), false},
@@ -309,7 +317,7 @@ func TestStopConfigAtItsBounds(t *testing.T) {
 		t.Run(tc.stop+fmt.Sprint(len(tc.h)), func(t *testing.T) {
 			text := strings.Replace(flatConfig, "stop:\n  window: 4\n", tc.stop+"\n", 1)
 			cfg := loadText(t, t.TempDir(), text)
-			why := cfg.stopRule(tc.h)
+			why := cfg.Stopped(tc.h)
 			if got := why != nil; got != tc.stops {
 				t.Fatalf("stops %v (%v), want %v", got, why, tc.stops)
 			}

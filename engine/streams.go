@@ -21,18 +21,16 @@ const (
 	purposeVerdict                      // the second fresh deals, on which the recommended player is measured
 )
 
-func (r *runner) stream(gen int, purpose uint64, index ...uint64) uint64 {
-	return r.cfg.stream(gen, purpose, index...)
-}
-
-func (c *Config) stream(gen int, purpose uint64, index ...uint64) uint64 {
-	return fitness.Derive(c.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
+// stream is the seed of a random stream of the run: its generation,
+// purpose and index.
+func (s *Setup) stream(gen int, purpose uint64, index ...uint64) uint64 {
+	return fitness.Derive(s.cfg.Seed, append([]uint64{uint64(gen), purpose}, index...)...)
 }
 
 // modelStreams are species sp's streams, as its model draws them.
-func (c *Config) modelStreams(sp *species) model.Streams {
+func (s *Setup) modelStreams(sp *species) model.Streams {
 	of := func(purpose uint64) model.Stream {
-		return func(gen int, index ...uint64) uint64 { return c.stream(gen, sp.offset+purpose, index...) }
+		return func(gen int, index ...uint64) uint64 { return s.stream(gen, sp.offset+purpose, index...) }
 	}
 	return model.Streams{Init: of(purposeInit), Breed: of(purposeBreed), Fresh: of(purposeFresh), Own: of(purposeModel)}
 }

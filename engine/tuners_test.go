@@ -71,7 +71,7 @@ func TestFieldTunersRecommend(t *testing.T) {
 			if _, err := Start(context.Background(), cfg, Options{Dir: dir, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
-			ck, cfg, err := ReadCheckpoint(dir)
+			ck, cfg, err := ReadRun(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestFieldTunersRecommend(t *testing.T) {
 				t.Fatal(err)
 			}
 			log := string(data)
-			switch cfg.Evolution.Model.Name {
+			switch cfg.cfg.Evolution.Model.Name {
 			case "spsa":
 				pairs := 4 * 3 * 12 // generations x iterations x deals
 				if strings.Contains(tc.name, "score") {
@@ -162,11 +162,11 @@ func TestSPSAAutoselectPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	perGeneration := 3 * 12 // iterations x pairs of an iteration
-	if want := (plan.Schedule.Pairs + perGeneration - 1) / perGeneration; cfg.Evolution.Generations != want || want < 2 {
-		t.Errorf("%d generations, want the %d that play the plan's %d pairs", cfg.Evolution.Generations, want, plan.Schedule.Pairs)
+	if want := (plan.Schedule.Pairs + perGeneration - 1) / perGeneration; cfg.cfg.Evolution.Generations != want || want < 2 {
+		t.Errorf("%d generations, want the %d that play the plan's %d pairs", cfg.cfg.Evolution.Generations, want, plan.Schedule.Pairs)
 	}
 	cfg.Close()
-	if g := loadText(t, t.TempDir(), text+"  generations: 3\n").Evolution.Generations; g != 3 {
+	if g := loadText(t, t.TempDir(), text+"  generations: 3\n").cfg.Evolution.Generations; g != 3 {
 		t.Errorf("generations: 3 written, the run has %d", g)
 	}
 
@@ -174,7 +174,7 @@ func TestSPSAAutoselectPlans(t *testing.T) {
 	if _, err := Start(context.Background(), loadText(t, t.TempDir(), text), Options{Dir: dir, Workers: 2, Generations: 1}); err != nil {
 		t.Fatal(err)
 	}
-	ck, cfg, err := ReadCheckpoint(dir)
+	ck, cfg, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

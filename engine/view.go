@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/genome"
 	"github.com/evotune/evotune/internal/plot"
@@ -14,7 +15,7 @@ import (
 
 // SpeciesView is what a run's pictures show of one species: its history
 // and hall of fame with the knobs decoded into their own units. report.svg
-// and the dashboard (internal/ui) both draw from it, so they show the same
+// and the dashboard (cmd/evotune/dashboard) both draw from it, so they show the same
 // figures.
 type SpeciesView struct {
 	Label    string // "" for the main species, "rivals" for the co-evolving one
@@ -45,7 +46,7 @@ type SpeciesView struct {
 	// the record of the best's genes); Grids the best's weight grids.
 	Knobs []plot.Knob
 	Grids []plot.Grid
-	// KnobsLeftOut names the parameters with genes beyond the MaxKnobs
+	// KnobsLeftOut names the parameters with genes beyond the maxKnobs
 	// drawn (their values are in the best's file and, for a grid, its
 	// heat map).
 	KnobsLeftOut []string
@@ -58,41 +59,41 @@ type SpeciesView struct {
 
 // Views are the species of a checkpoint written for cfg, main species
 // first, ready to draw.
-func (c *Config) Views(ck *Checkpoint) ([]SpeciesView, error) {
+func (s *Setup) Views(ck *Checkpoint) ([]SpeciesView, error) {
 	states := ck.states()
-	if len(states) != len(c.species) {
-		return nil, fmt.Errorf("engine: %d species in the checkpoint, the config evolves %d", len(states), len(c.species))
+	if len(states) != len(s.species) {
+		return nil, fmt.Errorf("engine: %d species in the checkpoint, the config evolves %d", len(states), len(s.species))
 	}
 	out := make([]SpeciesView, len(states))
-	for s, st := range states {
-		v, err := c.view(c.species[s], st)
+	for i, st := range states {
+		v, err := s.view(s.species[i], st)
 		if err != nil {
 			return nil, err
 		}
-		out[s] = v
+		out[i] = v
 	}
 	return out, nil
 }
 
-func (c *Config) view(sp *species, st SpeciesState) (SpeciesView, error) {
-	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: c.ObjectiveName(), Minimise: sp.minimise,
+func (s *Setup) view(sp *species, st SpeciesState) (SpeciesView, error) {
+	v := SpeciesView{Label: sp.label, Player: sp.player, Measure: s.cfg.ObjectiveName(), Minimise: sp.minimise,
 		History: st.History, HallOfFame: st.HallOfFame, Remeasured: st.Remeasured, Verdict: st.Verdict,
 		Params: sp.space.Params(), space: sp.space, StartSource: "defaults"}
 	if len(sp.starts) > 0 {
 		v.StartSource = "first seed"
 	}
 	if slices.ContainsFunc(st.Remeasured, func(m Remeasured) bool { return m.Rank == modelPick }) {
-		v.ModelPick = c.pickFrom()
+		v.ModelPick = s.pickFrom()
 	}
-	if c.Fitness.Objective == Score {
+	if s.cfg.Fitness.Objective == config.Score {
 		v.Bounds = [2]float64{0, 1}
 	}
 	if sp.label == "" {
-		v.Baselines = slices.Clone(c.Fitness.Baselines.Opponents)
-	} else if c.Coevolve != nil {
-		v.Baselines = slices.Clone(c.Coevolve.Opponents)
+		v.Baselines = slices.Clone(s.cfg.Fitness.Baselines.Opponents)
+	} else if s.cfg.Coevolve != nil {
+		v.Baselines = slices.Clone(s.cfg.Coevolve.Opponents)
 	}
-	if c.Fitness.Baselines.Weight <= 0 {
+	if s.cfg.Fitness.Baselines.Weight <= 0 {
 		v.Baselines = nil
 	}
 	if len(st.HallOfFame) == 0 {
@@ -120,7 +121,7 @@ func (v *SpeciesView) KnobsNote() string {
 	if len(v.KnobsLeftOut) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("knobs: the first %d genes drawn; more of %s are in best.yaml", MaxKnobs, strings.Join(v.KnobsLeftOut, ", "))
+	return fmt.Sprintf("knobs: the first %d genes drawn; more of %s are in best.yaml", maxKnobs, strings.Join(v.KnobsLeftOut, ", "))
 }
 
 // Direction says which way the measure improves.
@@ -156,7 +157,7 @@ func (v *SpeciesView) Fresh() (f fitness.Figure, against string, ok bool) {
 	}
 	for _, m := range v.Remeasured {
 		if m.Rank == v.RecommendedRank {
-			return fitness.Figure{Fitness: m.Fitness, Games: m.Games, CI95: m.CI95}, againstBaselines, true
+			return fitness.Figure{Fitness: m.Fitness, Games: m.Games, CI95: m.CI95}, AgainstBaselines, true
 		}
 	}
 	return fitness.Figure{}, "", false
@@ -165,7 +166,7 @@ func (v *SpeciesView) Fresh() (f fitness.Figure, against string, ok bool) {
 // Start is the starting point's figure on the verdict's fresh deals,
 // against the baselines, when the run measured it.
 func (v *SpeciesView) Start() (fitness.Figure, bool) {
-	if vd := v.Verdict; vd != nil && vd.Start != nil && vd.Against == againstBaselines {
+	if vd := v.Verdict; vd != nil && vd.Start != nil && vd.Against == AgainstBaselines {
 		return *vd.Start, true
 	}
 	return fitness.Figure{}, false
@@ -210,7 +211,7 @@ func (v *SpeciesView) Chart(title string) plot.Chart {
 	// that chose it, which luck flatters.
 	if f, against, ok := v.Fresh(); ok {
 		what := "on fresh deals"
-		if against != againstBaselines {
+		if against != AgainstBaselines {
 			what = "head to head against the " + against + " on fresh deals"
 		}
 		ch.Marks = append(ch.Marks, plot.Mark{
@@ -249,13 +250,13 @@ func games(n int) string {
 // knobs are the trajectories of every gene of the run's best after each
 // generation, in the knob's own units: a grid's gene is its class's
 // weight. None when no generation recorded its best's genes.
-// MaxKnobs is the most knob strips a view draws: a run's first MaxKnobs
+// maxKnobs is the most knob strips a view draws: a run's first maxKnobs
 // genes (a weight grid's heat map shows every cell). A protocol player
 // may have 65,536 genes, whose strips would make report.svg some tens of
 // megabytes at every generation.
-const MaxKnobs = 256
+const maxKnobs = 256
 
-// knobs are the trajectories of the first MaxKnobs genes, and the names
+// knobs are the trajectories of the first maxKnobs genes, and the names
 // of the parameters with genes beyond them.
 func knobs(space *genome.Space, history []GenStats, best genome.Values) ([]plot.Knob, []string) {
 	recorded := false
@@ -269,13 +270,13 @@ func knobs(space *genome.Space, history []GenStats, best genome.Values) ([]plot.
 	genes := space.Genes()
 	total := len(genes)
 	var leftOut []string
-	if len(genes) > MaxKnobs {
-		for _, g := range genes[MaxKnobs:] {
+	if len(genes) > maxKnobs {
+		for _, g := range genes[maxKnobs:] {
 			if !slices.Contains(leftOut, g.Param) {
 				leftOut = append(leftOut, g.Param)
 			}
 		}
-		genes = genes[:MaxKnobs]
+		genes = genes[:maxKnobs]
 	}
 	// firstCells[i][class] is grid parameter i's first cell of a class,
 	// worked out once a parameter: a grid has up to 65,536 cells.

@@ -10,8 +10,8 @@ import (
 	"github.com/evotune/evotune/genome"
 )
 
-// TestKnobsStopAtMaxKnobs: a space of more genes than MaxKnobs (a
-// protocol player's grid may have 65,536) draws the first MaxKnobs as
+// TestKnobsStopAtMaxKnobs: a space of more genes than maxKnobs (a
+// protocol player's grid may have 65,536) draws the first maxKnobs as
 // strips, names the parameters the rest belong to, and says so in the
 // report, whose size then does not grow with the genes; each strip drawn
 // still follows its own gene.
@@ -34,8 +34,8 @@ func TestKnobsStopAtMaxKnobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	ks, left := knobs(space, history, best)
-	if len(ks) != MaxKnobs || !slices.Equal(left, []string{"big"}) {
-		t.Fatalf("%d knobs, left out %v; want %d and [big]", len(ks), left, MaxKnobs)
+	if len(ks) != maxKnobs || !slices.Equal(left, []string{"big"}) {
+		t.Fatalf("%d knobs, left out %v; want %d and [big]", len(ks), left, maxKnobs)
 	}
 	for i, s := range history {
 		vals, err := space.Decode(s.BestGenes)
@@ -47,7 +47,7 @@ func TestKnobsStopAtMaxKnobs(t *testing.T) {
 		if got, want := ks[0].Values[i], vals.Get("edge").Num; got != want {
 			t.Errorf("generation %d: edge strip %v, want %v", i+1, got, want)
 		}
-		for k := 1; k < MaxKnobs; k++ {
+		for k := 1; k < maxKnobs; k++ {
 			if got, want := ks[k].Values[i], vals.Get("big").Cells[k-1]; got != want {
 				t.Fatalf("generation %d: knob %d (%s) %v, want cell %d's %v", i+1, k, ks[k].Name, got, k-1, want)
 			}

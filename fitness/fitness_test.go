@@ -1016,12 +1016,11 @@ func TestSoloAdmits(t *testing.T) {
 }
 
 // fixedCost is a solo game of one player whose every game costs cost,
-// played one at a time, or in batches when batches is set (as an outside
-// program plays them).
+// played one at a time; fixedCostBatcher plays it in batches (as an
+// outside program plays them).
 type fixedCost struct {
-	solo    fitness.Solo
-	cost    func(seed uint64) float64
-	batches bool
+	solo fitness.Solo
+	cost func(seed uint64) float64
 }
 
 type fixedCostBatcher struct{ fixedCost }

@@ -99,7 +99,7 @@ func benchCluster(b *testing.B, workers int) engine.Pool {
 			b.Fatal(err)
 		}
 		b.Cleanup(wnc.Close)
-		w := &engine.Worker{}
+		w := &Worker{}
 		b.Cleanup(w.Close)
 		wg.Add(1)
 		go func() {

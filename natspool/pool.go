@@ -1,8 +1,9 @@
 // Package natspool joins the engine to the NATS work queue (package
 // natsqueue): a Pool that plays a generation's batches on workers through
-// NATS JetStream, and the play function a worker plays them with. It is
-// the only package that knows both, and sits above them, so neither the
-// engine nor natsqueue imports the other.
+// NATS JetStream, the wire between them (the run's and each batch's
+// description, a worker's results: wire.go), and the Worker that plays
+// them. It is the only package that knows both, and sits above them, so
+// neither the engine nor natsqueue imports the other.
 package natspool
 
 import (
@@ -40,7 +41,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	// What every batch of the run shares (the config) is stored once
 	// per wave and fetched by each worker once per run; a batch names it
 	// by its key.
-	run, err := w.Batches[0].RunDescription()
+	run, err := runDescriptionOf(w.Batches[0])
 	if err != nil {
 		return err
 	}
@@ -50,11 +51,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	}
 	jobs := make([]natsqueue.Job, len(w.Batches))
 	for i, b := range w.Batches {
-		desc, err := b.Description(key)
-		if err != nil {
-			return err
-		}
-		jobs[i] = natsqueue.Job{ID: b.ID, Payload: desc}
+		jobs[i] = natsqueue.Job{ID: b.ID, Payload: descriptionOf(b, key)}
 	}
 	id := w.Batches[0].ID
 	group := id[:strings.LastIndexByte(id, '.')] // run.generation
@@ -62,7 +59,7 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 	return p.C.Play(ctx, natsqueue.Wave{Group: group, Jobs: jobs, Log: w.Log,
 		Accept: func(i int, data []byte) error {
 			b := w.Batches[i]
-			res, err := engine.DecodeResults(b, data)
+			res, err := decodeResults(b, data)
 			if err != nil {
 				return err
 			}
@@ -77,10 +74,10 @@ func (p Pool) Play(ctx context.Context, w engine.Wave) error {
 
 // Play returns the function a worker plays jobs with: each job's games
 // one after another (a worker plays several jobs at once instead).
-func Play(w *engine.Worker) natsqueue.PlayFunc {
+func Play(w *Worker) natsqueue.PlayFunc {
 	return func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
-		res, err := w.PlayBatch(ctx, payload, 1, engine.Fetch(fetch))
-		if errors.Is(err, engine.ErrRefused) {
+		res, err := w.PlayBatch(ctx, payload, 1, Fetch(fetch))
+		if errors.Is(err, ErrRefused) {
 			return nil, natsqueue.Refuse(err) // the worker's failing, not the batch's
 		}
 		return res, err

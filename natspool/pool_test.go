@@ -39,7 +39,7 @@ evolution:
   tournament-size: 2
 `
 
-func load(t testing.TB) *engine.Config {
+func load(t testing.TB) *engine.Setup {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dist.yaml")
 	if err := os.WriteFile(path, []byte(testConfig), 0o644); err != nil {
@@ -143,7 +143,7 @@ func startClusterOn(t *testing.T, set natsqueue.Settings, plays ...func(*nats.Co
 }
 
 func newWorker(t *testing.T) natsqueue.PlayFunc {
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	return Play(w)
 }
@@ -328,7 +328,7 @@ func TestRefusalsCountNothing(t *testing.T) {
 	want := localRun(t)
 	var taken atomic.Int64
 	refusing := func(why func(payload []byte, fetch natsqueue.Fetch) error) natsqueue.PlayFunc {
-		w := &engine.Worker{}
+		w := &Worker{}
 		t.Cleanup(w.Close)
 		return func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {
 			taken.Add(1)
@@ -390,7 +390,7 @@ func TestEmptyWaveTouchesNothing(t *testing.T) {
 // wait) that the job is not delivered to another worker meanwhile: every
 // job is played once.
 func TestLongJobsAreNotRedelivered(t *testing.T) {
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	var mu sync.Mutex
 	plays := map[string]int{}
@@ -421,7 +421,7 @@ func TestLongJobsAreNotRedelivered(t *testing.T) {
 // again and played by a good worker: the run is the local run.
 func TestBadResultsArePlayedAgain(t *testing.T) {
 	want := localRun(t)
-	w := &engine.Worker{}
+	w := &Worker{}
 	t.Cleanup(w.Close)
 	var bad atomic.Int64
 	liar := func(ctx context.Context, payload []byte, fetch natsqueue.Fetch) ([]byte, error) {

@@ -19,7 +19,7 @@ func TestFieldTunersOnWorkers(t *testing.T) {
 		{"bayes", "seed: 4\ngame: battleship\nplayer: tuned\nfitness:\n  baselines: {games: 12}\nevolution:\n  model: bayes\n  population: 5\n  generations: 3\n  bayes-initial: 5\n  bayes-candidates: 60\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			load := func() *engine.Config {
+			load := func() *engine.Setup {
 				path := filepath.Join(t.TempDir(), "tuner.yaml")
 				if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 					t.Fatal(err)

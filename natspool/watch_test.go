@@ -60,7 +60,7 @@ func (p *watchedPool) stalled() string {
 
 // startWatched starts cfg on opts.Pool and fails t, saying what it
 // waited for, once no batch has finished for stallLimit.
-func startWatched(t *testing.T, cfg *engine.Config, opts engine.Options) (*engine.Result, error) {
+func startWatched(t *testing.T, cfg *engine.Setup, opts engine.Options) (*engine.Result, error) {
 	t.Helper()
 	w := &watchedPool{Pool: opts.Pool}
 	opts.Pool = w

@@ -11,6 +11,15 @@ import (
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
+// Bayes: settings that keep a state, a Model that recommends its
+// pessimistic optimum.
+var (
+	_ Settings    = (*bayesSettings)(nil)
+	_ StateKeeper = (*bayesSettings)(nil)
+	_ Model       = (*bayesModel)(nil)
+	_ Recommender = (*bayesModel)(nil)
+)
+
 // bayesSettings are the bayes model's own settings: a Gaussian process
 // (internal/gp) over the normalised genome, a generation proposed at once
 // by Thompson sampling.
@@ -262,8 +271,6 @@ func (m *bayesModel) Ask(gen int) ([][]float64, error) {
 // optimum each generation asked is in the hall of fame by its figure;
 // the last one has not been played).
 func (m *bayesModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
-
-func (s *bayesSettings) recommends() {}
 
 // figure is a cost as the GP wants it, higher better.
 func (m *bayesModel) Tell(gen int, g Generation) error {

@@ -15,6 +15,15 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
+// CMA-ES: settings that keep a state, a Model whose sampling has a
+// width (Spreader).
+var (
+	_ Settings    = (*cmaesSettings)(nil)
+	_ StateKeeper = (*cmaesSettings)(nil)
+	_ Model       = (*cmaesModel)(nil)
+	_ Spreader    = (*cmaesModel)(nil)
+)
+
 // cmaesSettings are CMA-ES's own settings.
 type cmaesSettings struct {
 	// StepSize is the initial standard deviation in normalised

@@ -7,9 +7,14 @@ import (
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
+// The down-to-size model: settings, a Model.
+var (
+	_ Settings = (*downToSizeSettings)(nil)
+	_ Model    = (*downToSize)(nil)
+)
+
 // downToSizeSettings are the down-to-size model's own settings.
 type downToSizeSettings struct {
-	stateless
 	// Offspring is how many children the survivors breed each
 	// generation; by default as many as the population.
 	Offspring int `json:"offspring"`

@@ -138,16 +138,6 @@ func (m *memory) last(gen int) ([]Result, error) {
 func (m *memory) State() State { return nil }
 func (m *memory) Close()       {}
 
-// stateless are the Settings methods of a model whose state is the last
-// generation alone.
-type stateless struct{}
-
-func (stateless) StateKeys() []string { return nil }
-func (stateless) CheckState(*Evolution, int, State, func(float64) bool) error {
-	return nil
-}
-func (stateless) StateBound(*Evolution, int) int64 { return 0 }
-
 // breeder breeds with eaopt's operators.
 type breeder struct {
 	p   Problem

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -79,6 +80,30 @@ func Defaults() Evolution {
 		e.own[m.Name] = m.Settings()
 	}
 	return e
+}
+
+// Clone returns a copy of e whose models' settings are copies too, so
+// that settling, choosing or planning the copy (a config prepared for
+// its game) leaves e as it was.
+func (e Evolution) Clone() Evolution {
+	c := e
+	c.own = make(map[string]Settings, len(e.own))
+	for name, s := range e.own {
+		c.own[name] = cloneSettings(s)
+	}
+	return c
+}
+
+// cloneSettings copies the struct a model's settings point to (a value
+// is copied with the interface).
+func cloneSettings(s Settings) Settings {
+	v := reflect.ValueOf(s)
+	if v.Kind() != reflect.Pointer {
+		return s
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	return c.Interface().(Settings)
 }
 
 // Settings returns the settings of the model named name.
@@ -167,8 +192,20 @@ func names() []string {
 func (e *Evolution) Settle(has func(key string) bool) { e.settings().Settle(e, has) }
 
 // Check reports every problem of the section without changing it
-// (yamlcheck's third step).
+// (yamlcheck's third step): CheckWritten's, then each model's own
+// settings', which see what the rest of the config asks of the run
+// (Uses: set it first).
 func (e *Evolution) Check(has func(key string) bool, bad Bad) {
+	e.CheckWritten(has, bad)
+	for _, m := range Models {
+		e.own[m.Name].Check(e, m == e.Model, bad)
+	}
+}
+
+// CheckWritten reports the problems of the section that the section
+// shows alone: sizes, operators, and keys of another model than the
+// run's.
+func (e *Evolution) CheckWritten(has func(key string) bool, bad Bad) {
 	if e.Population < 2 {
 		bad("evolution.population", "%d: want at least 2", e.Population)
 	}
@@ -188,9 +225,6 @@ func (e *Evolution) Check(has func(key string) bool, bad Bad) {
 				bad(key, "belongs to model %s, and the model is %s", m.Name, e.Model.Name)
 			}
 		}
-	}
-	for _, m := range Models {
-		e.own[m.Name].Check(e, m == e.Model, bad)
 	}
 }
 
@@ -297,19 +331,6 @@ func (e *Evolution) CostNote() string {
 	return ""
 }
 
-// A recommending model's Settings say so before the run (its remeasure
-// plays one player more: Recommender).
-type recommending interface {
-	recommends()
-}
-
-// Recommends reports whether the run's model recommends a point of its
-// own, which the remeasure plays beside the hall of fame's best.
-func (e *Evolution) Recommends() bool {
-	_, ok := e.settings().(recommending)
-	return ok
-}
-
 // A Planner is a model's Settings that set the budget from what the rest
 // of the config asks (Uses), once that is known: spsa's autoselect plans
 // its generations.
@@ -348,29 +369,46 @@ func (e *Evolution) New(p Problem) (Model, error) { return e.settings().New(e, p
 // gens generations: every key must be the run's model's, and the model
 // must find its state sound.
 func (e *Evolution) CheckState(gens int, st State, inRange func(float64) bool) error {
-	own := e.settings().StateKeys()
+	own := stateKeys(e.settings())
 	for _, key := range slices.Sorted(maps.Keys(st)) {
 		if slices.Contains(own, key) {
 			continue
 		}
 		for _, m := range Models {
-			if slices.Contains(e.own[m.Name].StateKeys(), key) {
+			if slices.Contains(stateKeys(e.own[m.Name]), key) {
 				return fmt.Errorf("%s: present, and the model is %s", key, e.Model.Name)
 			}
 		}
 		return fmt.Errorf("%s: no model keeps it", key)
 	}
-	return e.settings().CheckState(e, gens, st, inRange)
+	if k, ok := e.settings().(StateKeeper); ok {
+		return k.CheckState(e, gens, st, inRange)
+	}
+	return nil
+}
+
+// stateKeys are the keys of the State of the model whose settings are
+// s: none unless it is a StateKeeper.
+func stateKeys(s Settings) []string {
+	if k, ok := s.(StateKeeper); ok {
+		return k.StateKeys()
+	}
+	return nil
 }
 
 // StateBound is the most bytes the run's model's state takes in a
 // checkpoint with genomes of genes genes.
-func (e *Evolution) StateBound(genes int) int64 { return e.settings().StateBound(e, genes) }
+func (e *Evolution) StateBound(genes int) int64 {
+	if k, ok := e.settings().(StateKeeper); ok {
+		return k.StateBound(e, genes)
+	}
+	return 0
+}
 
 // IsStateKey reports whether key is a key of some model's State.
 func IsStateKey(key string) bool {
 	for _, m := range Models {
-		if slices.Contains(m.Settings().StateKeys(), key) {
+		if slices.Contains(stateKeys(m.Settings()), key) {
 			return true
 		}
 	}

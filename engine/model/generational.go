@@ -7,9 +7,14 @@ import (
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
+// The generational model: settings, a Model.
+var (
+	_ Settings = (*generationalSettings)(nil)
+	_ Model    = (*generational)(nil)
+)
+
 // generationalSettings are the generational model's own settings.
 type generationalSettings struct {
-	stateless
 	// Elitism is how many of the best go on unchanged: eaopt's
 	// generational model has none of its own.
 	Elitism int `json:"elitism"`

@@ -44,7 +44,8 @@ type Model interface {
 	Resume(gen int, st State, last Generation) error
 	// State is what the checkpoint must keep of the model beyond its last
 	// generation's results (CMA-ES's told costs), under keys of its own
-	// (Settings.StateKeys); nil when those results are all it needs.
+	// (its settings are a StateKeeper); nil when those results are all it
+	// needs.
 	State() State
 	// Close releases what the model holds (gonum's goroutine).
 	Close()
@@ -55,7 +56,9 @@ type Model interface {
 // head to head and moved once more by the last generation's pairs. A
 // run's remeasure plays that point beside the hall of fame's best, on
 // the same fresh deals, so the model's answer can be the run's
-// recommended player rather than its luckiest sample.
+// recommended player rather than its luckiest sample. Implementing it
+// is the one place a model says it recommends: validate's count of the
+// remeasure's games asks a model of the run whether it does.
 type Recommender interface {
 	// Recommendation is the point, a genome of the space (snapped to
 	// its knobs' values); nil when the model has none.
@@ -86,7 +89,7 @@ type Pairer interface {
 // run goes: CMA-ES's step size, or the size of an SPSA-like model's
 // perturbation. Spread measures it for every generation the model was
 // told, as Tell saw it or Resume replayed it, so a reader outside the run
-// gets it from the checkpoint alone (engine's Config.ModelSpread).
+// gets it from the checkpoint alone (engine's Setup.ModelSpread).
 type Spreader interface {
 	Spread() Spread
 }
@@ -215,6 +218,13 @@ type Settings interface {
 	Kept(e *Evolution) int
 	// New starts the model on problem p.
 	New(e *Evolution, p Problem) (Model, error)
+}
+
+// A StateKeeper is the Settings of a model that keeps a State of its own
+// in the checkpoint (Model.State), beyond the last generation's results
+// every model is resumed from: CMA-ES's told figures, SPSA's theta and
+// step counter, bayes's points. A model that keeps none leaves it out.
+type StateKeeper interface {
 	// StateKeys are the keys of the model's State.
 	StateKeys() []string
 	// CheckState checks the State a checkpoint holds for the model after

@@ -6,10 +6,15 @@ import (
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
+// The natural-selection model: settings, a Model.
+var (
+	_ Settings = (*naturalSelectionSettings)(nil)
+	_ Model    = (*naturalSelection)(nil)
+)
+
 // naturalSelectionSettings are the natural-selection model's own
 // settings.
 type naturalSelectionSettings struct {
-	stateless
 	// Keep is how many of the best go on; the rest are fresh genomes.
 	Keep int `json:"keep"`
 }

@@ -2,8 +2,14 @@ package model
 
 import "github.com/evotune/evotune/internal/yamlcheck"
 
+// The random-search model: settings, a Model.
+var (
+	_ Settings = randomSearchSettings{}
+	_ Model    = (*randomSearch)(nil)
+)
+
 // randomSearchSettings: random search has no settings of its own.
-type randomSearchSettings struct{ stateless }
+type randomSearchSettings struct{}
 
 func (randomSearchSettings) Fields(*yamlcheck.Checker) yamlcheck.Fields { return nil }
 func (randomSearchSettings) Settle(*Evolution, func(string) bool)       {}

@@ -14,6 +14,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// SPSA: settings that keep a state and plan the budget, a Model that
+// plays its own pairs, recommends its theta, has a width and replays
+// cheaply.
+var (
+	_ Settings     = (*spsaSettings)(nil)
+	_ StateKeeper  = (*spsaSettings)(nil)
+	_ Planner      = (*spsaSettings)(nil)
+	_ Model        = (*spsaModel)(nil)
+	_ Pairer       = (*spsaModel)(nil)
+	_ Recommender  = (*spsaModel)(nil)
+	_ Spreader     = (*spsaModel)(nil)
+	_ ReplayCoster = (*spsaModel)(nil)
+)
+
 // spsaSettings are SPSA's own settings (internal/spsa's Schedule, as
 // fishtest states it). A generation is population/2 iterations, each
 // theta+ and theta- drawn from the same theta; an iteration's pairs are
@@ -497,8 +511,6 @@ func (m *spsaModel) Close() {}
 // Recommendation is theta snapped to a genome, as the last generation
 // left it: SPSA's answer (its pairs' points are theta's perturbations).
 func (m *spsaModel) Recommendation() []float64 { return slices.Clone(m.st.Recommend) }
-
-func (s *spsaSettings) recommends() {}
 
 // ReplayWork: Resume reads the state and notes each generation's c_k,
 // whatever the genes and the population.

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +69,23 @@ type Command struct {
 	// sample is a pure function of the games (their seeds and players),
 	// never of time. 0 turns the audit off.
 	Audit float64
+}
+
+// NewCommand is the Command of argv run in dir, relative to base (a
+// config's directory), with the extra environment env, in name order;
+// the other fields are the caller's to set.
+func NewCommand(argv []string, base, dir string, env map[string]string) Command {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(base, dir)
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	c := Command{Argv: argv, Dir: dir}
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		c.Env = append(c.Env, k+"="+env[k])
+	}
+	return c
 }
 
 func (c Command) timeout() time.Duration {

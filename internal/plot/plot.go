@@ -1,9 +1,11 @@
 // Package plot draws evotune's figures as SVG: a measure over the
 // generations (lines, bands, intervals and reference lines on a y-range
 // chosen from the region of interest), a knob's trajectory in its own
-// units, a weight grid as a heat map and bars per generation. report.svg
-// (engine) and the dashboard (internal/ui) draw with it, so both show
-// the same picture. It knows nothing of runs: callers hand it numbers.
+// units, a weight grid as a heat map, bars per generation and curves
+// with bands (eval's learning curves), and escapes their text (Esc).
+// report.svg (engine), the dashboard and the CLI draw with it, so all
+// show the same picture. It knows nothing of runs: callers hand it
+// numbers.
 //
 // Output is deterministic (fixed number formats, no map iteration), so a
 // figure drawn twice from the same numbers is the same bytes.

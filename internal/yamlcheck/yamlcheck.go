@@ -496,3 +496,35 @@ func line(n *yaml.Node) int {
 	}
 	return n.Line
 }
+
+// Report records a problem at key, at the line key (or its closest
+// written parent) was written on.
+func (c *Checker) Report(key, format string, args ...any) {
+	c.Add(c.Line(key), key, format, args...)
+}
+
+// Validate runs check, the validation step, in a fork of c, and adds the
+// problems it finds at keys that decoding found none at (a key that
+// failed to decode has said what is wrong with it). It returns every
+// problem, in line order (Err).
+func (c *Checker) Validate(check func(p *Checker)) error {
+	decoded := c.Errors()
+	p := c.Fork()
+	check(p)
+	for _, e := range p.Errors() {
+		if !decoded.Covers(e.Key) {
+			c.AddErrors(Errors{e})
+		}
+	}
+	return c.Err()
+}
+
+// Unprefixed is err's message without its package prefix ("genome: "),
+// for a message shown after a file:line: key: prefix of its own.
+func Unprefixed(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i > 0 && !strings.ContainsAny(msg[:i], " .") {
+		return msg[i+2:]
+	}
+	return msg
+}

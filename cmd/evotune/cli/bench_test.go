@@ -14,9 +14,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/proctest"
+
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
-	"github.com/evotune/evotune/internal/quality"
 )
 
 // benchConfig is a config small enough to bench in a test: the
@@ -105,7 +107,7 @@ func TestBenchFiguresAreTheRecommendations(t *testing.T) {
 			if err != nil || rec == nil || !rec.Done() || len(rec.Genes) != quality.Quarters {
 				t.Fatalf("%s seed %d: record %+v, %v", model, seed, rec, err)
 			}
-			ck, cfg, err := engine.ReadCheckpoint(filepath.Join(dir, model, fmt.Sprintf("seed%d", seed)))
+			ck, cfg, err := engine.ReadRun(filepath.Join(dir, model, fmt.Sprintf("seed%d", seed)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,13 +165,13 @@ func TestBenchFiguresAreTheRecommendations(t *testing.T) {
 
 // directShots is the mean shots of the tuned shooter at genes against
 // the config's random placer on the bench's fresh deals, played here.
-func directShots(t *testing.T, cfg *engine.Config, genes []float64, deals int) float64 {
+func directShots(t *testing.T, cfg *engine.Setup, genes []float64, deals int) float64 {
 	t.Helper()
 	vals, err := cfg.Space().Decode(genes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := cfg.GameOf()
+	g := cfg.Game()
 	shooter, err := g.NewPlayer(g.Roles()[0], "tuned", vals)
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +281,7 @@ func TestBenchInterruptResumes(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
+			proctest.WaitFor(t, "a record", exists(quality.RecordPath(dir, "generational", 1)))
 			_ = cmd.Process.Signal(sig)
 			err := waitOrKill(t, cmd)
 			var exitErr *exec.ExitError

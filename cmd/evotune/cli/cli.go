@@ -8,7 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
@@ -198,7 +199,7 @@ func report(e *env, cmd *cobra.Command, err error, notes []string) ExitCode {
 		note = "deprecated: " + strings.Join(notes, ", ")
 	}
 	code := exitCodeOf(err)
-	var ce engine.ConfigErrors
+	var ce config.Errors
 	switch {
 	case err == nil:
 		if note != "" {

@@ -10,18 +10,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // run runs evotune in-process and returns its exit code and output. A
-// command that stalls (this process idle for idleLimit before it ends)
-// fails t, naming the command, instead of hanging to the binary's
-// deadline.
+// command that stalls (this process idle for proctest.IdleLimit before
+// it ends) fails t, naming the command, instead of hanging to the
+// binary's deadline.
 func run(t testing.TB, args ...string) (code ExitCode, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	done := make(chan ExitCode, 1)
 	go func() { done <- dispatch(context.Background(), &env{stdout: &out, stderr: &errb}, args) }()
-	code = awaitInProcess(t, done, "evotune "+strings.Join(args, " "))
+	code = proctest.AwaitInProcess(t, done, "evotune "+strings.Join(args, " "))
 	return code, out.String(), errb.String()
 }
 

@@ -9,11 +9,13 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
+
+	"github.com/evotune/evotune/bench/quality"
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/printable"
-	"github.com/evotune/evotune/internal/quality"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
@@ -120,12 +122,12 @@ func (o *benchOptions) check() ([]quality.Row, error) {
 		return nil, usagef("name the models to compare: --models MODEL,... (%s)", quality.RowsHelp())
 	case o.seeds < 1 || o.seeds > maxBenchSeeds:
 		return nil, usagef("--seeds %d: want 1 to %d", o.seeds, maxBenchSeeds)
-	case o.generations < 0 || o.generations > engine.MaxGenerations:
-		return nil, usagef("--generations %d: want %d to %d", o.generations, quality.Quarters, engine.MaxGenerations)
+	case o.generations < 0 || o.generations > config.MaxGenerations:
+		return nil, usagef("--generations %d: want %d to %d", o.generations, quality.Quarters, config.MaxGenerations)
 	case (o.generations > 0 || o.generationsSet) && o.generations < quality.Quarters:
 		return nil, usagef("--generations %d: want at least %d (a recommendation is measured at each quarter of the budget)", o.generations, quality.Quarters)
-	case o.workers < 0 || o.workers > engine.MaxWorkers:
-		return nil, usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	case o.workers < 0 || o.workers > config.MaxWorkers:
+		return nil, usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	case o.deals < 1 || o.deals > maxEvalGames/2:
 		return nil, usagef("--deals %d: want 1 to %d", o.deals, maxEvalGames/2)
 	}
@@ -147,13 +149,13 @@ func (o *benchOptions) run(ctx context.Context) error {
 	}
 	defer cfg.Close()
 	if o.workers == 0 { // as run: the config's run.workers, else every core
-		o.workers = cfg.Run.Workers
+		o.workers = cfg.Config().Run.Workers
 	}
 	if o.workers == 0 {
 		o.workers = runtime.NumCPU()
 	}
 	if o.out == "" {
-		if o.out, err = cfg.DefaultDir(); err != nil {
+		if o.out, err = cfg.Config().DefaultDir(); err != nil {
 			return asUsage(err)
 		}
 		o.out += "-bench"

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/evotune/evotune/engine/config"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
@@ -64,8 +67,8 @@ func (o *compareOptions) run(ctx context.Context) error {
 		return usagef("want two or more RUN_DIRs, got %d", len(o.dirs))
 	case o.games < 1 || o.games > maxEvalGames:
 		return usagef("--games %d: want 1 to %d", o.games, maxEvalGames)
-	case o.workers < 0 || o.workers > engine.MaxWorkers:
-		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	case o.workers < 0 || o.workers > config.MaxWorkers:
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	}
 	if o.workers == 0 {
 		o.workers = runtime.NumCPU()
@@ -81,9 +84,9 @@ func (o *compareOptions) run(ctx context.Context) error {
 		})
 		update(done)
 	}
-	cmp, err := engine.Compare(ctx, o.dirs, engine.CompareOptions{Games: o.games, Seed: o.seed, Workers: o.workers, Progress: progress})
+	cmp, err := runs.Compare(ctx, o.dirs, runs.CompareOptions{Games: o.games, Seed: o.seed, Workers: o.workers, Progress: progress})
 	finish()
-	if errors.Is(err, engine.ErrNotComparable) || errors.Is(err, engine.ErrNotRunDir) {
+	if errors.Is(err, runs.ErrNotComparable) || errors.Is(err, engine.ErrNotRunDir) {
 		return usageError{err}
 	}
 	if err != nil {
@@ -103,7 +106,7 @@ func (o *compareOptions) run(ctx context.Context) error {
 // its paired gain over its start), and last the figure that chose each
 // best, which luck flatters. Every interval is written to one precision
 // (intervalText); no line ends in spaces.
-func writeCompareText(w io.Writer, c *engine.Comparison) {
+func writeCompareText(w io.Writer, c *runs.Comparison) {
 	fmt.Fprintf(w, "%s: the recommended bests of %d runs on the same %s against each opponent, seed %d; %s, %s; 95%% intervals\n",
 		c.Game, len(c.Runs), english.Count(c.Games, "fresh game"), c.Seed, c.Measure, c.Direction)
 	header := []string{"run"}
@@ -176,7 +179,7 @@ func writeTable(w io.Writer, rows [][]string) {
 	}
 }
 
-func unit(c *engine.Comparison) string {
+func unit(c *runs.Comparison) string {
 	if strings.HasPrefix(c.Direction, "higher") && c.Measure == "score" {
 		return "pair"
 	}

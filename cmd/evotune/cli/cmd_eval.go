@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
@@ -102,8 +103,8 @@ func (o *evalOptions) check() error {
 		return usagef("--games must be at least 1, got %d", o.games)
 	case o.games > maxEvalGames:
 		return usagef("--games %d: more than the limit of %d", o.games, maxEvalGames)
-	case o.workers < 0 || o.workers > engine.MaxWorkers:
-		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	case o.workers < 0 || o.workers > config.MaxWorkers:
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	case len(o.vs) > 0 && o.games%2 != 0:
 		return usagef("--games %d: want an even number, head-to-head games are played in seat-swapped pairs", o.games)
 	case o.series < 0:
@@ -260,7 +261,7 @@ func (o *evalOptions) runSeries(ctx context.Context, g fitness.Game) error {
 		return err
 	}
 	if o.svg != "" {
-		if err := rundir.WriteFile(o.svg, engine.SeriesSVG(rep)); err != nil {
+		if err := rundir.WriteFile(o.svg, seriesSVG(rep)); err != nil {
 			return err
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
@@ -63,11 +64,11 @@ games and 95% interval. The file loads directly as --player NAME:FILE in eval
 
 // check checks every flag once parsed, changing nothing.
 func (o *exportOptions) check() error {
-	f, err := engine.ParseFormat(o.format)
+	f, err := runs.ParseFormat(o.format)
 	if err != nil {
 		return usagef("--format: %v", err)
 	}
-	if o.json && o.formatGiven && f != engine.JSON {
+	if o.json && o.formatGiven && f != runs.JSON {
 		return usagef("--json and --format %s ask for two formats: give --json alone", o.format)
 	}
 	if o.top < 1 {
@@ -83,11 +84,11 @@ func (o *exportOptions) check() error {
 func (o *exportOptions) toStdout() bool { return o.out == "" || o.out == "-" }
 
 func (o *exportOptions) run(context.Context) error {
-	f, _ := engine.ParseFormat(o.format) // checked
+	f, _ := runs.ParseFormat(o.format) // checked
 	if o.json {
-		f = engine.JSON
+		f = runs.JSON
 	}
-	data, n, err := engine.Export(o.dir, o.top, f, o.rivals)
+	data, n, err := runs.Export(o.dir, o.top, f, o.rivals)
 	if err != nil {
 		return err
 	}

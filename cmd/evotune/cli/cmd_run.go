@@ -6,8 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evotune/evotune/engine/runs"
+
+	"github.com/evotune/evotune/engine/config"
 
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
@@ -72,7 +77,7 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 	defer cfg.Close()
 	dir := o.out
 	if dir == "" {
-		if dir, err = cfg.DefaultDir(); err != nil {
+		if dir, err = cfg.Config().DefaultDir(); err != nil {
 			return asUsage(err)
 		}
 	}
@@ -83,7 +88,8 @@ func (o *runOptions) run(ctx context.Context) (err error) {
 	return o.runEngine(ctx, o.e, &opts, func(ctx context.Context) (*engine.Result, error) {
 		res, err := engine.Start(ctx, cfg, opts)
 		if errors.Is(err, engine.ErrRunExists) {
-			return nil, usageError{err}
+			return nil, usageError{fmt.Errorf("%w: resume it with '%s' or choose another -o/--output",
+				err, resumeCommand(opts.Dir, opts.Generations, cfg.Config().Evolution.Generations))}
 		}
 		return res, err
 	})
@@ -135,14 +141,14 @@ func (f *engineFlags) runE(what string, arg *string, run func(context.Context) e
 
 // check checks the flags once parsed, changing nothing.
 func (f *engineFlags) check(fs *pflag.FlagSet) error {
-	if f.workers < 0 || f.workers > engine.MaxWorkers {
-		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, engine.MaxWorkers)
+	if f.workers < 0 || f.workers > config.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", f.workers, config.MaxWorkers)
 	}
 	if f.generations < 0 || (f.generations == 0 && fs.Changed("generations")) {
 		return usagef("--generations %d: want at least 1", f.generations)
 	}
-	if f.generations > engine.MaxGenerations {
-		return usagef("--generations %d: more than the limit of %d", f.generations, engine.MaxGenerations)
+	if f.generations > config.MaxGenerations {
+		return usagef("--generations %d: more than the limit of %d", f.generations, config.MaxGenerations)
 	}
 	return f.dist.check()
 }
@@ -174,17 +180,17 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, sta
 	switch {
 	case errors.Is(err, engine.ErrStopped) && res.Unmeasured:
 		fmt.Fprintf(e.stderr, "evotune: stopped during the remeasure after the last generation, %d; it is checkpointed, and resume plays the remeasure: %s\n",
-			res.Generation, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
+			res.Generation, resumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, engine.ErrStopped):
 		fmt.Fprintf(e.stderr, "evotune: stopped after generation %d of %d; continue with: %s\n",
-			res.Generation, res.Budget, engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget))
+			res.Generation, res.Budget, resumeCommand(res.Dir, res.Budget, res.ConfigBudget))
 		return context.Canceled
 	case errors.Is(err, context.Canceled):
 		if _, serr := os.Stat(filepath.Join(opts.Dir, rundir.CheckpointFile)); serr == nil {
-			resume := engine.ResumeCommand(opts.Dir, 0, 0)
+			resume := resumeCommand(opts.Dir, 0, 0)
 			if res != nil {
-				resume = engine.ResumeCommand(res.Dir, res.Budget, res.ConfigBudget)
+				resume = resumeCommand(res.Dir, res.Budget, res.ConfigBudget)
 			}
 			fmt.Fprintf(e.stderr, "evotune: aborted; the last checkpoint in %s is intact: %s\n", opts.Dir, resume)
 		} else {
@@ -194,11 +200,28 @@ func reportRun(ctx context.Context, e *env, opts *engine.Options, json bool, sta
 	case err != nil:
 		return err
 	}
-	if res.Summary == nil { // a finished run in a directory it cannot write
+	if res.Final == nil { // a finished run in a directory it cannot write
 		b := res.Best
 		fmt.Fprintf(e.stdout, "%s: %s; best fitness %.6g [%.6g, %.6g] over %s (generation %d)\nbest parameters: %s\n",
 			res.Dir, english.Count(res.Generation, "generation"), b.Fitness, b.CI95[0], b.CI95[1], english.Count(b.Games, "game"), b.Generation+1, filepath.Join(res.Dir, rundir.BestFile))
 		return nil
 	}
-	return writeSummary(e.stdout, res.Summary, time.Since(began), json)
+	sum, err := runs.Of(res)
+	if err != nil {
+		return err
+	}
+	return writeSummary(e.stdout, sum, time.Since(began), json)
+}
+
+// resumeCommand is the command line that continues the run in dir to
+// budget generations, when the directory's config says configBudget. The
+// checkpoint remembers a budget given with --generations, so a resume
+// without it keeps it too; the command names it all the same, so that
+// it means the same after the config's budget is edited.
+func resumeCommand(dir string, budget, configBudget int) string {
+	cmd := "evotune resume " + dir
+	if budget > 0 && budget != configBudget {
+		cmd += " --generations " + strconv.Itoa(budget)
+	}
+	return cmd
 }

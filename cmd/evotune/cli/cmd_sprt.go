@@ -10,11 +10,12 @@ import (
 	"os"
 	"slices"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
+
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/stats"
 	"github.com/evotune/evotune/internal/english"
-	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/evotune/evotune/rundir"
 	"github.com/spf13/cobra"
 )
@@ -121,8 +122,8 @@ func (o *sprtOptions) check(cmd *cobra.Command) error {
 		return usagef("--batch %d: want 1 to %d", o.batch, maxEvalGames)
 	case o.maxGames < o.batch || o.maxGames > maxEvalGames:
 		return usagef("--max-games %d: want --batch (%d) to %d", o.maxGames, o.batch, maxEvalGames)
-	case o.workers < 0 || o.workers > engine.MaxWorkers:
-		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	case o.workers < 0 || o.workers > config.MaxWorkers:
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	}
 	if _, err := stats.ParseEloModel(o.model); err != nil {
 		return usagef("--elo-model %q: want logistic or normalized", o.model)

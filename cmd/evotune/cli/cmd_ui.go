@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/evotune/evotune/internal/ui"
+	"github.com/evotune/evotune/cmd/evotune/dashboard"
 	"github.com/spf13/cobra"
 )
 
@@ -74,7 +74,7 @@ func (o *uiOptions) run(ctx context.Context, _ <-chan struct{}) error {
 	if err != nil {
 		return usagef("--addr %q: want HOST:PORT", o.addr)
 	}
-	if !ui.Loopback(host) && o.token == "" {
+	if !dashboard.Loopback(host) && o.token == "" {
 		return usagef("--addr %s listens beyond this machine: give --token (or set %s), which every request must then carry", o.addr, uiTokenEnv)
 	}
 	token := o.token
@@ -87,7 +87,7 @@ func (o *uiOptions) run(ctx context.Context, _ <-chan struct{}) error {
 		}
 		token = hex.EncodeToString(b[:])
 	}
-	srv, err := ui.New(o.dirs, token)
+	srv, err := dashboard.New(o.dirs, token)
 	if err != nil {
 		return asUsage(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/spf13/cobra"
@@ -43,8 +45,8 @@ its own games timed on this machine.`,
 			if o.config, err = exactlyOne(args, "CONFIG"); err != nil {
 				return err
 			}
-			if o.generations < 0 || (o.generations == 0 && cmd.Flags().Changed("generations")) || o.generations > engine.MaxGenerations {
-				return usagef("--generations %d: want 1 to %d", o.generations, engine.MaxGenerations)
+			if o.generations < 0 || (o.generations == 0 && cmd.Flags().Changed("generations")) || o.generations > config.MaxGenerations {
+				return usagef("--generations %d: want 1 to %d", o.generations, config.MaxGenerations)
 			}
 			return onInterrupt(cmd.Context(), e, "", func(ctx context.Context, _ <-chan struct{}) error {
 				return o.run(ctx)
@@ -134,7 +136,7 @@ func (o *validateOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cores := cfg.Run.Workers
+	cores := cfg.Config().Run.Workers
 	if cores == 0 {
 		cores = runtime.NumCPU()
 	}
@@ -146,10 +148,11 @@ func (o *validateOptions) run(ctx context.Context) error {
 	cost := costEstimate{Seconds: mid.Seconds(), Range: [2]float64{mid.Seconds() * ratio[0], mid.Seconds() * ratio[1]}, CPU: t.CPU,
 		AtLeast: t.Games == 0, Cores: cores, OnCores: mid.Seconds() / float64(cores)}
 	if o.json {
-		e := cfg.Evolution
+		c := cfg.Config()
+		e := c.Evolution
 		return writeJSON(o.e.stdout, validateReport{Config: o.config, Valid: true,
-			Summary: &configSummary{Game: cfg.Game, Player: cfg.Player, Objective: cfg.ObjectiveName(), Model: e.Model.Name,
-				Population: e.Population, Generations: e.Generations, Seed: cfg.Seed},
+			Summary: &configSummary{Game: c.Game, Player: c.Player, Objective: c.ObjectiveName(), Model: e.Model.Name,
+				Population: e.Population, Generations: e.Generations, Seed: c.Seed},
 			Games: &b, Cost: &cost, Timing: &t})
 	}
 	w := o.e.stdout
@@ -211,7 +214,7 @@ func costText(t engine.Timing, c costEstimate) string {
 
 // problemsOf lists a config's problems, one per error, for --json.
 func problemsOf(file string, err error) []problem {
-	var ce engine.ConfigErrors
+	var ce config.Errors
 	if !errors.As(err, &ce) {
 		return []problem{{File: file, Message: err.Error()}}
 	}

@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/natspool"
@@ -72,8 +73,8 @@ start without a token or --creds.`,
 
 // check checks every flag once parsed, changing nothing.
 func (o *workerOptions) check() error {
-	if o.workers < 0 || o.workers > engine.MaxWorkers {
-		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, engine.MaxWorkers)
+	if o.workers < 0 || o.workers > config.MaxWorkers {
+		return usagef("--workers %d: want 0 (all cores) to %d", o.workers, config.MaxWorkers)
 	}
 	if err := natsqueue.CheckURL(o.url); err != nil {
 		return usageError{err}
@@ -115,7 +116,7 @@ func (o *workerOptions) run(ctx context.Context) error {
 				return err
 			}
 		}
-		w := &engine.Worker{AllowPrograms: o.allow}
+		w := &natspool.Worker{AllowPrograms: o.allow}
 		defer w.Close()
 		var batches atomic.Int64
 		fmt.Fprintf(logw, "evotune worker: connected to %s, playing %s at once\n", natsqueue.Redact(nc.ConnectedUrl()), english.Count(slots, "batch"))

@@ -13,6 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
+	"github.com/evotune/evotune/engine/config"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
@@ -56,11 +61,11 @@ func TestExitCodeTable(t *testing.T) {
 		{"usage", usagef("--games must be at least 1"), ExitUsage},
 		{"usage, wrapped", fmt.Errorf("eval: %w", usagef("bad")), ExitUsage},
 		{"help already shown", errUsageShown, ExitUsage},
-		{"config errors", engine.ConfigErrors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
+		{"config errors", config.Errors{{File: "c.yaml", Line: 1, Key: "game", Msg: "unknown"}}, ExitUsage},
 		{"run exists", fmt.Errorf("run: %w", engine.ErrRunExists), ExitUsage},
 		{"not an evotune directory", fmt.Errorf("run: %w", rundir.ErrNotEvotuneDir), ExitUsage},
 		{"budget", fmt.Errorf("resume: %w", engine.ErrBudget), ExitUsage},
-		{"no rivals", fmt.Errorf("export: %w", engine.ErrNoRivals), ExitUsage},
+		{"no rivals", fmt.Errorf("export: %w", runs.ErrNoRivals), ExitUsage},
 		{"outside program setup", fmt.Errorf("eval: %w", &external.SetupError{}), ExitUsage},
 		{"interrupted", fmt.Errorf("eval: %w", context.Canceled), ExitInterrupted},
 	}
@@ -421,7 +426,7 @@ func TestEveryLongCommandStopsOnSignals(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cmd.Process.Kill()
-				waitFor(t, "work under way", func() bool { return tc.atWork(dir) })
+				proctest.WaitFor(t, "work under way", func() bool { return tc.atWork(dir) })
 				time.Sleep(tc.settles)
 				_ = cmd.Process.Signal(sig)
 				err := waitOrKill(t, cmd)
@@ -443,7 +448,7 @@ func waitOrKill(t *testing.T, cmd *exec.Cmd) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	return waitDone(t, cmd, done, "evotune "+strings.Join(cmd.Args[1:], " ")+", signalled to stop,", true)
+	return proctest.WaitDone(t, cmd, done, "evotune "+strings.Join(cmd.Args[1:], " ")+", signalled to stop,", true)
 }
 
 // TestHelpOfUnknownCommand: help for a command that does not exist is a

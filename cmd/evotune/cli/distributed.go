@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/evotune/evotune/engine/config"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/internal/english"
@@ -98,8 +100,8 @@ func (d *distFlags) check() error {
 		return usagef("--serve and --nats: choose one")
 	case d.batch < 0 || d.batch > engine.MaxBatchGames:
 		return usagef("--batch %d: want 1 to %d", d.batch, engine.MaxBatchGames)
-	case d.play < 0 || d.play > engine.MaxWorkers:
-		return usagef("--play %d: want 0 to %d", d.play, engine.MaxWorkers)
+	case d.play < 0 || d.play > config.MaxWorkers:
+		return usagef("--play %d: want 0 to %d", d.play, config.MaxWorkers)
 	case d.ackWait < 100*time.Millisecond:
 		return usagef("--ack-wait %v: want at least 100ms", d.ackWait)
 	case d.maxDeliver < 1 || d.maxDeliver > 100:
@@ -352,7 +354,7 @@ func (p *lazyPool) start() error {
 			return err
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		w := &engine.Worker{}
+		w := &natspool.Worker{}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

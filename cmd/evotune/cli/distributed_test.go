@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/internal/buildinfo"
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
@@ -56,9 +58,9 @@ func freeAddr(t *testing.T) string {
 }
 
 // startWorker starts an `evotune worker` process, killed at the test's end.
-func startWorker(t *testing.T, args ...string) *bgProc {
+func startWorker(t *testing.T, args ...string) *proctest.Proc {
 	t.Helper()
-	p, _ := startBg(t, evotune(append([]string{"worker"}, args...)...), "worker stderr")
+	p, _ := proctest.Start(t, evotune(append([]string{"worker"}, args...)...), "worker stderr")
 	return p
 }
 
@@ -91,15 +93,15 @@ func straightDistRun(t *testing.T) (cfg string, want map[string][]byte) {
 // startCoordinator starts `evotune ARGS` (a run or resume with --serve),
 // killed at the test's end; its stderr is the buffer's, which may be read
 // while it runs.
-func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
+func startCoordinator(t *testing.T, args ...string) (*exec.Cmd, *proctest.Buffer) {
 	t.Helper()
 	cmd := evotune(args...)
-	errb := &syncBuffer{}
+	errb := &proctest.Buffer{}
 	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	timer := time.AfterFunc(time.Until(patience(t)), func() { _ = cmd.Process.Kill() })
+	timer := time.AfterFunc(time.Until(proctest.Patience(t)), func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { timer.Stop(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	return cmd, errb
 }
@@ -112,12 +114,12 @@ func sameAsStraight(t *testing.T, want map[string][]byte, dir, what string) {
 // waitJournal waits until the run in dir has journalled at least n
 // batches of generation gen (from 0), and fails at once should one of
 // the workers it needs exit first.
-func waitJournal(t *testing.T, dir string, gen, n int, needed ...*bgProc) {
+func waitJournal(t *testing.T, dir string, gen, n int, needed ...*proctest.Proc) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
+	proctest.WaitFor(t, fmt.Sprintf("journal of %d batches of generation %d", n, gen+1), func() bool {
 		for _, w := range needed {
-			if w.exited() {
-				t.Fatalf("a worker exited before the journal held %d batches of generation %d: %v", n, gen+1, w.err)
+			if w.Exited() {
+				t.Fatalf("a worker exited before the journal held %d batches of generation %d: %v", n, gen+1, w.Wait())
 			}
 		}
 		g, k := journalState(filepath.Join(dir, rundir.JournalFile))
@@ -139,7 +141,7 @@ func TestWorkerProcessesMatchLocal(t *testing.T) {
 	for range 2 {
 		startWorker(t, "nats://"+addr, "--workers", "1")
 	}
-	if err := waitExit(t, coord, "the coordinator"); err != nil {
+	if err := proctest.WaitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "two worker processes")
@@ -166,7 +168,7 @@ func TestKilledWorkerAndCoordinator(t *testing.T) {
 	survivor := startWorker(t, "nats://"+addr, "--workers", "1")
 	batches := 10000 / 25
 	waitJournal(t, dir, 0, batches/4, doomed, survivor)
-	_ = doomed.cmd.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
+	_ = doomed.Cmd.Process.Signal(syscall.SIGKILL) // mid-batch: it plays one batch after another
 	waitJournal(t, dir, 1, batches/2, survivor)
 	_ = coord.Process.Signal(syscall.SIGKILL)
 	_ = coord.Wait()
@@ -216,7 +218,7 @@ func TestWorkerSecurity(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
-	waitFor(t, "listening coordinator", func() bool {
+	proctest.WaitFor(t, "listening coordinator", func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
@@ -229,7 +231,7 @@ func TestWorkerSecurity(t *testing.T) {
 		strings.Count(strings.TrimSpace(string(out)), "\n") != 0 || strings.Contains(string(out), "wrong") {
 		t.Fatalf("worker with a wrong token: %v: %q", err, out)
 	}
-	waitFor(t, "word that no workers are connected", func() bool {
+	proctest.WaitFor(t, "word that no workers are connected", func() bool {
 		said, _ := os.ReadFile(stderrPath)
 		return strings.Contains(string(said), "no workers connected")
 	})
@@ -244,7 +246,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 	cfg, want := straightDistRun(t)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--play", "2", "--quiet")
-	if err := waitExit(t, coord, "the coordinator"); err != nil {
+	if err := proctest.WaitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "the coordinator alone")
@@ -297,12 +299,12 @@ evolution:
 		addr := freeAddr(t)
 		coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve", addr, "--max-deliver", "1")
 		startWorker(t, "nats://"+addr, "--workers", "1")
-		waitFor(t, "refusal", saysAny(said, "refuses this run's batches"))
-		waitFor(t, "the command of a worker that plays it", saysAny(said, "(start one with: evotune worker nats://"+addr+" --allow-programs)"))
-		if err := coord.cmd.Process.Signal(os.Interrupt); err != nil {
+		proctest.WaitFor(t, "refusal", saysAny(said, "refuses this run's batches"))
+		proctest.WaitFor(t, "the command of a worker that plays it", saysAny(said, "(start one with: evotune worker nats://"+addr+" --allow-programs)"))
+		if err := coord.Cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
 		}
-		err := coord.waitWatched(t, "the coordinator, interrupted,")
+		err := coord.WaitWatched(t, "the coordinator, interrupted,")
 		exitErr, ok := err.(*exec.ExitError)
 		if !ok || exitErr.ExitCode() != int(ExitInterrupted) || strings.Count(said.String(), "refuses this run's batches") != 1 ||
 			!strings.Contains(said.String(), "--allow-programs") {
@@ -314,7 +316,7 @@ evolution:
 		dir := filepath.Join(t.TempDir(), "run")
 		coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--quiet")
 		startWorker(t, "nats://"+addr, "--workers", "2", "--allow-programs")
-		if err := waitExit(t, coord, "the coordinator"); err != nil {
+		if err := proctest.WaitExit(t, coord, "the coordinator"); err != nil {
 			t.Fatalf("coordinator: %v\n%s", err, errb.String())
 		}
 		sameAsStraight(t, want, dir, "pig.py on a worker")
@@ -336,14 +338,14 @@ func TestWorkerProfiles(t *testing.T) {
 	runDir := filepath.Join(dir, "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", runDir, "--serve", addr, "--quiet")
 	w := startWorker(t, "nats://"+addr, "--workers", "2", "--quiet", "--cpuprofile", cpu, "--memprofile", mem)
-	if err := waitExit(t, coord, "the coordinator"); err != nil {
+	if err := proctest.WaitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, runDir, "a profiled worker")
-	if err := w.cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := w.Cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.waitWatched(t, "the worker, interrupted,"); err == nil || w.code() != int(ExitInterrupted) {
+	if err := w.WaitWatched(t, "the worker, interrupted,"); err == nil || w.Code() != int(ExitInterrupted) {
 		t.Fatalf("worker stopped by SIGINT: %v, want exit %d", err, ExitInterrupted)
 	}
 	checkProfile(t, cpu, "samples", "cpu", "nanoseconds", "Solo")
@@ -394,9 +396,9 @@ func TestWorkerOfAnotherBuildIsRefused(t *testing.T) {
 		!strings.Contains(line, "; the coordinator is "+buildinfo.Own().Short()) {
 		t.Fatalf("want one line naming both builds (this worker's binary %x), got:\n%s", sum[:6], line)
 	}
-	waitFor(t, "refusal by the coordinator", saysAny(errb, `" refused: another build, `))
+	proctest.WaitFor(t, "refusal by the coordinator", saysAny(errb, `" refused: another build, `))
 	startWorker(t, "nats://"+addr, "--workers", "1")
-	if err := waitExit(t, coord, "the coordinator"); err != nil {
+	if err := proctest.WaitExit(t, coord, "the coordinator"); err != nil {
 		t.Fatalf("coordinator: %v\n%s", err, errb.String())
 	}
 	sameAsStraight(t, want, dir, "a refused worker, then one of the coordinator's build")

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/internal/docfigures"
-	"github.com/evotune/evotune/internal/evotunebin"
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // figureLinted are the pages every figure of which must lie in a figures
@@ -141,7 +141,7 @@ func (r *figureRunner) output(command string) string {
 		return out
 	}
 	if r.path == "" {
-		r.path = filepath.Dir(evotunebin.Path(r.t))
+		r.path = filepath.Dir(proctest.Evotune(r.t))
 	}
 	line := strings.Replace(command, spellGoRun, spellInstalled, 1)
 	if strings.HasPrefix(line, ".ci/") {

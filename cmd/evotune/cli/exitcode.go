@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evotune/evotune/engine/config"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness/external"
 	"github.com/evotune/evotune/rundir"
@@ -87,7 +90,7 @@ func (s exitStatus) Error() string { return ExitCode(s).String() }
 // exitCodeOf maps the error a command returned to the exit code.
 func exitCodeOf(err error) ExitCode {
 	var ue usageError
-	var ce engine.ConfigErrors
+	var ce config.Errors
 	var setup *external.SetupError
 	var status exitStatus
 	switch {
@@ -105,7 +108,7 @@ func exitCodeOf(err error) ExitCode {
 	// (exit 2).
 	case errors.Is(err, errUsageShown), errors.As(err, &ce), errors.As(err, &ue), errors.Is(err, engine.ErrRunExists),
 		errors.Is(err, rundir.ErrNotEvotuneDir), errors.Is(err, engine.ErrNotRunDir), errors.As(err, &setup), errors.Is(err, engine.ErrBudget), errors.Is(err, engine.ErrModelBudget),
-		errors.Is(err, engine.ErrNoRivals), errors.Is(err, engine.ErrConfigChanged):
+		errors.Is(err, runs.ErrNoRivals), errors.Is(err, engine.ErrConfigChanged):
 		return ExitUsage
 	}
 	return ExitFailure

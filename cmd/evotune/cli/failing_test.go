@@ -144,7 +144,7 @@ func TestFailingGameStopsRunCleanly(t *testing.T) {
 	if strings.Contains(stderr.String(), "generation 1:") {
 		t.Fatal("the first generation failed: pick a config whose failure comes later")
 	}
-	if _, _, err := engine.ReadCheckpoint(out); err != nil {
+	if _, _, err := engine.ReadRun(out); err != nil {
 		t.Fatalf("checkpoint of the last good generation: %v", err)
 	}
 }

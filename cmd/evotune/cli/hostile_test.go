@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -81,7 +83,7 @@ func TestHostileInputs(t *testing.T) {
 				return []string{"run", rawbotConfig(t, dir, map[string]string{"RAWBOT_COST": "1.4e154"}, ""), "--out", filepath.Join(dir, "run"), "--quiet"}
 			},
 			code:    ExitFailure,
-			want:    []string{`game \d+ \(seed \d+\): 1\.4e\+154 is not a result a game gives`},
+			want:    []string{`game seed \d+: steps 1\.4e\+154: not a cost the game gives \(want a cost from 0 to 2\^53\)`},
 			wantNot: []string{"not a finite number"},
 		},
 		{
@@ -276,7 +278,7 @@ func TestHostileInputs(t *testing.T) {
 			// Every case ends in about a second; one that hangs (a
 			// defect: a coordinator waiting for workers that never come)
 			// is killed at the end of the test's patience.
-			ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+			ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "EVOTUNE_AS_MAIN=1")

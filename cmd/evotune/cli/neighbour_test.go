@@ -6,15 +6,14 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/printable"
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/natspool"
 	"github.com/evotune/evotune/natsqueue"
 	"github.com/evotune/evotune/rundir"
@@ -23,66 +22,13 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// bgProc is an evotune process of these tests running in the
-// background: Wait is called once, by its own goroutine.
-type bgProc struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error // once done
-}
-
-// exited reports whether the process has exited.
-func (p *bgProc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// waitWatched waits for the process to exit and returns what Wait
-// returned, failing t should the process stall or spend a minute of CPU
-// first (see stallWatch): what it waits for ends in moments.
-func (p *bgProc) waitWatched(t testing.TB, what string) error {
-	t.Helper()
-	ch := make(chan error, 1)
-	go func() { <-p.done; ch <- p.err }()
-	return waitDone(t, p.cmd, ch, what, true)
-}
-
-// code is the exit code of an exited process.
-func (p *bgProc) code() int { <-p.done; return p.cmd.ProcessState.ExitCode() }
-
 // neighbourProc starts an evotune process of these tests in dir (a
 // worker finds a config's player files there), killed at the end.
-func neighbourProc(t *testing.T, dir string, args ...string) (*bgProc, *syncBuffer) {
+func neighbourProc(t *testing.T, dir string, args ...string) (*proctest.Proc, *proctest.Buffer) {
 	t.Helper()
 	cmd := evotune(args...)
 	cmd.Dir = dir
-	return startBg(t, cmd, "evotune "+strings.Join(args, " "))
-}
-
-// startBg starts cmd in the background, its stderr the buffer returned,
-// and kills it at the test's end, logging what it said as what if the
-// test failed.
-func startBg(t *testing.T, cmd *exec.Cmd, what string) (*bgProc, *syncBuffer) {
-	t.Helper()
-	said := &syncBuffer{}
-	cmd.Stderr = said
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &bgProc{cmd: cmd, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("%s:\n%s", what, printable.Escape(said.String()))
-		}
-	})
-	return p, said
+	return proctest.Start(t, cmd, "evotune "+strings.Join(args, " "))
 }
 
 // TestRefusingWorkersDoNotStopTheRun: a worker that cannot play a run
@@ -141,12 +87,12 @@ func TestRefusingWorkersDoNotStopTheRun(t *testing.T) {
 			_, badSaid := neighbourProc(t, badDir, append([]string{"worker", url, "--workers", "2"}, tc.bad...)...)
 			// The refusing worker meets the run first; the good one joins
 			// once it has refused (or the run has stopped).
-			waitFor(t, "refusal", func() bool {
-				return coord.exited() || strings.Contains(badSaid.String(), "refusing the batches of run")
+			proctest.WaitFor(t, "refusal", func() bool {
+				return coord.Exited() || strings.Contains(badSaid.String(), "refusing the batches of run")
 			})
 			neighbourProc(t, goodDir, append([]string{"worker", url, "--workers", "1"}, tc.good...)...)
-			waitFor(t, "end of the run", coord.exited)
-			if code := coord.code(); code != 0 {
+			proctest.WaitFor(t, "end of the run", coord.Exited)
+			if code := coord.Code(); code != 0 {
 				t.Fatalf("the run with a refusing worker beside a good one: exit %d:\n%s", code, coordSaid)
 			}
 			sameAsStraight(t, want, runDir, "a refusing worker beside a good one")
@@ -195,7 +141,7 @@ type forgery struct {
 	// that plays the jobs and answers wrong (worker).
 	forge func(t *testing.T, nc *nats.Conn, job string)
 	// worker, when not nil, changes the results of the first job it
-	// plays (encoded by engine.Worker).
+	// plays (encoded by natspool.Worker).
 	worker func(results []byte) []byte
 	// logged is what run.log must note of it, escaped.
 	logged string
@@ -253,8 +199,8 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 			runDir := filepath.Join(t.TempDir(), "run")
 			coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", runDir, "--serve="+addr, "--batch", "500", "--quiet")
 			var nc *nats.Conn
-			waitFor(t, "the coordinator's server", func() bool {
-				if coord.exited() {
+			proctest.WaitFor(t, "the coordinator's server", func() bool {
+				if coord.Exited() {
 					return true
 				}
 				c, err := nats.Connect(url, nats.Token("x"), nats.NoReconnect())
@@ -263,7 +209,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 				}
 				return err == nil || errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization")
 			})
-			if coord.exited() {
+			if coord.Exited() {
 				t.Fatalf("the coordinator stopped:\n%s", said)
 			}
 			nc = userNATS(t, url)
@@ -279,7 +225,7 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 				}
 				defer sub.Unsubscribe()
 			} else {
-				w := &engine.Worker{}
+				w := &natspool.Worker{}
 				defer w.Close()
 				play := natspool.Play(w)
 				var forged atomic.Bool
@@ -295,11 +241,11 @@ func TestForgedMessagesDoNotStopTheRun(t *testing.T) {
 					}, natsqueue.WorkerOptions{Slots: 1})
 				}()
 				defer func() { cancel(); <-wdone }()
-				waitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.exited() })
+				proctest.WaitFor(t, "the forging worker's first batch", func() bool { return forged.Load() || coord.Exited() })
 			}
 			neighbourProc(t, t.TempDir(), "worker", url, "--workers", "1")
-			waitFor(t, "end of the run", coord.exited)
-			if code := coord.code(); code != 0 {
+			proctest.WaitFor(t, "end of the run", coord.Exited)
+			if code := coord.Code(); code != 0 {
 				t.Fatalf("the run with a forger: exit %d:\n%q", code, said)
 			}
 			sameAsStraight(t, want, runDir, f.name)
@@ -325,7 +271,7 @@ func TestWorkerHidesItsToken(t *testing.T) {
 	cfg := writeConfig(t, strings.Replace(distConfig, "generations: 2", "generations: 1000", 1))
 	neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve="+addr, "--token", "s3cretTOKEN", "--quiet")
 	_, said := neighbourProc(t, t.TempDir(), "worker", "nats://s3cretTOKEN@"+addr, "--workers", "1")
-	waitFor(t, "the worker's connection", saysAny(said, "connected to"))
+	proctest.WaitFor(t, "the worker's connection", saysAny(said, "connected to"))
 	if strings.Contains(said.String(), "s3cret") {
 		t.Fatalf("the worker printed its token:\n%s", said)
 	}
@@ -344,7 +290,7 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(idleLimit) {
+	if !ns.ReadyForConnections(proctest.IdleLimit) {
 		t.Fatal("the NATS server did not start")
 	}
 	defer ns.Shutdown()
@@ -354,10 +300,10 @@ func TestCoordinatorSaysItLostItsServer(t *testing.T) {
 	url := ns.ClientURL()
 	coord, said := neighbourProc(t, t.TempDir(), "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--nats", url, "--token", "s3cretTOKEN")
 	neighbourProc(t, t.TempDir(), "worker", url, "--token", "s3cretTOKEN", "--workers", "1")
-	waitFor(t, "the worker's hello", saysAny(said, "1 worker connected"))
+	proctest.WaitFor(t, "the worker's hello", saysAny(said, "1 worker connected"))
 	ns.Shutdown()
-	waitFor(t, "word of the lost server", func() bool {
-		return coord.exited() || strings.Contains(said.String(), "lost the connection to the NATS server")
+	proctest.WaitFor(t, "word of the lost server", func() bool {
+		return coord.Exited() || strings.Contains(said.String(), "lost the connection to the NATS server")
 	})
 	if after := said.String()[strings.Index(said.String(), "1 worker connected"):]; strings.Contains(after, "no workers connected") {
 		t.Fatalf("the coordinator blamed the workers for the lost server:\n%s", said)

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/cmd/evotune/dashboard"
 	"github.com/evotune/evotune/engine"
-	"github.com/evotune/evotune/internal/ui"
 )
 
 // slowPool finishes a wave's batches one by one, a tick apart.
@@ -95,7 +95,7 @@ func TestDashboardShowsCoordinatorStatus(t *testing.T) {
 	if !strings.Contains(string(data), " workers: ") || !strings.Contains(string(data), " done\n") {
 		t.Fatalf("run.log has no status line:\n%s", data)
 	}
-	srv, err := ui.New([]string{runs}, "")
+	srv, err := dashboard.New([]string{runs}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,16 +13,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/evotunebin"
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // evotuneBinary is the evotune of process tests that need a real,
 // uninstrumented build, built once per test binary.
-func evotuneBinary(t testing.TB) string { return evotunebin.Path(t) }
+func evotuneBinary(t testing.TB) string { return proctest.Evotune(t) }
 
 // removeBuilds removes the binaries the tests built (evotune, coinbot).
 func removeBuilds() {
-	evotunebin.Remove()
+	proctest.Remove()
 	if coinbotDir != "" {
 		os.RemoveAll(coinbotDir)
 	}
@@ -45,7 +45,7 @@ const memoryCap = "4194304" // KiB: 4 GiB
 // nil, replaces the captured standard output.
 func proc(t testing.TB, stdout *os.File, args ...string) procResult {
 	t.Helper()
-	return procUntil(t, patience(t), stdout, args...)
+	return procUntil(t, proctest.Patience(t), stdout, args...)
 }
 
 // procUntil is proc, killed at deadline. The binary is built before the
@@ -67,7 +67,7 @@ func procUntil(t testing.TB, deadline time.Time, stdout *os.File, args ...string
 	var hwm func() int64
 	if err == nil {
 		hwm = watchPeakRSS(cmd.Process.Pid)
-		err = waitExit(t, cmd, "evotune "+strings.Join(args, " "))
+		err = proctest.WaitExit(t, cmd, "evotune "+strings.Join(args, " "))
 	}
 	if ctx.Err() != nil {
 		t.Fatalf("evotune %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), limit, errb.String())
@@ -137,23 +137,4 @@ func (r procResult) expect(t testing.TB, code int, want string) {
 	if r.code != code || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Fatalf("exit %d, stderr %q; want exit %d and one line containing %q", r.code, r.stderr, code, want)
 	}
-}
-
-// patience is until when a process test waits for what a correct evotune
-// does in seconds (a checkpoint, a line on stderr, an exit after a
-// signal): as long as the test binary may run (-timeout), less a few
-// seconds to say what it was waiting for. So no verdict depends on how
-// busy the machine is (under a load of 20 on 2 cores a fixed 30 s was
-// not enough for a refusal that takes a second when idle), and a defect
-// that never makes the event happen still fails with its name rather
-// than with the binary's goroutine dump. (A minute less was too much:
-// the package's tests take minutes, and the last of them found their
-// patience spent before they began.)
-func patience(t testing.TB) time.Time {
-	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
-		if deadline, ok := d.Deadline(); ok {
-			return deadline.Add(-5 * time.Second)
-		}
-	}
-	return time.Now().Add(time.Hour)
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -339,7 +341,7 @@ func TestEvalSignalProfile(t *testing.T) {
 			}
 			// Signal once the profile is open, so the games are under way.
 			defer cmd.Process.Kill()
-			waitFor(t, "profile opened", func() bool {
+			proctest.WaitFor(t, "profile opened", func() bool {
 				tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
 				return len(tmp) > 0
 			})

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/catalog"
 	"github.com/evotune/evotune/fitness/external"
@@ -54,7 +53,8 @@ func (p *programFlags) lookup(ctx context.Context, e *env, name string) (fitness
 		return fitness.GameInfo{}, usagef("--timeout %v: want a positive duration", p.timeout)
 	}
 	argv := strings.Fields(p.command)
-	c := engine.NewCommand(argv, ".", p.dir, p.env, p.timeout, 0, e.stderr)
+	c := external.NewCommand(argv, ".", p.dir, p.env)
+	c.Timeout, c.Stderr = p.timeout, e.stderr
 	c.StderrShown = true // its lines reach the terminal as it writes them
 	desc, err := external.Describe(ctx, c)
 	if err != nil {

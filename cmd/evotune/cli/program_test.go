@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evotune/evotune/internal/sprtfile"
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
+	"github.com/evotune/evotune/internal/proctest"
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
@@ -117,7 +118,7 @@ func alive(t *testing.T, pidDir string) []int {
 func waitForCheckpoint(t *testing.T, dir string, generation int) {
 	t.Helper()
 	want := fmt.Sprintf(`"generation": %d,`, generation)
-	waitFor(t, fmt.Sprintf("checkpoint of generation %d", generation), func() bool {
+	proctest.WaitFor(t, fmt.Sprintf("checkpoint of generation %d", generation), func() bool {
 		data, err := os.ReadFile(filepath.Join(dir, rundir.CheckpointFile))
 		return err == nil && bytes.Contains(data, []byte(want))
 	})
@@ -164,7 +165,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 			cfg := coinConfig(t, dir, coinbotCopy(t, dir), env, 30, tc.extra)
 			run := filepath.Join(dir, "run")
 			cmd := evotune("run", cfg, "--out", run, "--quiet", "--workers", "2")
-			stderr := &syncBuffer{}
+			stderr := &proctest.Buffer{}
 			cmd.Stderr = stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -180,7 +181,7 @@ func TestNoProcessOutlivesARun(t *testing.T) {
 				time.Sleep(400 * time.Millisecond)
 				for i, s := range tc.signals {
 					if i > 0 {
-						waitFor(t, "acknowledgement of the first signal", func() bool { return strings.Contains(stderr.String(), "again to abort") })
+						proctest.WaitFor(t, "acknowledgement of the first signal", func() bool { return strings.Contains(stderr.String(), "again to abort") })
 					}
 					_ = cmd.Process.Signal(s)
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/internal/proctest"
 	"github.com/evotune/evotune/rundir"
 )
 
@@ -56,7 +57,7 @@ func TestInterruptDuringTheRemeasure(t *testing.T) {
 	// The journal's header names the generation being played (from 0):
 	// once it names the last, the run is past its last stop between
 	// generations.
-	waitFor(t, "the last generation's journal", func() bool {
+	proctest.WaitFor(t, "the last generation's journal", func() bool {
 		data, err := os.ReadFile(filepath.Join(dir, rundir.JournalFile))
 		return err == nil && strings.Contains(string(data), `"generation":1,`)
 	})
@@ -67,7 +68,7 @@ func TestInterruptDuringTheRemeasure(t *testing.T) {
 		!strings.Contains(errb.String(), "evotune: stopped during the remeasure after the last generation, 2; it is checkpointed, and resume plays the remeasure: evotune resume "+dir) {
 		t.Fatalf("%v, stderr:\n%s", err, errb.String())
 	}
-	ck, _, err := engine.ReadCheckpoint(dir)
+	ck, _, err := engine.ReadRun(dir)
 	if err != nil || ck.Generation != 2 || ck.Verdict != nil || ck.Remeasured != nil {
 		t.Fatalf("checkpoint %+v, %v; want generation 2 without the remeasure", ck, err)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
@@ -185,7 +187,7 @@ func TestInterruptStopsAfterCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Interrupt once the first checkpoint exists, so the run is mid-way.
-	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
+	proctest.WaitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	_ = cmd.Process.Signal(os.Interrupt)
 	err := waitOrKill(t, cmd)
 	var exitErr *exec.ExitError
@@ -229,7 +231,7 @@ func TestInterruptAdviceKeepsTheBudget(t *testing.T) {
 			return ck.Generation
 		}
 		gen := generation()
-		waitFor(t, "a new checkpoint", func() bool { return generation() > gen })
+		proctest.WaitFor(t, "a new checkpoint", func() bool { return generation() > gen })
 		_ = cmd.Process.Signal(os.Interrupt)
 		var exitErr *exec.ExitError
 		if err := waitOrKill(t, cmd); !errors.As(err, &exitErr) || exitErr.ExitCode() != int(ExitInterrupted) {
@@ -285,7 +287,7 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	errb := &syncBuffer{}
+	errb := &proctest.Buffer{}
 	cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2")
 	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
@@ -293,14 +295,14 @@ func TestSecondSignalAbortsDeepGames(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// The journal is written as the generation's games start.
-	waitFor(t, "generation under way", exists(filepath.Join(dir, rundir.JournalFile)))
+	proctest.WaitFor(t, "generation under way", exists(filepath.Join(dir, rundir.JournalFile)))
 	time.Sleep(500 * time.Millisecond) // into the searches
 	// The second signal goes once the first is acknowledged: two sent
 	// 50 ms apart to a process the busy machine had not run meanwhile
 	// merged into one (a signal pending is not queued twice), and the
 	// run only stopped after its minutes-long generation.
 	_ = cmd.Process.Signal(os.Interrupt)
-	waitFor(t, "acknowledgement of the first Ctrl-C", func() bool { return strings.Contains(errb.String(), "Ctrl-C again to abort") })
+	proctest.WaitFor(t, "acknowledgement of the first Ctrl-C", func() bool { return strings.Contains(errb.String(), "Ctrl-C again to abort") })
 	_ = cmd.Process.Signal(os.Interrupt)
 	err := waitOrKill(t, cmd)
 	var exitErr *exec.ExitError

@@ -10,32 +10,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/evotune/evotune/internal/proctest"
 
 	"github.com/evotune/evotune/rundir"
 	"github.com/evotune/evotune/rundir/rundirtest"
 )
-
-// waitFor polls until ok, or fails t, saying what it waited for, once
-// it is clear it will not come (see stallWatch): every process the test
-// started idle for idleLimit, or cpuLimit of their CPU spent without it;
-// so one wait that never ends fails in a minute or less, not at the test
-// binary's deadline, and a busy machine fails none.
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	s := newStallWatch()
-	deadline := patience(t)
-	for !ok() {
-		why := s.why(true)
-		if why == "" && time.Now().After(deadline) {
-			why = "the test's time ran out"
-		}
-		if why != "" {
-			t.Fatalf("no %s: %s", what, why)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 func exists(path string) func() bool {
 	return func() bool { _, err := os.Stat(path); return err == nil }
@@ -64,11 +44,11 @@ func TestConcurrentRunsOnOneDirectory(t *testing.T) {
 	}
 	defer a.Process.Kill()
 	// run.log is opened under the lock.
-	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile)))
+	proctest.WaitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile)))
 
 	r := proc(t, nil, "run", second, "--out", dir, "--quiet")
 	r.expect(t, 1, dir+" is in use by another evotune process (pid "+strconv.Itoa(a.Process.Pid)+")")
-	waitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
+	proctest.WaitFor(t, "checkpoint", exists(filepath.Join(dir, rundir.CheckpointFile)))
 	proc(t, nil, "resume", dir, "--quiet").expect(t, 1, "in use by another evotune process")
 
 	// kill -9 leaves no stale lock: the run resumes at once.
@@ -104,7 +84,7 @@ func TestFirstGenerationInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = a.Process.Kill(); _ = a.Wait() }()
-	waitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile))) // opened under the lock
+	proctest.WaitFor(t, "run.log", exists(filepath.Join(dir, rundir.LogFile))) // opened under the lock
 	lock, _ := os.ReadFile(filepath.Join(dir, rundir.LockFile))
 	want := dir + " is in use by another evotune process (pid " + strconv.Itoa(a.Process.Pid) + "), whose run has not finished its first generation"
 	for _, cmd := range []string{"resume", "export"} {

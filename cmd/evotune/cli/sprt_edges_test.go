@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/sprtfile"
 	"github.com/evotune/evotune/rundir"
 )
 

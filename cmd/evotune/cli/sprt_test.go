@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evotune/evotune/cmd/evotune/sprtfile"
 	"github.com/evotune/evotune/fitness/stats"
-	"github.com/evotune/evotune/internal/sprtfile"
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // sprtJSON is what these tests read of sprt --json.
@@ -170,7 +171,7 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	}
 	state := filepath.Join(dir, "coin.sprt.json")
 	cmd := slow(evotune(append(args, "--output", state)...))
-	var stdout syncBuffer
+	var stdout proctest.Buffer
 	var errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	if err := cmd.Start(); err != nil {
@@ -178,7 +179,7 @@ func TestSPRTInterruptedAndRunAgain(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// The header, then the first batch.
-	waitFor(t, "the first batch's line", func() bool { return strings.Count(stdout.String(), "\n") >= 2 })
+	proctest.WaitFor(t, "the first batch's line", func() bool { return strings.Count(stdout.String(), "\n") >= 2 })
 	first := len(stdout.String())
 	// The state file is written before the batch line is printed.
 	if st, err := sprtfile.Read(state); err != nil || st.State != sprtfile.InProgress || len(st.Batches) < 1 || st.PID != cmd.Process.Pid {

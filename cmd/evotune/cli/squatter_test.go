@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // squat is what another local user runs to catch the clients of a
@@ -63,13 +65,13 @@ func TestTokenGoesOnlyToTheUsersOwnServer(t *testing.T) {
 	if !asSecondUser(squatter) {
 		t.Skip("needs root, to run the squatter as another user (nobody)")
 	}
-	said := &syncBuffer{}
+	said := &proctest.Buffer{}
 	squatter.Stdout = said
 	if err := squatter.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = squatter.Process.Kill(); _ = squatter.Wait() }()
-	waitFor(t, "the squatter's port", saysAny(said, "listening", "squatter:"))
+	proctest.WaitFor(t, "the squatter's port", saysAny(said, "listening", "squatter:"))
 	if !strings.Contains(said.String(), "listening") {
 		t.Fatal(said.String())
 	}

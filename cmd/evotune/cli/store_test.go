@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/evotune/evotune/internal/proctest"
 
 	"github.com/evotune/evotune/rundir"
 )
@@ -41,7 +41,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	cfg := writeConfig(t, distConfig)
 	dir := filepath.Join(t.TempDir(), "run")
 	coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", freeAddr(t), "--quiet")
-	waitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
+	proctest.WaitFor(t, "first generation queued", exists(filepath.Join(dir, rundir.JournalFile)))
 	if err := coord.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestCoordinatorWithoutWorkersStopsOnOneSignal(t *testing.T) {
 	// patience, not a fixed time, tells the two apart.
 	done := make(chan error, 1)
 	go func() { done <- coord.Wait() }()
-	_ = waitDone(t, coord, done, "a coordinator without workers, after one SIGTERM,", true)
+	_ = proctest.WaitDone(t, coord, done, "a coordinator without workers, after one SIGTERM,", true)
 	if code := coord.ProcessState.ExitCode(); code != int(ExitInterrupted) || !strings.Contains(errb.String(), "no workers connected: stopping now") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant exit %d, saying no workers are connected", code, errb, ExitInterrupted)
 	}
@@ -64,13 +64,13 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 	}
 	cpu := filepath.Join(t.TempDir(), "cpu.prof")
 	w := evotune("worker", "nats://"+freeAddr(t), "--wait", "5m", "--cpuprofile", cpu)
-	var errb syncBuffer
+	var errb proctest.Buffer
 	w.Stderr = &errb
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = w.Process.Kill(); _ = w.Wait() }()
-	waitFor(t, "word that the worker waits", func() bool { return strings.Contains(errb.String(), "no coordinator at") })
+	proctest.WaitFor(t, "word that the worker waits", func() bool { return strings.Contains(errb.String(), "no coordinator at") })
 	if err := w.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -78,22 +78,4 @@ func TestWorkerStoppedWhileWaiting(t *testing.T) {
 		t.Fatalf("a waiting worker stopped by Ctrl-C: %v, want exit %d\n%s", err, ExitInterrupted, errb.String())
 	}
 	checkProfile(t, cpu, "samples", "cpu")
-}
-
-// syncBuffer is a bytes.Buffer a process writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

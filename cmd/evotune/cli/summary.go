@@ -6,7 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/english"
 )
@@ -14,14 +15,14 @@ import (
 // runSummaryJSON is the summary as --json prints it: the engine's, with
 // the wall time of this process.
 type runSummaryJSON struct {
-	*engine.Summary
+	*runs.Summary
 	WallSeconds float64 `json:"wall_seconds"`
 }
 
 // writeSummary says what a finished run found: the starting point and
 // the recommended player on the same fresh deals, their paired
 // difference, the games and time it took, and the next command.
-func writeSummary(w io.Writer, s *engine.Summary, wall time.Duration, asJSON bool) error {
+func writeSummary(w io.Writer, s *runs.Summary, wall time.Duration, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

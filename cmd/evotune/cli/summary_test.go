@@ -9,6 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evotune/evotune/engine/config"
+	"github.com/evotune/evotune/engine/runs"
+
 	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 	"gopkg.in/yaml.v3"
@@ -30,7 +33,7 @@ func TestGenerationLineFits80Columns(t *testing.T) {
 		{false, engine.GenStats{Best: 0.5123456, Mean: 0.4987654}, engine.Member{Figure: fitness.Figure{Fitness: 0.5123456, CI95: [2]float64{0.4912345, 0.5334567}, Games: 123_456_789}}, 99 * time.Hour},
 		{true, engine.GenStats{Best: 123456.789, Mean: 1.23456789e12}, engine.Member{Figure: fitness.Figure{Fitness: 1.23456789e-7, CI95: [2]float64{-1.23456789e9, 1.23456789e9}, Games: 9_999_999_999}}, 10000 * time.Hour},
 	} {
-		line := generationLine(engine.MaxGenerations, engine.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
+		line := generationLine(config.MaxGenerations, config.MaxGenerations, tc.lower, tc.s, tc.best, tc.eta)
 		for _, l := range strings.Split(line, "\n") {
 			if n := utf8.RuneCountInString(l); n > 80 {
 				t.Errorf("%d columns: %q", n, l)
@@ -98,7 +101,7 @@ remeasure:
 		t.Fatalf("resume of the finished run: exit %d: %s", code, errs)
 	}
 	var s struct {
-		engine.Summary
+		runs.Summary
 		WallSeconds float64 `json:"wall_seconds"`
 	}
 	if err := json.Unmarshal([]byte(js), &s); err != nil {
@@ -247,8 +250,8 @@ func TestResumeSummarySaysWhatItPlayed(t *testing.T) {
 // width is said to split every pair.
 func TestSummarySaysWhyTheStartIsEven(t *testing.T) {
 	f := fitness.Figure{Fitness: 0.5, Games: 400, CI95: [2]float64{0.5, 0.5}}
-	s := &engine.Summary{Dir: "r", Objective: "score", Games: 100, Start: &engine.SummaryStart{Source: "defaults", Fresh: &f, Even: true},
-		Best: engine.SummaryPlayer{HallOfFameRank: 1, Fresh: &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.52, 0.58}}}}
+	s := &runs.Summary{Dir: "r", Objective: "score", Games: 100, Start: &runs.SummaryStart{Source: "defaults", Fresh: &f, Even: true},
+		Best: runs.SummaryPlayer{HallOfFameRank: 1, Fresh: &fitness.Figure{Fitness: 0.55, Games: 400, CI95: [2]float64{0.52, 0.58}}}}
 	var b strings.Builder
 	if err := writeSummary(&b, s, time.Second, false); err != nil {
 		t.Fatal(err)

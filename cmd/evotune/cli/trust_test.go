@@ -11,12 +11,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
 
 // saysAny reports whether b holds one of want.
-func saysAny(b *syncBuffer, want ...string) func() bool {
+func saysAny(b *proctest.Buffer, want ...string) func() bool {
 	return func() bool {
 		s := b.String()
 		for _, w := range want {
@@ -103,18 +105,18 @@ func TestLocalUsersCannotDriveACoordinator(t *testing.T) {
 	url := "nats://" + addr
 	cfg := writeConfig(t, strings.Replace(distConfig, "generations: 2", "generations: 1000", 1))
 	coord := evotune("run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--serve="+addr)
-	coordErr := &syncBuffer{}
+	coordErr := &proctest.Buffer{}
 	coord.Stderr = coordErr
 	if err := coord.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = coord.Process.Kill(); _ = coord.Wait() })
-	waitFor(t, "token line from the coordinator", saysAny(coordErr, "workers authenticate with the token in", "made a token"))
+	proctest.WaitFor(t, "token line from the coordinator", saysAny(coordErr, "workers authenticate with the token in", "made a token"))
 	if said := coordErr.String(); !strings.Contains(said, os.Getenv("XDG_CONFIG_HOME")) {
 		t.Fatalf("the coordinator does not name the user's token file:\n%s", said)
 	}
 	worker := evotune("worker", url, "--allow-programs", "--workers", "1")
-	workerErr := &syncBuffer{}
+	workerErr := &proctest.Buffer{}
 	worker.Stderr = workerErr
 	if err := worker.Start(); err != nil {
 		t.Fatal(err)
@@ -126,7 +128,7 @@ func TestLocalUsersCannotDriveACoordinator(t *testing.T) {
 			t.Logf("coordinator:\n%s\nworker:\n%s", coordErr, workerErr)
 		}
 	})
-	waitFor(t, "connection of the worker", saysAny(workerErr, "connected to"))
+	proctest.WaitFor(t, "connection of the worker", saysAny(workerErr, "connected to"))
 
 	// A client without the token cannot connect: nothing to publish,
 	// forge, stop or read.
@@ -183,7 +185,7 @@ evolution:
 	// An attacker that gets in may play for ever: the test's patience
 	// ends it.
 	attacker := func(env []string, args ...string) (*exec.Cmd, bool) {
-		ctx, cancel := context.WithDeadline(context.Background(), patience(t))
+		ctx, cancel := context.WithDeadline(context.Background(), proctest.Patience(t))
 		t.Cleanup(cancel)
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = open
@@ -312,7 +314,7 @@ func TestWorkerRefusesAnOpenServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	go ns.Start()
-	if !ns.ReadyForConnections(idleLimit) {
+	if !ns.ReadyForConnections(proctest.IdleLimit) {
 		t.Fatal("the open server did not start")
 	}
 	defer ns.Shutdown()
@@ -326,11 +328,11 @@ func TestWorkerRefusesAnOpenServer(t *testing.T) {
 		t.Fatalf("worker with --allow-programs on an open server: %v:\n%s", err, errb.String())
 	}
 	plain := evotune("worker", ns.ClientURL(), "--token", "s3cret")
-	said := &syncBuffer{}
+	said := &proctest.Buffer{}
 	plain.Stderr = said
 	if err := plain.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = plain.Process.Kill(); _ = plain.Wait() }()
-	waitFor(t, "connection of a worker without --allow-programs", saysAny(said, "connected to"))
+	proctest.WaitFor(t, "connection of a worker without --allow-programs", saysAny(said, "connected to"))
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evotune/evotune/internal/proctest"
 )
 
 // TestUIRefusesBadUsage: an address beyond loopback without a token, an
@@ -47,7 +49,7 @@ func TestUIServesUntilInterrupted(t *testing.T) {
 	}
 	for _, token := range []string{"", "a-token-of-the-users-own-choice"} {
 		ctx, cancel := context.WithCancel(context.Background())
-		var out, errs syncBuffer
+		var out, errs proctest.Buffer
 		done := make(chan ExitCode, 1)
 		args := []string{"ui", runs, "--addr", "127.0.0.1:0"}
 		if token != "" {

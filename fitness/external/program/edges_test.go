@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/fitness/external/internal/wire"
 	"github.com/evotune/evotune/fitness/external/program"
 )
@@ -235,7 +237,7 @@ func (s *session) next() string {
 			s.t.Fatal("the program's output ended")
 		}
 		return l
-	case <-time.After(patience(s.t)):
+	case <-time.After(time.Until(proctest.Patience(s.t))):
 		s.t.Fatal("no reply without more input")
 	}
 	return ""
@@ -317,17 +319,4 @@ func TestConcurrencyOneIsSequential(t *testing.T) {
 			}
 		})
 	}
-}
-
-// patience is how long a test waits for a reply that comes at once when
-// all is well: until a few seconds before the test binary's deadline, so
-// a busy machine cannot fail it, and a reply that never comes fails it
-// with its name.
-func patience(t testing.TB) time.Duration {
-	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
-		if deadline, ok := d.Deadline(); ok {
-			return time.Until(deadline) - 5*time.Second
-		}
-	}
-	return time.Hour
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evotune/evotune/internal/proctest"
+
 	"github.com/evotune/evotune/fitness/external/program"
 )
 
@@ -47,7 +49,7 @@ func TestConcurrentRepliesAreFlushed(t *testing.T) {
 		for k := range 3 {
 			select {
 			case <-lines:
-			case <-time.After(patience(t)):
+			case <-time.After(time.Until(proctest.Patience(t))):
 				t.Fatalf("burst %d: reply %d of 3 never came", burst, k+1)
 			}
 		}
