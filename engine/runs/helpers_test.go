@@ -124,6 +124,17 @@ func runTo(t *testing.T, text string) string {
 // in a fresh directory.
 func runIn(t *testing.T, cfgDir, text string) string {
 	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := engine.Start(context.Background(), loadIn(t, cfgDir, text), engine.Options{Dir: dir, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// loadIn prepares config text, written as config.yaml in cfgDir, for a
+// run; the Setup is closed at the test's end.
+func loadIn(t *testing.T, cfgDir, text string) *engine.Setup {
+	t.Helper()
 	file := filepath.Join(cfgDir, "config.yaml")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -132,12 +143,8 @@ func runIn(t *testing.T, cfgDir, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	dir := filepath.Join(t.TempDir(), "run")
-	if _, err := engine.Start(context.Background(), s, engine.Options{Dir: dir, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 // readDir reads every file of a directory.

@@ -25,29 +25,13 @@ evolution:
 remeasure: {top: 2, games: 50}
 `
 
-// load prepares config text, written as config.yaml in a fresh
-// directory, for a run.
-func load(t *testing.T, text string) *engine.Setup {
-	t.Helper()
-	file := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := engine.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 // TestSummaryOfAResume: a resumed run's summary (Of) counts the whole
 // run's games, and beside them what this process played: the
 // generations after the checkpoint and the end's remeasure when it
 // played it; a run played straight through has no such part.
 func TestSummaryOfAResume(t *testing.T) {
 	dir := t.TempDir()
-	res, err := engine.Start(context.Background(), load(t, noiseConfig), engine.Options{Dir: dir, Workers: 2, Generations: 2})
+	res, err := engine.Start(context.Background(), loadIn(t, t.TempDir(), noiseConfig), engine.Options{Dir: dir, Workers: 2, Generations: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +88,7 @@ func TestSummarySaysTheStartIsEven(t *testing.T) {
 		even bool
 	}{{"0.5", true}, {"0.9", false}} {
 		t.Run(tc.s, func(t *testing.T) {
-			res, err := engine.Start(context.Background(), load(t, strings.Replace(text, "%s", tc.s, 1)), engine.Options{Dir: t.TempDir(), Workers: 2})
+			res, err := engine.Start(context.Background(), loadIn(t, t.TempDir(), strings.Replace(text, "%s", tc.s, 1)), engine.Options{Dir: t.TempDir(), Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
