@@ -1,0 +1,72 @@
+package chess
+
+import (
+	"context"
+
+	"github.com/evotune/evotune/fitness"
+)
+
+// Color is a side of the board.
+type Color uint8
+
+// The sides; White moves first.
+const (
+	White Color = iota
+	Black
+)
+
+// Position is what a seat is told before it moves: the game so far, as a
+// UCI engine is told it (`position fen START moves M1 M2 ...`).
+type Position struct {
+	StartFEN string   // the position the game started from (after no moves)
+	Moves    []string // every move since, in UCI long algebraic (e2e4, e7e8q)
+	ToMove   Color
+	// Clock is set under a clock limit: each side's time left and
+	// increment in milliseconds, and the moves to the next time control
+	// (0: none). nil at fixed nodes, depth or move time.
+	Clock *Clock
+}
+
+// Clock is the state of a game's clocks, as `go wtime ... btime ...`
+// sends it.
+type Clock struct {
+	Time      [2]int64 // ms left, by Color
+	Inc       [2]int64 // ms added after each move, by Color
+	MovesToGo int      // moves to the next control; 0 for none
+}
+
+// Reply is a seat's move and what it said of it.
+type Reply struct {
+	Move string // UCI long algebraic; the referee checks it is legal
+	// Score is the mover's last reported score from its own side, in
+	// centipawns, and Mate the moves to mate (positive: the mover mates;
+	// 0: no mate score); HasScore says whether any was reported.
+	// Adjudication reads them.
+	Score    int
+	Mate     int
+	HasScore bool
+	Depth    int   // the last reported depth, 0 if none
+	Nodes    int64 // the last reported node count, 0 if none
+	// Elapsed is the milliseconds the move took, for the clock; the
+	// seat measures it.
+	Elapsed int64
+}
+
+// A Seat plays one side of one game. The game calls Move for each of the
+// side's moves and End once when the game is over, whatever the cause.
+// A seat that returns a *fitness.FaultError loses the game for its side
+// (counted by kind); any other error stops the game with that error.
+type Seat interface {
+	Move(ctx context.Context, pos Position) (Reply, error)
+	End()
+}
+
+// A SeatPlayer is a player that plays through seats: a built-in player
+// or a process (a UCI engine). Every chess player is one.
+type SeatPlayer interface {
+	fitness.Player
+	// NewSeat opens a seat for one game played from seed, on side c.
+	// Its error is a *fitness.FaultError when the process failed
+	// (crash, stall) before the game began: the game is its loss.
+	NewSeat(ctx context.Context, seed uint64, c Color) (Seat, error)
+}
