@@ -129,7 +129,8 @@ func (c *conn) flush(timeout time.Duration) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return c.fail(fitness.FaultStall, fmt.Sprintf("it read none of its input for %v", timeout))
 	case errors.Is(err, syscall.EPIPE):
-		return c.fail(fitness.FaultCrash, "it closed its input")
+		c.p.Kill()
+		return c.fail(fitness.FaultCrash, "it "+c.p.ExitText()+", its input closed")
 	}
 	return c.fail(fitness.FaultCrash, "writing to it: "+err.Error())
 }

@@ -157,9 +157,11 @@ func (in *EngineInfo) lookup(name string) *Option {
 }
 
 // notKnobs are the options that say how an engine runs, not how it
-// plays: never knobs (a config may still fix them under options:).
+// plays, or that take the game out of evotune's hands (an engine's own
+// book, Toga II's own limits, which override go's): never knobs (a
+// config may still fix them under options:).
 var notKnobs = []string{
-	"Threads", "Number of Threads", "Hash", "Clear Hash", "Ponder", "MultiPV",
+	"Threads", "Number of Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "OwnBook", "Search Time", "Search Depth",
 	"UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "UCI_ShowCurrLine", "UCI_ShowRefutations", "UCI_Opponent",
 	"Debug Log File", "SyzygyPath", "NalimovPath", "NalimovCache", "BookFile", "Bitbases Path", "Bitbases Cache Size",
 }
@@ -280,32 +282,37 @@ func (e *SetupError) Error() string {
 }
 
 // Describe starts the engine of command, runs the handshake and stops
-// it: what `evotune games --uci` lists.
+// it: what `evotune games --uci` lists. Its error, a *SetupError, names
+// the command.
 func Describe(ctx context.Context, command []string, dir string, env []string, start time.Duration) (EngineInfo, error) {
-	d := Definition{Name: "engine", Command: command, Dir: dir, Env: env, Timeouts: Timeouts{Start: start}}
+	name := strings.Join(command, " ")
 	if len(command) == 0 || command[0] == "" {
-		return EngineInfo{}, &SetupError{Engine: "engine", Msg: "no command"}
+		return EngineInfo{}, &SetupError{Engine: name, Msg: "no command"}
 	}
-	c, info, err := dial(ctx, &d, Prefix+d.Name, nil)
+	d := Definition{Name: "engine", Command: command, Dir: dir, Env: env, Timeouts: Timeouts{Start: start}}
+	c, info, err := dial(ctx, &d, name, nil)
 	if err != nil {
-		return info, setupError(&d, err)
+		return info, setupError(name, "", err)
 	}
 	c.kill()
 	return info, nil
 }
 
-// setupError words a handshake's failure for the user.
-func setupError(d *Definition, err error) error {
-	name := Prefix + d.Name
+// setupError words a handshake's failure for the user; command, if
+// not "", is said after it.
+func setupError(name, command string, err error) error {
 	var se *startError
 	var fe *fitness.FaultError
+	if command != "" {
+		command = " (" + command + ")"
+	}
 	switch {
 	case errors.As(err, &se):
 		return &SetupError{Engine: name, Msg: "cannot start it: " + se.Error()}
 	case errors.As(err, &fe) && fe.Kind == fitness.FaultStall:
-		return &SetupError{Engine: name, Msg: fmt.Sprintf("%s (%s): is it a UCI engine?", fe.Detail, strings.Join(d.Command, " "))}
+		return &SetupError{Engine: name, Msg: fmt.Sprintf("%s%s: is it a UCI engine?", fe.Detail, command)}
 	case errors.As(err, &fe):
-		return &SetupError{Engine: name, Msg: fmt.Sprintf("not a UCI engine: %s (%s)", fe.Detail, strings.Join(d.Command, " "))}
+		return &SetupError{Engine: name, Msg: fmt.Sprintf("not a UCI engine: %s%s", fe.Detail, command)}
 	}
 	return err
 }
@@ -353,7 +360,7 @@ func New(ctx context.Context, d Definition) (*Engine, error) {
 	}
 	c, info, err := e.dial(ctx)
 	if err != nil {
-		return nil, setupError(&e.def, err)
+		return nil, setupError(name, strings.Join(d.Command, " "), err)
 	}
 	e.info = info
 	if err := e.checkOptions(); err != nil {
