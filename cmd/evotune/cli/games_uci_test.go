@@ -12,11 +12,16 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// uciEngine returns Debian's engine name, skipping the test with one
-// line where it is not installed, unless EVOTUNE_ENGINES=1 (.ci/run).
+// uciEngine returns the path of Debian's engine name ($EVOTUNE_STOCKFISH
+// or $EVOTUNE_TOGA2, set by .ci/run, else /usr/games/NAME), skipping
+// the test with one line where it is not installed, unless
+// EVOTUNE_ENGINES=1 (.ci/run).
 func uciEngine(t *testing.T, name string) string {
 	t.Helper()
-	path := "/usr/games/" + name
+	path := os.Getenv("EVOTUNE_" + strings.ToUpper(name))
+	if path == "" {
+		path = "/usr/games/" + name
+	}
 	if _, err := os.Stat(path); err != nil {
 		if os.Getenv("EVOTUNE_ENGINES") == "1" {
 			t.Fatalf("EVOTUNE_ENGINES=1 but %s is not installed", path)

@@ -2,17 +2,19 @@ package uci_test
 
 import (
 	"os"
+	"strings"
 	"os/exec"
 	"testing"
 )
 
 // realEngine returns the path of one of Debian's engines (stockfish,
-// toga2). Without it the test skips with one line, unless
-// EVOTUNE_ENGINES=1 (set by .ci/run after installing them), where it
-// fails.
+// toga2): $EVOTUNE_STOCKFISH or $EVOTUNE_TOGA2 (.ci/run sets them from
+// dpkg -L), else /usr/games/NAME, else NAME in PATH. Without it the
+// test skips with one line, unless EVOTUNE_ENGINES=1 (set by .ci/run
+// after installing them), where it fails.
 func realEngine(t testing.TB, name string) string {
 	t.Helper()
-	for _, p := range []string{"/usr/games/" + name, "/usr/bin/" + name} {
+	for _, p := range []string{os.Getenv("EVOTUNE_" + strings.ToUpper(name)), "/usr/games/" + name} {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p
 		}

@@ -78,8 +78,9 @@ func (p *Player) Options() []string {
 
 // Deterministic reports whether the player's games replay move for
 // move, and if not, why: a clock or movetime limit cannot; more than one
-// search thread, or a strength limit drawn from the clock (Stockfish's
-// Skill Level below its maximum, UCI_LimitStrength) cannot either.
+// search thread, an engine's own book (OwnBook, true by default in Toga
+// II), or a strength limit drawn from the clock (Stockfish's Skill Level
+// below its maximum, UCI_LimitStrength) cannot either.
 // Whatever else an engine draws from the clock only an audit finds.
 func (p *Player) Deterministic() (bool, string) {
 	if p.limit.Clocked() {
@@ -105,6 +106,9 @@ func (p *Player) Deterministic() (bool, string) {
 		if _, v, ok := value(n); ok && v != "1" {
 			return false, fmt.Sprintf("%s searches with %s=%s: a search on more than one thread cannot replay; set it to 1", p.e.name, n, v)
 		}
+	}
+	if _, v, ok := value("OwnBook"); ok && v == "true" {
+		return false, fmt.Sprintf("%s plays from its own book (OwnBook=true), which may draw its moves at random and takes the openings out of evotune's hands; set OwnBook: false", p.e.name)
 	}
 	if _, v, ok := value("UCI_LimitStrength"); ok && v == "true" {
 		return false, fmt.Sprintf("%s plays with UCI_LimitStrength=true, which draws moves at random", p.e.name)

@@ -183,3 +183,53 @@ func TestTogaIgnoresGoNodes(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+func TestDeterministic(t *testing.T) {
+	sf, toga := stockfishDef(t), togaDef(t)
+	tests := []struct {
+		name string
+		d    uci.Definition
+		s    fitness.Settings
+		why  string
+	}{
+		{"stockfish at nodes", sf, nil, ""},
+		{"toga at depth", toga, nil, ""},
+		{"movetime", sf, fitness.Settings{"movetime": "100"}, "plays at movetime=100: its moves depend on time"},
+		{"a clock", sf, fitness.Settings{"tc": "10+0.1"}, "plays at tc=10+0.1: its moves depend on time"},
+		{"two threads", withOption(sf, "Threads", "2"), nil, "searches with Threads=2"},
+		{"toga's threads", withOption(toga, "Number of Threads", "2"), nil, "searches with Number of Threads=2"},
+		{"toga's own book", withoutOption(toga, "OwnBook"), nil, "plays from its own book (OwnBook=true)"},
+		{"skill level", withOption(sf, "Skill Level", "19"), nil, "plays at Skill Level 19, below its 20"},
+		{"limited strength", withOption(sf, "UCI_LimitStrength", "true"), nil, "UCI_LimitStrength=true"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEngine(t, tc.d)
+			p, err := e.NewPlayer(genome.Values{}, tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := p.Deterministic()
+			if ok != (tc.why == "") || !strings.Contains(why, tc.why) {
+				t.Errorf("Deterministic() = %v, %q; want %q", ok, why, tc.why)
+			}
+		})
+	}
+}
+
+func withOption(d uci.Definition, name, value string) uci.Definition {
+	d = withoutOption(d, name)
+	d.Options = append(d.Options, uci.SetOption{Name: name, Value: value})
+	return d
+}
+
+func withoutOption(d uci.Definition, name string) uci.Definition {
+	out := []uci.SetOption{}
+	for _, o := range d.Options {
+		if o.Name != name {
+			out = append(out, o)
+		}
+	}
+	d.Options = out
+	return d
+}
