@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,10 +55,6 @@ type Proc struct {
 
 	tailMu sync.Mutex
 	tail   []string
-
-	lines   chan []byte // StartLines's, closed at the end of stdout
-	lineErr error       // why lines closed; valid once it is
-	quit    chan struct{}
 
 	killOnce sync.Once
 	waitErr  error // the exit status, valid after Kill
@@ -120,7 +117,6 @@ func Start(c Cmd) (*Proc, error) {
 		cmd: cmd, pid: cmd.Process.Pid,
 		stdin: inW, stdout: outR, stderr: errR,
 		stderrDone: make(chan struct{}),
-		quit:       make(chan struct{}),
 	}
 	go p.forward(c.Stderr)
 	return p, nil
@@ -134,8 +130,9 @@ func (p *Proc) Pid() int { return p.pid }
 // reading.
 func (p *Proc) Stdin() *os.File { return p.stdin }
 
-// Stdout is the child's standard output, for a caller that reads it
-// itself; one that calls StartLines must not.
+// Stdout is the child's standard output. Read it from one goroutine at
+// a time, in lines (ReadLine); SetReadDeadline bounds a wait. Kill closes
+// it, which ends a read in progress.
 func (p *Proc) Stdout() *os.File { return p.stdout }
 
 // ErrLineTooLong is a stdout line longer than its bound; ErrPartialLine
@@ -164,45 +161,16 @@ func ReadLine(r *bufio.Reader, limit int) ([]byte, error) {
 			return bytes.TrimSuffix(line, []byte{'\r'}), nil
 		case bufio.ErrBufferFull:
 			line = append(line, frag...)
-		default:
+		case io.EOF:
 			if len(line)+len(frag) > 0 {
 				return nil, ErrPartialLine
 			}
 			return nil, ErrClosed
+		default:
+			return nil, err
 		}
 	}
 }
-
-// StartLines starts reading the child's stdout in lines of at most limit
-// bytes, delivered in order on the channel it returns (buffered), which
-// is closed when stdout ends, a line is too long, or the child is
-// killed; LineErr then says which. Call it once.
-func (p *Proc) StartLines(limit int) <-chan []byte {
-	p.lines = make(chan []byte, 64)
-	go func() {
-		defer close(p.lines)
-		r := bufio.NewReaderSize(p.stdout, 64<<10)
-		for {
-			line, err := ReadLine(r, limit)
-			if err != nil {
-				p.lineErr = err
-				return
-			}
-			select {
-			case p.lines <- line:
-			case <-p.quit:
-				p.lineErr = errors.New("killed")
-				return
-			}
-		}
-	}()
-	return p.lines
-}
-
-// LineErr says why the channel of StartLines closed: ErrClosed,
-// ErrPartialLine, ErrLineTooLong (wrapped), or a read error. Valid once
-// the channel is closed.
-func (p *Proc) LineErr() error { return p.lineErr }
 
 // forward reads stderr line by line, keeps the tail and hands each line
 // to to, if set.
@@ -253,7 +221,6 @@ func (p *Proc) Kill() {
 		// Kill the group before reaping the leader: while the leader is
 		// unreaped its pid cannot be reused, so -pid names our group.
 		killGroup(p.pid, p.cmd.Process)
-		close(p.quit)
 		p.stdin.Close()
 		p.waitErr = p.cmd.Wait()
 		// SIGKILL is delivered asynchronously: the child's children may

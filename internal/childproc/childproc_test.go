@@ -80,35 +80,40 @@ func start(t *testing.T, mode string, stderr func(string)) *Proc {
 	return p
 }
 
-// next waits for a line, failing the test if none comes within a minute.
-func next(t *testing.T, lines <-chan []byte) ([]byte, bool) {
+// lines reads the child's stdout in lines of at most limit bytes.
+type lines struct {
+	p     *Proc
+	r     *bufio.Reader
+	limit int
+}
+
+func newLines(p *Proc, limit int) *lines { return &lines{p, bufio.NewReader(p.Stdout()), limit} }
+
+// next reads a line, failing the test if none comes within a minute.
+func (l *lines) next(t *testing.T) ([]byte, error) {
 	t.Helper()
-	select {
-	case l, ok := <-lines:
-		return l, ok
-	case <-time.After(time.Minute):
+	l.p.Stdout().SetReadDeadline(time.Now().Add(time.Minute))
+	line, err := ReadLine(l.r, l.limit)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatal("no line from the child within a minute")
-		return nil, false
 	}
+	return line, err
 }
 
 func TestLines(t *testing.T) {
 	p := start(t, "echo", nil)
-	lines := p.StartLines(1000)
+	lines := newLines(p, 1000)
 	if _, err := p.Stdin().Write([]byte("uci\nisready\n")); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"UCI", "ISREADY"} {
-		if got, ok := next(t, lines); !ok || string(got) != want {
-			t.Fatalf("got %q, %v; want %q", got, ok, want)
+		if got, err := lines.next(t); err != nil || string(got) != want {
+			t.Fatalf("got %q, %v; want %q", got, err, want)
 		}
 	}
 	p.Stdin().Close() // the child ends at the end of its input
-	if l, ok := next(t, lines); ok {
-		t.Fatalf("got %q after stdin closed, want the end", l)
-	}
-	if !errors.Is(p.LineErr(), ErrClosed) {
-		t.Errorf("LineErr = %v, want ErrClosed", p.LineErr())
+	if l, err := lines.next(t); !errors.Is(err, ErrClosed) {
+		t.Fatalf("got %q, %v after stdin closed, want ErrClosed", l, err)
 	}
 	p.Kill()
 	if got := p.ExitText(); got != "exited with status 0" {
@@ -118,15 +123,12 @@ func TestLines(t *testing.T) {
 
 func TestLineBound(t *testing.T) {
 	p := start(t, "long", nil)
-	lines := p.StartLines(100) // 100 bytes fit, 10,000 do not
-	if got, ok := next(t, lines); !ok || len(got) != 100 {
-		t.Fatalf("first line: %d bytes, %v; want 100", len(got), ok)
+	lines := newLines(p, 100) // 100 bytes fit, 10,000 do not
+	if got, err := lines.next(t); err != nil || len(got) != 100 {
+		t.Fatalf("first line: %d bytes, %v; want 100", len(got), err)
 	}
-	if l, ok := next(t, lines); ok {
-		t.Fatalf("got a line of %d bytes over the bound of 100", len(l))
-	}
-	if !errors.Is(p.LineErr(), ErrLineTooLong) || !strings.Contains(p.LineErr().Error(), "over 100 bytes") {
-		t.Errorf("LineErr = %v, want a line too long (over 100 bytes)", p.LineErr())
+	if l, err := lines.next(t); !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), "over 100 bytes") {
+		t.Errorf("got %d bytes, %v; want a line too long (over 100 bytes)", len(l), err)
 	}
 }
 
@@ -169,24 +171,20 @@ func TestReadLine(t *testing.T) {
 
 func TestPartialLine(t *testing.T) {
 	p := start(t, "partial", nil)
-	lines := p.StartLines(100)
-	if got, ok := next(t, lines); !ok || string(got) != "ok" {
-		t.Fatalf("got %q, %v; want ok (its \\r dropped)", got, ok)
+	lines := newLines(p, 100)
+	if got, err := lines.next(t); err != nil || string(got) != "ok" {
+		t.Fatalf("got %q, %v; want ok (its \\r dropped)", got, err)
 	}
-	if _, ok := next(t, lines); ok {
-		t.Fatal("a half line was delivered")
-	}
-	if !errors.Is(p.LineErr(), ErrPartialLine) {
-		t.Errorf("LineErr = %v, want ErrPartialLine", p.LineErr())
+	if l, err := lines.next(t); !errors.Is(err, ErrPartialLine) {
+		t.Errorf("got %q, %v; want ErrPartialLine", l, err)
 	}
 }
 
 func TestStderrTailAndExit(t *testing.T) {
 	seen := make(chan string, 100)
 	p := start(t, "stderr", func(s string) { seen <- s })
-	lines := p.StartLines(100)
-	if _, ok := next(t, lines); ok {
-		t.Fatal("a stdout line from a child that writes none")
+	if l, err := newLines(p, 100).next(t); !errors.Is(err, ErrClosed) {
+		t.Fatalf("got %q, %v from a child that writes no stdout", l, err)
 	}
 	p.Kill()
 	if got := p.ExitText(); got != "exited with status 3" {
@@ -206,8 +204,7 @@ func TestExitBySignal(t *testing.T) {
 		t.Skip("no signals")
 	}
 	p := start(t, "term", nil)
-	lines := p.StartLines(100)
-	next(t, lines)
+	newLines(p, 100).next(t)
 	p.Kill()
 	if got := p.ExitText(); !strings.Contains(got, "killed by signal 15") {
 		t.Errorf("ExitText = %q, want killed by signal 15", got)
@@ -247,13 +244,13 @@ func TestKillReachesTheGroup(t *testing.T) {
 		t.Skip("no /proc here")
 	}
 	p := start(t, "forker", nil)
-	lines := p.StartLines(100)
+	lines := newLines(p, 100)
 	var pids []int
 	for range 2 {
-		l, ok := next(t, lines)
+		l, err := lines.next(t)
 		var pid int
-		if _, err := fmt.Sscan(string(l), &pid); !ok || err != nil {
-			t.Fatalf("the child said %q", l)
+		if _, err2 := fmt.Sscan(string(l), &pid); err != nil || err2 != nil {
+			t.Fatalf("the child said %q, %v", l, err)
 		}
 		pids = append(pids, pid)
 	}
@@ -304,5 +301,27 @@ func TestLookPath(t *testing.T) {
 				t.Errorf("LookPath error %v, want %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// TestKillEndsARead: a read waiting on the child's stdout returns once
+// Kill has run, long before its deadline.
+func TestKillEndsARead(t *testing.T) {
+	p := start(t, "deaf", nil)
+	done := make(chan error)
+	go func() {
+		p.Stdout().SetReadDeadline(time.Now().Add(10 * time.Minute))
+		_, err := ReadLine(bufio.NewReader(p.Stdout()), 100)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // let it block (the test holds either way)
+	p.Kill()
+	select {
+	case err := <-done:
+		if err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("read ended with %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a read of a killed child's stdout still waits after a minute")
 	}
 }

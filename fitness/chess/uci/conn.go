@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -23,11 +24,11 @@ const MaxLine = 64 << 10
 // conn is one engine process and evotune's side of its UCI session. It
 // is used by one seat at a time.
 type conn struct {
-	name  string // the player's name, "uci:dev", for faults
-	p     *childproc.Proc
-	lines <-chan []byte
-	buf   []byte            // the next write
-	cur   map[string]string // each option's value in the process, by its name
+	name string // the player's name, "uci:dev", for faults
+	p    *childproc.Proc
+	r    *bufio.Reader     // its stdout
+	buf  []byte            // the next write
+	cur  map[string]string // each option's value in the process, by its name
 	// dead is the fault that killed the process (or ErrClosed); a dead
 	// conn is never used again.
 	dead error
@@ -37,6 +38,9 @@ type conn struct {
 	closed atomic.Bool
 	// started is when the process was started, for messages.
 	started time.Time
+	// waited adds up the wall time spent waiting for the engine's
+	// answers (readyok, bestmove), in ns: its engine's, or nil.
+	waited *atomic.Int64
 }
 
 // errStart wraps a process that could not be started at all (its
@@ -62,7 +66,7 @@ func dial(ctx context.Context, d *Definition, name string, stderr func(string)) 
 	if err != nil {
 		return nil, EngineInfo{}, &startError{err}
 	}
-	c := &conn{name: name, p: p, lines: p.StartLines(MaxLine), cur: map[string]string{}, started: time.Now()}
+	c := &conn{name: name, p: p, r: bufio.NewReaderSize(p.Stdout(), 64<<10), cur: map[string]string{}, started: time.Now()}
 	var info EngineInfo
 	c.add("uci")
 	if err := c.flush(d.timeouts().Start); err != nil {
@@ -169,43 +173,57 @@ func (c *conn) ready(ctx context.Context, timeout time.Duration) error {
 // more stalls; one that ends its output crashed; one that writes a line
 // over MaxLine writes garbage. Every such fault kills the process. A
 // cancelled ctx kills it too and returns ctx.Err().
+//
+// The lines are read on the caller's goroutine, with a deadline, not
+// handed over from a reader's: a move at 1,000 nodes is a millisecond,
+// and every goroutine woken per line costs evotune CPU that two workers
+// would take from the engines.
 func (c *conn) await(ctx context.Context, timeout time.Duration, what string, fn func(lineKind, string) (bool, error)) error {
 	if c.dead != nil {
 		return c.dead
 	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	if c.waited != nil {
+		begin := time.Now()
+		defer func() { c.waited.Add(int64(time.Since(begin))) }()
+	}
+	out := c.p.Stdout()
+	out.SetReadDeadline(time.Now().Add(timeout))
+	// A cancelled ctx ends the wait at once: the read's deadline passes.
+	stop := context.AfterFunc(ctx, func() { out.SetReadDeadline(time.Unix(1, 0)) })
+	defer stop()
 	for {
-		select {
-		case b, ok := <-c.lines:
-			if !ok {
-				return c.ended(what)
+		b, err := childproc.ReadLine(c.r, MaxLine)
+		if err != nil {
+			if ctx.Err() != nil {
+				c.kill()
+				return ctx.Err()
 			}
-			line := string(b)
-			done, err := fn(kindOf(line), line)
-			if err != nil || done {
-				return err
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return c.fail(fitness.FaultStall, fmt.Sprintf("no %s within %v", what, timeout))
 			}
-		case <-timer.C:
-			return c.fail(fitness.FaultStall, fmt.Sprintf("no %s within %v", what, timeout))
-		case <-ctx.Done():
-			c.kill()
-			return ctx.Err()
+			return c.ended(err, what)
+		}
+		line := string(b)
+		done, err := fn(kindOf(line), line)
+		if err != nil || done {
+			return err
 		}
 	}
 }
 
 // ended is the fault of an engine whose output ended while evotune
 // waited for what.
-func (c *conn) ended(what string) error {
-	err := c.p.LineErr()
+func (c *conn) ended(err error, what string) error {
 	if errors.Is(err, childproc.ErrLineTooLong) {
 		return c.fail(fitness.FaultGarbage, fmt.Sprintf("%v while evotune waited for %s", err, what))
 	}
 	c.p.Kill()
 	detail := fmt.Sprintf("it %s before %s", c.p.ExitText(), what)
-	if errors.Is(err, childproc.ErrPartialLine) {
+	switch {
+	case errors.Is(err, childproc.ErrPartialLine):
 		detail = fmt.Sprintf("it %s in the middle of a line, before %s", c.p.ExitText(), what)
+	case !errors.Is(err, childproc.ErrClosed):
+		detail = fmt.Sprintf("reading its output: %v; it %s before %s", err, c.p.ExitText(), what)
 	}
 	return c.fail(fitness.FaultCrash, detail)
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evotune/evotune/fitness"
@@ -338,6 +339,8 @@ type Engine struct {
 	// Consecutive failures: starts that failed, games lost to faults.
 	startFails, faultRun int
 	lastFailure          string
+
+	waited atomic.Int64 // ns spent waiting for readyok and bestmove
 }
 
 type fixedOption struct {
@@ -391,7 +394,11 @@ func (e *Engine) dial(ctx context.Context) (*conn, EngineInfo, error) {
 	if e.stderr != nil {
 		stderr = e.stderr.line
 	}
-	return dial(ctx, &e.def, e.name, stderr)
+	c, info, err := dial(ctx, &e.def, e.name, stderr)
+	if c != nil {
+		c.waited = &e.waited
+	}
+	return c, info, err
 }
 
 // checkOptions checks the fixed options against the engine's and
@@ -510,6 +517,12 @@ func (e *Engine) Close() error {
 	e.stderr.close()
 	return nil
 }
+
+// Waited is the wall time, over all the engine's processes, that
+// evotune spent waiting for its answers after its handshake: readyok
+// before each game, and bestmove (from the write of go). Set against a
+// match's wall time it is the share of the match spent in the engine.
+func (e *Engine) Waited() time.Duration { return time.Duration(e.waited.Load()) }
 
 // Processes counts the engine's processes alive, idle or playing.
 func (e *Engine) Processes() int {

@@ -2,8 +2,8 @@ package uci_test
 
 import (
 	"os"
-	"strings"
 	"os/exec"
+	"strings"
 	"testing"
 )
 

@@ -475,3 +475,37 @@ func TestCancel(t *testing.T) {
 		t.Errorf("%d processes: the interrupted one is kept", n)
 	}
 }
+
+// TestScale: a spin with a scale is a float knob in the option's range
+// divided by the scale, sent multiplied back and rounded.
+func TestScale(t *testing.T) {
+	d := scriptDef(t, "")
+	d.Scale = map[string]int{"aggression": 100}
+	var log syncBuffer
+	d.Stderr = &log
+	e := newEngine(t, d)
+	p, ok := e.Schema().Lookup("Aggression")
+	if !ok || p.Kind != genome.Float || p.Min != 0 || p.Max != 2 || p.Default.Num != 0.5 {
+		t.Fatalf("Aggression: %+v, want a float in [0, 2], default 0.5", p)
+	}
+	v, err := e.Schema().Defaults().With("Aggression", genome.Value{Num: 1.234})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := e.NewPlayer(v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.NewPlayer(genome.Values{}, fitness.Settings{"depth": "x"}); err == nil {
+		t.Error("a bad setting accepted")
+	}
+	s, err := pl.NewSeat(context.Background(), 1, chess.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.End()
+	e.Close()
+	if got := log.String(); got != "[uci:script] set: Aggression value 123\n" {
+		t.Errorf("sent %q, want Aggression 123", got)
+	}
+}

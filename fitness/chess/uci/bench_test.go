@@ -1,0 +1,61 @@
+package uci_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/fitness/chess"
+	"github.com/evotune/evotune/fitness/chess/uci"
+	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/cputime"
+)
+
+// benchMoves times a seat's moves in one position 20 plies into a game
+// (a position command of 20 moves): ns/op is one move's wall time,
+// evotune-cpu-us/move the CPU time evotune's process spent on it (the
+// client's own cost, every thread), engine-share the part of the wall
+// time spent waiting for bestmove.
+func benchMoves(b *testing.B, d uci.Definition) {
+	e, err := uci.New(context.Background(), d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	p, err := e.NewPlayer(genome.Values{}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := p.NewSeat(context.Background(), 1, chess.White)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.End()
+	pos := chess.Position{StartFEN: uci.StartFEN, Moves: []string{
+		"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7",
+		"f1e1", "b7b5", "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6b8", "d2d4", "b8d7"}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	waited0, cpu0, begin := e.Waited(), cputime.Process(), time.Now()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := s.Move(ctx, pos); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	wall, cpu, waited := time.Since(begin), cputime.Process()-cpu0, e.Waited()-waited0
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "evotune-cpu-us/move")
+	b.ReportMetric(waited.Seconds()/wall.Seconds(), "engine-share")
+}
+
+// BenchmarkMoveScripted: against the scripted engine, which answers at
+// once: the round trip of a move through the pipes, nearly all of it
+// evotune's and the kernel's.
+func BenchmarkMoveScripted(b *testing.B) { benchMoves(b, scriptDef(b, "")) }
+
+// BenchmarkMoveStockfish1000: Stockfish at go nodes 1000.
+func BenchmarkMoveStockfish1000(b *testing.B) { benchMoves(b, stockfishDef(b)) }
+
+// BenchmarkMoveTogaDepth3: Toga II at go depth 3.
+func BenchmarkMoveTogaDepth3(b *testing.B) { benchMoves(b, togaDef(b)) }
