@@ -34,6 +34,9 @@
 //	fitness/mnk          /
 //	fitness/external     games played by outside programs over the
 //	                     player protocol (docs/protocol.md)
+//	fitness/chess/uci    UCI engines as chess players: evotune's own UCI
+//	                     client, engine definitions, a process pool,
+//	                     faults (docs/engines.md)
 //	fitness/conformance  the game contract as a test suite
 //	fitness              the Game and Player contracts (roles, solo
 //	                     measures, errors), seeding, worker-independent
@@ -55,7 +58,9 @@
 //	                     english, enum, cputime, buildinfo (which build
 //	                     runs: version, commit, Go, platform), printable
 //	                     (the one escaping of text from programs and the
-//	                     network); golden and ctxtest for tests
+//	                     network), childproc (a child process in its own
+//	                     process group, killed with it); golden and
+//	                     ctxtest for tests
 //	research/            experiments, run on demand (build tag research)
 //
 // The engine and the CLI know games only through the fitness contracts:
