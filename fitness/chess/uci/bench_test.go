@@ -59,3 +59,6 @@ func BenchmarkMoveStockfish1000(b *testing.B) { benchMoves(b, stockfishDef(b)) }
 
 // BenchmarkMoveTogaDepth3: Toga II at go depth 3.
 func BenchmarkMoveTogaDepth3(b *testing.B) { benchMoves(b, togaDef(b)) }
+
+// BenchmarkMoveFixture: the fixture engine (examples/tinyuci) at depth 2.
+func BenchmarkMoveFixture(b *testing.B) { benchMoves(b, fixtureDef(b, "fixture")) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evotune/evotune/fitness/chess/uci"
+	"github.com/evotune/evotune/fitness/chess/uci/ucitest"
 )
 
 // The test binary doubles as a scripted UCI engine: with UCI_SCRIPT
@@ -19,7 +20,9 @@ func TestMain(m *testing.M) {
 		scripted(s)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	ucitest.Remove()
+	os.Exit(code)
 }
 
 func scripted(script string) {

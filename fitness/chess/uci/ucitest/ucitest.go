@@ -4,6 +4,8 @@ package ucitest
 
 import (
 	"errors"
+	"hash/fnv"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,4 +51,17 @@ func Remove() {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
+}
+
+// Gate is the fixture's choice of the games its fault injectors fault
+// (its option Fault Every): those whose first n moves, after the start
+// position fen, hash to a multiple of every. The fixture computes the
+// same; a test that counts faults computes the games it expects them in.
+func Gate(fen string, moves []string, every int) bool {
+	h := fnv.New64a()
+	io.WriteString(h, fen)
+	for _, m := range moves {
+		io.WriteString(h, " "+m)
+	}
+	return h.Sum64()%uint64(every) == 0
 }

@@ -1,0 +1,167 @@
+package uci_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/evotune/evotune/fitness"
+	"github.com/evotune/evotune/fitness/chess"
+	"github.com/evotune/evotune/fitness/chess/uci"
+	"github.com/evotune/evotune/fitness/chess/uci/ucitest"
+	"github.com/evotune/evotune/genome"
+)
+
+// fixtureDef is a definition of the fixture engine, examples/tinyuci.
+func fixtureDef(t testing.TB, name string, options ...uci.SetOption) uci.Definition {
+	return uci.Definition{Name: name, Command: []string{ucitest.Build(t)}, Options: options, Limit: uci.Limit{Depth: 1}}
+}
+
+func opt(name string, value int) uci.SetOption {
+	return uci.SetOption{Name: name, Value: strconv.Itoa(value)}
+}
+
+func defaultPlayer(t testing.TB, e *uci.Engine) *uci.Player {
+	t.Helper()
+	p, err := e.NewPlayer(genome.Values{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// playMatch plays pairs seat-swapped pairs of a against b on workers
+// workers: game 2i is (a, b, seed i), game 2i+1 (b, a, seed i).
+func playMatch(t testing.TB, a, b chess.SeatPlayer, pairs, workers int) []record {
+	t.Helper()
+	recs, err := fitness.Parallel(context.Background(), 2*pairs, workers, func(i int) (record, error) {
+		seed := fitness.Derive(11, uint64(i/2))
+		if i%2 == 0 {
+			return playGame(context.Background(), a, b, seed)
+		}
+		return playGame(context.Background(), b, a, seed)
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestFixtureFaultsCounted: each fault the fixture injects in a match of
+// many games is counted as its kind and charged to the side that
+// faulted, and the match completes. The fixture faults at its first
+// move at ply 20 or later in the games its gate chooses (about one in
+// Fault Every); the test finds those games itself from their moves.
+func TestFixtureFaultsCounted(t *testing.T) {
+	const ply = 20
+	tests := []struct {
+		name   string
+		inject []uci.SetOption
+		kind   fitness.Fault
+		pairs  int
+		every  int
+		edit   func(*uci.Definition)
+	}{
+		{"crash", []uci.SetOption{opt("Crash Ply", ply)}, fitness.FaultCrash, 40, 3, nil},
+		{"illegal", []uci.SetOption{opt("Illegal Ply", ply)}, fitness.FaultIllegal, 40, 3, nil},
+		{"garbage", []uci.SetOption{opt("Garbage Ply", ply)}, fitness.FaultGarbage, 40, 3, nil},
+		{"hang", []uci.SetOption{opt("Hang Ply", ply)}, fitness.FaultStall, 14, 3, func(d *uci.Definition) { d.Timeouts.Move = time.Second }},
+		{"slow on the clock", []uci.SetOption{opt("Slow Ply", ply), opt("Slow Ms", 2300)}, fitness.FaultTime, 14, 3,
+			func(d *uci.Definition) { d.Limit = uci.Limit{TC: uci.TC{Base: 2000}} }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := fixtureDef(t, "bad", append(tc.inject, opt("Fault Every", tc.every))...)
+			good := fixtureDef(t, "good", opt("Focus", 60)) // unlike bad, so the games of a pair differ
+			if tc.edit != nil {
+				tc.edit(&bad)
+				tc.edit(&good)
+			}
+			be, ge := newEngine(t, bad), newEngine(t, good)
+			recs := playMatch(t, defaultPlayer(t, be), defaultPlayer(t, ge), tc.pairs, 2)
+			var want, got [2]int // faults by the bad side's colour
+			for i, r := range recs {
+				badSide := chess.Color(i % 2) // White in game 2i, Black in 2i+1
+				at := ply + (ply+int(badSide))%2
+				expect := len(r.moves) >= at && ucitest.Gate(uci.StartFEN, r.moves[:ply], tc.every)
+				if expect {
+					want[badSide]++
+				}
+				if r.fault != fitness.NoFault {
+					got[r.faulty]++
+				}
+				switch {
+				case expect && (r.fault != tc.kind || r.faulty != badSide || len(r.moves) != at):
+					t.Errorf("game %d: %v; want a %v fault of %v at ply %d", i, r, tc.kind, badSide, at)
+				case !expect && r.fault != fitness.NoFault:
+					t.Errorf("game %d: %v; want no fault", i, r)
+				case expect && r.outcome != map[chess.Color]fitness.Outcome{chess.White: fitness.Loss, chess.Black: fitness.Win}[badSide]:
+					t.Errorf("game %d: the fault of %v scored %v for White", i, badSide, r.outcome)
+				}
+			}
+			if want[0]+want[1] < 3 || want[0]+want[1] == len(recs) {
+				t.Errorf("%d of %d games fault: the test needs some that do and some that do not", want[0]+want[1], len(recs))
+			}
+			t.Logf("%v faults by White %d, by Black %d, of %d games", tc.kind, got[0], got[1], len(recs))
+			if n := ge.Processes(); n > 2 {
+				t.Errorf("the good engine has %d processes after a match on 2 workers", n)
+			}
+		})
+	}
+}
+
+// TestFixturePlanted: the fixture's planted optimum is real: at Focus
+// 70 it beats itself at Focus 0 clearly.
+func TestFixturePlanted(t *testing.T) {
+	best := newEngine(t, fixtureDef(t, "best", opt("Focus", ucitest.Optimum)))
+	off := newEngine(t, fixtureDef(t, "off", opt("Focus", 0)))
+	recs := playMatch(t, defaultPlayer(t, best), defaultPlayer(t, off), 50, 2)
+	score := 0.0
+	for i, r := range recs {
+		s := r.outcome.Score()
+		if i%2 == 1 {
+			s = 1 - s
+		}
+		score += s
+	}
+	score /= float64(len(recs))
+	t.Logf("Focus %d scores %.3f against Focus 0 over %d games", ucitest.Optimum, score, len(recs))
+	if score < 0.6 {
+		t.Errorf("the optimum scores %.3f against Focus 0, want above 0.6", score)
+	}
+}
+
+// TestReplays: at a fixed limit, a match replays move for move at 1 and
+// 2 workers (processes reused in another order).
+func TestReplays(t *testing.T) {
+	tests := []struct {
+		name  string
+		def   func(testing.TB) uci.Definition
+		pairs int
+	}{
+		{"fixture", func(t testing.TB) uci.Definition { return fixtureDef(t, "fixture") }, 25},
+		{"stockfish at 1000 nodes", stockfishDef, 25},
+		{"toga at depth 3", togaDef, 25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.name != "fixture" {
+				t.Skip("-short: a real engine's match")
+			}
+			var runs [2][]record
+			for i, workers := range []int{1, 2} {
+				e := newEngine(t, tc.def(t))
+				p := defaultPlayer(t, e)
+				runs[i] = playMatch(t, p, p, tc.pairs, workers)
+				e.Close()
+			}
+			for g := range runs[0] {
+				if a, b := fmt.Sprint(runs[0][g]), fmt.Sprint(runs[1][g]); a != b {
+					t.Errorf("game %d differs at 1 and 2 workers:\n%s\n%s", g, a, b)
+				}
+			}
+		})
+	}
+}
