@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -163,5 +164,74 @@ func TestReplays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFixtureSetup: the fixture's start-up failures are refused in one
+// line, and a slow uciok within its timeout is not one.
+func TestFixtureSetup(t *testing.T) {
+	bin := ucitest.Build(t)
+	tests := []struct {
+		name    string
+		argv    []string
+		options []uci.SetOption
+		start   time.Duration
+		ready   time.Duration
+		want    string
+	}{
+		{"not UCI", []string{bin, "-not-uci"}, nil, 0, 0, "uci: uci:tiny: not a UCI engine: it exited with status 1 before uciok (" + bin + " -not-uci)"},
+		{"no uciok", []string{bin, "-no-uciok"}, nil, time.Second, 0, "uci: uci:tiny: no uciok within 1s (" + bin + " -no-uciok): is it a UCI engine?"},
+		{"uciok too slow", []string{bin, "-slow-uciok", "1m"}, nil, time.Second, 0, "uci: uci:tiny: no uciok within 1s"},
+		{"a slow uciok in time", []string{bin, "-slow-uciok", "200ms"}, nil, time.Minute, 0, ""},
+		{"no readyok", []string{bin}, []uci.SetOption{{Name: "No Readyok", Value: "true"}}, 0, time.Second,
+			"uci: uci:tiny: after its options were set: uci:tiny: stall: no readyok within 1s"},
+		{"a piece value past its max", []string{bin}, []uci.SetOption{opt("Queen", 2001)}, 0, 0,
+			"uci: uci:tiny: option Queen: 2001 is outside its range [0, 2000]"},
+		{"an option it lacks", []string{bin}, []uci.SetOption{opt("King", 1)}, 0, 0,
+			"uci: uci:tiny: option King: the engine has no such option"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := fixtureDef(t, "tiny", tc.options...)
+			d.Command, d.Timeouts.Start, d.Timeouts.Ready = tc.argv, tc.start, tc.ready
+			e, err := uci.New(context.Background(), d)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.Close()
+				return
+			}
+			if err == nil {
+				e.Close()
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Errorf("error\n%s\nwant one line starting\n%s", msg, tc.want)
+			}
+		})
+	}
+}
+
+// TestNoProcessOutlivesClose: after a match on two workers, Close
+// leaves no process of the engine running.
+func TestNoProcessOutlivesClose(t *testing.T) {
+	a, err := uci.New(context.Background(), fixtureDef(t, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := uci.New(context.Background(), fixtureDef(t, "b", opt("Focus", 60)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	playMatch(t, defaultPlayer(t, a), defaultPlayer(t, b), 4, 2)
+	pids := append(uci.Pids(a), uci.Pids(b)...)
+	if len(pids) < 2 || len(pids) > 4 {
+		t.Errorf("%d processes for 2 workers of 2 engines, want 2 to 4", len(pids))
+	}
+	a.Close()
+	b.Close()
+	for _, pid := range pids {
+		waitGone(t, pid)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	lib "github.com/corentings/chess/v2"
 	"github.com/evotune/evotune/fitness"
@@ -12,7 +13,10 @@ import (
 	"github.com/evotune/evotune/fitness/chess/uci"
 )
 
-var uciNotation lib.UCINotation
+var (
+	uciNotation lib.UCINotation
+	fenMu       sync.Mutex
+)
 
 // record is one game as the tests read it.
 type record struct {
@@ -35,7 +39,11 @@ const openingPlies = 4
 // maxPlies.
 func playGame(ctx context.Context, a, b chess.SeatPlayer, seed uint64) (record, error) {
 	var rec record
+	// The library's FEN reader writes a package-level buffer
+	// (fen.go's rankBuffer): positions are read one at a time.
+	fenMu.Lock()
 	pos := lib.StartingPosition()
+	fenMu.Unlock()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for range openingPlies {
 		ms := pos.ValidMoves()
