@@ -22,6 +22,7 @@ import (
 	"slices"
 
 	"github.com/corentings/chess/v2"
+	"github.com/evotune/evotune/fitness/chess/internal/legal"
 )
 
 // Params are the piece values in centipawns. The king has none: it is
@@ -177,8 +178,8 @@ func (s *searcher) quiesce(pos *chess.Position, ply, alpha, beta int) int {
 		return s.evaluate(pos)
 	}
 	s.nodes++
-	legal := pos.ValidMoves()
-	if len(legal) == 0 {
+	moves := legal.Moves(pos)
+	if len(moves) == 0 {
 		return s.noMoves(pos, ply)
 	}
 	stand := s.evaluate(pos)
@@ -186,7 +187,7 @@ func (s *searcher) quiesce(pos *chess.Position, ply, alpha, beta int) int {
 		return stand
 	}
 	alpha = max(alpha, stand)
-	for _, m := range s.order(pos, legal, true) {
+	for _, m := range s.order(pos, moves, true) {
 		score := -s.quiesce(pos.Update(&m), ply+1, -beta, -alpha)
 		if score >= beta {
 			return score
@@ -208,7 +209,7 @@ func (s *searcher) noMoves(pos *chess.Position, ply int) int {
 // ordered is pos's legal moves in search order; captures only when
 // captures is set.
 func (s *searcher) ordered(pos *chess.Position, captures bool) []chess.Move {
-	return s.order(pos, pos.ValidMoves(), captures)
+	return s.order(pos, legal.Moves(pos), captures)
 }
 
 // order sorts moves (pos's, a fresh slice) captures first, most valuable
