@@ -1,7 +1,9 @@
 // Package tiny is a small chess search: alpha-beta to a fixed depth with
-// a captures-only quiescence search, over material alone, on the move
-// generator of github.com/corentings/chess/v2. Its piece values are
-// tunable. It is the brain of evotune's built-in chess player "tiny" and
+// a captures-only quiescence search, on the move generator of
+// github.com/corentings/chess/v2, over material (the piece values are
+// tunable) and a few fixed positional bonuses (pawns that advance,
+// knights and bishops near the centre, rooks on the seventh rank), small
+// next to a pawn, so that games move on instead of shuffling pieces. It is the brain of evotune's built-in chess player "tiny" and
 // of the fixture UCI engine examples/tinyuci, so both play the same moves.
 //
 // Search is deterministic: the same position, values, depth and node cap
@@ -20,6 +22,7 @@ import (
 	"slices"
 
 	"github.com/corentings/chess/v2"
+	"github.com/evotune/evotune/fitness/chess/internal/legal"
 )
 
 // Params are the piece values in centipawns. The king has none: it is
@@ -81,8 +84,8 @@ const MaxDepth = 6
 // Result is what a search found.
 type Result struct {
 	Move chess.Move // the move to play; the zero Move when there is none
-	// Score is the move's value for the side to move, in centipawns of
-	// material, or a mate score (see MateScore and Mate).
+	// Score is the move's value for the side to move, in centipawns (as
+	// Evaluate scores), or a mate score (see MateScore and Mate).
 	Score int
 	Nodes int64 // positions visited, the root included
 }
@@ -103,9 +106,9 @@ func (r Result) Mate() int {
 // Search looks depth plies ahead of pos (1 to MaxDepth; below 1 counts as
 // 1), then through captures until the position is quiet, and returns the
 // best move for the side to move. nodeCap bounds the work: once the
-// search has visited nodeCap positions every position left is scored by
-// its material alone, so Nodes ends near nodeCap (above it by at most the
-// moves of the positions still open); 0 means no cap. ok is false when
+// search has visited nodeCap positions (the root counts; it is always
+// expanded), every position left is scored by Evaluate alone, unvisited,
+// so Nodes is at most max(nodeCap, 1); 0 means no cap. ok is false when
 // the side to move has no legal move (checkmate or stalemate); Result's
 // Score then says which (-MateScore or 0).
 //
@@ -119,11 +122,10 @@ func Search(pos *chess.Position, p Params, depth int, nodeCap int64) (r Result, 
 	if len(moves) == 0 {
 		return Result{Score: s.noMoves(pos, 0), Nodes: s.nodes}, false
 	}
-	mat := s.material(pos)
 	alpha, beta := -MateScore-1, MateScore+1
 	best := moves[0]
 	for _, m := range moves {
-		score := -s.search(pos.Update(&m), depth-1, 1, -beta, -alpha, -(mat + s.gain(pos, &m)))
+		score := -s.search(pos.Update(&m), depth-1, 1, -beta, -alpha)
 		if score > alpha {
 			alpha, best = score, m
 		}
@@ -132,10 +134,10 @@ func Search(pos *chess.Position, p Params, depth int, nodeCap int64) (r Result, 
 }
 
 // Evaluate is the static score of pos for the side to move: its material
-// less the opponent's, at values p.
+// at values p and its positional bonuses, less the opponent's.
 func Evaluate(pos *chess.Position, p Params) int {
 	s := searcher{p: p}
-	return s.material(pos)
+	return s.evaluate(pos)
 }
 
 type searcher struct {
@@ -147,11 +149,13 @@ type searcher struct {
 // capped reports whether the node budget is spent.
 func (s *searcher) capped() bool { return s.cap > 0 && s.nodes >= s.cap }
 
-// search is negamax with alpha-beta; mat is the material of the side to
-// move in pos less the opponent's.
-func (s *searcher) search(pos *chess.Position, depth, ply, alpha, beta, mat int) int {
-	if depth <= 0 || s.capped() {
-		return s.quiesce(pos, ply, alpha, beta, mat)
+// search is negamax with alpha-beta.
+func (s *searcher) search(pos *chess.Position, depth, ply, alpha, beta int) int {
+	if s.capped() {
+		return s.evaluate(pos)
+	}
+	if depth <= 0 {
+		return s.quiesce(pos, ply, alpha, beta)
 	}
 	s.nodes++
 	moves := s.ordered(pos, false)
@@ -159,7 +163,7 @@ func (s *searcher) search(pos *chess.Position, depth, ply, alpha, beta, mat int)
 		return s.noMoves(pos, ply)
 	}
 	for _, m := range moves {
-		score := -s.search(pos.Update(&m), depth-1, ply+1, -beta, -alpha, -(mat + s.gain(pos, &m)))
+		score := -s.search(pos.Update(&m), depth-1, ply+1, -beta, -alpha)
 		if score >= beta {
 			return score
 		}
@@ -168,19 +172,23 @@ func (s *searcher) search(pos *chess.Position, depth, ply, alpha, beta, mat int)
 	return alpha
 }
 
-// quiesce searches captures only, standing pat on the material.
-func (s *searcher) quiesce(pos *chess.Position, ply, alpha, beta, mat int) int {
+// quiesce searches captures only, standing pat on the static score.
+func (s *searcher) quiesce(pos *chess.Position, ply, alpha, beta int) int {
+	if s.capped() {
+		return s.evaluate(pos)
+	}
 	s.nodes++
-	legal := pos.ValidMoves()
-	if len(legal) == 0 {
+	moves := legal.Moves(pos)
+	if len(moves) == 0 {
 		return s.noMoves(pos, ply)
 	}
-	if mat >= beta || s.capped() || ply >= MaxPly {
-		return mat
+	stand := s.evaluate(pos)
+	if stand >= beta || ply >= MaxPly {
+		return stand
 	}
-	alpha = max(alpha, mat)
-	for _, m := range s.order(pos, legal, true) {
-		score := -s.quiesce(pos.Update(&m), ply+1, -beta, -alpha, -(mat + s.gain(pos, &m)))
+	alpha = max(alpha, stand)
+	for _, m := range s.order(pos, moves, true) {
+		score := -s.quiesce(pos.Update(&m), ply+1, -beta, -alpha)
 		if score >= beta {
 			return score
 		}
@@ -201,7 +209,7 @@ func (s *searcher) noMoves(pos *chess.Position, ply int) int {
 // ordered is pos's legal moves in search order; captures only when
 // captures is set.
 func (s *searcher) ordered(pos *chess.Position, captures bool) []chess.Move {
-	return s.order(pos, pos.ValidMoves(), captures)
+	return s.order(pos, legal.Moves(pos), captures)
 }
 
 // order sorts moves (pos's, a fresh slice) captures first, most valuable
@@ -249,23 +257,9 @@ func rank(t chess.PieceType) int {
 
 func isCapture(m *chess.Move) bool { return m.HasTag(chess.Capture) || m.HasTag(chess.EnPassant) }
 
-// gain is the material m wins for the side that plays it in pos.
-func (s *searcher) gain(pos *chess.Position, m *chess.Move) int {
-	g := 0
-	switch {
-	case m.HasTag(chess.EnPassant):
-		g = s.p.Pawn
-	case m.HasTag(chess.Capture):
-		g = s.p.value(pos.Board().Piece(m.S2()).Type())
-	}
-	if m.Promo() != chess.NoPieceType {
-		g += s.p.value(m.Promo()) - s.p.Pawn
-	}
-	return g
-}
-
-// material is the side to move's material less the opponent's.
-func (s *searcher) material(pos *chess.Position) int {
+// evaluate is the side to move's material and bonuses less the
+// opponent's.
+func (s *searcher) evaluate(pos *chess.Position) int {
 	b := pos.Board()
 	sum := 0
 	for sq := chess.A1; sq <= chess.H8; sq++ {
@@ -273,11 +267,51 @@ func (s *searcher) material(pos *chess.Position) int {
 		if pc == chess.NoPiece {
 			continue
 		}
-		v := s.p.value(pc.Type())
+		v := s.p.value(pc.Type()) + bonus(pc, sq)
 		if pc.Color() != pos.Turn() {
 			v = -v
 		}
 		sum += v
 	}
 	return sum
+}
+
+// MaxBonus bounds a piece's positional bonus, in centipawns.
+const MaxBonus = 60
+
+// bonus is a piece's fixed positional bonus on sq, from its own side:
+// pawns by how far they have come (and centre pawns a little more),
+// knights and bishops by how near the centre they stand, rooks on the
+// seventh rank. Kings and queens have none.
+func bonus(pc chess.Piece, sq chess.Square) int {
+	f, r := int(sq.File()), int(sq.Rank())
+	if pc.Color() == chess.Black {
+		r = 7 - r
+	}
+	// centre is 3 on the four centre squares, 0 on the rim.
+	centre := 3 - max(abs(2*f-7), abs(2*r-7))/2
+	switch pc.Type() {
+	case chess.Pawn:
+		b := [8]int{0, 0, 5, 10, 20, 30, MaxBonus, 0}[r]
+		if (f == 3 || f == 4) && r >= 2 && r <= 4 {
+			b += 10
+		}
+		return b
+	case chess.Knight:
+		return 10*centre - 15
+	case chess.Bishop:
+		return 5 * centre
+	case chess.Rook:
+		if r == 6 {
+			return 10
+		}
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
