@@ -213,11 +213,18 @@ func (e *engine) position(f []string) error {
 	return nil
 }
 
-// play plays move s (UCI) in pos if it is legal.
+// play plays move s (UCI) in pos if it is legal. The move played is
+// decoded afresh, not taken from ValidMoves: the library's v2.3.2 tags
+// an under-promotion with the queen's check (fitness/chess/internal/legal
+// says how), and Update trusts the tag.
 func play(pos *chess.Position, s string) (*chess.Position, bool) {
 	for _, m := range pos.ValidMoves() {
 		if uciNotation.Encode(pos, &m) == s {
-			return pos.Update(&m), true
+			fresh, err := uciNotation.Decode(pos, s)
+			if err != nil {
+				return nil, false
+			}
+			return pos.Update(fresh), true
 		}
 	}
 	return nil, false
