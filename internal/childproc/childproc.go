@@ -38,11 +38,19 @@ type Cmd struct {
 	Args []string // its argv, Args[0] as the user wrote it
 	Dir  string   // its working directory; "" is evotune's
 	Env  []string // KEY=VALUE pairs added to evotune's environment
-	// Stderr, if set, is called with each line the child writes to its
-	// stderr, escaped (printable.Line) and without its newline, from the
-	// one goroutine that reads them. A line longer than 16 KiB comes in
-	// pieces. Tail keeps the last lines whether or not Stderr is set.
-	Stderr func(line string)
+	// Stderr, if set, receives the lines the child writes to its
+	// stderr. Tail keeps the last lines whether or not it is set.
+	Stderr StderrSink
+}
+
+// StderrSink receives a child's stderr lines, from the one goroutine
+// that reads them: Line for each line, escaped (printable.Line) and
+// without its newline (a line longer than 16 KiB comes in pieces), then
+// End once when its stderr ends: before Kill returns, unless a process
+// that left the child's group holds the pipe open, then just after.
+type StderrSink interface {
+	Line(pid int, line string)
+	End(pid int)
 }
 
 // Proc is a running child. Its methods are safe for concurrent use.
@@ -174,16 +182,19 @@ func ReadLine(r *bufio.Reader, limit int) ([]byte, error) {
 
 // forward reads stderr line by line, keeps the tail and hands each line
 // to to, if set.
-func (p *Proc) forward(to func(string)) {
+func (p *Proc) forward(to StderrSink) {
 	defer close(p.stderrDone)
+	if to != nil {
+		defer to.End(p.pid)
+	}
 	r := bufio.NewReaderSize(p.stderr, 16<<10)
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
-			s := printable.Line(string(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))))
+			s := printable.Line(string(bytes.TrimSuffix(line, []byte("\n")))) // a "\r" is kept, escaped
 			p.keep(s)
 			if to != nil {
-				to(s)
+				to.Line(p.pid, s)
 			}
 		}
 		if err != nil && err != bufio.ErrBufferFull {

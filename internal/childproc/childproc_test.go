@@ -66,7 +66,17 @@ func helper(mode string) {
 	}
 }
 
-func start(t *testing.T, mode string, stderr func(string)) *Proc {
+// sink collects stderr lines.
+type sink struct {
+	lines chan string
+	ended chan int
+}
+
+func newSink() *sink                      { return &sink{make(chan string, 100), make(chan int, 1)} }
+func (s *sink) Line(pid int, line string) { s.lines <- line }
+func (s *sink) End(pid int)               { s.ended <- pid }
+
+func start(t *testing.T, mode string, stderr StderrSink) *Proc {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -181,8 +191,8 @@ func TestPartialLine(t *testing.T) {
 }
 
 func TestStderrTailAndExit(t *testing.T) {
-	seen := make(chan string, 100)
-	p := start(t, "stderr", func(s string) { seen <- s })
+	seen := newSink()
+	p := start(t, "stderr", seen)
 	if l, err := newLines(p, 100).next(t); !errors.Is(err, ErrClosed) {
 		t.Fatalf("got %q, %v from a child that writes no stdout", l, err)
 	}
@@ -194,8 +204,16 @@ func TestStderrTailAndExit(t *testing.T) {
 	if len(tail) != TailLines || tail[0] != "line 2" || tail[TailLines-1] != "line 11" {
 		t.Errorf("tail %q, want lines 2 to 11", tail)
 	}
-	if first := <-seen; first != `\x1b[31mred` {
+	if first := <-seen.lines; first != `\x1b[31mred` {
 		t.Errorf("first stderr line handed on as %q, want it escaped", first)
+	}
+	select {
+	case pid := <-seen.ended:
+		if pid != p.Pid() {
+			t.Errorf("End(%d), want the child's pid %d", pid, p.Pid())
+		}
+	default:
+		t.Error("Kill returned before the sink heard the end of stderr")
 	}
 }
 

@@ -56,7 +56,7 @@ func (e *startError) Unwrap() error { return e.err }
 // an option line that does not parse is kept in info.Unparsed. Its
 // error is a *startError, or a *fitness.FaultError for a process that
 // started but failed the handshake.
-func dial(ctx context.Context, d *Definition, name string, stderr func(string)) (*conn, EngineInfo, error) {
+func dial(ctx context.Context, d *Definition, name string, stderr childproc.StderrSink) (*conn, EngineInfo, error) {
 	path, err := childproc.LookPath(d.Command[0], d.Dir)
 	if err != nil {
 		return nil, EngineInfo{}, &startError{err}

@@ -17,6 +17,7 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/chess"
 	"github.com/evotune/evotune/genome"
+	"github.com/evotune/evotune/internal/childproc"
 	"github.com/evotune/evotune/internal/english"
 	"github.com/evotune/evotune/internal/printable"
 )
@@ -48,7 +49,8 @@ type Definition struct {
 	// defaults.
 	Timeouts Timeouts
 	// Stderr receives the engine's stderr, each line prefixed with the
-	// player's name, up to MaxStderrLines lines in all; nil discards it.
+	// player's name and the process's pid ("[uci:dev pid 123] "), up to
+	// MaxStderrLines lines in all; nil discards it.
 	Stderr io.Writer
 }
 
@@ -359,7 +361,7 @@ func New(ctx context.Context, d Definition) (*Engine, error) {
 	d.Command = slices.Clone(d.Command)
 	e := &Engine{def: d, name: name, live: map[*conn]bool{}}
 	if d.Stderr != nil {
-		e.stderr = &stderrSink{w: d.Stderr, prefix: "[" + name + "] "}
+		e.stderr = &stderrSink{w: d.Stderr, name: name}
 	}
 	c, info, err := e.dial(ctx)
 	if err != nil {
@@ -390,9 +392,9 @@ func New(ctx context.Context, d Definition) (*Engine, error) {
 
 // dial starts a process of the engine and runs the handshake.
 func (e *Engine) dial(ctx context.Context) (*conn, EngineInfo, error) {
-	var stderr func(string)
+	var stderr childproc.StderrSink
 	if e.stderr != nil {
-		stderr = e.stderr.line
+		stderr = e.stderr
 	}
 	c, info, err := dial(ctx, &e.def, e.name, stderr)
 	if c != nil {
@@ -628,30 +630,36 @@ func (e *Engine) release(c *conn, fault *fitness.FaultError, moved bool) {
 }
 
 // stderrSink writes the stderr lines of an engine's processes to one
-// writer, within MaxStderrLines lines in all.
+// writer, each prefixed with the player's name and the process's pid
+// ("[uci:dev pid 123] "), within MaxStderrLines lines in all.
 type stderrSink struct {
 	mu      sync.Mutex
 	w       io.Writer
-	prefix  string
+	name    string // the player's
 	lines   int
 	dropped int
 }
 
-func (s *stderrSink) line(l string) {
+// Line writes a line of process pid's stderr.
+func (s *stderrSink) Line(pid int, l string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.lines < MaxStderrLines:
 		s.lines++
-		io.WriteString(s.w, s.prefix+l+"\n")
+		io.WriteString(s.w, "["+s.name+" pid "+strconv.Itoa(pid)+"] "+l+"\n")
 	case s.dropped == 0:
 		s.dropped++
-		io.WriteString(s.w, s.prefix+fmt.Sprintf("stderr: more than %d lines; the rest is dropped\n", MaxStderrLines))
+		fmt.Fprintf(s.w, "[%s] stderr: more than %d lines from its processes; the rest is dropped\n", s.name, MaxStderrLines)
 	default:
 		s.dropped++
 	}
 }
 
+// End is the end of a process's stderr: nothing to say.
+func (s *stderrSink) End(int) {}
+
+// close says how many lines were dropped.
 func (s *stderrSink) close() {
 	if s == nil {
 		return
@@ -659,7 +667,7 @@ func (s *stderrSink) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dropped > 0 {
-		io.WriteString(s.w, s.prefix+fmt.Sprintf("stderr: %d lines dropped\n", s.dropped))
+		fmt.Fprintf(s.w, "[%s] stderr: %d lines dropped\n", s.name, s.dropped)
 		s.dropped = 0
 	}
 }

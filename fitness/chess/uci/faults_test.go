@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -121,6 +122,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// withoutPids drops the pids of an engine's stderr lines.
+func withoutPids(s string) string {
+	return regexp.MustCompile(` pid [0-9]+\]`).ReplaceAllString(s, "]")
+}
+
 // TestOptionsSentBeforeEachGame: a process reused by another player is
 // sent that player's values before its game, and Threads goes first.
 func TestOptionsSentBeforeEachGame(t *testing.T) {
@@ -158,7 +164,7 @@ func TestOptionsSentBeforeEachGame(t *testing.T) {
 	want := "[uci:script] set: Threads value 1\n[uci:script] set: Book value false\n" +
 		"[uci:script] set: Aggression value 120\n" + // the first game's
 		"[uci:script] set: Aggression value 50\n[uci:script] set: Style value Risky\n" // the second's; the third sends none
-	if got := log.String(); got != want {
+	if got := withoutPids(log.String()); got != want {
 		t.Errorf("stderr:\n%s\nwant\n%s", got, want)
 	}
 	if n := e.Processes(); n != 0 {
@@ -505,7 +511,34 @@ func TestScale(t *testing.T) {
 	}
 	s.End()
 	e.Close()
-	if got := log.String(); got != "[uci:script] set: Aggression value 123\n" {
+	if got := withoutPids(log.String()); got != "[uci:script] set: Aggression value 123\n" {
 		t.Errorf("sent %q, want Aggression 123", got)
+	}
+}
+
+// TestStderrBounded: an engine's stderr reaches the log escaped and
+// within MaxStderrLines lines, the rest dropped and counted.
+func TestStderrBounded(t *testing.T) {
+	d := scriptDef(t, "stderr-flood")
+	var log syncBuffer
+	d.Stderr = &log
+	e := newEngine(t, d)
+	s, err := defaultPlayer(t, e).NewSeat(context.Background(), 1, chess.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Move(context.Background(), chess.Position{StartFEN: uci.StartFEN}); err != nil {
+		t.Fatal(err)
+	}
+	s.End()
+	e.Close()
+	lines := strings.Split(strings.TrimSuffix(withoutPids(log.String()), "\n"), "\n")
+	want := []string{
+		`[uci:script] noise 9999\x1b[2J`,
+		"[uci:script] stderr: more than 10000 lines from its processes; the rest is dropped",
+		"[uci:script] stderr: 50 lines dropped",
+	}
+	if len(lines) != uci.MaxStderrLines+2 || strings.Join(lines[len(lines)-3:], "\n") != strings.Join(want, "\n") {
+		t.Errorf("%d lines ending\n%s\nwant %d ending\n%s", len(lines), strings.Join(lines[max(0, len(lines)-3):], "\n"), uci.MaxStderrLines+2, strings.Join(want, "\n"))
 	}
 }

@@ -98,6 +98,13 @@ func scripted(script string) {
 			case has("silent-nodes"):
 				say("info depth 1 score cp 5")
 				say("bestmove e2e4")
+			case has("stderr-flood"):
+				w := bufio.NewWriter(os.Stderr)
+				for i := range uci.MaxStderrLines + 50 {
+					fmt.Fprintf(w, "noise %d\x1b[2J\n", i)
+				}
+				w.Flush()
+				say("bestmove e2e4")
 			case has("slow-move"):
 				time.Sleep(400 * time.Millisecond)
 				say("bestmove e2e4")
