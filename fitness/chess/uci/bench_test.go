@@ -2,6 +2,7 @@ package uci_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -62,3 +63,42 @@ func BenchmarkMoveTogaDepth3(b *testing.B) { benchMoves(b, togaDef(b)) }
 
 // BenchmarkMoveFixture: the fixture engine (examples/tinyuci) at depth 2.
 func BenchmarkMoveFixture(b *testing.B) { benchMoves(b, fixtureDef(b, "fixture")) }
+
+// benchGames plays b.N games of the engine against itself (seat-swapped
+// pairs from seeds 1, 2, ...) on workers workers. engine-share is the
+// share of the games' wall time spent waiting for the engine's answers
+// (readyok and bestmove: the engine's time plus the pipes'), summed over
+// the workers' seats and divided by workers; evotune-cpu-us/ply is the
+// CPU time of evotune's process (client and referee) per ply.
+func benchGames(b *testing.B, d uci.Definition, workers int) {
+	e, err := uci.New(context.Background(), d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	p := defaultPlayer(b, e)
+	playMatch(b, p, p, 1, workers) // every process started
+	b.ResetTimer()
+	waited0, cpu0, begin := e.Waited(), cputime.Process(), time.Now()
+	recs := playMatch(b, p, p, (b.N+1)/2, workers)
+	wall, cpu, waited := time.Since(begin), cputime.Process()-cpu0, e.Waited()-waited0
+	b.StopTimer()
+	plies := 0
+	for _, r := range recs {
+		plies += len(r.moves) - openingPlies
+	}
+	b.ReportMetric(float64(plies)/float64(len(recs)), "plies/game")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(plies), "evotune-cpu-us/ply")
+	b.ReportMetric(waited.Seconds()/float64(workers)/wall.Seconds(), "engine-share")
+	b.ReportMetric(float64(len(recs))/wall.Seconds(), "games/s")
+}
+
+// BenchmarkGameStockfish1000: Stockfish at go nodes 1000 against itself.
+func BenchmarkGameStockfish1000(b *testing.B) {
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) { benchGames(b, stockfishDef(b), w) })
+	}
+}
+
+// BenchmarkGameFixture: the fixture engine at depth 1 against itself.
+func BenchmarkGameFixture(b *testing.B) { benchGames(b, fixtureDef(b, "fixture"), 1) }
