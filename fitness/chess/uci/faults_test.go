@@ -542,3 +542,58 @@ func TestStderrBounded(t *testing.T) {
 		t.Errorf("%d lines ending\n%s\nwant %d ending\n%s", len(lines), strings.Join(lines[max(0, len(lines)-3):], "\n"), uci.MaxStderrLines+2, strings.Join(want, "\n"))
 	}
 }
+
+// TestClock: under a clock, each go says both sides' time left: this
+// seat's charged with its moves' time and given its increment, the
+// control's time again after its moves, the opponent's charged with the
+// time between this seat's moves; a game's own clocks, when it gives
+// them, are sent as they are.
+func TestClock(t *testing.T) {
+	d := scriptDef(t, "log-go")
+	d.Limit = uci.Limit{TC: uci.TC{Moves: 2, Base: 10000, Inc: 100}}
+	var log syncBuffer
+	d.Stderr = &log
+	e := newEngine(t, d)
+	s, err := defaultPlayer(t, e).NewSeat(context.Background(), 1, chess.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := chess.Position{StartFEN: uci.StartFEN}
+	for i := range 3 {
+		if _, err := s.Move(context.Background(), pos); err != nil {
+			t.Fatal(err)
+		}
+		pos.Moves = append(pos.Moves, "e2e4", "e7e5")
+		if i == 0 {
+			time.Sleep(300 * time.Millisecond) // the opponent thinks
+		}
+	}
+	given := &chess.Clock{Time: [2]int64{1234, 5678}, Inc: [2]int64{10, 20}, MovesToGo: 7}
+	pos.Clock = given
+	if _, err := s.Move(context.Background(), pos); err != nil {
+		t.Fatal(err)
+	}
+	s.End()
+	e.Close()
+	var gos [][6]int64 // wtime btime winc binc movestogo
+	for _, l := range strings.Split(strings.TrimSpace(withoutPids(log.String())), "\n") {
+		var g [6]int64
+		if _, err := fmt.Sscanf(l, "[uci:script] go wtime %d btime %d winc %d binc %d movestogo %d", &g[0], &g[1], &g[2], &g[3], &g[4]); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		gos = append(gos, g)
+	}
+	if len(gos) != 4 {
+		t.Fatalf("%d go commands, want 4", len(gos))
+	}
+	check := func(what string, ok bool) {
+		if !ok {
+			t.Errorf("%s: go commands %v", what, gos)
+		}
+	}
+	check("the first: the control's time, its increment, two moves to go", gos[0] == [6]int64{10000, 10000, 100, 100, 2})
+	check("the second: White charged, given its increment, one move to go", gos[1][0] <= 10100 && gos[1][0] > 9000 && gos[1][4] == 1)
+	check("the second: Black charged with the 300 ms between White's moves", gos[1][1] <= 10100-300 && gos[1][1] > 5000)
+	check("the third: the next control's time added", gos[2][0] > 19000 && gos[2][0] <= 20200 && gos[2][4] == 2)
+	check("the fourth: the game's clocks", gos[3] == [6]int64{1234, 5678, 10, 20, 7})
+}

@@ -78,6 +78,9 @@ func scripted(script string) {
 			}
 			say("readyok")
 		case "go":
+			if has("log-go") {
+				fmt.Fprintln(os.Stderr, strings.Join(f, " "))
+			}
 			switch {
 			case has("crash-on-go"):
 				fmt.Fprintln(os.Stderr, "panic: the search fell over")
