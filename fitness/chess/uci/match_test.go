@@ -235,3 +235,26 @@ func TestNoProcessOutlivesClose(t *testing.T) {
 		waitGone(t, pid)
 	}
 }
+
+// TestPositionFromFEN: a game from another start is sent as position
+// fen ... moves ...: the fixture finds the mate there.
+func TestPositionFromFEN(t *testing.T) {
+	e := newEngine(t, fixtureDef(t, "tiny", opt("Focus", ucitest.Optimum)))
+	s, err := defaultPlayer(t, e).NewSeat(context.Background(), 1, chess.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End()
+	for _, tc := range []struct {
+		pos  chess.Position
+		want string
+	}{
+		{chess.Position{StartFEN: "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"}, "a1a8"},
+		{chess.Position{StartFEN: "6k1/5ppp/8/8/8/8/5PPP/1R4K1 b - - 0 1", Moves: []string{"g8h8", "b1b2", "h8g8"}}, "b2b8"},
+	} {
+		r, err := s.Move(context.Background(), tc.pos)
+		if err != nil || r.Move != tc.want || r.Mate != 1 {
+			t.Errorf("%s moves %v: %+v, %v; want the mate %s", tc.pos.StartFEN, tc.pos.Moves, r, err, tc.want)
+		}
+	}
+}
