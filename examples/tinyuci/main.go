@@ -258,7 +258,7 @@ func (e *engine) startFEN() string {
 
 // think answers `go`.
 func (e *engine) think(f []string) {
-	depth, nodes := 2, int64(0)
+	depth, nodes := 1, int64(0) // depth 1 without go depth (go nodes searches 2 deep, to its cap)
 	for i := 0; i+1 < len(f); i++ {
 		n, err := strconv.ParseInt(f[i+1], 10, 64)
 		if err != nil {
@@ -268,7 +268,7 @@ func (e *engine) think(f []string) {
 		case "depth":
 			depth = int(n)
 		case "nodes":
-			nodes = n
+			depth, nodes = 2, n
 		}
 	}
 	switch {

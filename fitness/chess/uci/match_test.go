@@ -2,6 +2,7 @@ package uci_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 // fixtureDef is a definition of the fixture engine, examples/tinyuci.
 func fixtureDef(t testing.TB, name string, options ...uci.SetOption) uci.Definition {
-	return uci.Definition{Name: name, Command: []string{ucitest.Build(t)}, Options: options, Limit: uci.Limit{Depth: 1}}
+	return uci.Definition{Name: name, Command: []string{ucitest.Build(t)}, Options: options, Limit: uci.Limit{Nodes: 40}}
 }
 
 func opt(name string, value int) uci.SetOption {
@@ -65,11 +66,11 @@ func TestFixtureFaultsCounted(t *testing.T) {
 		every  int
 		edit   func(*uci.Definition)
 	}{
-		{"crash", []uci.SetOption{opt("Crash Ply", ply)}, fitness.FaultCrash, 40, 3, nil},
-		{"illegal", []uci.SetOption{opt("Illegal Ply", ply)}, fitness.FaultIllegal, 40, 3, nil},
-		{"garbage", []uci.SetOption{opt("Garbage Ply", ply)}, fitness.FaultGarbage, 40, 3, nil},
+		{"crash", []uci.SetOption{opt("Crash Ply", ply)}, fitness.FaultCrash, 24, 3, nil},
+		{"illegal", []uci.SetOption{opt("Illegal Ply", ply)}, fitness.FaultIllegal, 24, 3, nil},
+		{"garbage", []uci.SetOption{opt("Garbage Ply", ply)}, fitness.FaultGarbage, 24, 3, nil},
 		{"hang", []uci.SetOption{opt("Hang Ply", ply)}, fitness.FaultStall, 14, 3, func(d *uci.Definition) { d.Timeouts.Move = time.Second }},
-		{"slow on the clock", []uci.SetOption{opt("Slow Ply", ply), opt("Slow Ms", 2300)}, fitness.FaultTime, 14, 3,
+		{"slow on the clock", []uci.SetOption{opt("Slow Ply", ply), opt("Slow Ms", 2200)}, fitness.FaultTime, 8, 3,
 			func(d *uci.Definition) { d.Limit = uci.Limit{TC: uci.TC{Base: 2000}} }},
 	}
 	for _, tc := range tests {
@@ -134,17 +135,21 @@ func TestFixturePlanted(t *testing.T) {
 	}
 }
 
+// replayPairs is the seat-swapped pairs TestReplays plays of each
+// engine: go test -run TestReplays -args -replay-pairs 25 plays the
+// 50-game matches docs/engines.md quotes.
+var replayPairs = flag.Int("replay-pairs", 8, "seat-swapped pairs of each engine's match in TestReplays")
+
 // TestReplays: at a fixed limit, a match replays move for move at 1 and
 // 2 workers (processes reused in another order).
 func TestReplays(t *testing.T) {
 	tests := []struct {
-		name  string
-		def   func(testing.TB) uci.Definition
-		pairs int
+		name string
+		def  func(testing.TB) uci.Definition
 	}{
-		{"fixture", func(t testing.TB) uci.Definition { return fixtureDef(t, "fixture") }, 25},
-		{"stockfish at 1000 nodes", stockfishDef, 25},
-		{"toga at depth 3", togaDef, 25},
+		{"fixture", func(t testing.TB) uci.Definition { return fixtureDef(t, "fixture") }},
+		{"stockfish at 1000 nodes", stockfishDef},
+		{"toga at depth 3", togaDef},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,7 +160,7 @@ func TestReplays(t *testing.T) {
 			for i, workers := range []int{1, 2} {
 				e := newEngine(t, tc.def(t))
 				p := defaultPlayer(t, e)
-				runs[i] = playMatch(t, p, p, tc.pairs, workers)
+				runs[i] = playMatch(t, p, p, *replayPairs, workers)
 				e.Close()
 			}
 			for g := range runs[0] {
@@ -239,7 +244,9 @@ func TestNoProcessOutlivesClose(t *testing.T) {
 // TestPositionFromFEN: a game from another start is sent as position
 // fen ... moves ...: the fixture finds the mate there.
 func TestPositionFromFEN(t *testing.T) {
-	e := newEngine(t, fixtureDef(t, "tiny", opt("Focus", ucitest.Optimum)))
+	d := fixtureDef(t, "tiny", opt("Focus", ucitest.Optimum))
+	d.Limit = uci.Limit{Depth: 1}
+	e := newEngine(t, d)
 	s, err := defaultPlayer(t, e).NewSeat(context.Background(), 1, chess.White)
 	if err != nil {
 		t.Fatal(err)

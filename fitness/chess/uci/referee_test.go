@@ -28,7 +28,7 @@ type record struct {
 }
 
 // maxPlies ends a game as a draw.
-const maxPlies = 120
+const maxPlies = 100
 
 // openingPlies is the random legal plies each game opens with.
 const openingPlies = 4
