@@ -2,7 +2,9 @@
 // examples: the search of the built-in player "tiny" (package
 // fitness/chess/tiny: alpha-beta with captures-only quiescence over
 // material) behind the UCI protocol, with its piece values as spin
-// options, one knob with a planted optimum, and fault injectors.
+// options, one knob with a planted optimum, and fault injectors. It
+// honours go depth N (N plies) and go nodes N (2 plies within N nodes);
+// under movetime or a clock it searches 1 ply.
 //
 // The planted optimum: with Focus at 70 it always plays its search's
 // move; at any other value it plays a random legal move instead with
