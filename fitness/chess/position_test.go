@@ -1,6 +1,7 @@
 package chess
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -228,5 +229,37 @@ func TestReplay(t *testing.T) {
 	}
 	if _, err := Replay("8/8/8/8/8/8/8/8 w - - 0 1", nil); err == nil || !strings.Contains(err.Error(), "start position") {
 		t.Fatalf("an empty board: %v", err)
+	}
+}
+
+// TestParseConcurrently reads FENs and PGN books from many goroutines at
+// once: the library's FEN reader shares a buffer between calls, so under
+// the race detector this fails unless every read holds fenMu.
+func TestParseConcurrently(t *testing.T) {
+	fens := []string{StartFEN, kiwipete, perft3, perft4, perft5}
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			var err error
+			for k := range 20 {
+				fen := fens[(i+k)%len(fens)]
+				var pos *lib.Position
+				if pos, err = ParseFEN(fen); err == nil && pos.String() != fen {
+					err = fmt.Errorf("%s read as %s", fen, pos)
+				}
+				if err == nil {
+					_, err = ParseBook("b.pgn", []byte("[FEN \""+kiwipete+"\"]\n\n1. O-O *\n"), 0)
+				}
+				if err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }

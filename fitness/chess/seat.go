@@ -61,6 +61,8 @@ type Reply struct {
 
 // A Seat plays one side of one game. The game calls Move for each of the
 // side's moves and End once when the game is over, whatever the cause.
+// pos.Moves is the referee's own record: a seat reads it and does not
+// change it (appending is safe: the slice has no room to grow).
 // A seat that returns a *fitness.FaultError loses the game for its side
 // (counted by kind); any other error stops the game with that error.
 type Seat interface {
