@@ -32,6 +32,13 @@
 //	fitness/battleship   \
 //	fitness/hadron        > games: rules, players, searches
 //	fitness/mnk          /
+//	fitness/chess        chess refereed by evotune: the seat contract every
+//	                     chess player plays through (built-in or a UCI
+//	                     engine), the referee, openings, adjudication,
+//	                     records and PGN, perft; rules from
+//	                     github.com/corentings/chess/v2
+//	fitness/chess/tiny   the small search of the built-in player tiny and
+//	                     the fixture UCI engine
 //	fitness/external     games played by outside programs over the
 //	                     player protocol (docs/protocol.md)
 //	fitness/chess/uci    UCI engines as chess players: evotune's own UCI

@@ -3,6 +3,7 @@ package chess
 import (
 	"context"
 
+	lib "github.com/corentings/chess/v2"
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -25,10 +26,16 @@ type Position struct {
 	// increment in milliseconds, and the moves to the next time control
 	// (0: none). nil at fixed nodes, depth or move time.
 	Clock *Clock
+
+	// board is the referee's position after Moves, so that a built-in
+	// seat need not replay the game every move; nil in a Position built
+	// elsewhere. A seat reads it and never keeps it past Move.
+	board *lib.Position
 }
 
 // Clock is the state of a game's clocks, as `go wtime ... btime ...`
-// sends it.
+// sends it. Time can fall below zero: the seat of a side that overran
+// its clock by more than its margin returns a FaultTime.
 type Clock struct {
 	Time      [2]int64 // ms left, by Color
 	Inc       [2]int64 // ms added after each move, by Color
@@ -54,6 +61,8 @@ type Reply struct {
 
 // A Seat plays one side of one game. The game calls Move for each of the
 // side's moves and End once when the game is over, whatever the cause.
+// pos.Moves is the referee's own record: a seat reads it and does not
+// change it (appending is safe: the slice has no room to grow).
 // A seat that returns a *fitness.FaultError loses the game for its side
 // (counted by kind); any other error stops the game with that error.
 type Seat interface {
@@ -69,4 +78,25 @@ type SeatPlayer interface {
 	// Its error is a *fitness.FaultError when the process failed
 	// (crash, stall) before the game began: the game is its loss.
 	NewSeat(ctx context.Context, seed uint64, c Color) (Seat, error)
+}
+
+// TimeControl is a clock limit: Base milliseconds for every Moves moves
+// (Moves 0: for the whole game), and Inc milliseconds added after each
+// move. 40 moves in 10 s with 0.1 s a move is {40, 10000, 100}.
+type TimeControl struct {
+	Moves int
+	Base  int64
+	Inc   int64
+}
+
+// A ClockedPlayer is a SeatPlayer that may play under a clock (an engine
+// with a tc limit). When either player of a game reports a TimeControl,
+// the referee keeps both sides' clocks from it (a side without one has
+// none: Time and Inc 0) and passes them to both seats in Position.Clock:
+// after each move it takes the move's Reply.Elapsed from the mover's
+// time, adds its increment, and adds Base again once a period's Moves
+// moves are made. MovesToGo is the mover's moves left in its period.
+type ClockedPlayer interface {
+	SeatPlayer
+	TimeControl() (tc TimeControl, ok bool)
 }
