@@ -109,7 +109,7 @@ func TestGamesUCIRefuses(t *testing.T) {
 	}{
 		{"missing", []string{"games", "--uci", "/nonexistent/engine -x"},
 			"evotune games: uci: /nonexistent/engine -x: cannot start it: program /nonexistent/engine: stat /nonexistent/engine: no such file or directory"},
-		{"not UCI", []string{"games", "--uci", "/bin/true"}, "evotune games: uci: /bin/true: not a UCI engine: it exited with status 0"},
+		{"not UCI", []string{"games", "--uci", "/bin/true"}, "evotune games: uci: /bin/true: not a UCI engine: it exited with status 0 before uciok"},
 		{"empty", []string{"games", "--uci", ""}, `invalid value "" for --uci`},
 		{"with a game", []string{"games", "mnk", "--uci", "/bin/true"}, "--uci lists an engine's options; it takes no GAME"},
 		{"with --command", []string{"games", "--uci", "/bin/true", "--command", "/bin/true"}, "--uci and --command name two programs"},

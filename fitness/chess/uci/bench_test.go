@@ -85,7 +85,7 @@ func benchGames(b *testing.B, d uci.Definition, workers int) {
 	b.StopTimer()
 	plies := 0
 	for _, r := range recs {
-		plies += len(r.moves) - openingPlies
+		plies += len(r.Replies)
 	}
 	b.ReportMetric(float64(plies)/float64(len(recs)), "plies/game")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(plies), "evotune-cpu-us/ply")

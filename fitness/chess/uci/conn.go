@@ -69,7 +69,7 @@ func dial(ctx context.Context, d *Definition, name string, stderr childproc.Stde
 	c := &conn{name: name, p: p, r: bufio.NewReaderSize(p.Stdout(), 64<<10), cur: map[string]string{}, started: time.Now()}
 	var info EngineInfo
 	c.add("uci")
-	if err := c.flush(d.timeouts().Start); err != nil {
+	if err := c.flush(d.timeouts().Start, "uciok"); err != nil {
 		return nil, info, err
 	}
 	err = c.await(ctx, d.timeouts().Start, "uciok", func(k lineKind, line string) (bool, error) {
@@ -118,8 +118,9 @@ func (c *conn) add(parts ...string) {
 }
 
 // flush writes the queued lines in one write, which must finish within
-// timeout: an engine that stops reading its input stalls.
-func (c *conn) flush(timeout time.Duration) error {
+// timeout: an engine that stops reading its input stalls; one whose
+// input is closed crashed before what it was to answer.
+func (c *conn) flush(timeout time.Duration, what string) error {
 	if c.dead != nil {
 		return c.dead
 	}
@@ -133,8 +134,10 @@ func (c *conn) flush(timeout time.Duration) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return c.fail(fitness.FaultStall, fmt.Sprintf("it read none of its input for %v", timeout))
 	case errors.Is(err, syscall.EPIPE):
+		// Said as ended says it: which of the two sees the exit first
+		// is a matter of timing.
 		c.p.Kill()
-		return c.fail(fitness.FaultCrash, "it "+c.p.ExitText()+", its input closed")
+		return c.fail(fitness.FaultCrash, fmt.Sprintf("it %s before %s", c.p.ExitText(), what))
 	}
 	return c.fail(fitness.FaultCrash, "writing to it: "+err.Error())
 }
@@ -160,7 +163,7 @@ func (c *conn) setOption(o *Option, v string, force bool) {
 // ready sends what is queued and `isready`, and waits for `readyok`.
 func (c *conn) ready(ctx context.Context, timeout time.Duration) error {
 	c.add("isready")
-	if err := c.flush(timeout); err != nil {
+	if err := c.flush(timeout, "readyok"); err != nil {
 		return err
 	}
 	return c.await(ctx, timeout, "readyok", func(k lineKind, _ string) (bool, error) {
@@ -254,18 +257,30 @@ func (c *conn) kill() {
 	}
 }
 
+// timing is a move's time: under movetime or a clock, its budget in ms
+// (the clock's time left, which may be below zero) and the margin past
+// it within which a move is on time.
+type timing struct {
+	timed          bool
+	budget, margin int64
+}
+
 // search is one move: position, go, then info lines until bestmove.
 // The reply's Elapsed is from the write of `go` to the read of
-// `bestmove`. wait bounds the wait for bestmove; budget, when
-// positive, is the move's time in ms (the clock's, or movetime), past
-// which by more than margin the move is a time loss.
-func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait time.Duration, budget, margin int64) (chess.Reply, error) {
+// `bestmove`. wait bounds the wait for bestmove at a node or depth
+// limit; a timed move waits its budget and margin and a second more,
+// and one past its budget by more than its margin is a time loss.
+func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait time.Duration, t timing) (chess.Reply, error) {
+	if t.timed {
+		// A second more, so that a late answer is told from none.
+		wait = time.Duration(max(t.budget+t.margin, 0))*time.Millisecond + time.Second
+	}
 	c.buf = append(c.buf, position...)
 	c.buf = append(c.buf, '\n')
 	c.buf = append(c.buf, goCmd...)
 	c.buf = append(c.buf, '\n')
 	begin := time.Now()
-	if err := c.flush(wait); err != nil {
+	if err := c.flush(wait, "bestmove"); err != nil {
 		return chess.Reply{}, err
 	}
 	var r chess.Reply
@@ -309,11 +324,11 @@ func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait
 	r.Elapsed = elapsed.Milliseconds()
 	if err != nil {
 		var fe *fitness.FaultError
-		if budget > 0 && errors.As(err, &fe) && fe.Kind == fitness.FaultStall {
+		if t.timed && errors.As(err, &fe) && fe.Kind == fitness.FaultStall {
 			// No answer within the move's time and its margin: on a
 			// clock that is a loss on time, as fastchess scores it.
 			fe.Kind = fitness.FaultTime
-			fe.Detail = fmt.Sprintf("no bestmove within its %d ms and the margin of %d ms", budget, margin)
+			fe.Detail = fmt.Sprintf("no bestmove within its %d ms and the margin of %d ms", t.budget, t.margin)
 		}
 		return r, err
 	}
@@ -326,9 +341,9 @@ func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait
 			r.Depth = s.Depth
 		}
 	}
-	if budget > 0 && r.Elapsed > budget+margin {
+	if t.timed && r.Elapsed > t.budget+t.margin {
 		return r, &fitness.FaultError{Kind: fitness.FaultTime, Player: c.name,
-			Detail: fmt.Sprintf("its move took %d ms of its %d ms, past the margin of %d ms", r.Elapsed, budget, margin)}
+			Detail: fmt.Sprintf("its move took %d ms of its %d ms, past the margin of %d ms", r.Elapsed, t.budget, t.margin)}
 	}
 	return r, nil
 }
@@ -379,7 +394,8 @@ func positionCmd(b []byte, pos chess.Position) []byte {
 const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 // goCmd writes the go command of limit l; under a clock, the clocks
-// are ck's.
+// are ck's (a time below zero, after an overrun within the margin, is
+// sent as 0).
 func goCmd(l Limit, ck *chess.Clock) string {
 	switch {
 	case l.Nodes > 0:
@@ -389,7 +405,7 @@ func goCmd(l Limit, ck *chess.Clock) string {
 	case l.MoveTime > 0:
 		return "go movetime " + strconv.FormatInt(l.MoveTime, 10)
 	}
-	s := fmt.Sprintf("go wtime %d btime %d", ck.Time[chess.White], ck.Time[chess.Black])
+	s := fmt.Sprintf("go wtime %d btime %d", max(ck.Time[chess.White], 0), max(ck.Time[chess.Black], 0))
 	if ck.Inc[chess.White] > 0 || ck.Inc[chess.Black] > 0 {
 		s += fmt.Sprintf(" winc %d binc %d", ck.Inc[chess.White], ck.Inc[chess.Black])
 	}

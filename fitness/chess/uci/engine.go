@@ -672,4 +672,4 @@ func (s *stderrSink) close() {
 	}
 }
 
-var _ chess.SeatPlayer = (*Player)(nil)
+var _ chess.ClockedPlayer = (*Player)(nil)

@@ -3,7 +3,7 @@ package uci_test
 import (
 	"context"
 	"flag"
-	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,14 +36,15 @@ func defaultPlayer(t testing.TB, e *uci.Engine) *uci.Player {
 
 // playMatch plays pairs seat-swapped pairs of a against b on workers
 // workers: game 2i is (a, b, seed i), game 2i+1 (b, a, seed i).
-func playMatch(t testing.TB, a, b chess.SeatPlayer, pairs, workers int) []record {
+func playMatch(t testing.TB, a, b chess.SeatPlayer, pairs, workers int) []chess.Record {
 	t.Helper()
-	recs, err := fitness.Parallel(context.Background(), 2*pairs, workers, func(i int) (record, error) {
+	g := testGame(t)
+	recs, err := fitness.Parallel(context.Background(), 2*pairs, workers, func(i int) (chess.Record, error) {
 		seed := fitness.Derive(11, uint64(i/2))
 		if i%2 == 0 {
-			return playGame(context.Background(), a, b, seed)
+			return playGame(context.Background(), g, a, b, seed)
 		}
-		return playGame(context.Background(), b, a, seed)
+		return playGame(context.Background(), g, b, a, seed)
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -87,20 +88,20 @@ func TestFixtureFaultsCounted(t *testing.T) {
 			for i, r := range recs {
 				badSide := chess.Color(i % 2) // White in game 2i, Black in 2i+1
 				at := ply + (ply+int(badSide))%2
-				expect := len(r.moves) >= at && ucitest.Gate(uci.StartFEN, r.moves[:ply], tc.every)
+				expect := len(r.Moves) >= at && ucitest.Gate(r.StartFEN, r.Moves[:ply], tc.every)
 				if expect {
 					want[badSide]++
 				}
-				if r.fault != fitness.NoFault {
-					got[r.faulty]++
+				if fault(r) != fitness.NoFault {
+					got[r.FaultSide]++
 				}
 				switch {
-				case expect && (r.fault != tc.kind || r.faulty != badSide || len(r.moves) != at):
-					t.Errorf("game %d: %v; want a %v fault of %v at ply %d", i, r, tc.kind, badSide, at)
-				case !expect && r.fault != fitness.NoFault:
-					t.Errorf("game %d: %v; want no fault", i, r)
-				case expect && r.outcome != map[chess.Color]fitness.Outcome{chess.White: fitness.Loss, chess.Black: fitness.Win}[badSide]:
-					t.Errorf("game %d: the fault of %v scored %v for White", i, badSide, r.outcome)
+				case expect && (fault(r) != tc.kind || r.FaultSide != badSide || len(r.Moves) != at || r.Termination != chess.ByFault):
+					t.Errorf("game %d: %v %v, %d moves; want a %v fault of %v at ply %d", i, r.Termination, r.Fault, len(r.Moves), tc.kind, badSide, at)
+				case !expect && fault(r) != fitness.NoFault:
+					t.Errorf("game %d: %v; want no fault", i, r.Fault)
+				case expect && r.Outcome != map[chess.Color]fitness.Outcome{chess.White: fitness.Loss, chess.Black: fitness.Win}[badSide]:
+					t.Errorf("game %d: the fault of %v scored %v for White", i, badSide, r.Outcome)
 				}
 			}
 			if want[0]+want[1] < 3 || want[0]+want[1] == len(recs) {
@@ -122,7 +123,7 @@ func TestFixturePlanted(t *testing.T) {
 	recs := playMatch(t, defaultPlayer(t, best), defaultPlayer(t, off), 50, 2)
 	score := 0.0
 	for i, r := range recs {
-		s := r.outcome.Score()
+		s := r.Outcome.Score()
 		if i%2 == 1 {
 			s = 1 - s
 		}
@@ -156,7 +157,7 @@ func TestReplays(t *testing.T) {
 			if testing.Short() && tc.name != "fixture" {
 				t.Skip("-short: a real engine's match")
 			}
-			var runs [2][]record
+			var runs [2][]chess.Record
 			for i, workers := range []int{1, 2} {
 				e := newEngine(t, tc.def(t))
 				p := defaultPlayer(t, e)
@@ -164,12 +165,27 @@ func TestReplays(t *testing.T) {
 				e.Close()
 			}
 			for g := range runs[0] {
-				if a, b := fmt.Sprint(runs[0][g]), fmt.Sprint(runs[1][g]); a != b {
+				if a, b := replayText(t, runs[0][g]), replayText(t, runs[1][g]); a != b {
 					t.Errorf("game %d differs at 1 and 2 workers:\n%s\n%s", g, a, b)
 				}
 			}
 		})
 	}
+}
+
+// replayText is a game's PGN without the time each move took: the
+// whole of what a game that replays must repeat, byte for byte.
+func replayText(t testing.TB, r chess.Record) string {
+	t.Helper()
+	r.Replies = slices.Clone(r.Replies)
+	for i := range r.Replies {
+		r.Replies[i].Elapsed = 0
+	}
+	s, err := r.PGN()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestFixtureSetup: the fixture's start-up failures are refused in one

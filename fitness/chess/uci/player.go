@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/chess"
@@ -141,14 +140,7 @@ func (p *Player) NewSeat(ctx context.Context, seed uint64, side chess.Color) (ch
 		}
 		return nil, err
 	}
-	s := &seat{p: p, c: c, side: side}
-	if !p.limit.TC.IsZero() {
-		tc := p.limit.TC
-		s.clock = chess.Clock{Time: [2]int64{tc.Base, tc.Base}, Inc: [2]int64{tc.Inc, tc.Inc}, MovesToGo: tc.Moves}
-		s.left = [2]int{tc.Moves, tc.Moves}
-		s.last = time.Now()
-	}
-	return s, nil
+	return &seat{p: p, c: c, side: side}, nil
 }
 
 // seat is one game of a player on one process.
@@ -160,17 +152,20 @@ type seat struct {
 	moved bool
 	ended bool
 	buf   []byte
-
-	// Under a clock: both sides' clocks as this seat keeps them (the
-	// opponent's charged with the wall time between this seat's moves,
-	// when the game does not say), the moves left to each side's next
-	// control, and when this seat last answered.
-	clock chess.Clock
-	left  [2]int
-	last  time.Time
 }
 
-// Move asks the engine for its move in pos.
+// TimeControl is the player's clock, if it plays under one: the
+// referee keeps both sides' clocks from it and tells each seat both
+// (chess.ClockedPlayer).
+func (p *Player) TimeControl() (chess.TimeControl, bool) {
+	tc := p.limit.TC
+	return chess.TimeControl{Moves: tc.Moves, Base: tc.Base, Inc: tc.Inc}, !tc.IsZero()
+}
+
+// Move asks the engine for its move in pos. Under a clock, pos.Clock
+// holds both sides' time left, as the referee keeps it (which may be
+// below zero after an overrun within the margin); a move past this
+// side's time by more than the margin is a FaultTime.
 func (s *seat) Move(ctx context.Context, pos chess.Position) (chess.Reply, error) {
 	if s.fault != nil {
 		return chess.Reply{}, s.fault
@@ -179,27 +174,18 @@ func (s *seat) Move(ctx context.Context, pos chess.Position) (chess.Reply, error
 		return chess.Reply{}, errors.New("uci: Move after End")
 	}
 	l := s.p.limit
-	wait := s.p.e.def.timeouts().Move
-	var budget, margin int64
-	var ck *chess.Clock
+	var t timing
 	switch {
 	case l.MoveTime > 0:
-		budget, margin = l.MoveTime, l.margin()
+		t = timing{timed: true, budget: l.MoveTime, margin: l.margin()}
 	case !l.TC.IsZero():
-		s.chargeOpponent(pos)
-		ck = &s.clock
-		if pos.Clock != nil {
-			ck = pos.Clock
+		if pos.Clock == nil {
+			return chess.Reply{}, fmt.Errorf("uci: %s plays under a clock (%v), and the game keeps none", s.p.e.name, l.TC)
 		}
-		budget, margin = ck.Time[s.side], l.margin()
-	}
-	if budget > 0 {
-		// Wait for the move's time, its margin and a second more, so
-		// that a late answer is told from none.
-		wait = time.Duration(budget+margin)*time.Millisecond + time.Second
+		t = timing{timed: true, budget: pos.Clock.Time[s.side], margin: l.margin()}
 	}
 	s.buf = positionCmd(s.buf, pos)
-	r, err := s.c.search(ctx, string(s.buf), goCmd(l, ck), l, wait, budget, margin)
+	r, err := s.c.search(ctx, string(s.buf), goCmd(l, pos.Clock), l, s.p.e.def.timeouts().Move, t)
 	if err != nil {
 		var fe *fitness.FaultError
 		if errors.As(err, &fe) {
@@ -208,35 +194,7 @@ func (s *seat) Move(ctx context.Context, pos chess.Position) (chess.Reply, error
 		return r, err
 	}
 	s.moved = true
-	if !l.TC.IsZero() {
-		s.charge(s.side, r.Elapsed)
-		s.last = time.Now()
-	}
 	return r, nil
-}
-
-// charge takes ms off side's clock, then adds its increment and, at the
-// end of a control, its next period.
-func (s *seat) charge(side chess.Color, ms int64) {
-	tc := s.p.limit.TC
-	s.clock.Time[side] = max(s.clock.Time[side]-ms, 0) + tc.Inc
-	if tc.Moves > 0 {
-		if s.left[side]--; s.left[side] == 0 {
-			s.left[side] = tc.Moves
-			s.clock.Time[side] += tc.Base
-		}
-		s.clock.MovesToGo = s.left[s.side]
-	}
-}
-
-// chargeOpponent charges the opponent the wall time since this seat's
-// last answer, once per opponent move.
-func (s *seat) chargeOpponent(pos chess.Position) {
-	if len(pos.Moves) == 0 || (s.side == chess.White && !s.moved) {
-		s.last = time.Now()
-		return
-	}
-	s.charge(1-s.side, time.Since(s.last).Milliseconds())
 }
 
 // End gives the process back to the engine's pool, or kills it if it
