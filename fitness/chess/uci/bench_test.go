@@ -1,8 +1,12 @@
 package uci_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,10 +82,11 @@ func benchGames(b *testing.B, d uci.Definition, workers int) {
 	defer e.Close()
 	p := defaultPlayer(b, e)
 	playMatch(b, p, p, 1, workers) // every process started
+	pids := uci.Pids(e)
 	b.ResetTimer()
-	waited0, cpu0, begin := e.Waited(), cputime.Process(), time.Now()
+	waited0, cpu0, ecpu0, begin := e.Waited(), cputime.Process(), processesCPU(pids), time.Now()
 	recs := playMatch(b, p, p, (b.N+1)/2, workers)
-	wall, cpu, waited := time.Since(begin), cputime.Process()-cpu0, e.Waited()-waited0
+	wall, cpu, waited, ecpu := time.Since(begin), cputime.Process()-cpu0, e.Waited()-waited0, processesCPU(pids)-ecpu0
 	b.StopTimer()
 	plies := 0
 	for _, r := range recs {
@@ -89,8 +94,28 @@ func benchGames(b *testing.B, d uci.Definition, workers int) {
 	}
 	b.ReportMetric(float64(plies)/float64(len(recs)), "plies/game")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(plies), "evotune-cpu-us/ply")
+	b.ReportMetric(float64(ecpu.Microseconds())/float64(plies), "engine-cpu-us/ply")
 	b.ReportMetric(waited.Seconds()/float64(workers)/wall.Seconds(), "engine-share")
 	b.ReportMetric(float64(len(recs))/wall.Seconds(), "games/s")
+}
+
+// processesCPU is the CPU time (user and system) processes pids have
+// used, read from /proc; 0 where there is none.
+func processesCPU(pids []int) time.Duration {
+	var ticks int64
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64) // utime, field 14
+			s, _ := strconv.ParseInt(f[12], 10, 64) // stime, field 15
+			ticks += u + s
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
 }
 
 // BenchmarkGameStockfish1000: Stockfish at go nodes 1000 against itself.
