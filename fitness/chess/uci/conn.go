@@ -265,6 +265,10 @@ type timing struct {
 	budget, margin int64
 }
 
+// late reports whether a move that took elapsed ms is past its time by
+// more than the margin.
+func (t timing) late(elapsed int64) bool { return t.timed && elapsed > t.budget+t.margin }
+
 // search is one move: position, go, then info lines until bestmove.
 // The reply's Elapsed is from the write of `go` to the read of
 // `bestmove`. wait bounds the wait for bestmove at a node or depth
@@ -295,7 +299,7 @@ func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait
 			}
 			if in.HasNodes && in.Nodes > r.Nodes {
 				r.Nodes = in.Nodes
-				if l.Nodes > 0 && in.Nodes > ignoredNodes(l.Nodes) {
+				if ignores(l, in.Nodes) {
 					c.kill()
 					return false, &LimitError{Engine: c.name, Limit: l, Nodes: in.Nodes}
 				}
@@ -341,17 +345,17 @@ func (c *conn) search(ctx context.Context, position, goCmd string, l Limit, wait
 			r.Depth = s.Depth
 		}
 	}
-	if t.timed && r.Elapsed > t.budget+t.margin {
+	if t.late(r.Elapsed) {
 		return r, &fitness.FaultError{Kind: fitness.FaultTime, Player: c.name,
 			Detail: fmt.Sprintf("its move took %d ms of its %d ms, past the margin of %d ms", r.Elapsed, t.budget, t.margin)}
 	}
 	return r, nil
 }
 
-// ignoredNodes is the node count past which an engine told `go nodes n`
-// is taken to ignore it: engines check the limit every so many nodes,
-// so a small overrun is normal.
-func ignoredNodes(n int64) int64 { return 4*n + 4096 }
+// ignores reports whether an engine that reported nodes searched
+// ignores limit l: told `go nodes n` it searched past 4n + 4096 (engines
+// check the limit every so many nodes, so a small overrun is normal).
+func ignores(l Limit, nodes int64) bool { return l.Nodes > 0 && nodes > 4*l.Nodes+4096 }
 
 // LimitError says an engine does not honour its limit: told `go nodes
 // N` it searched far more (Toga II ignores go nodes). It is the run's

@@ -243,3 +243,35 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// TestBoundaries: the nearest values either side of the limits a move
+// is judged by.
+func TestBoundaries(t *testing.T) {
+	clock := timing{timed: true, budget: 1000, margin: 100}
+	for _, tc := range []struct {
+		t       timing
+		elapsed int64
+		late    bool
+	}{
+		{clock, 1100, false}, {clock, 1101, true},
+		{timing{timed: true, budget: -50, margin: 100}, 50, false}, {timing{timed: true, budget: -50, margin: 100}, 51, true},
+		{timing{}, 1 << 40, false}, // at a node or depth limit nothing is late
+	} {
+		if got := tc.t.late(tc.elapsed); got != tc.late {
+			t.Errorf("%+v: %d ms late = %v, want %v", tc.t, tc.elapsed, got, tc.late)
+		}
+	}
+	for _, tc := range []struct {
+		l       Limit
+		nodes   int64
+		ignores bool
+	}{
+		{Limit{Nodes: 1000}, 8096, false}, {Limit{Nodes: 1000}, 8097, true},
+		{Limit{Nodes: 1}, 4100, false}, {Limit{Nodes: 1}, 4101, true},
+		{Limit{Depth: 3}, 1 << 40, false}, // only go nodes is checked
+	} {
+		if got := ignores(tc.l, tc.nodes); got != tc.ignores {
+			t.Errorf("%v with %d nodes: ignores = %v, want %v", tc.l, tc.nodes, got, tc.ignores)
+		}
+	}
+}
