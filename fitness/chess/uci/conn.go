@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -36,14 +37,12 @@ type conn struct {
 	// seat using it: what fails then is the engine's closing, not a
 	// fault.
 	closed atomic.Bool
-	// started is when the process was started, for messages.
-	started time.Time
 	// waited adds up the wall time spent waiting for the engine's
 	// answers (readyok, bestmove), in ns: its engine's, or nil.
 	waited *atomic.Int64
 }
 
-// errStart wraps a process that could not be started at all (its
+// startError is a process that could not be started at all (its
 // program is missing): the engine's failure, not a stall or a crash.
 type startError struct{ err error }
 
@@ -61,12 +60,11 @@ func dial(ctx context.Context, d *Definition, name string, stderr childproc.Stde
 	if err != nil {
 		return nil, EngineInfo{}, &startError{err}
 	}
-	argv := append([]string{d.Command[0]}, d.Command[1:]...)
-	p, err := childproc.Start(childproc.Cmd{Path: path, Args: argv, Dir: d.Dir, Env: d.Env, Stderr: stderr})
+	p, err := childproc.Start(childproc.Cmd{Path: path, Args: slices.Clone(d.Command), Dir: d.Dir, Env: d.Env, Stderr: stderr})
 	if err != nil {
 		return nil, EngineInfo{}, &startError{err}
 	}
-	c := &conn{name: name, p: p, r: bufio.NewReaderSize(p.Stdout(), 64<<10), cur: map[string]string{}, started: time.Now()}
+	c := &conn{name: name, p: p, r: bufio.NewReaderSize(p.Stdout(), 64<<10), cur: map[string]string{}}
 	var info EngineInfo
 	c.add("uci")
 	if err := c.flush(d.timeouts().Start, "uciok"); err != nil {

@@ -606,11 +606,11 @@ func (e *Engine) acquire(ctx context.Context) (*conn, error) {
 }
 
 // release takes a process back when its seat ends: idle for the next
-// seat, or gone if it failed. faulted says the seat's game was lost to a
-// fault (of this process or the seat's).
+// seat, or gone if it failed or the engine is closed. fault is the
+// seat's, if its game was lost to one (of this process or the seat's);
+// moved says the seat made a move.
 func (e *Engine) release(c *conn, fault *fitness.FaultError, moved bool) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	switch {
 	case fault != nil:
 		e.faultRun++
@@ -618,15 +618,16 @@ func (e *Engine) release(c *conn, fault *fitness.FaultError, moved bool) {
 	case moved:
 		e.faultRun = 0
 	}
-	if c == nil {
-		return
-	}
-	if c.dead != nil || e.closed {
+	gone := c.dead != nil || e.closed
+	if gone {
 		delete(e.live, c)
-		go c.kill()
-		return
+	} else {
+		e.idle = append(e.idle, c)
 	}
-	e.idle = append(e.idle, c)
+	e.mu.Unlock()
+	if gone {
+		c.kill() // killed already if it failed, or by Close
+	}
 }
 
 // stderrSink writes the stderr lines of an engine's processes to one
