@@ -1,51 +1,94 @@
-// Package evotunebin builds the evotune command once per test binary,
-// for the tests that run it as a real, uninstrumented process (memory
-// limits, peak resident set, another user, a live dashboard).
+// Package evotunebin builds Go commands once per test binary, for the
+// tests that run them as real, uninstrumented processes: evotune itself
+// (memory limits, peak resident set, another user, a live dashboard) and
+// the fixture engine examples/tinyuci.
 package evotunebin
 
 import (
 	"errors"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sync"
 	"testing"
 )
 
 var built struct {
-	once sync.Once
+	mu   sync.Mutex
 	dir  string
+	bins map[string]*bin // by import path
+}
+
+type bin struct {
+	once sync.Once
 	path string
 	err  error
 }
 
-// Path builds evotune with go build, once, into a directory other users
-// may read (see the CLI's read-only directory test), and returns its path.
+// Path builds evotune (Build of cmd/evotune) and returns its path.
 func Path(t testing.TB) string {
 	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "evotune-bin-")
-		if built.err != nil {
-			return
-		}
-		if built.err = os.Chmod(built.dir, 0o755); built.err != nil {
-			return
-		}
-		built.path = filepath.Join(built.dir, "evotune")
-		// By import path, so the build does not depend on the test's package.
-		out, err := exec.Command("go", "build", "-o", built.path, "github.com/evotune/evotune/cmd/evotune").CombinedOutput()
-		if err != nil {
-			built.err = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
+	return Build(t, "github.com/evotune/evotune/cmd/evotune")
 }
 
-// Remove deletes what Path built; a TestMain calls it after the tests.
+// Build builds the command of import path pkg with go build, once per
+// test binary, into a directory other users may read (see the CLI's
+// read-only directory test), and returns its path.
+func Build(t testing.TB, pkg string) string {
+	t.Helper()
+	built.mu.Lock()
+	if built.bins == nil {
+		built.bins = map[string]*bin{}
+	}
+	b := built.bins[pkg]
+	if b == nil {
+		b = &bin{}
+		built.bins[pkg] = b
+	}
+	built.mu.Unlock()
+	b.once.Do(func() {
+		dir, err := buildDir()
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, path.Base(pkg))
+		// By import path, so the build does not depend on the test's package.
+		out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput()
+		if err != nil {
+			b.err = errors.New("go build " + pkg + ": " + err.Error() + "\n" + string(out))
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// buildDir makes, once, the directory the commands are built in.
+func buildDir() (string, error) {
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	if built.dir != "" {
+		return built.dir, nil
+	}
+	dir, err := os.MkdirTemp("", "evotune-bin-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	built.dir = dir
+	return dir, nil
+}
+
+// Remove deletes what Build built; a TestMain calls it after the tests.
 func Remove() {
+	built.mu.Lock()
+	defer built.mu.Unlock()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
