@@ -23,7 +23,8 @@ type Tag struct {
 // caller wants a reader to see). A tag named like one of the roster's
 // replaces its value. The moves are in SAN; the opening's are marked
 // {book} or {random}, the players' carry what they said
-// ({+0.35/12 1500N 12ms}), and a last comment says why the game ended.
+// ({+0.35/12 1500N}: not the time, so that a game replayed writes the
+// same bytes), and a last comment says why the game ended.
 // A tag name that PGN cannot hold is an error.
 func (r Record) PGN(tags ...Tag) (string, error) {
 	roster := []Tag{{"Event", "evotune"}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "?"},
@@ -97,8 +98,9 @@ func (r Record) movetext() ([]string, error) {
 }
 
 // comment is what a reply says, as cutechess writes it: the score in
-// pawns from the mover's side (or M and the moves to mate), the depth,
-// the nodes and the time.
+// pawns from the mover's side (or M and the moves to mate), the depth and
+// the nodes. Not the time: a game replayed at a fixed limit writes the
+// same bytes.
 func (rp Reply) comment() string {
 	var parts []string
 	if rp.HasScore {
@@ -115,9 +117,6 @@ func (rp Reply) comment() string {
 	}
 	if rp.Nodes > 0 {
 		parts = append(parts, strconv.FormatInt(rp.Nodes, 10)+"N")
-	}
-	if rp.Elapsed > 0 {
-		parts = append(parts, strconv.FormatInt(rp.Elapsed, 10)+"ms")
 	}
 	return strings.Join(parts, " ")
 }

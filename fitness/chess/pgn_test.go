@@ -125,3 +125,19 @@ func TestPGNTags(t *testing.T) {
 		}
 	}
 }
+
+// TestPGNLeavesTimeOut: two plays of one game that differ only in the
+// time the moves took write the same PGN.
+func TestPGNLeavesTimeOut(t *testing.T) {
+	rec := pgnGames(t)["book"]
+	slow := rec
+	slow.Replies = append([]Reply(nil), rec.Replies...)
+	for i := range slow.Replies {
+		slow.Replies[i].Elapsed += 37
+	}
+	a, errA := rec.PGN()
+	b, errB := slow.PGN()
+	if errA != nil || errB != nil || a != b {
+		t.Fatalf("the time changed the PGN:\n%s\n%s", a, b)
+	}
+}

@@ -78,15 +78,24 @@ func TestParseFEN(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			pos, err := ParseFEN(tc.fen)
-			switch {
-			case tc.err == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tc.err != "" && err == nil:
-				t.Fatalf("accepted as %s, want an error with %q", pos, tc.err)
-			case tc.err != "" && !strings.Contains(err.Error(), tc.err):
-				t.Fatalf("error %q, want %q", err, tc.err)
-			}
+			checkRead(t, pos, err, tc.err, "")
 		})
+	}
+}
+
+// checkRead fails tb unless a position was read as fen (when fen is not
+// "") or refused with an error holding want (when want is not "").
+func checkRead(tb testing.TB, pos *lib.Position, err error, want, fen string) {
+	tb.Helper()
+	switch {
+	case want == "" && err != nil:
+		tb.Fatalf("refused: %v", err)
+	case want != "" && err == nil:
+		tb.Fatalf("accepted as %s, want an error with %q", pos, want)
+	case want != "" && !strings.Contains(err.Error(), want):
+		tb.Fatalf("error %q, want %q", err, want)
+	case want == "" && fen != "" && pos.String() != fen:
+		tb.Fatalf("read as %s, want %s", pos, fen)
 	}
 }
 
@@ -161,16 +170,7 @@ func TestParseEPD(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			pos, err := ParseEPD(tc.line)
-			switch {
-			case tc.err == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tc.err != "" && err == nil:
-				t.Fatalf("accepted as %s, want an error with %q", pos, tc.err)
-			case tc.err != "" && !strings.Contains(err.Error(), tc.err):
-				t.Fatalf("error %q, want %q", err, tc.err)
-			case tc.err == "" && pos.String() != tc.fen:
-				t.Fatalf("read as %s, want %s", pos, tc.fen)
-			}
+			checkRead(t, pos, err, tc.err, tc.fen)
 		})
 	}
 }
