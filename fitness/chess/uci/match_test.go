@@ -3,7 +3,6 @@ package uci_test
 import (
 	"context"
 	"flag"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,8 +140,9 @@ func TestFixturePlanted(t *testing.T) {
 // 50-game matches docs/engines.md quotes.
 var replayPairs = flag.Int("replay-pairs", 8, "seat-swapped pairs of each engine's match in TestReplays")
 
-// TestReplays: at a fixed limit, a match replays move for move at 1 and
-// 2 workers (processes reused in another order).
+// TestReplays: at a fixed limit, a match replays at 1 and 2 workers
+// (processes reused in another order): every game's PGN, with its
+// moves' scores, depths and node counts, byte for byte.
 func TestReplays(t *testing.T) {
 	tests := []struct {
 		name string
@@ -173,14 +173,10 @@ func TestReplays(t *testing.T) {
 	}
 }
 
-// replayText is a game's PGN without the time each move took: the
-// whole of what a game that replays must repeat, byte for byte.
+// replayText is a game's PGN: the whole of what a game that replays
+// must repeat, byte for byte (it leaves the moves' times out).
 func replayText(t testing.TB, r chess.Record) string {
 	t.Helper()
-	r.Replies = slices.Clone(r.Replies)
-	for i := range r.Replies {
-		r.Replies[i].Elapsed = 0
-	}
 	s, err := r.PGN()
 	if err != nil {
 		t.Fatal(err)
