@@ -45,6 +45,12 @@ type Definition struct {
 	// before it is sent: an engine that carries a fraction as an integer
 	// in hundredths is tuned as a float by a scale of 100.
 	Scale map[string]int
+	// Restart gives every game a fresh process (cutechess-cli's
+	// restart=on), for an engine that carries something from one game
+	// to the next despite ucinewgame: its games then do not depend on
+	// what its processes played before. Off, a process plays game after
+	// game.
+	Restart bool
 	// Timeouts bound the waits for the engine; zero fields take their
 	// defaults.
 	Timeouts Timeouts
@@ -618,7 +624,7 @@ func (e *Engine) release(c *conn, fault *fitness.FaultError, moved bool) {
 	case moved:
 		e.faultRun = 0
 	}
-	gone := c.dead != nil || e.closed
+	gone := c.dead != nil || e.closed || e.def.Restart
 	if gone {
 		delete(e.live, c)
 	} else {
@@ -626,7 +632,7 @@ func (e *Engine) release(c *conn, fault *fitness.FaultError, moved bool) {
 	}
 	e.mu.Unlock()
 	if gone {
-		c.kill() // killed already if it failed, or by Close
+		c.kill() // killed already if it failed or by Close; else (Restart) now
 	}
 }
 
