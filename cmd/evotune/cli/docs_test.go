@@ -622,7 +622,7 @@ func TestDocCommandParser(t *testing.T) {
 		{[]string{"run", "configs/nope.yaml"}, "no such file"},
 		{[]string{"run"}, "0 positional arguments"},
 		{[]string{"validate", "a.yaml", "b.yaml"}, "2 positional arguments"},
-		{[]string{"eval", "chess", "--player", "random"}, "unknown game"},
+		{[]string{"eval", "shogi", "--player", "random"}, "unknown game"},
 		{[]string{"eval", "battleship", "--player", "nobody"}, `battleship has no shooter "nobody"`},
 		{[]string{"eval", "battleship", "--player", "random", "--placer", "over9000"}, `has no placer "over9000"`},
 		{[]string{"eval", "battleship", "--player", "tuned:configs/players/none.yaml"}, "no such file"},
