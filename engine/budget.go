@@ -194,7 +194,9 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 	rng := fitness.NewRand(sampleSeed)
 	rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
 
-	t := Timing{CPU: s.program == nil && cputime.ProcessSupported()}
+	// The CPU of outside processes (a program, engines) is not this
+	// process's: they are timed by the clock.
+	t := Timing{CPU: s.program == nil && s.engines == nil && cputime.ProcessSupported()}
 	clock := cputime.Process
 	unit := 1
 	if !t.CPU {

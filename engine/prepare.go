@@ -66,6 +66,11 @@ func prepare(c *config.Config, f For, p *yamlcheck.Checker) *Setup {
 		s.ruleProblems(bad, err)
 		return s
 	}
+	if len(c.Engines) > 0 {
+		if g = s.hostEngines(f, p, g); g == nil {
+			return s
+		}
+	}
 	s.game = g
 	s.solo, s.hasSolo = fitness.SoloOf(g)
 	s.role = g.Roles()[0]
@@ -291,7 +296,7 @@ func (s *Setup) tunedSpec(bad func(key, format string, args ...any), key string,
 // directory, so a config and its parameter files travel together. It
 // refuses a file f does not admit (a worker's or a reader's).
 func (s *Setup) resolvePath(f For, spec string) (string, error) {
-	name, file, ok := strings.Cut(spec, ":")
+	name, file, ok := fitness.CutFile(spec)
 	if !ok || file == "" {
 		return spec, nil // NAME: alone is ParseSpec's to refuse, not the config's directory
 	}
@@ -324,4 +329,27 @@ func (s *Setup) parseOpponent(f For, role fitness.Role, spec string) (fitness.Pl
 		return nil, err
 	}
 	return fitness.ParseSpec(s.game, role, path)
+}
+
+// hostEngines readies the config's engines (prepareEngines) and returns
+// g with them among its players; nil when it cannot, g then closed.
+func (s *Setup) hostEngines(f For, p *yamlcheck.Checker, g fitness.Game) fitness.Game {
+	h, ok := g.(fitness.Host)
+	if !ok {
+		p.Report("engines", "%s plays no UCI engines: engines: are chess players (game: chess)", g.Name())
+		fitness.Close(g)
+		return nil
+	}
+	guests, ok := s.prepareEngines(f, p)
+	if !ok {
+		fitness.Close(g)
+		return nil
+	}
+	hosted, err := h.WithGuests(guests...)
+	if err != nil {
+		p.Report("engines", "%s", oneLine(err))
+		fitness.Close(g)
+		return nil
+	}
+	return hosted
 }

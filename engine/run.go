@@ -318,7 +318,8 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
 			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
 	}
-	if changes := programChanges(ck.Program, s.record()); len(changes) > 0 {
+	changes := append(programChanges(ck.Program, s.record()), engineChanges(ck.Engines, s.engineRecords())...)
+	if len(changes) > 0 {
 		if !opts.AcceptProgramChange {
 			return nil, fmt.Errorf("%s: %w since the checkpoint: %s; restore it, or accept the change (results will differ from a straight run)",
 				opts.Dir, ErrProgramChanged, strings.Join(changes, "; "))
@@ -467,7 +468,7 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			}
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.Hash(), Config: string(r.cfg.Text()),
-			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Generation: gen + 1, SpeciesState: states[0]}
+			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Engines: r.engineRecords(), Generation: gen + 1, SpeciesState: states[0]}
 		if r.budget != r.cfg.Evolution.Generations {
 			ck.Budget = r.budget
 		}

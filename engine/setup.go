@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -34,6 +35,7 @@ type Setup struct {
 	main    *species   // the main species, as far as it was built
 	species []*species // the main species (main, once built), then the rivals when co-evolving
 	program *program   // the outside program, with command:
+	engines *engineSet // the UCI engines, with engines:
 
 	relative bool              // some spec names a file relative to the config's directory
 	files    map[string]string // NAME:FILE spec as written -> sha256 of the file
@@ -76,8 +78,13 @@ type For struct {
 	// byte that one is refused before anything parses it, so a config
 	// naming another file learns nothing of its contents from a message.
 	files map[string]string
-	// recorded is a reader's record of the run's program.
+	// recorded is a reader's record of the run's program, and engines
+	// its record of the run's UCI engines.
 	recorded *external.Description
+	engines  map[string]*EngineRecord
+	// engineFiles are a worker's coordinator's engine files: engine name
+	// -> command entry -> sha256. A worker plays no other build.
+	engineFiles map[string]map[string]string
 	// hash is the hash the config was run with (a checkpoint's, a
 	// coordinator's): it settles which default model a config that names
 	// none runs (matchHash); "" for a new run.
@@ -100,9 +107,16 @@ func ForWorker(allowPrograms bool, files map[string]string, hash string) For {
 	return For{kind: forWorker, allowPrograms: allowPrograms, files: files, hash: hash}
 }
 
+// WithEngineFiles is f with the coordinator's engine files (Setup.EngineFiles),
+// which a worker's engines must match byte for byte.
+func (f For) WithEngineFiles(files map[string]map[string]string) For {
+	f.engineFiles = files
+	return f
+}
+
 // readerOf is For a reader of the run whose checkpoint is ck.
 func readerOf(ck *Checkpoint) (For, error) {
-	f := For{kind: forReader, files: ck.Files, hash: ck.ConfigHash}
+	f := For{kind: forReader, files: ck.Files, hash: ck.ConfigHash, engines: ck.Engines}
 	if ck.Program != nil {
 		var err error
 		if f.recorded, err = external.ParseDescription(ck.Program.Description); err != nil {
@@ -273,10 +287,28 @@ func (s *Setup) Space() *genome.Space {
 // Close stops what the game holds (an outside program's processes).
 // Every Setup is closed when done with.
 func (s *Setup) Close() error {
-	if s == nil || s.game == nil {
+	if s == nil {
+		return nil
+	}
+	s.engines.close()
+	if s.game == nil {
 		return nil
 	}
 	return fitness.Close(s.game)
+}
+
+// EngineFiles are the SHA-256 of the files each UCI engine's command
+// names (engine name -> command entry -> sum): what a worker's engines
+// must match (For.WithEngineFiles); nil without engines.
+func (s *Setup) EngineFiles() map[string]map[string]string {
+	if s.engines == nil {
+		return nil
+	}
+	out := map[string]map[string]string{}
+	for name, r := range s.engines.records {
+		out[name] = maps.Clone(r.Files)
+	}
+	return out
 }
 
 // oneLine folds a joined error onto one line.

@@ -46,6 +46,7 @@ func (c *Config) Check(p *yamlcheck.Checker, b *Built) {
 	c.checkRemeasure(bad, b)
 	c.checkStop(bad)
 	c.checkRating(bad, b)
+	c.checkEngines(bad)
 	if !c.nameFromFile && !validName(c.Name) {
 		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
 	}

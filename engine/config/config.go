@@ -44,6 +44,10 @@ type Config struct {
 	// Program (command:, dir:, env:, timeout:, audit:) plays the game
 	// with an outside program instead of a built-in game.
 	Program
+	// Engines (engines:) are the UCI engines a chess config plays, by
+	// name (the players uci:NAME); absent from the JSON of a config
+	// without them, so older configs keep their hash.
+	Engines map[string]*Engine `json:"engines,omitempty"`
 	// Space and Seeds are the space: and seeds: sections as written:
 	// genome reads them against the player's schema, and reports their
 	// lines.
@@ -237,6 +241,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 				"opponents": d.Names(&co.Opponents),
 			})
 		},
+		"engines":   c.decodeEngines(d),
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
 		"stop":      c.decodeStop(d),

@@ -198,7 +198,7 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 // displaySpec is a player spec as a command line run from here names
 // it: a file relative to the config's directory joined to it.
 func displaySpec(c *config.Config, spec string) string {
-	name, file, ok := strings.Cut(spec, ":")
+	name, file, ok := fitness.CutFile(spec)
 	if !ok || file == "" || filepath.IsAbs(file) {
 		return spec
 	}

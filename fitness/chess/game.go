@@ -34,13 +34,29 @@ type Game struct {
 	opts  Options
 	start string // the start position's FEN, checked
 	book  *Book  // nil without one
+	// guests are players the game does not hold itself (UCI engines),
+	// listed after its own (WithGuests).
+	guests fitness.Guests
 }
 
 var (
 	_ fitness.Game         = (*Game)(nil)
 	_ fitness.Perfter      = (*Game)(nil)
 	_ fitness.SettingsGame = (*Game)(nil)
+	_ fitness.Host         = (*Game)(nil)
 )
+
+// WithGuests returns the game with gs among its players (UCI engines:
+// fitness/chess/uci); every guest must play through seats.
+func (gm *Game) WithGuests(gs ...fitness.Guest) (fitness.Game, error) {
+	all := append(slices.Clone(gm.guests), gs...)
+	if err := all.Check("chess", gm.Roles(), gm.own()); err != nil {
+		return nil, err
+	}
+	g := *gm
+	g.guests = all
+	return &g, nil
+}
 
 // New builds a game under o, reading its book.
 func New(o Options) (*Game, error) {

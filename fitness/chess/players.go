@@ -49,6 +49,11 @@ func Schema() genome.Schema {
 // Players lists the built-in players. UCI engines are players too
 // (fitness/chess/uci), built by their own package.
 func (gm *Game) Players() []fitness.PlayerInfo {
+	return append(gm.own(), gm.guests.Infos()...)
+}
+
+// own lists the game's own players, its guests left out.
+func (gm *Game) own() []fitness.PlayerInfo {
 	out := make([]fitness.PlayerInfo, len(roster))
 	for i, r := range roster {
 		out[i] = fitness.PlayerInfo{Name: r.name, Role: fitness.Mover, Summary: r.summary}
@@ -86,6 +91,9 @@ func (gm *Game) NewPlayer(role fitness.Role, name string, params genome.Values) 
 	if role != fitness.Mover {
 		return nil, fmt.Errorf("chess: no %v role: every player is a mover", role)
 	}
+	if p, ok, err := gm.guests.Build(role, name, params, nil); ok {
+		return seated(p, err)
+	}
 	switch name {
 	case "random":
 		return &Player{name: name}, nil
@@ -105,6 +113,9 @@ func (gm *Game) NewPlayer(role fitness.Role, name string, params genome.Values) 
 
 // NewPlayerSettings is NewPlayer with tiny's depth and node cap.
 func (gm *Game) NewPlayerSettings(role fitness.Role, name string, params genome.Values, s fitness.Settings) (fitness.Player, error) {
+	if p, ok, err := gm.guests.Build(role, name, params, s); ok {
+		return seated(p, err)
+	}
 	pl, err := gm.NewPlayer(role, name, params)
 	if err != nil {
 		return nil, err
@@ -193,3 +204,14 @@ func (s tinySeat) Move(_ context.Context, pos Position) (Reply, error) {
 }
 
 func (tinySeat) End() {}
+
+// seated is a guest's player, refused unless it plays through seats.
+func seated(p fitness.Player, err error) (fitness.Player, error) {
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := p.(SeatPlayer); !ok {
+		return nil, fmt.Errorf("chess: %s does not play through seats", p.Name())
+	}
+	return p, nil
+}

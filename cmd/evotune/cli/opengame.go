@@ -118,7 +118,7 @@ func fileRules(e *env, command, game string, specs []string, rules kvFlag, oppon
 // namesRelativeFile reports whether a rule value is a player spec whose
 // file is a relative path (tuned:rivals-best.yaml).
 func namesRelativeFile(v string) bool {
-	_, file, ok := strings.Cut(v, ":")
+	_, file, ok := fitness.CutFile(v)
 	return ok && file != "" && !filepath.IsAbs(file)
 }
 

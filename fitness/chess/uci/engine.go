@@ -344,6 +344,9 @@ type Engine struct {
 	idle   []*conn
 	live   map[*conn]bool
 	closed bool
+	// recorded says the engine was built from a run's record (Recorded):
+	// it has no process and starts none.
+	recorded bool
 	// Consecutive failures: starts that failed, games lost to faults.
 	startFails, faultRun int
 	lastFailure          string
@@ -539,6 +542,10 @@ func (e *Engine) Processes() int {
 	return len(e.live)
 }
 
+// ErrNotStarted is a seat asked of an engine built from a run's record
+// (Recorded), which starts no process.
+var ErrNotStarted = errors.New("uci: the engine was described from a run's record and is not started")
+
 // ErrClosed is a seat asked of a closed engine.
 var ErrClosed = errors.New("uci: the engine is closed")
 
@@ -563,6 +570,9 @@ func (e *Engine) acquire(ctx context.Context) (*conn, error) {
 	case e.closed:
 		e.mu.Unlock()
 		return nil, ErrClosed
+	case e.recorded:
+		e.mu.Unlock()
+		return nil, ErrNotStarted
 	case e.faultRun >= MaxFaultRun:
 		e.mu.Unlock()
 		return nil, &FailingError{Engine: e.name, What: fmt.Sprintf("%d games in a row lost to its faults", e.faultRun), Last: e.lastFailure}

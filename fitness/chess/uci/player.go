@@ -235,3 +235,19 @@ func (e *Engine) Verify(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Guest is the engine as a guest of the chess game (fitness.Host): its
+// PlayerInfo and its players.
+func (e *Engine) Guest() fitness.Guest { return guest{e} }
+
+type guest struct{ e *Engine }
+
+func (g guest) Info() fitness.PlayerInfo { return g.e.PlayerInfo() }
+
+func (g guest) NewPlayer(v genome.Values, s fitness.Settings) (fitness.Player, error) {
+	p, err := g.e.NewPlayer(v, s)
+	if err != nil {
+		return nil, err // not a nil *Player in an interface
+	}
+	return p, nil
+}
