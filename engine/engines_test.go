@@ -87,3 +87,45 @@ func TestEngineReaderStartsNothing(t *testing.T) {
 		t.Fatalf("resume with the engine gone: %v", err)
 	}
 }
+
+// TestEngineFaultsCounted: an opponent engine that crashes in some games
+// loses them; the run counts each by player and kind in the generation's
+// row, keeps their PGNs in the generation's record file (and, with
+// record: 1, every game's), and is the same at 1 and 2 workers.
+func TestEngineFaultsCounted(t *testing.T) {
+	text := strings.Replace(chessConfig(t), "options: {Focus: 70}", `options: {Focus: 70, "Crash Ply": 8, "Fault Every": 3}`, 1)
+	var runs []map[string][]byte
+	for _, w := range []int{1, 2} {
+		dir := t.TempDir()
+		ck := runText(t, text, Options{Dir: dir, Workers: w})
+		files := readRun(t, dir)
+		faults := 0
+		for _, row := range ck.History {
+			for p, kinds := range row.Faults {
+				if p != "uci:base" || len(kinds) != 1 || kinds["crash"] == 0 {
+					t.Fatalf("generation %d faults %v: want crashes of uci:base alone", row.Generation, row.Faults)
+				}
+				faults += kinds["crash"]
+			}
+			pgn, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("games-%04d.pgn", row.Generation)))
+			if n := strings.Count(string(pgn), "[Event "); n != row.Faults["uci:base"]["crash"] || (n > 0) != (err == nil) {
+				t.Fatalf("generation %d: %d games in its record file (%v), want its %d faults", row.Generation, n, err, row.Faults["uci:base"]["crash"])
+			}
+			files[fmt.Sprint("pgn ", row.Generation)] = pgn
+		}
+		if faults == 0 {
+			t.Fatal("no faults counted: the fixture's crashes were not seen")
+		}
+		runs = append(runs, files)
+	}
+	sameRun(t, runs[0], runs[1], "1 and 2 workers")
+
+	dir := t.TempDir()
+	ck := runText(t, text+"\nrecord: 1\n", Options{Dir: dir, Workers: 2})
+	for _, row := range ck.History {
+		pgn, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("games-%04d.pgn", row.Generation)))
+		if n := strings.Count(string(pgn), "[Event "); err != nil || n != row.Games {
+			t.Fatalf("record: 1, generation %d: %d games recorded (%v), want all %d", row.Generation, n, err, row.Games)
+		}
+	}
+}

@@ -124,6 +124,7 @@ type runner struct {
 	id         string          // runID, once computed
 
 	lastGames int           // games of the last evaluated generation
+	gen       *genNotes     // what the referee said of the generation in play
 	models    []model.Model // each species' model
 	replayed  int           // games of the generation in flight read back from the journal
 	lastSaved int           // games racing saved in it
@@ -447,6 +448,9 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
+			if s == 0 && len(r.gen.faults) > 0 {
+				row.Faults = r.gen.faults
+			}
 			row.BestGenes = slices.Clone(hof[0].Genes)
 			states[s] = SpeciesState{
 				Population: sorted,
@@ -462,10 +466,22 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 		if done {
 			// The final figures go into the last checkpoint with the
 			// generation, so no kill leaves a finished run without them.
-			if err := r.remeasure(ctx, states); err != nil {
+			// The remeasure's games are no generation's: their faults
+			// go to run.log alone (playResults).
+			g := r.gen
+			r.gen = nil
+			err := r.remeasure(ctx, states)
+			r.gen = g
+			if err != nil {
 				r.logf("generation %d abandoned: %v", gen+1, err)
 				return nil, err
 			}
+		}
+		if err := r.writeRecords(gen); err != nil {
+			return nil, err
+		}
+		if f := r.gen.faults; len(f) > 0 {
+			r.logf("generation %d: games lost to faults: %s", gen+1, f)
 		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.Hash(), Config: string(r.cfg.Text()),
 			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Engines: r.engineRecords(), Generation: gen + 1, SpeciesState: states[0]}

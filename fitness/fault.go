@@ -1,6 +1,11 @@
 package fitness
 
-import "github.com/evotune/evotune/internal/enum"
+import (
+	"context"
+	"fmt"
+
+	"github.com/evotune/evotune/internal/enum"
+)
 
 // Fault is what a player that is a process (a UCI engine, a bot that
 // plays moves) did wrong in a game that the referee then scored as its
@@ -54,4 +59,87 @@ func (e *FaultError) Error() string {
 		return e.Player + ": " + e.Kind.String()
 	}
 	return e.Player + ": " + e.Kind.String() + ": " + e.Detail
+}
+
+// MarshalText writes the fault's name.
+func (f Fault) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText reads a fault's name.
+func (f *Fault) UnmarshalText(b []byte) error {
+	v, ok := ParseFault(string(b))
+	if !ok {
+		return fmt.Errorf("fitness: unknown fault %q", b)
+	}
+	*f = v
+	return nil
+}
+
+// Refereed is one game as its referee saw it: its result, the fault
+// that decided it if one did, and, when asked for, its record.
+type Refereed struct {
+	Outcome Outcome     // a head-to-head game's, seen from its first player
+	Cost    float64     // a solo game's
+	Fault   *FaultError // nil: played to its end
+	// Record is the game written so that it replays (a chess game's PGN);
+	// "" unless asked for.
+	Record string
+}
+
+// A Referee is a game whose players may be processes (UCI engines, bots
+// that play moves): beside each game's outcome it says which fault
+// decided it, and writes the game's record when record is set. Its
+// result is Play's.
+type Referee interface {
+	Game
+	PlayRefereed(ctx context.Context, a, b Player, seed uint64, record bool) (Refereed, error)
+}
+
+// A SoloReferee is a solo game that referees so: its result is
+// PlaySolo's, the cost in Refereed.Cost.
+type SoloReferee interface {
+	SoloGame
+	PlaySoloRefereed(ctx context.Context, p, opp Player, seed uint64, record bool) (Refereed, error)
+}
+
+// PlayRefereed plays ms as PlayMatches (or PlaySoloMatches, when solo)
+// would, through the game's referee, and returns each game as refereed,
+// its record written where record(i) says. A game that does not referee
+// is played as it plays, with no faults and no records.
+func PlayRefereed(ctx context.Context, g Game, ms []Match, solo bool, record func(i int) bool, workers int, progress func(done int)) ([]Refereed, error) {
+	ref, refs := g.(Referee)
+	sref, srefs := g.(SoloReferee)
+	switch {
+	case solo && !srefs:
+		costs, err := PlaySoloMatches(ctx, g.(SoloGame), ms, workers, progress)
+		return refereedCosts(costs), err
+	case !solo && !refs:
+		outs, err := PlayMatches(ctx, g, ms, workers, progress)
+		return refereedOutcomes(outs), err
+	}
+	return Parallel(ctx, len(ms), workers, func(i int) (r Refereed, err error) {
+		m := ms[i]
+		defer func() { err = Failed(m.Seed, err) }()
+		defer catchPanic(&err)
+		want := record != nil && record(i)
+		if solo {
+			return sref.PlaySoloRefereed(ctx, m.A, m.B, m.Seed, want)
+		}
+		return ref.PlayRefereed(ctx, m.A, m.B, m.Seed, want)
+	}, progress)
+}
+
+func refereedCosts(costs []float64) []Refereed {
+	out := make([]Refereed, len(costs))
+	for i, c := range costs {
+		out[i].Cost = c
+	}
+	return out
+}
+
+func refereedOutcomes(outs []Outcome) []Refereed {
+	out := make([]Refereed, len(outs))
+	for i, o := range outs {
+		out[i].Outcome = o
+	}
+	return out
 }

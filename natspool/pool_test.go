@@ -283,7 +283,7 @@ type coreCounter struct {
 
 func (c *coreCounter) Play(ctx context.Context, w engine.Wave) error {
 	done := w.Done
-	w.Done = func(b *engine.Batch, res []float64) {
+	w.Done = func(b *engine.Batch, res engine.Played) {
 		c.during = append(c.during, runtime.GOMAXPROCS(0))
 		done(b, res)
 	}

@@ -48,6 +48,10 @@ type Config struct {
 	// name (the players uci:NAME); absent from the JSON of a config
 	// without them, so older configs keep their hash.
 	Engines map[string]*Engine `json:"engines,omitempty"`
+	// Record (record:) is the share of games whose record (a chess
+	// game's PGN) a run keeps beside every game lost to a fault; 0 keeps
+	// those alone. Records are not results: not in the hash.
+	Record float64 `json:"-"`
 	// Space and Seeds are the space: and seeds: sections as written:
 	// genome reads them against the player's schema, and reports their
 	// lines.
@@ -242,6 +246,7 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 			})
 		},
 		"engines":   c.decodeEngines(d),
+		"record":    d.Number(&c.Record),
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
 		"stop":      c.decodeStop(d),

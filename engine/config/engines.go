@@ -107,6 +107,9 @@ func (c *Config) checkEngines(bad bad) {
 			}
 		}
 	}
+	if c.Record < 0 || c.Record > 1 {
+		bad("record", "%v: want a share of the games from 0 (those lost to faults alone) to 1 (every game)", c.Record)
+	}
 	if len(c.Engines) > MaxEngines {
 		bad("engines", "%d engines: at most %d", len(c.Engines), MaxEngines)
 	}

@@ -44,6 +44,7 @@ var (
 	_ fitness.Perfter      = (*Game)(nil)
 	_ fitness.SettingsGame = (*Game)(nil)
 	_ fitness.Host         = (*Game)(nil)
+	_ fitness.Referee      = (*Game)(nil)
 )
 
 // WithGuests returns the game with gs among its players (UCI engines:

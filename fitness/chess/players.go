@@ -85,6 +85,17 @@ func (p *Player) Name() string { return p.name }
 // Params are tiny's piece values.
 func (p *Player) Params() tiny.Params { return p.params }
 
+// Describe says what tiny plays with, for a game's record: its piece
+// values, depth and node cap (Described); random, nothing.
+func (p *Player) Describe() []string {
+	if p.name != "tiny" {
+		return nil
+	}
+	v := p.params
+	return []string{fmt.Sprintf("pawn=%d", v.Pawn), fmt.Sprintf("knight=%d", v.Knight), fmt.Sprintf("bishop=%d", v.Bishop),
+		fmt.Sprintf("rook=%d", v.Rook), fmt.Sprintf("queen=%d", v.Queen), fmt.Sprintf("depth=%d", p.depth), fmt.Sprintf("nodes=%d", p.nodes)}
+}
+
 // NewPlayer builds a built-in player; tiny reads its piece values from
 // params, which must fit Schema().
 func (gm *Game) NewPlayer(role fitness.Role, name string, params genome.Values) (fitness.Player, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	lib "github.com/corentings/chess/v2"
 	"github.com/evotune/evotune/fitness"
@@ -105,6 +107,53 @@ func (r Record) Result() string {
 func (gm *Game) Play(ctx context.Context, a, b fitness.Player, seed uint64) (fitness.Outcome, error) {
 	r, err := gm.PlayRecord(ctx, a, b, seed)
 	return r.Outcome, err
+}
+
+// PlayRefereed plays a game as Play does (fitness.Referee): the fault
+// that decided it, and with record its PGN, tagged with the seed, the
+// opening and what each player plays with (Described).
+func (gm *Game) PlayRefereed(ctx context.Context, a, b fitness.Player, seed uint64, record bool) (fitness.Refereed, error) {
+	r, err := gm.PlayRecord(ctx, a, b, seed)
+	if err != nil {
+		return fitness.Refereed{}, err
+	}
+	out := fitness.Refereed{Outcome: r.Outcome, Fault: r.Fault}
+	if record {
+		tags := []Tag{{"Seed", strconv.FormatUint(seed, 10)}}
+		if d := described(a); d != "" {
+			tags = append(tags, Tag{"WhitePlays", d})
+		}
+		if d := described(b); d != "" {
+			tags = append(tags, Tag{"BlackPlays", d})
+		}
+		if o := r.Opening; o.Book > 0 {
+			tags = append(tags, Tag{"Opening", fmt.Sprintf("book line %d, %d plies, then %d random", o.BookLine, o.BookPlies, o.RandomPlies)})
+		} else if o.RandomPlies > 0 {
+			tags = append(tags, Tag{"Opening", fmt.Sprintf("%d random plies", o.RandomPlies)})
+		}
+		if out.Record, err = r.PGN(tags...); err != nil {
+			return fitness.Refereed{}, err
+		}
+	}
+	return out, nil
+}
+
+// RecordExtension is the extension of the game's records: a PGN's.
+func (gm *Game) RecordExtension() string { return ".pgn" }
+
+// A Described player says, for a game's record, what it plays with
+// beyond its name: its knobs or options and its limit, "Name=value"
+// each.
+type Described interface {
+	Describe() []string
+}
+
+// described is what p plays with, for a PGN tag; "" when it says not.
+func described(p fitness.Player) string {
+	if d, ok := p.(Described); ok {
+		return strings.Join(d.Describe(), ", ")
+	}
+	return ""
 }
 
 // PlayRecord plays a game as Play does and returns its record. It is a

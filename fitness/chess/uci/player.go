@@ -75,6 +75,10 @@ func (p *Player) Options() []string {
 	return out
 }
 
+// Describe says what the player plays with, for a game's record: its
+// options as sent, then its limit (chess.Described).
+func (p *Player) Describe() []string { return append(p.Options(), p.limit.String()) }
+
 // Deterministic reports whether the player's games replay move for
 // move, and if not, why: a clock or movetime limit cannot; more than one
 // search thread, an engine's own book (OwnBook, true by default in Toga
