@@ -13,6 +13,8 @@ import (
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/chess/uci"
 	"github.com/evotune/evotune/fitness/external"
+	"github.com/evotune/evotune/internal/fileio"
+	"github.com/evotune/evotune/internal/printable"
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
@@ -215,4 +217,78 @@ func namesRelative(ce *config.Engine, base string) bool {
 		}
 	}
 	return false
+}
+
+// HostEngines starts the UCI engines that path defines and returns g
+// with them among its players (uci:NAME), and a function that kills
+// them: for commands that play engines outside a run (eval, sprt:
+// --engines). path is a config file, read for its engines: section alone
+// (its other keys are not read), or a run directory, whose run's config
+// defines them, found from the run's config directory.
+func HostEngines(g fitness.Game, path string) (fitness.Game, func(), error) {
+	var c *config.Config
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		_, s, err := ReadRun(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		c = s.Config()
+		s.Close() // a reader's: it started nothing
+	} else {
+		text, err := fileio.ReadFile(path, fileio.MaxConfig)
+		if err != nil {
+			return nil, nil, fmt.Errorf("engines: %w", err)
+		}
+		dc, ck := config.Decode(path, text, filepath.Dir(path))
+		var problems config.Errors
+		for _, e := range ck.Errors() {
+			if e.Key == "" || e.Key == "engines" || strings.HasPrefix(e.Key, "engines.") {
+				problems = append(problems, e)
+			}
+		}
+		if len(problems) > 0 {
+			return nil, nil, problems
+		}
+		c = dc
+	}
+	if len(c.Engines) == 0 {
+		return nil, nil, fmt.Errorf("%s defines no engines (an engines: section)", path)
+	}
+	p := c.Fork()
+	s := &Setup{cfg: c, written: c}
+	g = s.hostEngines(For{}, p, g)
+	if err := p.Err(); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return g, func() { s.Close() }, nil
+}
+
+// enginesSummary says, for validate and run.log, each engine's limit and
+// whether its games replay: a clock or movetime cannot, nor more than one
+// thread, an engine's own book or a weakened Stockfish; "" without
+// engines.
+func (s *Setup) enginesSummary() string {
+	if s.engines == nil || len(s.engines.byName) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range s.engines.names() {
+		e := s.engines.byName[name]
+		replays := "its games replay move for move"
+		if ok, why := e.Deterministic(); !ok {
+			replays = "its games cannot replay (" + why + "): finished games are kept by the journal, but a resumed or distributed run differs from a straight one"
+		}
+		fmt.Fprintf(&b, "  engine %s: %s at %s; %s\n", e.Name(), printableName(e), e.Definition().Limit, replays)
+	}
+	return b.String()
+}
+
+// printableName is what the engine calls itself (its id name), or its
+// command.
+func printableName(e *uci.Engine) string {
+	if n := e.Info().Name; n != "" {
+		return printable.Escape(n)
+	}
+	return printable.Escape(strings.Join(e.Definition().Command, " "))
 }

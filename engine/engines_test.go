@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -127,5 +128,48 @@ func TestEngineFaultsCounted(t *testing.T) {
 		if n := strings.Count(string(pgn), "[Event "); err != nil || n != row.Games {
 			t.Fatalf("record: 1, generation %d: %d games recorded (%v), want all %d", row.Generation, n, err, row.Games)
 		}
+	}
+}
+
+// TestBookIsPartOfTheConfig: a chess config's book is found beside the
+// config, its hash recorded, and a resume after the book was edited is
+// refused, naming it.
+func TestBookIsPartOfTheConfig(t *testing.T) {
+	book, err := os.ReadFile("../fitness/chess/testdata/book.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, "openings.epd"), book, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(chessConfig(t), "rules: {random-plies: 6, max-moves: 60}", "rules: {book: openings.epd, random-plies: 2, max-moves: 60}", 1)
+	cfg := filepath.Join(tmp, "c.yaml")
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "run")
+	if _, err := Start(context.Background(), s, Options{Dir: dir, Workers: 2, Generations: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	ck, r, err := ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if ck.Files["book=openings.epd"] == "" {
+		t.Fatalf("files recorded %v: want the book's hash", ck.Files)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "openings.epd"), append(book, []byte("4k3/8/8/8/8/8/4P3/4K3 w - -\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resume(context.Background(), Options{Dir: dir, Generations: 2})
+	if !errors.Is(err, ErrConfigChanged) || !strings.Contains(err.Error(), "book=openings.epd") {
+		t.Fatalf("resume after the book was edited: %v, want ErrConfigChanged naming it", err)
 	}
 }

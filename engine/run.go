@@ -233,6 +233,7 @@ func Start(ctx context.Context, s *Setup, opts Options) (*Result, error) {
 	if c := c.Evolution.Chosen; c != "" {
 		r.logf("model: %s", c)
 	}
+	r.logEngines()
 	if err := r.startModels(); err != nil {
 		return nil, err
 	}
@@ -358,6 +359,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %s", s.cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
+	r.logEngines()
 	if finished && r.remeasureMissing(ck) {
 		if err := r.finishRemeasure(ctx, ck); err != nil {
 			return nil, err
@@ -713,4 +715,14 @@ func (r *runner) logf(format string, args ...any) {
 		return
 	}
 	fmt.Fprintf(r.log, "%s %s\n", r.now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}
+
+// logEngines says in run.log what validate says of the engines: their
+// limits, and whether their games replay.
+func (r *runner) logEngines() {
+	for _, line := range strings.Split(r.enginesSummary(), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			r.logf("%s", line)
+		}
+	}
 }

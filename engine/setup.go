@@ -357,5 +357,5 @@ func (s *Setup) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, %s, %s, seed %d\n",
 		c.File(), c.Game, c.Player, english.Count(s.main.space.Len(), "gene"), english.Count(len(s.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + chosen + s.spendingSummary()
+		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + chosen + s.enginesSummary() + s.spendingSummary()
 }

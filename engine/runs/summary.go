@@ -46,6 +46,10 @@ type Summary struct {
 	Next string `json:"next"`
 	// Stopped says why the run ended before its budget (stop:).
 	Stopped *engine.StopReason `json:"stopped,omitempty"`
+	// Faults are the generations' games lost to faults, by the player
+	// that faulted and the kind (players that are processes: UCI
+	// engines, bots).
+	Faults engine.FaultCounts `json:"faults,omitempty"`
 	Budget  int                `json:"budget"`
 }
 
@@ -84,6 +88,7 @@ func Summarize(dir string, ck *engine.Checkpoint, s *engine.Setup, budget int) (
 		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(v.Label, rundir.BestFile))}
 	for _, h := range st.History {
 		sum.Games += h.Games
+		sum.Faults = sum.Faults.Sum(h.Faults)
 	}
 	sum.RemeasureGames += ck.EndGames()
 	if ck.Rivals != nil {
@@ -133,7 +138,7 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 	if len(c.Command) > 0 {
 		game = ""
 	}
-	player := "tuned:" + sum.BestFile
+	player := v.Player + ":" + sum.BestFile
 	tail := []string{"--seed", "2"}
 	if c.Fitness.Objective == config.Solo {
 		gain := 0.0
@@ -174,6 +179,10 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 			value = displaySpec(c, value)
 		}
 		args = append(args, "--rule", k+"="+value)
+	}
+	if len(c.Engines) > 0 {
+		// The engines as the run defined them, found from its directory.
+		args = append(args, "--engines", displayPath(sum.Dir))
 	}
 	if len(c.Command) > 0 {
 		args = append(args, "--command", quoteArg(strings.Join(c.Command, " ")))

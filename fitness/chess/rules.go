@@ -47,7 +47,7 @@ type option struct {
 var options = []option{
 	{fitness.Option{Name: "fen", Default: "", Summary: "the start position of every game and of perft, as a FEN (default: the standard start); not with book"},
 		func(o *Options, _, v string) error { o.FEN = strings.TrimSpace(v); return nil }},
-	{fitness.Option{Name: "book", Default: "", Summary: "an opening book, .epd or .fen (a position a line) or .pgn (a line of moves a game), read when the game is built; each game starts from an opening drawn from its seed"},
+	{fitness.Option{Name: "book", Default: "", File: true, Summary: "an opening book, .epd or .fen (a position a line) or .pgn (a line of moves a game), read when the game is built; each game starts from an opening drawn from its seed"},
 		func(o *Options, _, v string) error { o.Book = strings.TrimSpace(v); return nil }},
 	{fitness.Option{Name: "book-plies", Default: "0", Summary: fmt.Sprintf("a PGN book line's first N moves (plies), 0 for all of it, at most %d; only with a .pgn book", MaxOpeningPlies)},
 		intOption(func(o *Options) *int { return &o.BookPlies }, MaxOpeningPlies)},
