@@ -50,7 +50,7 @@ type Summary struct {
 	// that faulted and the kind (players that are processes: UCI
 	// engines, bots).
 	Faults engine.FaultCounts `json:"faults,omitempty"`
-	Budget  int                `json:"budget"`
+	Budget int                `json:"budget"`
 }
 
 // SummaryPlayer is the recommended player's figures: selection's (biased
