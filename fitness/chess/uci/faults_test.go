@@ -595,3 +595,19 @@ func TestClock(t *testing.T) {
 		t.Error("a player at a depth reports a clock")
 	}
 }
+
+// TestVerifyEveryLimit: Verify plays its first move under each kind of
+// limit, a clock included (it gives the move the clock a game starts
+// with; before, an engine under a clock failed Verify, so no config
+// could play one).
+func TestVerifyEveryLimit(t *testing.T) {
+	for _, l := range []uci.Limit{{Nodes: 40}, {Depth: 1}, {MoveTime: 50}, {TC: uci.TC{Base: 3000}}, {TC: uci.TC{Moves: 40, Base: 3000, Inc: 100}}} {
+		t.Run(l.String(), func(t *testing.T) {
+			d := fixtureDef(t, "fixture")
+			d.Limit = l
+			if err := newEngine(t, d).Verify(context.Background()); err != nil {
+				t.Errorf("Verify at %v: %v", l, err)
+			}
+		})
+	}
+}

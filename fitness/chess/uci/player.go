@@ -226,7 +226,12 @@ func (e *Engine) Verify(ctx context.Context) error {
 		return fmt.Errorf("uci: %s: a first game: %w", e.name, err)
 	}
 	defer s.End()
-	r, err := s.Move(ctx, chess.Position{StartFEN: StartFEN})
+	pos := chess.Position{StartFEN: StartFEN}
+	if tc := p.limit.TC; !tc.IsZero() {
+		// The clock a game under the limit starts with.
+		pos.Clock = &chess.Clock{Time: [2]int64{tc.Base, tc.Base}, Inc: [2]int64{tc.Inc, tc.Inc}, MovesToGo: tc.Moves}
+	}
+	r, err := s.Move(ctx, pos)
 	switch {
 	case err != nil:
 		var le *LimitError
