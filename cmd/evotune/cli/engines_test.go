@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/evotune/evotune/fitness/chess/uci/ucitest"
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
+)
+
+// engineMatchConfig is a run of 1,000 games of the fixture engine
+// against itself: a hall of fame only (160 games in each of generations
+// 2 and 3), so the remeasure's 680 games are head to head, its verdict
+// pairs (pentanomial) against the start.
+func engineMatchConfig(t *testing.T) string {
+	return writeConfig(t, fmt.Sprintf(`name: fixture-match
+seed: 5
+game: chess
+rules: {random-plies: 8, max-moves: 60}
+engines:
+  dev: {command: [%s], limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+seeds:
+  - {Focus: 20}
+fitness:
+  hall-of-fame: {members: 2, games: 20}
+evolution: {population: 4, generations: 3, hall-of-fame: 2}
+remeasure: {games: 340, top: 2}
+`, ucitest.Build(t)))
+}
+
+// verdictPairs is the pentanomial counts of a run's verdict.
+func verdictPairs(t *testing.T, files map[string][]byte) []int {
+	t.Helper()
+	var ck struct {
+		Verdict struct {
+			Games int   `json:"games"`
+			Pairs []int `json:"pentanomial"`
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal(files[rundir.CheckpointFile], &ck); err != nil || len(ck.Verdict.Pairs) != 5 {
+		t.Fatalf("checkpoint without a verdict's pentanomial (%v):\n%.2000s", err, files[rundir.CheckpointFile])
+	}
+	return ck.Verdict.Pairs
+}
+
+// TestEngineMatchReplays: a run of 1,000 games of a UCI engine (the
+// fixture at go nodes 20) writes the same files, and so the same
+// pentanomial counts in its verdict, at 1 and 2 workers, after a kill -9
+// in its last generation and a resume, and on two NATS workers; a
+// 1,000-game eval between two of its limits gives the same pentanomial
+// counts at 1 and 2 workers.
+func TestEngineMatchReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 1,000 engine games several times")
+	}
+	cfg := engineMatchConfig(t)
+	var want map[string][]byte
+	for _, w := range []string{"1", "2"} {
+		dir := filepath.Join(t.TempDir(), "run")
+		out := mustRun(t, "run", cfg, "--out", dir, "--workers", w)
+		if !strings.Contains(out, "320 games and 680 games re-measuring the best") {
+			t.Fatalf("the run did not play 1,000 games:\n%s", out)
+		}
+		got := rundirtest.Read(t, dir, false)
+		if want == nil {
+			want = got
+			t.Logf("verdict pentanomial %v", verdictPairs(t, got))
+			continue
+		}
+		rundirtest.Same(t, want, got, "1 and 2 workers")
+	}
+	pairs := verdictPairs(t, want)
+	if n := pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4]; n != 170 {
+		t.Fatalf("verdict of %d pairs (%v), want 170", n, pairs)
+	}
+
+	t.Run("kill -9 and resume", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "run")
+		cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2", "--batch", "4")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		waitJournal(t, dir, 2, 10) // generation 3's first 40 games
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err != nil {
+			t.Fatalf("no journal after the kill: %v", err)
+		}
+		mustRun(t, "resume", dir, "--quiet", "--workers", "1")
+		rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "killed and resumed")
+	})
+
+	t.Run("two NATS workers", func(t *testing.T) {
+		addr := freeAddr(t)
+		dir := filepath.Join(t.TempDir(), "run")
+		coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--batch", "10", "--quiet")
+		for range 2 {
+			startWorker(t, "nats://"+addr, "--workers", "1", "--allow-programs")
+		}
+		if err := coord.Wait(); err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, errb.String())
+		}
+		rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "two NATS workers")
+	})
+
+	t.Run("eval", func(t *testing.T) {
+		var first string
+		for _, w := range []string{"1", "2"} {
+			code, out, errs := run(t, "eval", "chess", "--engines", cfg, "--player", "uci:dev@nodes=30", "--vs", "uci:dev",
+				"--rule", "random-plies=8", "--rule", "max-moves=60", "--games", "1000", "--seed", "9", "--workers", w, "--json")
+			var rep struct {
+				Matches []struct {
+					Games int   `json:"games"`
+					Pairs []int `json:"pentanomial"`
+				} `json:"matches"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || len(rep.Matches) != 1 || rep.Matches[0].Games != 1000 {
+				t.Fatalf("eval --json at %s workers: exit %d, %v:\n%s%s", w, code, err, out, errs)
+			}
+			got := fmt.Sprint(rep.Matches[0].Pairs)
+			if first == "" {
+				first = got
+				t.Logf("eval pentanomial %s", got)
+			} else if got != first {
+				t.Errorf("eval pentanomial at 2 workers %s, at 1 %s", got, first)
+			}
+		}
+	})
+}
