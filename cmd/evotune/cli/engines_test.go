@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,4 +136,59 @@ func TestEngineMatchReplays(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRealEnginesReplayARun: a run of 50 games of Debian's Stockfish
+// 15.1 at 1,000 nodes, and one of Toga II 3.0 at depth 3, each tuning a
+// knob against the engine at its defaults, writes the same files at 1
+// and 2 workers, every game's PGN among them (record: 1): moves, scores,
+// depths and Stockfish's node counts byte for byte. Toga's node counts
+// vary by one in about one game in 25 with how busy the machine is (its
+// moves, scores and depths do not), so its PGNs are compared without
+// them.
+func TestRealEnginesReplayARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real engines")
+	}
+	withoutNodes := regexp.MustCompile(` [0-9]+N}`)
+	for _, tc := range []struct {
+		name, engine, options, limit, knob string
+		nodes                              bool
+	}{
+		{"stockfish at 1000 nodes", "stockfish", "{Threads: 1, Hash: 16}", "{nodes: 1000}", "Use NNUE: {}", true},
+		{"toga at depth 3", "toga2", "{OwnBook: false, Hash: 16}", "{depth: 3}", "King Safety: {min: 0, max: 400}", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := uciEngine(t, tc.engine)
+			cfg := writeConfig(t, fmt.Sprintf(`name: %[1]s-replay
+seed: 17
+game: chess
+rules: {random-plies: 8, max-moves: 120}
+engines:
+  dev: {command: [%[2]s], options: %[3]s, limit: %[4]s}
+  base: {command: [%[2]s], options: %[3]s, limit: %[4]s}
+player: uci:dev
+space: {%[5]s}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 10}
+evolution: {population: 5, generations: 1, hall-of-fame: 1}
+remeasure: off
+record: 1
+`, tc.engine, bin, tc.options, tc.limit, tc.knob))
+			var runs [2]map[string][]byte
+			for i, w := range []string{"1", "2"} {
+				dir := filepath.Join(t.TempDir(), "run")
+				mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", w)
+				runs[i] = rundirtest.Read(t, dir, false)
+				pgn := string(runs[i]["games-0001.pgn"])
+				if n := strings.Count(pgn, "[Event "); n != 50 {
+					t.Fatalf("%d games recorded at %s workers, want 50", n, w)
+				}
+				if !tc.nodes {
+					runs[i]["games-0001.pgn"] = []byte(withoutNodes.ReplaceAllString(pgn, "}"))
+				}
+			}
+			rundirtest.Same(t, runs[0], runs[1], "1 and 2 workers")
+		})
+	}
 }
