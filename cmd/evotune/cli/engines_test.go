@@ -192,3 +192,79 @@ record: 1
 		})
 	}
 }
+
+// TestEngineConfigRefusals: each bad engine or book of a config is one
+// line naming the config's line and key, exit 2, and no run directory:
+// nothing is started that could be lost. The nearest right input of
+// each is the test's config itself, which runs (TestEngineMatchReplays).
+func TestEngineConfigRefusals(t *testing.T) {
+	bin := ucitest.Build(t)
+	base := fmt.Sprintf(`name: refusals
+seed: 3
+game: chess
+rules: {random-plies: 8, max-moves: 80}
+engines:
+  dev: {command: [%[1]s], limit: {nodes: 40}}
+  base: {command: [%[1]s], options: {Focus: 70}, limit: {nodes: 40}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 8}
+evolution: {population: 4, generations: 1}
+`, bin)
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	if err := os.WriteFile(book, []byte("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR a KQkq -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, old, new, want string }{
+		{"missing", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + "-gone]", "config.yaml:6: engines.dev.command: program " + bin + "-gone: "},
+		{"not uci", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -not-uci]", "config.yaml:6: engines.dev.command: uci: uci:dev: not a UCI engine: it exited with status 1 before uciok"},
+		{"no uciok", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -no-uciok], timeouts: {start: 1s}", "config.yaml:6: engines.dev.command: uci: uci:dev: no uciok within 1s"},
+		{"no such option", "options: {Focus: 70}", "options: {Fokus: 70}", "config.yaml:7: engines.base.command: uci: uci:base: option Fokus: the engine has no such option"},
+		{"value out of range", "options: {Focus: 70}", "options: {Focus: 101}", "config.yaml:7: engines.base.command: uci: uci:base: option Focus: 101 is outside its range [0, 100]"},
+		{"range past the engine's", "Focus: {min: 0, max: 100}", "Focus: {min: 0, max: 101}", "config.yaml:9: space.Focus.max: 101 is above the declared maximum 100"},
+		{"book line", "rules: {random-plies: 8,", "rules: {book: book.epd,", "config.yaml:4: rules.book: chess: book " + book + ": line 2: side to move \"a\": want w or b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(base, tc.old) {
+				t.Fatalf("the config has no %q", tc.old)
+			}
+			cfg := filepath.Join(dir, "config.yaml")
+			if err := os.WriteFile(cfg, []byte(strings.Replace(base, tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "run")
+			code, _, errs := run(t, "run", cfg, "--out", out, "--quiet")
+			if code != ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, said %q; want exit 2 and one line with %q", code, errs, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a refused config left its run directory (stat: %v)", err)
+			}
+		})
+	}
+}
+
+// TestTogaIgnoredLimitRefused: Toga II ignores go nodes; a config that
+// gives it a node limit is refused in one line that says so and what to
+// give it instead, exit 2.
+func TestTogaIgnoredLimitRefused(t *testing.T) {
+	bin := uciEngine(t, "toga2")
+	cfg := writeConfig(t, fmt.Sprintf(`name: toga-nodes
+game: chess
+engines:
+  dev: {command: [%s], options: {OwnBook: false}, limit: {nodes: 1000}}
+player: uci:dev
+space: {King Safety: {min: 0, max: 400}}
+fitness:
+  hall-of-fame: {members: 2, games: 4}
+evolution: {population: 4, generations: 1}
+`, bin))
+	code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet")
+	if code != ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "engines.dev.limit: uci: uci:dev ignores go nodes 1000") ||
+		!strings.Contains(errs, "give it a depth or movetime limit instead") {
+		t.Errorf("exit %d, said %q", code, errs)
+	}
+}
