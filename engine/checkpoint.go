@@ -249,6 +249,27 @@ func ReadRun(dir string) (*Checkpoint, *Setup, error) {
 	return OpenRun(dir, data)
 }
 
+// ReadRunToPlay is ReadRun for a reader that plays the run's players
+// (compare): the run's UCI engines are started, and refused if their
+// files are not the builds the run recorded. The caller closes the
+// Setup, which stops them.
+func ReadRunToPlay(dir string) (*Checkpoint, *Setup, error) {
+	data, err := readCheckpointFile(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, rundir.CheckpointFile)
+	ck, err := decodeCheckpoint(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ck.setupFor(path, true)
+	if err != nil {
+		return ck, nil, err
+	}
+	return ck, s, nil
+}
+
 // OpenRun is ReadRun of the run in dir whose checkpoint's bytes, data,
 // the caller read (the dashboard reads them without following a link).
 func OpenRun(dir string, data []byte) (*Checkpoint, *Setup, error) {
@@ -297,11 +318,16 @@ func readCheckpointFile(dir string) ([]byte, error) {
 
 // setup prepares the config of the checkpoint read from path For its
 // reader, and checks the checkpoint against it.
-func (ck *Checkpoint) setup(path string) (*Setup, error) {
+func (ck *Checkpoint) setup(path string) (*Setup, error) { return ck.setupFor(path, false) }
+
+// setupFor is setup, for a reader that starts the run's engines to play
+// them when playEngines.
+func (ck *Checkpoint) setupFor(path string, playEngines bool) (*Setup, error) {
 	f, err := readerOf(ck)
 	if err != nil {
 		return nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
+	f.playEngines = playEngines
 	s, err := load(path+"#config", []byte(ck.Config), baseDirOf(ck), f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %w", path, folded{err})

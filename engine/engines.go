@@ -110,7 +110,7 @@ func (s *Setup) prepareEngine(f For, p *yamlcheck.Checker, name string, ce *conf
 	if !ok {
 		return nil, ErrProgramRefused
 	}
-	if !start {
+	if !start && !f.playEngines {
 		rec := f.engines[name]
 		if rec == nil {
 			return fail(key("command"), fmt.Errorf("the run recorded no engine %s", name))
@@ -129,6 +129,15 @@ func (s *Setup) prepareEngine(f For, p *yamlcheck.Checker, name string, ce *conf
 	files, err := cmd.FileHashes()
 	if err != nil {
 		return fail(key("command"), err)
+	}
+	if rec := f.engines[name]; f.playEngines && (rec == nil || !maps.Equal(rec.Files, files)) {
+		// A reader that plays the run's engines plays the builds the run
+		// played, or says which file changed.
+		var was map[string]string
+		if rec != nil {
+			was = rec.Files
+		}
+		return fail(key("command"), fmt.Errorf("engine %s is not the build the run played (%s): install that build at the same path", name, engineFilesChange(was, files)))
 	}
 	if want, ok := f.engineFiles[name]; f.kind == forWorker && (!ok || !maps.Equal(want, files)) {
 		// Before it starts: a worker plays no other build of the engine

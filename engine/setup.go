@@ -85,6 +85,9 @@ type For struct {
 	// engineFiles are a worker's coordinator's engine files: engine name
 	// -> command entry -> sha256. A worker plays no other build.
 	engineFiles map[string]map[string]string
+	// playEngines: a reader that starts the run's engines, to play them
+	// (compare), refusing a build other than the run's.
+	playEngines bool
 	// hash is the hash the config was run with (a checkpoint's, a
 	// coordinator's): it settles which default model a config that names
 	// none runs (matchHash); "" for a new run.

@@ -268,3 +268,57 @@ evolution: {population: 4, generations: 1}
 		t.Errorf("exit %d, said %q", code, errs)
 	}
 }
+
+// TestCompareEngineRuns: compare plays the recommended bests of two runs
+// of a UCI engine, starting the engines each run played; an engine whose
+// binary changed since its run is refused, naming it, where before
+// compare failed every game ("described from a run's record and is not
+// started").
+func TestCompareEngineRuns(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tinyuci")
+	data, err := os.ReadFile(ucitest.Build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, seed := range []string{"1", "2"} {
+		cfg := writeConfig(t, fmt.Sprintf(`name: cmp
+seed: %s
+game: chess
+rules: {random-plies: 8, max-moves: 40}
+engines:
+  dev: {command: [%s], limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  hall-of-fame: {members: 2, games: 4}
+evolution: {population: 4, generations: 2, hall-of-fame: 2}
+remeasure: {games: 4, top: 2}
+`, seed, bin))
+		dir := filepath.Join(t.TempDir(), "run")
+		mustRun(t, "run", cfg, "--out", dir, "--quiet")
+		dirs = append(dirs, dir)
+	}
+	code, out, errs := run(t, "compare", dirs[0], dirs[1], "--games", "10", "--json")
+	var cmp struct {
+		HeadToHead []struct {
+			Pentanomial []int `json:"pentanomial"`
+		} `json:"head_to_head"`
+	}
+	if err := json.Unmarshal([]byte(out), &cmp); code != ExitOK || err != nil || len(cmp.HeadToHead) != 1 {
+		t.Fatalf("compare of two engine runs: exit %d, %v:\n%s%s", code, err, out, errs)
+	}
+	if p := cmp.HeadToHead[0].Pentanomial; p[0]+p[1]+p[2]+p[3]+p[4] != 5 {
+		t.Errorf("compare's head to head: pentanomial %v, want 5 pairs", p)
+	}
+	if err := os.WriteFile(bin, append(data, 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "compare", dirs[0], dirs[1], "--games", "10")
+	if code == ExitOK || !strings.Contains(errs, "engine dev is not the build the run played") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("compare with the engine's binary changed: exit %d, said %q", code, errs)
+	}
+}
