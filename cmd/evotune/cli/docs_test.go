@@ -368,9 +368,17 @@ func checkCommand(args []string) error {
 		for _, spec := range specs {
 			// NAME[@KEY=VALUE,...][:FILE]: the settings' keys are the
 			// player's to check when it is built.
-			head, file, hasFile := strings.Cut(spec, ":")
+			head, file, hasFile := fitness.CutFile(spec)
 			name, _, _ := strings.Cut(head, "@")
 			if placeholder(name) {
+				continue
+			}
+			if kind, _, guest := strings.Cut(name, ":"); guest && slices.Contains(fitness.GuestKinds, kind) {
+				// A guest (uci:dev) is the --engines file's, which a doc
+				// names without shipping: only its name's form is checked.
+				if _, err := fitness.SplitSpec(spec); err != nil {
+					return err
+				}
 				continue
 			}
 			if _, ok := fitness.Info(g, role, name); !ok {

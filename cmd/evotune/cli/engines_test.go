@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -320,5 +321,64 @@ remeasure: {games: 4, top: 2}
 	code, _, errs = run(t, "compare", dirs[0], dirs[1], "--games", "10")
 	if code == ExitOK || !strings.Contains(errs, "engine dev is not the build the run played") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("compare with the engine's binary changed: exit %d, said %q", code, errs)
+	}
+}
+
+// TestReplayKeptGame: every game a run kept replays with one command,
+// byte for byte, a crashed one included; a game whose seed was changed
+// does not (exit 1, saying where it first differs); a game number past
+// the file's, and a file of games no run kept, are refused (exit 2).
+func TestReplayKeptGame(t *testing.T) {
+	bin := ucitest.Build(t)
+	cfg := writeConfig(t, fmt.Sprintf(`name: replay
+seed: 3
+game: chess
+rules: {random-plies: 6, max-moves: 40}
+engines:
+  dev: {command: [%[1]s], limit: {nodes: 20}}
+  base: {command: [%[1]s], options: {Focus: 70, "Crash Ply": 12, "Fault Every": 3}, limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 4}
+evolution: {population: 3, generations: 1, hall-of-fame: 1, elitism: 1, tournament-size: 2}
+remeasure: off
+record: 1
+`, bin))
+	dir := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", dir, "--quiet")
+	file := filepath.Join(dir, "games-0001.pgn")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(string(data), "[Event ")
+	crashes := strings.Count(string(data), "crash")
+	if n != 12 || crashes == 0 {
+		t.Fatalf("%d games kept, %d crashes: want 12 and some crashes", n, crashes)
+	}
+	for i := 1; i <= n; i++ {
+		code, out, errs := run(t, "replay", file, "--game", strconv.Itoa(i))
+		if code != ExitOK || !strings.Contains(out, "replayed: the same game") {
+			t.Errorf("game %d: exit %d:\n%s%s", i, code, out, errs)
+		}
+	}
+	forged := filepath.Join(dir, "forged.pgn")
+	seed := regexp.MustCompile(`\[Seed "[0-9]+"\]`).FindString(string(data))
+	if err := os.WriteFile(forged, []byte(strings.Replace(string(data), seed, `[Seed "12345"]`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := run(t, "replay", forged); code != ExitFailure || !strings.Contains(out, "not replayed: the game differs from game 1") {
+		t.Errorf("a game with another seed: exit %d:\n%s", code, out)
+	}
+	if code, _, errs := run(t, "replay", file, "--game", strconv.Itoa(n+1)); code != ExitUsage || !strings.Contains(errs, fmt.Sprintf("holds %d games", n)) {
+		t.Errorf("--game past the file's: exit %d: %s", code, errs)
+	}
+	noSeed := filepath.Join(dir, "other.pgn")
+	if err := os.WriteFile(noSeed, []byte(regexp.MustCompile(`\[Seed "[0-9]+"\]\n`).ReplaceAllString(string(data), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "replay", noSeed); code != ExitUsage || !strings.Contains(errs, "not a game a run kept") {
+		t.Errorf("a game without its seed: exit %d: %s", code, errs)
 	}
 }
