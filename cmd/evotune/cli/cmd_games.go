@@ -109,8 +109,12 @@ func writeGame(w io.Writer, info fitness.GameInfo, g fitness.Game) {
 	}
 	line("%s: %s", info.Name, info.Summary)
 	fmt.Fprintln(w, "\nRule options (--rule KEY=VALUE, or rules: in a config):")
+	width := 10 // the names' column, as wide as the longest name
 	for _, o := range info.Options {
-		line("  %-10s default %-10s %s", o.Name, o.Default, o.Summary)
+		width = max(width, len(o.Name))
+	}
+	for _, o := range info.Options {
+		line("  %-*s default %-10s %s", width, o.Name, o.Default, o.Summary)
 	}
 	if len(g.Roles()) > 1 {
 		fmt.Fprintln(w)
