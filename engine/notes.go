@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -45,6 +46,9 @@ func (s *Setup) referee(ctx context.Context, ms []fitness.Match, flipped func(i 
 		keep = func(int) bool { return true }
 	}
 	games, err := fitness.PlayRefereed(ctx, s.game, ms, solo, keep, workers, progress)
+	if err == nil {
+		err = s.audit(ctx, ms, games, workers)
+	}
 	out := Played{Results: make([]float64, len(games))}
 	for i, g := range games {
 		if solo {
@@ -87,6 +91,58 @@ func boundRecords(notes []Note) []Note {
 		}
 	}
 	return out
+}
+
+// audit plays again the share audit: of the games of engines that no
+// fault decided, chosen by their seeds, and returns an error naming the
+// first whose record differs (its moves and result; the engines'
+// comments, such as node counts, aside): an engine that is not
+// deterministic at its limit (Stockfish's Skill Level draws from the
+// clock) would make a run that cannot replay or resume exactly.
+func (s *Setup) audit(ctx context.Context, ms []fitness.Match, games []fitness.Refereed, workers int) error {
+	ref, ok := s.game.(fitness.Referee)
+	if s.cfg.Audit <= 0 || !ok || s.engines == nil || len(s.engines.byName) == 0 {
+		return nil
+	}
+	var picked []int
+	for i, g := range games {
+		if g.Fault == nil && g.Record != "" && float64(fitness.Derive(ms[i].Seed, 0, purposeAudit)>>11)/(1<<53) < s.cfg.Audit {
+			picked = append(picked, i)
+		}
+	}
+	again, err := fitness.Parallel(ctx, len(picked), workers, func(k int) (fitness.Refereed, error) {
+		m := ms[picked[k]]
+		return ref.PlayRefereed(ctx, m.A, m.B, m.Seed, true)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	for k, i := range picked {
+		if a, b := games[i], again[k]; a.Outcome != b.Outcome || movesOf(a.Record) != movesOf(b.Record) {
+			return fmt.Errorf("audit: the game of seed %d between %s and %s did not replay (%s): an engine is not deterministic at its limit (a clock, more than one thread, a random skill level, randomness of its own); its games cannot be reproduced, nor a run resumed exactly",
+				ms[i].Seed, ms[i].A.Name(), ms[i].B.Name(), firstMoveDifference(movesOf(a.Record), movesOf(b.Record)))
+		}
+	}
+	return nil
+}
+
+// recordComment matches a comment of a record ({+0.20/2 40N}).
+var recordComment = regexp.MustCompile(`\{[^}]*\}`)
+
+// movesOf is a record without its comments, its words single-spaced.
+func movesOf(record string) string {
+	return strings.Join(strings.Fields(recordComment.ReplaceAllString(record, "")), " ")
+}
+
+// firstMoveDifference says where two records' moves first differ.
+func firstMoveDifference(a, b string) string {
+	x, y := strings.Fields(a), strings.Fields(b)
+	for i := range min(len(x), len(y)) {
+		if x[i] != y[i] {
+			return fmt.Sprintf("%q the first time, %q the second", x[i], y[i])
+		}
+	}
+	return "one ended sooner"
 }
 
 // referees reports whether the config's games are played through a

@@ -20,6 +20,7 @@ const (
 	purposeModel                        // the model's own draws (CMA-ES's samples, one stream for the whole run)
 	purposeVerdict                      // the second fresh deals, on which the recommended player is measured
 	purposeRecord                       // which games' records (PGNs) a run keeps: Derive(game seed, 0, purposeRecord)
+	purposeAudit                        // which engine games the audit replays: Derive(game seed, 0, purposeAudit)
 )
 
 // stream is the seed of a random stream of the run: its generation,

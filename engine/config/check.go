@@ -21,8 +21,12 @@ func (c *Config) CheckFoundations(p *yamlcheck.Checker) bool {
 	}
 	if len(c.Command) == 0 {
 		for _, key := range []string{"dir", "env", "timeout", "audit", "program-files"} {
-			if c.Has(key) {
+			switch {
+			case !c.Has(key):
+			case key != "audit":
 				bad(key, "belongs to a command: (an outside program), and there is none")
+			case len(c.Engines) == 0:
+				bad(key, "belongs to a command: (an outside program) or engines:, and there is neither")
 			}
 		}
 	}

@@ -382,3 +382,46 @@ record: 1
 		t.Errorf("a game without its seed: exit %d: %s", code, errs)
 	}
 }
+
+// TestEngineAudit: audit: replays a share of an engine run's games and
+// stops the run, naming the game, when one does not replay: Stockfish at
+// Skill Level 5 draws its weaker moves from the clock. The fixture,
+// deterministic at its node limit, passes an audit of every game (the
+// nearest run that must not stop).
+func TestEngineAudit(t *testing.T) {
+	sf := uciEngine(t, "stockfish")
+	fixture := ucitest.Build(t)
+	for _, tc := range []struct {
+		name, command, options, limit, space string
+		stops                                bool
+	}{
+		{"stockfish at skill level 5", sf, `{Threads: 1, Hash: 16, "Skill Level": 5}`, "1000", "Slow Mover: {min: 10, max: 1000}", true},
+		{"the fixture", fixture, "{}", "20", "Focus: {min: 0, max: 100}", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, fmt.Sprintf(`name: audit
+game: chess
+rules: {random-plies: 8, max-moves: 40}
+engines:
+  dev: {command: [%[1]s], options: %[2]s, limit: {nodes: %[3]s}}
+  base: {command: [%[1]s], options: %[2]s, limit: {nodes: %[3]s}}
+player: uci:dev
+space: {%[4]s}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 8}
+evolution: {population: 3, generations: 1, hall-of-fame: 1, elitism: 1, tournament-size: 2}
+remeasure: off
+audit: 1
+`, tc.command, tc.options, tc.limit, tc.space))
+			code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet")
+			if tc.stops {
+				if code != ExitFailure || !strings.Contains(errs, "audit: the game of seed") || !strings.Contains(errs, "did not replay") {
+					t.Errorf("exit %d: %s", code, errs)
+				}
+				t.Log(errs)
+			} else if code != ExitOK {
+				t.Errorf("a deterministic engine audited: exit %d: %s", code, errs)
+			}
+		})
+	}
+}
