@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -146,6 +147,10 @@ func (s *Setup) prepareEngine(f For, p *yamlcheck.Checker, name string, ce *conf
 	}
 	e, err := uci.New(context.Background(), d)
 	if err != nil {
+		var se *uci.SetupError
+		if errors.As(err, &se) && se.Field != "" {
+			return fail(key(se.Field), err)
+		}
 		return fail(key("command"), err)
 	}
 	if err := e.Verify(context.Background()); err != nil {

@@ -222,8 +222,8 @@ evolution: {population: 4, generations: 1}
 		{"missing", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + "-gone]", "config.yaml:6: engines.dev.command: program " + bin + "-gone: "},
 		{"not uci", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -not-uci]", "config.yaml:6: engines.dev.command: uci: uci:dev: not a UCI engine: it exited with status 1 before uciok"},
 		{"no uciok", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -no-uciok], timeouts: {start: 1s}", "config.yaml:6: engines.dev.command: uci: uci:dev: no uciok within 1s"},
-		{"no such option", "options: {Focus: 70}", "options: {Fokus: 70}", "config.yaml:7: engines.base.command: uci: uci:base: option Fokus: the engine has no such option"},
-		{"value out of range", "options: {Focus: 70}", "options: {Focus: 101}", "config.yaml:7: engines.base.command: uci: uci:base: option Focus: 101 is outside its range [0, 100]"},
+		{"no such option", "options: {Focus: 70}", "options: {Fokus: 70}", "config.yaml:7: engines.base.options: uci: uci:base: option Fokus: the engine has no such option"},
+		{"value out of range", "options: {Focus: 70}", "options: {Focus: 101}", "config.yaml:7: engines.base.options: uci: uci:base: option Focus: 101 is outside its range [0, 100]"},
 		{"range past the engine's", "Focus: {min: 0, max: 100}", "Focus: {min: 0, max: 101}", "config.yaml:9: space.Focus.max: 101 is above the declared maximum 100"},
 		{"book line", "rules: {random-plies: 8,", "rules: {book: book.epd,", "config.yaml:4: rules.book: chess: book " + book + ": line 2: side to move \"a\": want w or b"},
 	}

@@ -280,6 +280,10 @@ type SetupError struct {
 	Engine string // "uci:dev"
 	Msg    string // one line
 	Tail   []string
+	// Field is the definition's field at fault when it is not the
+	// command: "options" (an option the engine lacks, or a value it
+	// refuses) or "scale"; "" for the command.
+	Field string
 }
 
 func (e *SetupError) Error() string {
@@ -379,11 +383,11 @@ func New(ctx context.Context, d Definition) (*Engine, error) {
 	e.info = info
 	if err := e.checkOptions(); err != nil {
 		c.kill()
-		return nil, &SetupError{Engine: name, Msg: err.Error()}
+		return nil, &SetupError{Engine: name, Msg: err.Error(), Field: "options"}
 	}
 	if e.knobs, err = knobsOf(&e.info, d.Options, d.Scale); err != nil {
 		c.kill()
-		return nil, &SetupError{Engine: name, Msg: err.Error()}
+		return nil, &SetupError{Engine: name, Msg: err.Error(), Field: "scale"}
 	}
 	e.schema = schemaOf(e.knobs)
 	if err := e.prepare(ctx, c); err != nil {

@@ -75,11 +75,11 @@ func Recorded(d Definition, info EngineInfo) (*Engine, error) {
 	}
 	e := &Engine{def: d, name: name, info: info, live: map[*conn]bool{}, recorded: true}
 	if err := e.checkOptions(); err != nil {
-		return nil, &SetupError{Engine: name, Msg: err.Error()}
+		return nil, &SetupError{Engine: name, Msg: err.Error(), Field: "options"}
 	}
 	var err error
 	if e.knobs, err = knobsOf(&e.info, d.Options, d.Scale); err != nil {
-		return nil, &SetupError{Engine: name, Msg: err.Error()}
+		return nil, &SetupError{Engine: name, Msg: err.Error(), Field: "scale"}
 	}
 	e.schema = schemaOf(e.knobs)
 	return e, nil
