@@ -36,7 +36,7 @@ type Checkpoint struct {
 	// Program records the outside program the game is played by, if any.
 	Program *ProgramRecord `json:"program,omitempty"`
 	// Engines records the config's UCI engines, by name, if any.
-	Engines map[string]*EngineRecord `json:"engines,omitempty"`
+	Engines map[string]*engineRecord `json:"engines,omitempty"`
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
@@ -83,7 +83,7 @@ type checkpointHeader struct {
 	ConfigDir  string                   `json:"config_dir,omitempty"`
 	Files      map[string]string        `json:"files,omitempty"`
 	Program    *ProgramRecord           `json:"program,omitempty"`
-	Engines    map[string]*EngineRecord `json:"engines,omitempty"`
+	Engines    map[string]*engineRecord `json:"engines,omitempty"`
 	Generation int                      `json:"generation"`
 	Budget     int                      `json:"budget,omitempty"`
 }

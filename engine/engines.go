@@ -19,12 +19,12 @@ import (
 	"github.com/evotune/evotune/internal/yamlcheck"
 )
 
-// EngineRecord is what a checkpoint keeps of one UCI engine of a config
+// engineRecord is what a checkpoint keeps of one UCI engine of a config
 // (engines:), so that a reader of the run knows its knobs without
 // starting it and resume can tell another build of it: what it said of
 // itself (its id and option lines, uci.EngineInfo.Lines) and the
 // SHA-256 of every file its command names (the binary, a script).
-type EngineRecord struct {
+type engineRecord struct {
 	Info  []string          `json:"info"`
 	Files map[string]string `json:"files,omitempty"`
 }
@@ -34,7 +34,7 @@ type EngineRecord struct {
 // reader.
 type engineSet struct {
 	byName  map[string]*uci.Engine
-	records map[string]*EngineRecord
+	records map[string]*engineRecord
 	log     *switchWriter // their stderr: run.log once a run opens it
 }
 
@@ -58,7 +58,7 @@ func (es *engineSet) close() {
 // the engine's key.
 func (s *Setup) prepareEngines(f For, p *yamlcheck.Checker) ([]fitness.Guest, bool) {
 	c := s.cfg
-	es := &engineSet{byName: map[string]*uci.Engine{}, records: map[string]*EngineRecord{}, log: &switchWriter{}}
+	es := &engineSet{byName: map[string]*uci.Engine{}, records: map[string]*engineRecord{}, log: &switchWriter{}}
 	s.engines = es
 	ok := true
 	var guests []fitness.Guest
@@ -157,7 +157,7 @@ func (s *Setup) prepareEngine(f For, p *yamlcheck.Checker, name string, ce *conf
 		e.Close()
 		return fail(key("limit"), err)
 	}
-	es.records[name] = &EngineRecord{Info: e.Info().Lines(), Files: files}
+	es.records[name] = &engineRecord{Info: e.Info().Lines(), Files: files}
 	return e, nil
 }
 
@@ -186,7 +186,7 @@ func engineFilesChange(was, now map[string]string) string {
 
 // engineRecords is what the checkpoint keeps of the engines; nil
 // without them.
-func (s *Setup) engineRecords() map[string]*EngineRecord {
+func (s *Setup) engineRecords() map[string]*engineRecord {
 	if s.engines == nil || len(s.engines.records) == 0 {
 		return nil
 	}
@@ -196,7 +196,7 @@ func (s *Setup) engineRecords() map[string]*EngineRecord {
 // engineChanges names what differs between the engines a checkpoint
 // recorded and those found now (another build, other options); nil
 // when nothing does.
-func engineChanges(was, now map[string]*EngineRecord) []string {
+func engineChanges(was, now map[string]*engineRecord) []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(was)) {
 		n := now[name]

@@ -194,25 +194,6 @@ func (fc FaultCounts) add(notes []Note) {
 	}
 }
 
-// Sum is fc with other's counts added; fc is not changed (nil: none).
-func (fc FaultCounts) Sum(other FaultCounts) FaultCounts {
-	if len(other) == 0 {
-		return fc
-	}
-	out := FaultCounts{}
-	for _, x := range []FaultCounts{fc, other} {
-		for p, kinds := range x {
-			if out[p] == nil {
-				out[p] = map[string]int{}
-			}
-			for k, n := range kinds {
-				out[p][k] += n
-			}
-		}
-	}
-	return out
-}
-
 // String says the counts in a line: "uci:dev 2 crash, 1 time; uci:base 1
 // stall".
 func (fc FaultCounts) String() string {

@@ -50,7 +50,7 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 			if err != nil {
 				return err
 			}
-			if ws, err = Prepare(c, ForWorker(false, run.Files(), run.Hash())); err != nil {
+			if ws, err = Prepare(c, ForWorker(false, run.Files(), run.Hash(), run.EngineFiles())); err != nil {
 				return err
 			}
 			if p.setups == nil {

@@ -81,7 +81,7 @@ type For struct {
 	// recorded is a reader's record of the run's program, and engines
 	// its record of the run's UCI engines.
 	recorded *external.Description
-	engines  map[string]*EngineRecord
+	engines  map[string]*engineRecord
 	// engineFiles are a worker's coordinator's engine files: engine name
 	// -> command entry -> sha256. A worker plays no other build.
 	engineFiles map[string]map[string]string
@@ -105,16 +105,11 @@ const (
 // ForWorker is For a worker that plays a coordinator's batches: it
 // starts an outside program only when allowPrograms, and reads only the
 // player files whose hashes files holds (the coordinator's); hash is the
-// coordinator's config hash.
-func ForWorker(allowPrograms bool, files map[string]string, hash string) For {
-	return For{kind: forWorker, allowPrograms: allowPrograms, files: files, hash: hash}
-}
-
-// WithEngineFiles is f with the coordinator's engine files (Setup.EngineFiles),
-// which a worker's engines must match byte for byte.
-func (f For) WithEngineFiles(files map[string]map[string]string) For {
-	f.engineFiles = files
-	return f
+// coordinator's config hash, and engineFiles its engines' files
+// (Setup.EngineFiles), which the worker's engines must match byte for
+// byte.
+func ForWorker(allowPrograms bool, files map[string]string, hash string, engineFiles map[string]map[string]string) For {
+	return For{kind: forWorker, allowPrograms: allowPrograms, files: files, hash: hash, engineFiles: engineFiles}
 }
 
 // readerOf is For a reader of the run whose checkpoint is ck.
@@ -302,7 +297,7 @@ func (s *Setup) Close() error {
 
 // EngineFiles are the SHA-256 of the files each UCI engine's command
 // names (engine name -> command entry -> sum): what a worker's engines
-// must match (For.WithEngineFiles); nil without engines.
+// must match (ForWorker); nil without engines.
 func (s *Setup) EngineFiles() map[string]map[string]string {
 	if s.engines == nil {
 		return nil

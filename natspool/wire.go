@@ -50,7 +50,7 @@ type runDescription struct {
 	ConfigHash string            `json:"config_hash"`
 	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
 	// Engines are the sha256 of the files each UCI engine's command names:
-	// a worker plays no other build of an engine (engine.For.WithEngineFiles).
+	// a worker plays no other build of an engine (engine.ForWorker).
 	Engines map[string]map[string]string `json:"engines,omitempty"`
 	Build   buildinfo.Info               `json:"build"`
 }
@@ -420,7 +420,7 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*e
 	c, err := config.Parse("batch "+batch+"#config", []byte(s.Config))
 	var cfg *engine.Setup
 	if err == nil {
-		cfg, err = engine.Prepare(c, engine.ForWorker(w.AllowPrograms, s.Files, s.ConfigHash).WithEngineFiles(s.Engines))
+		cfg, err = engine.Prepare(c, engine.ForWorker(w.AllowPrograms, s.Files, s.ConfigHash, s.Engines))
 	}
 	if errors.Is(err, engine.ErrProgramRefused) {
 		return nil, engine.ErrProgramRefused

@@ -88,7 +88,7 @@ func Summarize(dir string, ck *engine.Checkpoint, s *engine.Setup, budget int) (
 		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(v.Label, rundir.BestFile))}
 	for _, h := range st.History {
 		sum.Games += h.Games
-		sum.Faults = sum.Faults.Sum(h.Faults)
+		sum.Faults = addFaults(sum.Faults, h.Faults)
 	}
 	sum.RemeasureGames += ck.EndGames()
 	if ck.Rivals != nil {
@@ -232,4 +232,24 @@ func roundSig(x float64, n int) float64 {
 	}
 	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
+}
+
+// addFaults is fc with other's counts added; fc is not changed (nil:
+// none).
+func addFaults(fc, other engine.FaultCounts) engine.FaultCounts {
+	if len(other) == 0 {
+		return fc
+	}
+	out := engine.FaultCounts{}
+	for _, x := range []engine.FaultCounts{fc, other} {
+		for p, kinds := range x {
+			if out[p] == nil {
+				out[p] = map[string]int{}
+			}
+			for k, n := range kinds {
+				out[p][k] += n
+			}
+		}
+	}
+	return out
 }
