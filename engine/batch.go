@@ -80,13 +80,17 @@ func (b *Batch) Run() *Setup { return b.in.r.Setup }
 
 // Check returns an error naming the first of the batch's results that
 // no game gives (one result a game: a score of 0, 1/2 or 1 seen from its
-// first player, or a solo game's cost).
-func (b *Batch) Check(results []float64) error {
-	if len(results) != len(b.jobs) {
-		return fmt.Errorf("engine: %d results for the %d games of batch %s", len(results), len(b.jobs), b.ID)
+// first player, or a solo game's cost), or the first note no referee
+// writes.
+func (b *Batch) Check(p Played) error {
+	if len(p.Results) != len(b.jobs) {
+		return fmt.Errorf("engine: %d results for the %d games of batch %s", len(p.Results), len(b.jobs), b.ID)
 	}
-	if err := b.in.r.checkResults(b, results); err != nil {
+	if err := b.in.r.checkResults(b, p.Results); err != nil {
 		return fmt.Errorf("engine: %w", err)
+	}
+	if err := checkNotes(p.Notes, len(b.jobs)); err != nil {
+		return fmt.Errorf("engine: batch %s: %w", b.ID, err)
 	}
 	return nil
 }
@@ -96,28 +100,28 @@ func (b *Batch) Check(results []float64) error {
 func (s *Setup) Files() map[string]string { return s.files }
 
 // PlayBatch plays the games of batch id among its players (Batch.Plays)
-// with up to workers goroutines, and returns their results as a
-// Wave's Done receives them. A player the run does not have is an error.
-func (s *Setup) PlayBatch(ctx context.Context, id string, players []BatchPlayer, games []BatchGame, workers int) ([]float64, error) {
+// with up to workers goroutines, and returns them as a Wave's Done
+// receives them. A player the run does not have is an error.
+func (s *Setup) PlayBatch(ctx context.Context, id string, players []BatchPlayer, games []BatchGame, workers int) (Played, error) {
 	built := make([]fitness.Player, len(players))
 	for i, p := range players {
 		if p.Species < 0 || p.Species >= len(s.species) {
-			return nil, fmt.Errorf("engine: batch %s: player %d of species %d", id, i, p.Species)
+			return Played{}, fmt.Errorf("engine: batch %s: player %d of species %d", id, i, p.Species)
 		}
 		sp := s.species[p.Species]
 		if p.Baseline >= 0 {
 			if p.Baseline >= len(sp.baselines) {
-				return nil, fmt.Errorf("engine: batch %s: baseline %d of %d", id, p.Baseline, len(sp.baselines))
+				return Played{}, fmt.Errorf("engine: batch %s: baseline %d of %d", id, p.Baseline, len(sp.baselines))
 			}
 			built[i] = sp.baselines[p.Baseline]
 			continue
 		}
 		vals, err := sp.space.Decode(p.Genes)
 		if err != nil {
-			return nil, fmt.Errorf("engine: batch %s: %w", id, err)
+			return Played{}, fmt.Errorf("engine: batch %s: %w", id, err)
 		}
 		if built[i], err = sp.build(s.game, vals); err != nil {
-			return nil, fmt.Errorf("engine: batch %s: %w", id, err)
+			return Played{}, fmt.Errorf("engine: batch %s: %w", id, err)
 		}
 	}
 	get := func(i int) (fitness.Player, error) {
@@ -133,17 +137,17 @@ func (s *Setup) PlayBatch(ctx context.Context, id string, players []BatchPlayer,
 	for i, g := range games {
 		a, err := get(g.A)
 		if err != nil {
-			return nil, err
+			return Played{}, err
 		}
 		b, err := get(g.B)
 		if err != nil {
-			return nil, err
+			return Played{}, err
 		}
 		ms[i] = fitness.Match{A: a, B: b, Seed: g.Seed}
 	}
-	results, err := s.results(ctx, ms, func(i int) bool { return games[i].Flip }, workers, nil)
+	played, err := s.referee(ctx, ms, func(i int) bool { return games[i].Flip }, workers, nil)
 	if err != nil {
-		return nil, fmt.Errorf("engine: batch %s: %w", id, err)
+		return Played{}, fmt.Errorf("engine: batch %s: %w", id, err)
 	}
-	return results, nil
+	return played, nil
 }

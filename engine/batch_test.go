@@ -44,7 +44,7 @@ func TestBatchCheck(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b.in = tc.in
-			err := b.Check(tc.results)
+			err := b.Check(Played{Results: tc.results})
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)

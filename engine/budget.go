@@ -30,13 +30,6 @@ type Budget struct {
 	AtMost bool `json:"at_most"`
 }
 
-// Budget counts the games a run of the config plays to its
-// evolution.generations, the way the run lists them.
-func (s *Setup) Budget() Budget {
-	b, _ := s.BudgetOf(0)
-	return b
-}
-
 // BudgetOf counts the games of a run given a budget of generations
 // (run --generations; 0: the config's), refusing one the model cannot
 // plan, as run refuses it.
@@ -215,7 +208,9 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 	rng := fitness.NewRand(sampleSeed)
 	rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
 
-	t := Timing{CPU: s.program == nil && cputime.ProcessSupported()}
+	// The CPU of outside processes (a program, engines) is not this
+	// process's: they are timed by the clock.
+	t := Timing{CPU: s.program == nil && s.engines == nil && cputime.ProcessSupported()}
 	clock := cputime.Process
 	unit := 1
 	if !t.CPU {
@@ -242,7 +237,7 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 			_, err = r.play(ctx, batch, players, nil)
 		} else {
 			for _, j := range batch {
-				if _, err = r.playOne(ctx, j, players); err != nil {
+				if _, _, err = r.playOne(ctx, j, players); err != nil {
 					break
 				}
 			}

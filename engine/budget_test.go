@@ -55,7 +55,7 @@ func TestBudgetCountsTheRunsGames(t *testing.T) {
 				text = strings.Replace(strings.Replace(text, "population: 6", "population: 2", 1), "tournament-size: 2", "tournament-size: 1", 1)
 			}
 			cfg := loadText(t, t.TempDir(), text)
-			b := cfg.Budget()
+			b, _ := cfg.BudgetOf(0)
 			if tc.first != 0 && (b.First != tc.first || b.Later != tc.later) {
 				t.Fatalf("first %d, later %d; want %d, %d", b.First, b.Later, tc.first, tc.later)
 			}

@@ -35,6 +35,8 @@ type Checkpoint struct {
 	Files map[string]string `json:"files,omitempty"`
 	// Program records the outside program the game is played by, if any.
 	Program *ProgramRecord `json:"program,omitempty"`
+	// Engines records the config's UCI engines, by name, if any.
+	Engines map[string]*engineRecord `json:"engines,omitempty"`
 	// Generation is the number of generations completed; Population is
 	// the last one's evaluated pool, best first.
 	Generation int `json:"generation"`
@@ -74,22 +76,23 @@ func (ck *Checkpoint) states() []SpeciesState {
 // checkpointHeader is a checkpoint's own fields, as its JSON holds them
 // before the main species' state.
 type checkpointHeader struct {
-	Format     int               `json:"format"`
-	Name       string            `json:"name,omitempty"`
-	ConfigHash string            `json:"config_hash"`
-	Config     string            `json:"config"`
-	ConfigDir  string            `json:"config_dir,omitempty"`
-	Files      map[string]string `json:"files,omitempty"`
-	Program    *ProgramRecord    `json:"program,omitempty"`
-	Generation int               `json:"generation"`
-	Budget     int               `json:"budget,omitempty"`
+	Format     int                      `json:"format"`
+	Name       string                   `json:"name,omitempty"`
+	ConfigHash string                   `json:"config_hash"`
+	Config     string                   `json:"config"`
+	ConfigDir  string                   `json:"config_dir,omitempty"`
+	Files      map[string]string        `json:"files,omitempty"`
+	Program    *ProgramRecord           `json:"program,omitempty"`
+	Engines    map[string]*engineRecord `json:"engines,omitempty"`
+	Generation int                      `json:"generation"`
+	Budget     int                      `json:"budget,omitempty"`
 }
 
 // MarshalJSON writes the checkpoint's fields, then the main species'
 // state (its model's keys last), then the rivals'.
 func (ck Checkpoint) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(checkpointHeader{Format: ck.Format, Name: ck.Name, ConfigHash: ck.ConfigHash, Config: ck.Config,
-		ConfigDir: ck.ConfigDir, Files: ck.Files, Program: ck.Program, Generation: ck.Generation, Budget: ck.Budget})
+		ConfigDir: ck.ConfigDir, Files: ck.Files, Program: ck.Program, Engines: ck.Engines, Generation: ck.Generation, Budget: ck.Budget})
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +131,7 @@ func (ck *Checkpoint) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*ck = Checkpoint{Format: h.Format, Name: h.Name, ConfigHash: h.ConfigHash, Config: h.Config,
-		ConfigDir: h.ConfigDir, Files: h.Files, Program: h.Program, Generation: h.Generation, Budget: h.Budget}
+		ConfigDir: h.ConfigDir, Files: h.Files, Program: h.Program, Engines: h.Engines, Generation: h.Generation, Budget: h.Budget}
 	if r, ok := rest["rivals"]; ok {
 		delete(rest, "rivals")
 		if err := json.Unmarshal(r, &ck.Rivals); err != nil {
@@ -139,7 +142,7 @@ func (ck *Checkpoint) UnmarshalJSON(data []byte) error {
 }
 
 // headerKeys are the JSON keys of checkpointHeader and of the rivals.
-var headerKeys = []string{"format", "name", "config_hash", "config", "config_dir", "files", "program", "generation", "budget"}
+var headerKeys = []string{"format", "name", "config_hash", "config", "config_dir", "files", "program", "engines", "generation", "budget"}
 
 // speciesFields is SpeciesState without its methods, for encoding/json.
 type speciesFields SpeciesState
@@ -246,6 +249,27 @@ func ReadRun(dir string) (*Checkpoint, *Setup, error) {
 	return OpenRun(dir, data)
 }
 
+// ReadRunToPlay is ReadRun for a reader that plays the run's players
+// (compare): the run's UCI engines are started, and refused if their
+// files are not the builds the run recorded. The caller closes the
+// Setup, which stops them.
+func ReadRunToPlay(dir string) (*Checkpoint, *Setup, error) {
+	data, err := readCheckpointFile(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, rundir.CheckpointFile)
+	ck, err := decodeCheckpoint(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := ck.setupFor(path, true)
+	if err != nil {
+		return ck, nil, err
+	}
+	return ck, s, nil
+}
+
 // OpenRun is ReadRun of the run in dir whose checkpoint's bytes, data,
 // the caller read (the dashboard reads them without following a link).
 func OpenRun(dir string, data []byte) (*Checkpoint, *Setup, error) {
@@ -294,11 +318,16 @@ func readCheckpointFile(dir string) ([]byte, error) {
 
 // setup prepares the config of the checkpoint read from path For its
 // reader, and checks the checkpoint against it.
-func (ck *Checkpoint) setup(path string) (*Setup, error) {
+func (ck *Checkpoint) setup(path string) (*Setup, error) { return ck.setupFor(path, false) }
+
+// setupFor is setup, for a reader that starts the run's engines to play
+// them when playEngines.
+func (ck *Checkpoint) setupFor(path string, playEngines bool) (*Setup, error) {
 	f, err := readerOf(ck)
 	if err != nil {
 		return nil, fmt.Errorf("%s: corrupt checkpoint: %w", path, err)
 	}
+	f.playEngines = playEngines
 	s, err := load(path+"#config", []byte(ck.Config), baseDirOf(ck), f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the config stored in the checkpoint no longer loads (a player file it names may have moved): %w", path, folded{err})

@@ -258,31 +258,26 @@ func (r *runner) match(j job, players [][]fitness.Player) fitness.Match {
 }
 
 // play plays the jobs and returns each result seen from its a: its score,
-// or the cost of the solo game (which a player of the rival role raises).
-func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Player, progress func(int)) ([]float64, error) {
+// or the cost of the solo game (which a player of the rival role raises),
+// with the notes of the games a referee said something of.
+func (r *runner) play(ctx context.Context, jobs []job, players [][]fitness.Player, progress func(int)) (Played, error) {
 	ms := make([]fitness.Match, len(jobs))
 	for i, j := range jobs {
 		ms[i] = r.match(j, players)
 	}
-	return r.results(ctx, ms, func(i int) bool { return jobs[i].swap }, r.workers, progress)
+	return r.referee(ctx, ms, func(i int) bool { return jobs[i].swap }, r.workers, progress)
 }
 
-// results plays ms with up to workers goroutines and returns each game's
-// result seen from its first seat, or from its second where flipped: a
-// score, or a solo game's cost.
-func (s *Setup) results(ctx context.Context, ms []fitness.Match, flipped func(i int) bool, workers int, progress func(int)) ([]float64, error) {
-	if s.cfg.Fitness.Objective == config.Solo {
-		return fitness.PlaySoloMatches(ctx, s.game.(fitness.SoloGame), ms, workers, progress)
-	}
-	outs, err := fitness.PlayMatches(ctx, s.game, ms, workers, progress)
-	scores := make([]float64, len(outs))
-	for i, o := range outs {
-		if flipped(i) {
-			o = o.Flip()
+// playResults is play outside a generation (the remeasure, validate's
+// timing): its results, its faults said in run.log as what's.
+func (r *runner) playResults(ctx context.Context, what string, jobs []job, players [][]fitness.Player) ([]float64, error) {
+	p, err := r.play(ctx, jobs, players, nil)
+	if fc := (FaultCounts{}); err == nil {
+		if fc.add(p.Notes); len(fc) > 0 {
+			r.logf("%s: games lost to faults: %s", what, fc)
 		}
-		scores[i] = o.Score()
 	}
-	return scores, err
+	return p.Results, err
 }
 
 // evaluate plays the generation's batch and returns, per species, every
@@ -310,6 +305,7 @@ func (r *runner) evaluate(ctx context.Context, gen int, genomes [][][]float64, h
 		}
 	}
 	r.lastGames = r.scheduleEach(gen, sizes, hofPlayers, nil)
+	r.gen = &genNotes{faults: FaultCounts{}}
 	r.rated, r.ratings, r.race = nil, nil, nil
 	rounds := 1
 	if r.cfg.Racing != nil {
@@ -474,17 +470,28 @@ func finite(xs ...float64) bool {
 }
 
 // playOne plays one job, as play does a batch.
-func (r *runner) playOne(ctx context.Context, j job, players [][]fitness.Player) (float64, error) {
+func (r *runner) playOne(ctx context.Context, j job, players [][]fitness.Player) (float64, *Note, error) {
 	m := r.match(j, players)
-	if r.cfg.Fitness.Objective == config.Solo {
-		cost, err := r.game.(fitness.SoloGame).PlaySolo(ctx, m.A, m.B, m.Seed)
-		return cost, fitness.Failed(m.Seed, err)
+	solo := r.cfg.Fitness.Objective == config.Solo
+	if !r.referees() {
+		if solo {
+			cost, err := r.game.(fitness.SoloGame).PlaySolo(ctx, m.A, m.B, m.Seed)
+			return cost, nil, fitness.Failed(m.Seed, err)
+		}
+		o, err := r.game.Play(ctx, m.A, m.B, m.Seed)
+		if j.swap {
+			o = o.Flip()
+		}
+		return o.Score(), nil, fitness.Failed(m.Seed, err)
 	}
-	o, err := r.game.Play(ctx, m.A, m.B, m.Seed)
-	if j.swap {
-		o = o.Flip()
+	p, err := r.referee(ctx, []fitness.Match{m}, func(int) bool { return j.swap }, 1, nil)
+	if err != nil {
+		return 0, nil, err
 	}
-	return o.Score(), fitness.Failed(m.Seed, err)
+	if len(p.Notes) > 0 {
+		return p.Results[0], &p.Notes[0], nil
+	}
+	return p.Results[0], nil, nil
 }
 
 // combine weighs an individual's modes into one fitness with a 95%

@@ -22,6 +22,10 @@ type GenStats struct {
 	// BestGenes is the genome of the run's best after the generation (the
 	// hall of fame's first), for report.svg's knob picture.
 	BestGenes []float64 `json:"best_genes,omitempty"`
+	// Faults counts the generation's games lost to faults by players
+	// that are processes (UCI engines, bots), by player and kind; on the
+	// main species' row, absent where there were none.
+	Faults FaultCounts `json:"faults,omitempty"`
 }
 
 func (r *runner) stats(gen int, sorted []Member, games int) GenStats {

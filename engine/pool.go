@@ -32,10 +32,11 @@ type Pool interface {
 // Wave is a list of batches to play at once.
 type Wave struct {
 	Batches []*Batch
-	// Done receives a finished batch's results, one per game in order,
-	// each seen from the game's first player (its score, or its cost in
-	// a solo game). It may be called concurrently.
-	Done func(b *Batch, results []float64)
+	// Done receives a finished batch's games as played: one result per
+	// game in order, each seen from the game's first player (its score,
+	// or its cost in a solo game), and the notes of those a referee said
+	// something of. It may be called concurrently.
+	Done func(b *Batch, p Played)
 	// Games, when not nil, is told how many of the wave's games are
 	// finished so far; it may be called concurrently.
 	Games func(done int)
@@ -57,9 +58,16 @@ type Batch struct {
 // Games is how many games the batch holds.
 func (b *Batch) Games() int { return len(b.jobs) }
 
-// Program says the batch's games are played by an outside program, which
-// a worker plays only when allowed to (natspool.Worker.AllowPrograms).
-func (b *Batch) Program() bool { return b.in != nil && b.in.r.program != nil }
+// Program says the batch's games are played by an outside program or
+// by UCI engines, which a worker plays only when allowed to
+// (natspool.Worker.AllowPrograms).
+func (b *Batch) Program() bool {
+	if b.in == nil {
+		return false
+	}
+	r := b.in.r
+	return r.program != nil || (r.engines != nil && len(r.engines.byName) > 0)
+}
 
 // evalState is what the batches of one generation share: the players
 // they are played by.
@@ -142,24 +150,37 @@ func (p localPool) Play(ctx context.Context, w Wave) error {
 	}
 	left := make([]atomic.Int64, len(w.Batches))
 	results := make([][]float64, len(w.Batches))
+	notes := make([][]*Note, len(w.Batches))
 	where := make(map[*Batch]int, len(w.Batches))
 	for i, b := range w.Batches {
 		left[i].Store(int64(len(b.jobs)))
 		results[i] = make([]float64, len(b.jobs))
+		notes[i] = make([]*Note, len(b.jobs))
 		where[b] = i
 	}
 	var trap panicTrap
 	_, err := fitness.Parallel(ctx, len(slots), p.workers, func(i int) (x float64, err error) {
 		s := slots[i]
 		defer trap.recover(s.b.jobs[s.off].seed, &x)
-		x, err = r.playOne(ctx, s.b.jobs[s.off], st.players)
+		var n *Note
+		x, n, err = r.playOne(ctx, s.b.jobs[s.off], st.players)
 		if err != nil {
 			return x, err
 		}
 		k := where[s.b]
 		results[k][s.off] = x
+		if n != nil {
+			n.Game = s.off
+			notes[k][s.off] = n
+		}
 		if left[k].Add(-1) == 0 {
-			w.Done(s.b, results[k])
+			played := Played{Results: results[k]}
+			for _, n := range notes[k] {
+				if n != nil {
+					played.Notes = append(played.Notes, *n)
+				}
+			}
+			w.Done(s.b, played)
 		}
 		return x, nil
 	}, w.Games)
@@ -184,13 +205,17 @@ func (p *panicked) Unwrap() error { return p.err }
 // played again.
 func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, played int, stats [][][nModes]modeStats) error {
 	results := make([][]float64, len(wave))
+	notes := make([][]Note, len(wave))
 	var todo []*Batch
 	replayed := 0
 	for i, b := range wave {
 		if res, ok := r.journal.Lookup(b.Index, len(b.jobs)); ok {
-			err := r.checkResults(b, res)
+			ns, err := decodeNotes(r.journal.Notes(b.Index), len(b.jobs))
 			if err == nil {
-				results[i] = res
+				err = r.checkResults(b, res)
+			}
+			if err == nil {
+				results[i], notes[i] = res, ns
 				replayed += len(res)
 				continue
 			}
@@ -203,13 +228,13 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 	for i, b := range wave {
 		pos[b] = i
 	}
-	w := Wave{Batches: todo, Done: func(b *Batch, res []float64) {
-		if len(res) != len(b.jobs) {
+	w := Wave{Batches: todo, Done: func(b *Batch, p Played) {
+		if len(p.Results) != len(b.jobs) || checkNotes(p.Notes, len(b.jobs)) != nil {
 			return // a pool's defect; reported below as a missing batch
 		}
-		results[pos[b]] = res
-		if r.checkResults(b, res) == nil { // otherwise the generation fails below
-			r.journal.Append(b.Index, res)
+		results[pos[b]], notes[pos[b]] = p.Results, p.Notes
+		if r.checkResults(b, p.Results) == nil { // otherwise the generation fails below
+			r.journal.AppendNotes(b.Index, p.Results, encodeNotes(p.Notes))
 		}
 	}}
 	w.Log = func(format string, args ...any) {
@@ -243,6 +268,7 @@ func (r *runner) playWave(ctx context.Context, st *evalState, wave []*Batch, pla
 		}
 	}
 	for i, b := range wave {
+		r.noted(b, notes[i])
 		for k, j := range b.jobs {
 			x := results[i][k]
 			if r.rated != nil {

@@ -26,7 +26,7 @@ func (p *countingPool) Play(ctx context.Context, w engine.Wave) error {
 		p.games += b.Games()
 	}
 	done := w.Done
-	w.Done = func(b *engine.Batch, results []float64) {
+	w.Done = func(b *engine.Batch, results engine.Played) {
 		p.mu.Lock()
 		p.finished++
 		p.mu.Unlock()

@@ -50,7 +50,7 @@ func (p *specPool) Play(ctx context.Context, w Wave) error {
 			if err != nil {
 				return err
 			}
-			if ws, err = Prepare(c, ForWorker(false, run.Files(), run.Hash())); err != nil {
+			if ws, err = Prepare(c, ForWorker(false, run.Files(), run.Hash(), run.EngineFiles())); err != nil {
 				return err
 			}
 			if p.setups == nil {
@@ -122,7 +122,7 @@ func (p *killPool) Play(ctx context.Context, w Wave) error {
 			p.playedOfGen.Add(int64(b.Games()))
 		}
 	}
-	w.Done = func(b *Batch, res []float64) {
+	w.Done = func(b *Batch, res Played) {
 		done(b, res)
 		if b.Gen == p.gen && p.cancel != nil && p.done.Add(1) == int64(p.after) {
 			p.cancel()
@@ -336,12 +336,12 @@ type brokenPool struct {
 
 func (p brokenPool) Play(ctx context.Context, w Wave) error {
 	done := w.Done
-	w.Done = func(b *Batch, res []float64) {
+	w.Done = func(b *Batch, res Played) {
 		switch {
 		case b.Index != 1:
 			done(b, res)
 		case p.how == "short":
-			done(b, res[1:])
+			done(b, Played{Results: res.Results[1:]})
 		case p.how == "dropped":
 		}
 	}

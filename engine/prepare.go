@@ -48,10 +48,14 @@ func prepare(c *config.Config, f For, p *yamlcheck.Checker) *Setup {
 	rules := c.Rules
 	for _, o := range info.Options {
 		v, ok := c.Rules[o.Name]
-		if o.Spec == "" || !ok {
+		if o.Spec == "" && !o.File || !ok {
 			continue
 		}
-		path, err := s.resolvePath(f, v)
+		resolve := s.resolvePath
+		if o.File {
+			resolve = func(f For, v string) (string, error) { return s.resolveFile(f, o.Name+"="+v, v, fileio.MaxBook) }
+		}
+		path, err := resolve(f, v)
 		if err != nil {
 			report(p, "rules."+o.Name, err)
 			return s
@@ -65,6 +69,11 @@ func prepare(c *config.Config, f For, p *yamlcheck.Checker) *Setup {
 	if err != nil {
 		s.ruleProblems(bad, err)
 		return s
+	}
+	if len(c.Engines) > 0 {
+		if g = s.hostEngines(f, p, g); g == nil {
+			return s
+		}
 	}
 	s.game = g
 	s.solo, s.hasSolo = fitness.SoloOf(g)
@@ -291,29 +300,40 @@ func (s *Setup) tunedSpec(bad func(key, format string, args ...any), key string,
 // directory, so a config and its parameter files travel together. It
 // refuses a file f does not admit (a worker's or a reader's).
 func (s *Setup) resolvePath(f For, spec string) (string, error) {
-	name, file, ok := strings.Cut(spec, ":")
+	name, file, ok := fitness.CutFile(spec)
 	if !ok || file == "" {
 		return spec, nil // NAME: alone is ParseSpec's to refuse, not the config's directory
 	}
+	path, err := s.resolveFile(f, spec, file, fileio.MaxPlayerFile)
+	if err != nil {
+		return "", err
+	}
+	return name + ":" + path, nil
+}
+
+// resolveFile makes a file the config names (a player file, a rule's
+// file) relative to the config's directory, and records its hash under
+// key (the spec or rule as written): the file is part of the config, so
+// an edit to it changes results and resume refuses a changed file. It
+// refuses a file f does not admit (a worker's or a reader's).
+func (s *Setup) resolveFile(f For, key, file string, max int64) (string, error) {
 	if !filepath.IsAbs(file) {
 		s.relative = true
 		file = filepath.Join(s.cfg.BaseDir(), file)
 	}
-	// The file is part of the config: an edit to it changes results, so
-	// its hash is recorded and resume refuses a changed file.
 	sum := ""
-	if data, err := fileio.ReadFile(file, fileio.MaxPlayerFile); err == nil {
+	if data, err := fileio.ReadFile(file, max); err == nil {
 		h := sha256.Sum256(data)
 		sum = hex.EncodeToString(h[:])
 		if s.files == nil {
 			s.files = map[string]string{}
 		}
-		s.files[spec] = sum
+		s.files[key] = sum
 	}
-	if err := f.admits(spec, file, sum); err != nil {
+	if err := f.admits(key, file, sum); err != nil {
 		return "", err
 	}
-	return name + ":" + file, nil
+	return file, nil
 }
 
 // parseOpponent reads an opponent's spec of role, its file found beside
@@ -324,4 +344,27 @@ func (s *Setup) parseOpponent(f For, role fitness.Role, spec string) (fitness.Pl
 		return nil, err
 	}
 	return fitness.ParseSpec(s.game, role, path)
+}
+
+// hostEngines readies the config's engines (prepareEngines) and returns
+// g with them among its players; nil when it cannot, g then closed.
+func (s *Setup) hostEngines(f For, p *yamlcheck.Checker, g fitness.Game) fitness.Game {
+	h, ok := g.(fitness.Host)
+	if !ok {
+		p.Report("engines", "%s plays no UCI engines: engines: are chess players (game: chess)", g.Name())
+		fitness.Close(g)
+		return nil
+	}
+	guests, ok := s.prepareEngines(f, p)
+	if !ok {
+		fitness.Close(g)
+		return nil
+	}
+	hosted, err := h.WithGuests(guests...)
+	if err != nil {
+		p.Report("engines", "%s", oneLine(err))
+		fitness.Close(g)
+		return nil
+	}
+	return hosted
 }

@@ -234,17 +234,21 @@ func changedPlayers(a, b any) []string {
 	return names
 }
 
-// logProgram sends the program's stderr to w (run.log); nil drops it.
+// logProgram sends the stderr of the program and the engines to w
+// (run.log); nil drops it.
 func (s *Setup) logProgram(w io.Writer) {
 	if s.program != nil {
 		s.program.log.set(w)
+	}
+	if s.engines != nil {
+		s.engines.log.set(w)
 	}
 }
 
 // closeProgram ends the outside program's processes, if the config has
 // one, before its log closes; the game plays no more after.
 func (s *Setup) closeProgram() {
-	if s.program != nil {
+	if s.program != nil || s.engines != nil {
 		s.Close()
 	}
 }

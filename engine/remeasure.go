@@ -374,7 +374,7 @@ func (r *runner) roundRobin(ctx context.Context, s int, sp *species, top []Remea
 			}
 		}
 	}
-	res, err := r.play(ctx, jobs, players, nil)
+	res, err := r.playResults(ctx, "remeasure", jobs, players)
 	if err != nil {
 		return nil, fmt.Errorf("remeasuring the best: %w", err)
 	}
@@ -472,7 +472,7 @@ func (r *runner) verdict(ctx context.Context, s int, sp *species, rm []Remeasure
 				seed: r.stream(0, sp.offset+purposeVerdict, 0, uint64(g/2)), swap: g%2 == 1})
 		}
 	}
-	res, err := r.play(ctx, jobs, players, nil)
+	res, err := r.playResults(ctx, "verdict", jobs, players)
 	if err != nil {
 		return nil, fmt.Errorf("measuring the recommended player: %w", err)
 	}

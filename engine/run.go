@@ -135,6 +135,7 @@ type runner struct {
 	id         string          // runID, once computed
 
 	lastGames int           // games of the last evaluated generation
+	gen       *genNotes     // what the referee said of the generation in play
 	models    []model.Model // each species' model
 	replayed  int           // games of the generation in flight read back from the journal
 
@@ -250,6 +251,7 @@ func Start(ctx context.Context, s *Setup, opts Options) (*Result, error) {
 	if c := c.Evolution.Chosen; c != "" {
 		r.logf("model: %s", c)
 	}
+	r.logEngines()
 	if err := r.startModels(); err != nil {
 		return nil, err
 	}
@@ -336,7 +338,8 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: player files the config names were %w (%s); restore them, or start a new run",
 			opts.Dir, ErrConfigChanged, strings.Join(changed, ", "))
 	}
-	if changes := programChanges(ck.Program, s.record()); len(changes) > 0 {
+	changes := append(programChanges(ck.Program, s.record()), engineChanges(ck.Engines, s.engineRecords())...)
+	if len(changes) > 0 {
 		if !opts.AcceptProgramChange {
 			return nil, fmt.Errorf("%s: %w since the checkpoint: %s; restore it, or accept the change (results will differ from a straight run)",
 				opts.Dir, ErrProgramChanged, strings.Join(changes, "; "))
@@ -375,6 +378,7 @@ func Resume(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer logf.Close()
 	r.logf("resume %s at generation %d of %d, %s", s.cfg.Name, ck.Generation, r.budget, english.Count(r.workers, "worker"))
+	r.logEngines()
 	if finished && r.remeasureMissing(ck) {
 		rctx, cancel := r.untilStop(ctx)
 		err := r.finishRemeasure(rctx, ck)
@@ -475,6 +479,9 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			hof := r.updateHallOfFame(sp, states[s].HallOfFame, sorted)
 			row := r.stats(gen, sorted, r.lastGames)
 			row.Saved = r.lastSaved
+			if s == 0 && len(r.gen.faults) > 0 {
+				row.Faults = r.gen.faults
+			}
 			row.BestGenes = slices.Clone(hof[0].Genes)
 			states[s] = SpeciesState{
 				Population: sorted,
@@ -495,9 +502,14 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			// may take as long as generations: the generation is
 			// checkpointed without its figures, and a resume plays them
 			// (finishRemeasure), as a straight run would have.
+			// The remeasure's games are no generation's: their faults
+			// go to run.log alone (playResults).
+			g := r.gen
+			r.gen = nil
 			rctx, cancel := r.untilStop(ctx)
 			err := r.remeasure(rctx, states)
 			cancel()
+			r.gen = g
 			switch {
 			case err != nil && ctx.Err() == nil && r.stopRequested():
 				for s := range states {
@@ -509,8 +521,14 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 				return nil, err
 			}
 		}
+		if err := r.writeRecords(gen); err != nil {
+			return nil, err
+		}
+		if f := r.gen.faults; len(f) > 0 {
+			r.logf("generation %d: games lost to faults: %s", gen+1, f)
+		}
 		ck := &Checkpoint{Format: CheckpointFormat, Name: r.cfg.Name, ConfigHash: r.Hash(), Config: string(r.cfg.Text()),
-			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Generation: gen + 1, SpeciesState: states[0]}
+			ConfigDir: r.checkpointDir(), Files: r.files, Program: r.record(), Engines: r.engineRecords(), Generation: gen + 1, SpeciesState: states[0]}
 		if r.budget != r.cfg.Evolution.Generations {
 			ck.Budget = r.budget
 		}
@@ -766,4 +784,14 @@ func (r *runner) logf(format string, args ...any) {
 		return
 	}
 	fmt.Fprintf(r.log, "%s %s\n", r.now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}
+
+// logEngines says in run.log what validate says of the engines: their
+// limits, and whether their games replay.
+func (r *runner) logEngines() {
+	for _, line := range strings.Split(r.enginesSummary(), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			r.logf("%s", line)
+		}
+	}
 }

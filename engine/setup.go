@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -34,6 +35,7 @@ type Setup struct {
 	main    *species   // the main species, as far as it was built
 	species []*species // the main species (main, once built), then the rivals when co-evolving
 	program *program   // the outside program, with command:
+	engines *engineSet // the UCI engines, with engines:
 
 	relative bool              // some spec names a file relative to the config's directory
 	files    map[string]string // NAME:FILE spec as written -> sha256 of the file
@@ -76,8 +78,16 @@ type For struct {
 	// byte that one is refused before anything parses it, so a config
 	// naming another file learns nothing of its contents from a message.
 	files map[string]string
-	// recorded is a reader's record of the run's program.
+	// recorded is a reader's record of the run's program, and engines
+	// its record of the run's UCI engines.
 	recorded *external.Description
+	engines  map[string]*engineRecord
+	// engineFiles are a worker's coordinator's engine files: engine name
+	// -> command entry -> sha256. A worker plays no other build.
+	engineFiles map[string]map[string]string
+	// playEngines: a reader that starts the run's engines, to play them
+	// (compare), refusing a build other than the run's.
+	playEngines bool
 	// hash is the hash the config was run with (a checkpoint's, a
 	// coordinator's): it settles which default model a config that names
 	// none runs (matchHash); "" for a new run.
@@ -95,14 +105,16 @@ const (
 // ForWorker is For a worker that plays a coordinator's batches: it
 // starts an outside program only when allowPrograms, and reads only the
 // player files whose hashes files holds (the coordinator's); hash is the
-// coordinator's config hash.
-func ForWorker(allowPrograms bool, files map[string]string, hash string) For {
-	return For{kind: forWorker, allowPrograms: allowPrograms, files: files, hash: hash}
+// coordinator's config hash, and engineFiles its engines' files
+// (Setup.EngineFiles), which the worker's engines must match byte for
+// byte.
+func ForWorker(allowPrograms bool, files map[string]string, hash string, engineFiles map[string]map[string]string) For {
+	return For{kind: forWorker, allowPrograms: allowPrograms, files: files, hash: hash, engineFiles: engineFiles}
 }
 
 // readerOf is For a reader of the run whose checkpoint is ck.
 func readerOf(ck *Checkpoint) (For, error) {
-	f := For{kind: forReader, files: ck.Files, hash: ck.ConfigHash}
+	f := For{kind: forReader, files: ck.Files, hash: ck.ConfigHash, engines: ck.Engines}
 	if ck.Program != nil {
 		var err error
 		if f.recorded, err = external.ParseDescription(ck.Program.Description); err != nil {
@@ -273,10 +285,28 @@ func (s *Setup) Space() *genome.Space {
 // Close stops what the game holds (an outside program's processes).
 // Every Setup is closed when done with.
 func (s *Setup) Close() error {
-	if s == nil || s.game == nil {
+	if s == nil {
+		return nil
+	}
+	s.engines.close()
+	if s.game == nil {
 		return nil
 	}
 	return fitness.Close(s.game)
+}
+
+// EngineFiles are the SHA-256 of the files each UCI engine's command
+// names (engine name -> command entry -> sum): what a worker's engines
+// must match (ForWorker); nil without engines.
+func (s *Setup) EngineFiles() map[string]map[string]string {
+	if s.engines == nil {
+		return nil
+	}
+	out := map[string]map[string]string{}
+	for name, r := range s.engines.records {
+		out[name] = maps.Clone(r.Files)
+	}
+	return out
 }
 
 // oneLine folds a joined error onto one line.
@@ -329,5 +359,5 @@ func (s *Setup) Summary() string {
 	}
 	return fmt.Sprintf("%s: valid\n  %s, player %s, %s to search, %s\n  objective %v: %s\n  %v model, %s, %s, seed %d\n",
 		c.File(), c.Game, c.Player, english.Count(s.main.space.Len(), "gene"), english.Count(len(s.main.starts), "seed"), c.ObjectiveName(), strings.Join(modes, "; "),
-		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + chosen + s.spendingSummary()
+		e.Model.Name, pop, english.Count(e.Generations, "generation"), c.Seed) + chosen + s.enginesSummary() + s.spendingSummary()
 }

@@ -6,11 +6,11 @@ import (
 	"github.com/evotune/evotune/engine/model"
 )
 
-// MaxReplay bounds the work ModelSpread may take on, in generations times
+// maxReplay bounds the work ModelSpread may take on, in generations times
 // genes squared times the population (CMA-ES's replay grows so; a model
 // whose replay costs otherwise says what: model.ReplayCoster): about a
 // second or two on a busy core, so a page never waits long on it.
-const MaxReplay = 4e7
+const maxReplay = 4e7
 
 // ModelSpread rebuilds the main species' model from checkpoint ck as
 // resume does, and returns its sampling width by generation when the
@@ -32,7 +32,7 @@ func (s *Setup) ModelSpread(ck *Checkpoint) (spread model.Spread, ok bool, err e
 	if rc, ok := m.(model.ReplayCoster); ok {
 		work = rc.ReplayWork(ck.Generation, sp.space.Len(), len(ck.Population))
 	}
-	if work > MaxReplay {
+	if work > maxReplay {
 		return spread, true, fmt.Errorf("engine: replaying %d generations of %d genes is too long to do here", ck.Generation, sp.space.Len())
 	}
 	if err := sp.resumeModel(m, ck.Generation, ck.SpeciesState); err != nil {

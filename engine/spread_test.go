@@ -14,7 +14,7 @@ import (
 // TestModelSpreadReplaysTheRun: CMA-ES's spread is its model rebuilt
 // from the run's checkpoint, one row a generation, starting at the step
 // size the search starts with (0.15 in every gene); a model without one
-// says so, and a replay past MaxReplay is refused. SPSA's follows its
+// says so, and a replay past maxReplay is refused. SPSA's follows its
 // gain schedule.
 func TestModelSpreadReplaysTheRun(t *testing.T) {
 	text := strings.Replace(crashConfig, "  population: 4\n", "  model: cmaes\n  population: 12\n", 1)
@@ -43,7 +43,7 @@ func TestModelSpreadReplaysTheRun(t *testing.T) {
 	}
 	long := *ck
 	dim := float64(cfg.Space().Len())
-	long.Generation = int(MaxReplay/(dim*dim*float64(len(ck.Population)))) + 1
+	long.Generation = int(maxReplay/(dim*dim*float64(len(ck.Population)))) + 1
 	if _, _, err := cfg.ModelSpread(&long); err == nil || !strings.Contains(err.Error(), "too long") {
 		t.Errorf("a replay of %d generations: %v", long.Generation, err)
 	}
@@ -75,7 +75,7 @@ func TestModelSpreadReplaysTheRun(t *testing.T) {
 	// is drawn (before, CMA-ES's bound refused it).
 	long3 := *ck3
 	dim3 := float64(cfg3.Space().Len())
-	long3.Generation = int(MaxReplay/(dim3*dim3*float64(len(ck3.Population)))) + 1
+	long3.Generation = int(maxReplay/(dim3*dim3*float64(len(ck3.Population)))) + 1
 	if _, ok, err := cfg3.ModelSpread(&long3); !ok || err != nil {
 		t.Errorf("an SPSA replay of %d generations: %v, %v", long3.Generation, ok, err)
 	}

@@ -19,6 +19,8 @@ const (
 	purposeRemeasure                    // fresh deals of the end-of-run remeasure of the best
 	purposeModel                        // the model's own draws (CMA-ES's samples, one stream for the whole run)
 	purposeVerdict                      // the second fresh deals, on which the recommended player is measured
+	purposeRecord                       // which games' records (PGNs) a run keeps: Derive(game seed, 0, purposeRecord)
+	purposeAudit                        // which engine games the audit replays: Derive(game seed, 0, purposeAudit)
 )
 
 // stream is the seed of a random stream of the run: its generation,

@@ -235,6 +235,11 @@ type Option struct {
 	// the config and is part of it, as a baseline's is (its contents
 	// enter what resume compares).
 	Spec Role
+	// File, when set, says the option's value is a file (a chess opening
+	// book). A config's is found beside the config and is part of it:
+	// its contents enter what resume compares, and a worker must have
+	// the same file.
+	File bool
 }
 
 // GameInfo registers a game: how to build it from rule options.

@@ -113,7 +113,9 @@ func (p PlayerInfo) settingNames() string {
 //	NAME@SETTINGS:FILE     both ("tuned@depth=3:best.yaml")
 //
 // The settings come before the file, so a file's name may hold any
-// character, '@' included.
+// character, '@' included. A guest's NAME holds its kind and a colon
+// ("uci:dev", "bot:mine": see GuestKinds), so "uci:dev@nodes=4000:best.yaml"
+// is the engine dev at 4,000 nodes with its values from best.yaml.
 type Spec struct {
 	Name     string
 	Settings Settings // nil when the spec sets none
@@ -125,8 +127,11 @@ type Spec struct {
 // the settings (KEY=VALUE, each key once) but not their names, which
 // depend on the game.
 func SplitSpec(spec string) (Spec, error) {
-	head, file, hasFile := strings.Cut(spec, ":")
+	head, file, hasFile := CutFile(spec)
 	name, set, hasSet := strings.Cut(head, "@")
+	if kind, ok := guestKind(name); ok && name == kind+":" {
+		return Spec{}, fmt.Errorf("player spec %q: no name after %s:; want %s:NAME, the name of one the config defines", spec, kind, kind)
+	}
 	sp := Spec{Name: name, File: file, HasFile: hasFile}
 	if !hasSet {
 		return sp, nil
@@ -159,4 +164,37 @@ func (s Spec) String() string {
 		out += ":" + s.File
 	}
 	return out
+}
+
+// GuestKinds are the kinds of guest players, players a game does not
+// hold itself but plays for a config that defines them (see Guest): UCI
+// engines ("uci:NAME") and bots that play moves ("bot:NAME"). A spec's
+// name starts with a kind and a colon where it names a guest.
+var GuestKinds = []string{"uci", "bot"}
+
+// guestKind returns the kind a player name starts with ("uci" for
+// "uci:dev"), if it starts with one and a colon.
+func guestKind(name string) (string, bool) {
+	for _, k := range GuestKinds {
+		if strings.HasPrefix(name, k+":") {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// CutFile cuts a SPEC at the colon before its FILE: the spec's head
+// (NAME[@SETTINGS]), its file, and whether a file was written. A guest's
+// name keeps its own colon ("uci:dev:best.yaml" is uci:dev and
+// best.yaml). Every reader of a spec's file cuts it here.
+func CutFile(spec string) (head, file string, hasFile bool) {
+	skip := 0
+	if k, ok := guestKind(spec); ok {
+		skip = len(k) + 1
+	}
+	i := strings.IndexByte(spec[skip:], ':')
+	if i < 0 {
+		return spec, "", false
+	}
+	return spec[:skip+i], spec[skip+i+1:], true
 }

@@ -36,6 +36,20 @@ func TestSplitSpec(t *testing.T) {
 		{spec: "aenigma@ =3", err: `setting " =3": want KEY=VALUE`},
 		{spec: "aenigma@ depth = 3 ", want: fitness.Spec{Name: "aenigma", Settings: fitness.Settings{"depth": "3"}}},
 		{spec: "tuned@depth=3:", want: fitness.Spec{Name: "tuned", Settings: fitness.Settings{"depth": "3"}, HasFile: true}},
+		// A guest's name holds its kind's colon; the next colon is the file's.
+		{spec: "uci:dev", want: fitness.Spec{Name: "uci:dev"}},
+		{spec: "bot:mine", want: fitness.Spec{Name: "bot:mine"}},
+		{spec: "uci:dev@nodes=4000", want: fitness.Spec{Name: "uci:dev", Settings: fitness.Settings{"nodes": "4000"}}},
+		{spec: "uci:dev:best.yaml", want: fitness.Spec{Name: "uci:dev", File: "best.yaml", HasFile: true}},
+		{spec: "uci:dev@depth=3:runs/a:b.yaml",
+			want: fitness.Spec{Name: "uci:dev", Settings: fitness.Settings{"depth": "3"}, File: "runs/a:b.yaml", HasFile: true}},
+		{spec: "uci:", err: `player spec "uci:": no name after uci:; want uci:NAME`},
+		{spec: "uci:@nodes=1", err: `no name after uci:`},
+		// Near misses: a kind not at the start, or another word, is a name and a file.
+		{spec: "ucix:dev", want: fitness.Spec{Name: "ucix", File: "dev", HasFile: true}},
+		{spec: "uc:dev", want: fitness.Spec{Name: "uc", File: "dev", HasFile: true}},
+		{spec: "tuned:uci:dev", want: fitness.Spec{Name: "tuned", File: "uci:dev", HasFile: true}},
+		{spec: "UCI:dev", want: fitness.Spec{Name: "UCI", File: "dev", HasFile: true}},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			got, err := fitness.SplitSpec(tc.spec)
@@ -56,7 +70,7 @@ func TestSplitSpec(t *testing.T) {
 // FuzzSplitSpec: no spec panics the splitter, and a spec it accepts
 // writes back (Spec.String) to one that splits the same.
 func FuzzSplitSpec(f *testing.F) {
-	for _, s := range []string{"aenigma", "tuned@depth=3,nodes=500:best.yaml", "a@b=c@d:e@f", "x@=", "@depth=2:f", ":"} {
+	for _, s := range []string{"aenigma", "tuned@depth=3,nodes=500:best.yaml", "a@b=c@d:e@f", "x@=", "@depth=2:f", ":", "uci:dev@nodes=5:f", "bot:x:y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -169,7 +169,7 @@ func exportedPlayer(path string) string {
 // zero values when spec names no file or the file is no readable export:
 // ParseSpec then says why.
 func SpecRules(spec string) (game string, rules map[string]string) {
-	_, file, ok := strings.Cut(spec, ":")
+	_, file, ok := CutFile(spec)
 	if !ok || file == "" {
 		return "", nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -286,7 +287,7 @@ type coreCounter struct {
 
 func (c *coreCounter) Play(ctx context.Context, w engine.Wave) error {
 	done := w.Done
-	w.Done = func(b *engine.Batch, res []float64) {
+	w.Done = func(b *engine.Batch, res engine.Played) {
 		c.during = append(c.during, runtime.GOMAXPROCS(0))
 		done(b, res)
 	}
@@ -359,7 +360,7 @@ func TestRefusalsCountNothing(t *testing.T) {
 	}
 	rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "beside refusing workers")
 	t.Logf("the refusing workers took %d batches", taken.Load())
-	if len(refusals) != 2 || !slices.ContainsFunc(refusals, func(s string) bool { return strings.Contains(s, "of format 3") }) {
+	if len(refusals) != 2 || !slices.ContainsFunc(refusals, func(s string) bool { return strings.Contains(s, fmt.Sprintf("of format %d,", DescriptionFormat+1)) }) {
 		t.Errorf("refusals told: %q, want one per refusing worker, one naming the format", refusals)
 	}
 	// 3 generations of about 12 batches: two refusing workers of two

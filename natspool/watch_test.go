@@ -38,7 +38,7 @@ func (p *watchedPool) Play(ctx context.Context, w engine.Wave) error {
 		p.mu.Unlock()
 	}()
 	inner := w.Done
-	w.Done = func(b *engine.Batch, res []float64) {
+	w.Done = func(b *engine.Batch, res engine.Played) {
 		p.mu.Lock()
 		p.last, p.done = time.Now(), p.done+1
 		p.mu.Unlock()

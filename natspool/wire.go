@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/evotune/evotune/engine"
@@ -23,13 +24,13 @@ import (
 
 // DescriptionFormat is the version of the run and batch descriptions a
 // Pool writes and a Worker reads.
-const DescriptionFormat = 2
+const DescriptionFormat = 3
 
 // MaxDescription bounds a batch or run description a worker accepts, and
 // MaxResults a result a coordinator accepts.
 const (
 	MaxDescription = 8 << 20
-	MaxResults     = 2048 + 8*engine.MaxBatchGames
+	MaxResults     = 2048 + 8*engine.MaxBatchGames + maxNotes
 )
 
 // Magic bytes open a batch description and a worker's results, so a
@@ -48,7 +49,10 @@ type runDescription struct {
 	Config     string            `json:"config"`
 	ConfigHash string            `json:"config_hash"`
 	Files      map[string]string `json:"files,omitempty"` // sha256 of the player files the config names
-	Build      buildinfo.Info    `json:"build"`
+	// Engines are the sha256 of the files each UCI engine's command names:
+	// a worker plays no other build of an engine (engine.ForWorker).
+	Engines map[string]map[string]string `json:"engines,omitempty"`
+	Build   buildinfo.Info               `json:"build"`
 }
 
 // batchDescription is a batch as a worker sees it (engine.Batch.Plays):
@@ -76,7 +80,7 @@ type batchDescription struct {
 // a key of its choosing, and names the key in descriptionOf.
 func runDescriptionOf(b *engine.Batch) ([]byte, error) {
 	s := b.Run()
-	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(s.Config().Text()), ConfigHash: s.Hash(), Files: s.Files(), Build: buildinfo.Own()})
+	data, err := json.Marshal(runDescription{Format: DescriptionFormat, Config: string(s.Config().Text()), ConfigHash: s.Hash(), Files: s.Files(), Engines: s.EngineFiles(), Build: buildinfo.Own()})
 	if err != nil {
 		return nil, fmt.Errorf("natspool: batch %s: %w", b.ID, err)
 	}
@@ -274,55 +278,75 @@ func decodeBatch(data []byte) (*batchDescription, error) {
 	return s, nil
 }
 
+// maxNotes bounds the notes of a worker's answer (engine.Note as JSON:
+// the faults and records of the batch's games).
+const maxNotes = 6 << 20
+
 // encodeResults is a worker's answer to batch id: the results' bits,
-// exactly: the magic "EVR" and DescriptionFormat, the batch ID (a uvarint
-// length and bytes), a uvarint count and that many float64 bits.
-func encodeResults(id string, results []float64) []byte {
-	out := make([]byte, 0, 4+binary.MaxVarintLen64*2+len(id)+8*len(results))
+// exactly, and the games' notes: the magic "EVR" and DescriptionFormat,
+// the batch ID (a uvarint length and bytes), a uvarint count and that
+// many float64 bits, then the notes as JSON (a uvarint length and bytes;
+// 0 for none).
+func encodeResults(id string, p engine.Played) []byte {
+	notes := []byte(nil)
+	if len(p.Notes) > 0 {
+		notes, _ = json.Marshal(p.Notes) // plain data: it marshals
+	}
+	out := make([]byte, 0, 4+binary.MaxVarintLen64*3+len(id)+8*len(p.Results)+len(notes))
 	out = append(out, resultsMagic[:]...)
 	out = appendString(out, id)
-	out = binary.AppendUvarint(out, uint64(len(results)))
-	for _, x := range results {
+	out = binary.AppendUvarint(out, uint64(len(p.Results)))
+	for _, x := range p.Results {
 		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
 	}
-	return out
+	out = binary.AppendUvarint(out, uint64(len(notes)))
+	return append(out, notes...)
 }
 
 // decodeResults reads a worker's answer to batch b: one result per game
 // that a game can give (engine.Batch.Check). Anything else is an error
 // naming what is wrong.
-func decodeResults(b *engine.Batch, data []byte) ([]float64, error) {
+func decodeResults(b *engine.Batch, data []byte) (engine.Played, error) {
 	out, err := readResults(b.ID, b.Games(), data)
 	if err != nil {
-		return nil, err
+		return engine.Played{}, err
 	}
 	if err := b.Check(out); err != nil {
-		return nil, err
+		return engine.Played{}, err
 	}
 	return out, nil
 }
 
 // readResults reads a worker's answer to batch id of games games, as
 // encodeResults wrote it.
-func readResults(id string, games int, data []byte) ([]float64, error) {
+func readResults(id string, games int, data []byte) (engine.Played, error) {
 	if len(data) > MaxResults {
-		return nil, fmt.Errorf("natspool: results of %d bytes for batch %s", len(data), id)
+		return engine.Played{}, fmt.Errorf("natspool: results of %d bytes for batch %s", len(data), id)
 	}
 	r := &descReader{data: data, size: len(data)}
 	r.magic(resultsMagic, "results")
 	got := r.string(1000, "batch ID")
-	out := make([]float64, r.count(8, engine.MaxBatchGames, "results"))
-	for i := range out {
-		out[i] = math.Float64frombits(r.u64("result"))
+	var out engine.Played
+	out.Results = make([]float64, r.count(8, engine.MaxBatchGames, "results"))
+	for i := range out.Results {
+		out.Results[i] = math.Float64frombits(r.u64("result"))
 	}
+	notes := r.string(maxNotes, "notes")
 	r.end()
 	switch {
 	case r.err != nil:
-		return nil, fmt.Errorf("natspool: malformed results for batch %s: %w", id, r.err)
+		return engine.Played{}, fmt.Errorf("natspool: malformed results for batch %s: %w", id, r.err)
 	case got != id:
-		return nil, fmt.Errorf("natspool: results for batch %q where %s was expected", got, id)
-	case len(out) != games:
-		return nil, fmt.Errorf("natspool: %d results for the %d games of batch %s", len(out), games, id)
+		return engine.Played{}, fmt.Errorf("natspool: results for batch %q where %s was expected", got, id)
+	case len(out.Results) != games:
+		return engine.Played{}, fmt.Errorf("natspool: %d results for the %d games of batch %s", len(out.Results), games, id)
+	}
+	if notes != "" {
+		dec := json.NewDecoder(strings.NewReader(notes))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&out.Notes); err != nil {
+			return engine.Played{}, fmt.Errorf("natspool: malformed notes for batch %s: %w", id, err)
+		}
 	}
 	return out, nil
 }
@@ -396,7 +420,7 @@ func (w *Worker) config(ctx context.Context, batch, key string, fetch Fetch) (*e
 	c, err := config.Parse("batch "+batch+"#config", []byte(s.Config))
 	var cfg *engine.Setup
 	if err == nil {
-		cfg, err = engine.Prepare(c, engine.ForWorker(w.AllowPrograms, s.Files, s.ConfigHash))
+		cfg, err = engine.Prepare(c, engine.ForWorker(w.AllowPrograms, s.Files, s.ConfigHash, s.Engines))
 	}
 	if errors.Is(err, engine.ErrProgramRefused) {
 		return nil, engine.ErrProgramRefused

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evotune/evotune/engine"
+	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/internal/buildinfo"
 )
 
@@ -64,8 +65,8 @@ func TestMalformedDescriptions(t *testing.T) {
 	}{
 		{"empty", nil, "not a batch description"},
 		{"json of format 1", []byte(`{"format":1,"batch":"r.0.0"}`), "not a batch description"},
-		{"results", encodeResults("r.0.0", []float64{1}), "not a batch description"},
-		{"format 1", withFormat(1), "a batch description of format 1, this evotune reads 2"},
+		{"results", encodeResults("r.0.0", engine.Played{Results: []float64{1}}), "not a batch description"},
+		{"the format before", withFormat(DescriptionFormat - 1), fmt.Sprintf("a batch description of format %d, this evotune reads %d", DescriptionFormat-1, DescriptionFormat)},
 		{"a byte after the end", append(append([]byte(nil), good...), 0), "1 bytes after the end"},
 		{"more players than bytes", binary.AppendUvarint(append([]byte(nil), header...), 1<<40), "players"},
 		{"a long ID", appendString(batchMagic[:], strings.Repeat("x", 2000)), "batch ID length 2000, more than 1000"},
@@ -87,7 +88,13 @@ func TestMalformedDescriptions(t *testing.T) {
 // batch, one result per game (whether a game can give each is
 // engine.Batch.Check's, which decodeResults asks).
 func TestReadResults(t *testing.T) {
-	good := encodeResults("r1.0.4", []float64{0.25, 1, 3})
+	good := encodeResults("r1.0.4", engine.Played{Results: []float64{0.25, 1, 3}})
+	notes := []engine.Note{{Game: 1, Fault: fitness.FaultCrash, Player: "uci:dev", Record: "[Event \"evotune\"]\n"}}
+	withNotes := encodeResults("r1.0.4", engine.Played{Results: []float64{0.25, 1, 3}, Notes: notes})
+	unknownNote := `[{"game":1,"fault":"crash","player":"uci:dev","colour":"white"}]`
+	if p, err := readResults("r1.0.4", 3, withNotes); err != nil || !reflect.DeepEqual(p.Notes, notes) {
+		t.Fatalf("notes read back as %+v, %v; want %+v", p.Notes, err, notes)
+	}
 	for _, tc := range []struct {
 		name  string
 		data  []byte
@@ -97,10 +104,15 @@ func TestReadResults(t *testing.T) {
 		{"good", good, []float64{0.25, 1, 3}, ""},
 		{"json", []byte(`{"batch":"r1.0.4","results":[1,2,3]}`), nil, "not results"},
 		{"a batch description", goodBatch.append(nil), nil, "not results"},
-		{"format 1", append([]byte("EVR\x01"), good[4:]...), nil, "results of format 1"},
-		{"another batch", encodeResults("r1.0.5", []float64{0.25, 1, 3}), nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
-		{"too few", encodeResults("r1.0.4", []float64{0.25, 1}), nil, "2 results for the 3 games"},
-		{"truncated", good[:len(good)-1], nil, "results 3, more than 2"},
+		{"the format before", append([]byte{'E', 'V', 'R', DescriptionFormat - 1}, good[4:]...), nil, fmt.Sprintf("results of format %d", DescriptionFormat-1)},
+		{"another batch", encodeResults("r1.0.5", engine.Played{Results: []float64{0.25, 1, 3}}), nil, `results for batch "r1.0.5" where r1.0.4 was expected`},
+		{"too few", encodeResults("r1.0.4", engine.Played{Results: []float64{0.25, 1}}), nil, "2 results for the 3 games"},
+		{"truncated", good[:len(good)-2], nil, "results 3, more than 2"},
+		{"no notes' length", good[:len(good)-1], nil, "bad notes length"},
+		{"notes", withNotes, []float64{0.25, 1, 3}, ""},
+		{"notes cut short", withNotes[:len(withNotes)-1], nil, "notes"},
+		{"notes not JSON", append(append([]byte(nil), good[:len(good)-1]...), 3, 'a', 'b', 'c'), nil, "malformed notes"},
+		{"a note of an unknown field", append(append([]byte(nil), good[:len(good)-1]...), append([]byte{byte(len(unknownNote))}, unknownNote...)...), nil, "malformed notes"},
 		{"a byte after the end", append(append([]byte(nil), good...), 0), nil, "1 bytes after the end"},
 		{"oversized", make([]byte, MaxResults+1), nil, "results of"},
 	} {
@@ -109,7 +121,7 @@ func TestReadResults(t *testing.T) {
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
-			case tc.want == "" && !reflect.DeepEqual(res, tc.taken):
+			case tc.want == "" && !reflect.DeepEqual(res.Results, tc.taken):
 				t.Fatalf("read %v", res)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("got %v, want an error saying %q", err, tc.want)
@@ -151,7 +163,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 		{"not stored", nil, errors.New("no such key"), "batch r.0.0: the run's description: no such key"},
 		{"malformed", []byte(`{"format":2,"config":`), nil, "malformed run description"},
 		{"an unknown field", []byte(`{"format":2,"configs":"x"}`), nil, "malformed run description"},
-		{"format 1", rewrite(func(s *runDescription) { s.Format = 1 }), nil, "run description format 1, this evotune reads 2"},
+		{"the format before", rewrite(func(s *runDescription) { s.Format = DescriptionFormat - 1 }), nil, fmt.Sprintf("run description format %d, this evotune reads %d", DescriptionFormat-1, DescriptionFormat)},
 		{"a config that does not load", rewrite(func(s *runDescription) { s.Config = "game: nosuchgame\n" }), nil, "does not load on this worker"},
 		{"another hash", rewrite(func(s *runDescription) { s.ConfigHash = "feed" }), nil, "another meaning on this worker"},
 		{"player files", rewrite(func(s *runDescription) { s.Files = map[string]string{"p:x.yaml": "00"} }), nil, "player files the config names differ"},
@@ -179,7 +191,7 @@ func TestWorkerRunDescriptions(t *testing.T) {
 				case tc.want == "" && err != nil:
 					t.Fatal(err)
 				case tc.want == "":
-					if res, err := readResults("r.0.0", 0, ans); err != nil || len(res) != 0 {
+					if res, err := readResults("r.0.0", 0, ans); err != nil || len(res.Results) != 0 {
 						t.Fatalf("answer %v, %v", res, err)
 					}
 				case err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
@@ -240,9 +252,9 @@ func TestBatchPlayerCountLimit(t *testing.T) {
 // TestResultsSizeLimit: the results of the largest batch are read; a
 // message longer than MaxResults is refused before it is read.
 func TestResultsSizeLimit(t *testing.T) {
-	res, err := readResults("r.0.0", engine.MaxBatchGames, encodeResults("r.0.0", make([]float64, engine.MaxBatchGames)))
-	if err != nil || len(res) != engine.MaxBatchGames {
-		t.Fatalf("%d results, %v", len(res), err)
+	res, err := readResults("r.0.0", engine.MaxBatchGames, encodeResults("r.0.0", engine.Played{Results: make([]float64, engine.MaxBatchGames)}))
+	if err != nil || len(res.Results) != engine.MaxBatchGames {
+		t.Fatalf("%d results, %v", len(res.Results), err)
 	}
 	exactly := make([]byte, MaxResults)
 	if _, err := readResults("r.0.0", engine.MaxBatchGames, exactly); err == nil || !strings.Contains(err.Error(), "not results") {

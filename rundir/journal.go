@@ -45,32 +45,43 @@ type JournalHeader struct {
 type journalEntry struct {
 	Batch   int       `json:"batch"`
 	Results []float64 `json:"results"`
-	Sum     uint32    `json:"sum"`
+	// Notes are what the games' referee said beyond their results (the
+	// engine's notes: faults, records), opaque here; absent for none, so
+	// a line without notes is as it was before notes.
+	Notes json.RawMessage `json:"notes,omitempty"`
+	Sum   uint32          `json:"sum"`
 }
+
+// MaxNotes bounds a batch's notes in the journal: a line longer than its
+// results and this is not one of ours.
+const MaxNotes = 16 << 20
 
 // EntryLine is the journal's line of batch index with results, for tests
 // that forge one.
 func EntryLine(index int, results []float64) []byte {
 	var b bytes.Buffer
-	writeLine(&b, journalEntry{Batch: index, Results: results, Sum: entrySum(index, results)})
+	writeLine(&b, journalEntry{Batch: index, Results: results, Sum: entrySum(index, results, nil)})
 	return b.Bytes()
 }
 
-func entrySum(batch int, results []float64) uint32 {
-	buf := make([]byte, 8*(1+len(results)))
+// entrySum covers the batch's index, its results' bits and its notes'
+// bytes (none: the sum of a line before notes).
+func entrySum(batch int, results []float64, notes []byte) uint32 {
+	buf := make([]byte, 8*(1+len(results)), 8*(1+len(results))+len(notes))
 	binary.LittleEndian.PutUint64(buf, uint64(batch))
 	for i, x := range results {
 		binary.LittleEndian.PutUint64(buf[8*(i+1):], math.Float64bits(x))
 	}
-	return crc32.ChecksumIEEE(buf)
+	return crc32.ChecksumIEEE(append(buf, notes...))
 }
 
 // Journal is the open match journal of a run. Its zero value journals
 // nothing: it holds no batches and drops what it is given.
 type Journal struct {
-	path string
-	hdr  JournalHeader
-	have map[int][]float64 // batches read back from a previous process
+	path  string
+	hdr   JournalHeader
+	have  map[int][]float64       // batches read back from a previous process
+	notes map[int]json.RawMessage // and their notes, where they have some
 
 	mu      sync.Mutex // guards pending, err, closing and waiting
 	pending []byte     // lines not yet written
@@ -110,7 +121,7 @@ var OpenJournalAppend = func(path string) (JournalWriter, error) {
 // dropped (a kill during a write).
 func OpenJournal(path string, hdr JournalHeader) (j *Journal, ignored int, err error) {
 	hdr.Journal = JournalFormat
-	j = &Journal{path: path, hdr: hdr, have: map[int][]float64{}}
+	j = &Journal{path: path, hdr: hdr, have: map[int][]float64{}, notes: map[int]json.RawMessage{}}
 	if ignored, err = j.read(); err != nil {
 		return nil, 0, err
 	}
@@ -119,8 +130,8 @@ func OpenJournal(path string, hdr JournalHeader) (j *Journal, ignored int, err e
 	var b bytes.Buffer
 	writeLine(&b, hdr)
 	for _, i := range slices.Sorted(maps.Keys(j.have)) {
-		res := j.have[i]
-		writeLine(&b, journalEntry{Batch: i, Results: res, Sum: entrySum(i, res)})
+		res, notes := j.have[i], j.notes[i]
+		writeLine(&b, journalEntry{Batch: i, Results: res, Notes: notes, Sum: entrySum(i, res, notes)})
 	}
 	// The journal bypasses the file system of crash tests, which follow
 	// the result files.
@@ -204,7 +215,9 @@ func (j *Journal) read() (ignored int, err error) {
 	// lookup checks a batch's length against the batch played.
 	per := j.hdr.BatchGames
 	nBatches := j.hdr.Games
-	maxLine := 64 + 32*per
+	// A line is its results' bound long at most, and its notes' more.
+	maxResults := 64 + 32*per
+	maxLine := maxResults + MaxNotes
 	for {
 		line, ok := nextLine(rd, maxLine)
 		if !ok {
@@ -215,11 +228,14 @@ func (j *Journal) read() (ignored int, err error) {
 		}
 		var e journalEntry
 		if json.Unmarshal(line, &e) != nil || e.Batch < 0 || e.Batch >= nBatches ||
-			len(e.Results) < 1 || len(e.Results) > per || e.Sum != entrySum(e.Batch, e.Results) {
+			len(e.Results) < 1 || len(e.Results) > per || len(line)+1-len(e.Notes) > maxResults || e.Sum != entrySum(e.Batch, e.Results, e.Notes) {
 			ignored++
 			continue
 		}
 		j.have[e.Batch] = e.Results
+		if len(e.Notes) > 0 {
+			j.notes[e.Batch] = e.Notes
+		}
 	}
 }
 
@@ -264,11 +280,25 @@ func (j *Journal) Lookup(index, games int) ([]float64, bool) {
 	return res, true
 }
 
+// Notes returns the notes the journal holds for batch index (Lookup's
+// results'), nil for none.
+func (j *Journal) Notes(index int) json.RawMessage {
+	if j == nil {
+		return nil
+	}
+	return j.notes[index]
+}
+
 // Append records batch index's results: the writer appends and fsyncs
 // them soon after (a kill before that loses only that batch's games). A
 // failure is kept for Failure.
-func (j *Journal) Append(index int, results []float64) {
-	if j == nil {
+func (j *Journal) Append(index int, results []float64) { j.AppendNotes(index, results, nil) }
+
+// AppendNotes is Append with the batch's notes (JSON; nil for none).
+// Notes past MaxNotes are not journaled: the batch is played again on
+// resume.
+func (j *Journal) AppendNotes(index int, results []float64, notes json.RawMessage) {
+	if j == nil || len(notes) > MaxNotes {
 		return
 	}
 	for _, x := range results {
@@ -277,7 +307,7 @@ func (j *Journal) Append(index int, results []float64) {
 		}
 	}
 	var buf bytes.Buffer
-	writeLine(&buf, journalEntry{Batch: index, Results: results, Sum: entrySum(index, results)})
+	writeLine(&buf, journalEntry{Batch: index, Results: results, Notes: notes, Sum: entrySum(index, results, notes)})
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for j.wake != nil && !j.closing && j.err == nil && len(j.pending) >= j.maxPending {

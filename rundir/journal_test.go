@@ -3,6 +3,7 @@ package rundir
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -17,7 +18,7 @@ import (
 // entryLine is a journal line for batch with results and its sum, padded
 // with spaces inside the object to pad bytes more.
 func entryLine(batch int, results []float64, pad int) string {
-	return entryLineSum(batch, results, entrySum(batch, results), pad)
+	return entryLineSum(batch, results, entrySum(batch, results, nil), pad)
 }
 
 func entryLineSum(batch int, results []float64, sum uint32, pad int) string {
@@ -66,8 +67,8 @@ func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
 		{"a header too long", strings.Replace(header(hdr), `"run":"r"`, `"run":"r`+strings.Repeat(" ", 4100)+`"`, 1) + entryLine(0, four, 0), nil, 0},
 		{"batch indices out of range", header(hdr) + entryLine(-1, four, 0) + entryLine(10, four, 0) + entryLine(3, four, 0), []int{3}, 2},
 		{"results of 0 and of more than a batch", header(hdr) + entryLine(1, nil, 0) + entryLine(2, []float64{1, 1, 1, 1, 1}, 0) + entryLine(4, four, 0), []int{4}, 2},
-		{"wrong sum", header(hdr) + entryLineSum(1, four, entrySum(1, four)+1, 0) + entryLine(2, four, 0), []int{2}, 1},
-		{"sum of another batch", header(hdr) + entryLineSum(1, four, entrySum(2, four), 0) + entryLine(2, four, 0), []int{2}, 1},
+		{"wrong sum", header(hdr) + entryLineSum(1, four, entrySum(1, four, nil)+1, 0) + entryLine(2, four, 0), []int{2}, 1},
+		{"sum of another batch", header(hdr) + entryLineSum(1, four, entrySum(2, four, nil), 0) + entryLine(2, four, 0), []int{2}, 1},
 		{"garbage", header(hdr) + "{\n" + entryLine(5, four, 0), []int{5}, 1},
 		{"torn last line", header(hdr) + entryLine(5, four, 0) + strings.TrimSuffix(entryLine(6, four, 0), "\n"), []int{5}, 1},
 		{"line of the longest length", header(hdr) + exactly(7, four, maxLine), []int{7}, 0},
@@ -82,7 +83,7 @@ func TestJournalReadKeepsOnlyWholeEntries(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			j := &Journal{path: path, hdr: hdr, have: map[int][]float64{}}
+			j := &Journal{path: path, hdr: hdr, have: map[int][]float64{}, notes: map[int]json.RawMessage{}}
 			ignored, err := j.read()
 			if err != nil {
 				t.Fatal(err)
@@ -179,15 +180,15 @@ func TestJournalAppendSkipsNonFinite(t *testing.T) {
 func TestEntrySumCoversEveryBit(t *testing.T) {
 	results := []float64{0.5, 1, 0, 0.25, 0.75}
 	const batch = 12345
-	base := entrySum(batch, results)
+	base := entrySum(batch, results, nil)
 	for bit := range 64 {
-		if entrySum(batch^(1<<bit), results) == base {
+		if entrySum(batch^(1<<bit), results, nil) == base {
 			t.Fatalf("bit %d of the batch index is not covered", bit)
 		}
 		for i := range results {
 			flipped := slices.Clone(results)
 			flipped[i] = math.Float64frombits(math.Float64bits(flipped[i]) ^ 1<<bit)
-			if entrySum(batch, flipped) == base {
+			if entrySum(batch, flipped, nil) == base {
 				t.Fatalf("bit %d of result %d is not covered", bit, i)
 			}
 		}

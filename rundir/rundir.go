@@ -55,6 +55,19 @@ var Files = []File{
 	{Name: LockFile},
 }
 
+// RecordFile names generation gen's records (counted from 1): the
+// games whose records a run keeps (those lost to faults, and a share of
+// the rest: record:), in batch order, in a file of their own, written
+// atomically before the generation's checkpoint, ext the records'
+// extension (".pgn"). A result file: two runs of one config write the
+// same.
+func RecordFile(gen int, ext string) string { return fmt.Sprintf("games-%04d%s", gen, ext) }
+
+// IsRecordFile reports whether name is a RecordFile's name.
+func IsRecordFile(name string) bool { return recordFile.MatchString(name) }
+
+var recordFile = regexp.MustCompile(`^games-[0-9]{4,}\.[a-z]+$`)
+
 // Rivals is the label of the co-evolved species, the prefix of its files.
 const Rivals = "rivals"
 

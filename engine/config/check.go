@@ -21,8 +21,12 @@ func (c *Config) CheckFoundations(p *yamlcheck.Checker) bool {
 	}
 	if len(c.Command) == 0 {
 		for _, key := range []string{"dir", "env", "timeout", "audit", "program-files"} {
-			if c.Has(key) {
+			switch {
+			case !c.Has(key):
+			case key != "audit":
 				bad(key, "belongs to a command: (an outside program), and there is none")
+			case len(c.Engines) == 0:
+				bad(key, "belongs to a command: (an outside program) or engines:, and there is neither")
 			}
 		}
 	}
@@ -46,6 +50,7 @@ func (c *Config) Check(p *yamlcheck.Checker, b *Built) {
 	c.checkRemeasure(bad, b)
 	c.checkStop(bad)
 	c.checkRating(bad, b)
+	c.checkEngines(bad)
 	if !c.nameFromFile && !validName(c.Name) {
 		bad("name", "%q: %s: it names the run directory runs/NAME", c.Name, nameRule)
 	}

@@ -44,6 +44,14 @@ type Config struct {
 	// Program (command:, dir:, env:, timeout:, audit:) plays the game
 	// with an outside program instead of a built-in game.
 	Program
+	// Engines (engines:) are the UCI engines a chess config plays, by
+	// name (the players uci:NAME); absent from the JSON of a config
+	// without them, so older configs keep their hash.
+	Engines map[string]*Engine `json:"engines,omitempty"`
+	// Record (record:) is the share of games whose record (a chess
+	// game's PGN) a run keeps beside every game lost to a fault; 0 keeps
+	// those alone. Records are not results: not in the hash.
+	Record float64 `json:"-"`
 	// Space and Seeds are the space: and seeds: sections as written:
 	// genome reads them against the player's schema, and reports their
 	// lines.
@@ -237,6 +245,8 @@ func (c *Config) decode(d *yamlcheck.Checker, root *yaml.Node) {
 				"opponents": d.Names(&co.Opponents),
 			})
 		},
+		"engines":   c.decodeEngines(d),
+		"record":    d.Number(&c.Record),
 		"racing":    c.decodeRacing(d),
 		"remeasure": c.decodeRemeasure(d),
 		"stop":      c.decodeStop(d),

@@ -68,7 +68,7 @@ type Recommender interface {
 // A ReplayCoster is a model whose rebuilding from a checkpoint (Resume)
 // costs other than CMA-ES's replay, which repeats every generation's
 // update of its covariance: generations x genes^2 x population, the
-// units ReplayWork answers in (engine.MaxReplay bounds it).
+// units ReplayWork answers in (the engine's maxReplay bounds it).
 type ReplayCoster interface {
 	ReplayWork(generations, genes, population int) float64
 }

@@ -102,8 +102,9 @@ type comparedRun struct {
 
 // Compare plays the recommended bests of the runs in dirs on shared
 // fresh deals. Each run is read as every reader reads it
-// (engine.ReadRun: an outside program is described as the run recorded
-// it, not started); the games are played in the first run's game, which
+// (engine.ReadRunToPlay: an outside program is described as the run
+// recorded it, not started, and its UCI engines are started, the builds
+// the run played); the games are played in the first run's game, which
 // starts an outside program's processes only to play them.
 func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparison, error) {
 	if len(dirs) < 2 {
@@ -116,7 +117,7 @@ func Compare(ctx context.Context, dirs []string, opts CompareOptions) (*Comparis
 		}
 	}()
 	for _, d := range dirs {
-		ck, s, err := engine.ReadRun(d)
+		ck, s, err := engine.ReadRunToPlay(d)
 		if err != nil {
 			return nil, err
 		}

@@ -47,7 +47,11 @@ type Summary struct {
 	Next string `json:"next"`
 	// Stopped says why the run ended before its budget (stop:).
 	Stopped *engine.StopReason `json:"stopped,omitempty"`
-	Budget  int                `json:"budget"`
+	// Faults are the generations' games lost to faults, by the player
+	// that faulted and the kind (players that are processes: UCI
+	// engines, bots).
+	Faults engine.FaultCounts `json:"faults,omitempty"`
+	Budget int                `json:"budget"`
 	// Resumed is the part of the run that the process which resumed it
 	// played; nil for a run played straight through (and for a run read
 	// afterwards: Summarize).
@@ -123,6 +127,7 @@ func Summarize(dir string, ck *engine.Checkpoint, s *engine.Setup, budget int) (
 		Generations: len(st.History), BestFile: filepath.Join(dir, rundir.ForSpecies(v.Label, rundir.BestFile))}
 	for _, h := range st.History {
 		sum.Games += h.Games
+		sum.Faults = addFaults(sum.Faults, h.Faults)
 	}
 	sum.RemeasureGames += ck.EndGames()
 	if ck.Rivals != nil {
@@ -180,7 +185,7 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 	if len(c.Command) > 0 {
 		game = ""
 	}
-	player := "tuned:" + sum.BestFile
+	player := v.Player + ":" + sum.BestFile
 	tail := []string{"--seed", "2"}
 	if c.Fitness.Objective == config.Solo {
 		gain := 0.0
@@ -222,6 +227,10 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 		}
 		args = append(args, "--rule", k+"="+value)
 	}
+	if len(c.Engines) > 0 {
+		// The engines as the run defined them, found from its directory.
+		args = append(args, "--engines", displayPath(sum.Dir))
+	}
 	if len(c.Command) > 0 {
 		args = append(args, "--command", quoteArg(strings.Join(c.Command, " ")))
 		if dir := displayPath(filepath.Join(c.BaseDir(), c.Dir)); dir != "." {
@@ -245,7 +254,7 @@ func nextCommand(s *engine.Setup, v *engine.SpeciesView, sum *Summary) string {
 // displaySpec is a player spec as a command line run from here names
 // it: a file relative to the config's directory joined to it.
 func displaySpec(c *config.Config, spec string) string {
-	name, file, ok := strings.Cut(spec, ":")
+	name, file, ok := fitness.CutFile(spec)
 	if !ok || file == "" || filepath.IsAbs(file) {
 		return spec
 	}
@@ -285,4 +294,24 @@ func roundSig(x float64, n int) float64 {
 	}
 	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
+}
+
+// addFaults is fc with other's counts added; fc is not changed (nil:
+// none).
+func addFaults(fc, other engine.FaultCounts) engine.FaultCounts {
+	if len(other) == 0 {
+		return fc
+	}
+	out := engine.FaultCounts{}
+	for _, x := range []engine.FaultCounts{fc, other} {
+		for p, kinds := range x {
+			if out[p] == nil {
+				out[p] = map[string]int{}
+			}
+			for k, n := range kinds {
+				out[p][k] += n
+			}
+		}
+	}
+	return out
 }

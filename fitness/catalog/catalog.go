@@ -13,6 +13,7 @@ import (
 
 	"github.com/evotune/evotune/fitness"
 	"github.com/evotune/evotune/fitness/battleship"
+	"github.com/evotune/evotune/fitness/chess"
 	"github.com/evotune/evotune/fitness/hadron"
 	"github.com/evotune/evotune/fitness/mnk"
 )
@@ -23,6 +24,7 @@ var (
 	// them: the built-in ones, then the registered ones in order.
 	games = []fitness.GameInfo{
 		battleship.Info,
+		chess.Info,
 		hadron.Info,
 		mnk.Info,
 	}

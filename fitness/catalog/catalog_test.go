@@ -89,7 +89,7 @@ func TestRegisterLookupNew(t *testing.T) {
 		gotOpts = opts
 		return nil, wantErr
 	}})
-	if got, want := names(All()), []string{"battleship", "hadron", "mnk", "coin"}; !slices.Equal(got, want) {
+	if got, want := names(All()), []string{"battleship", "chess", "hadron", "mnk", "coin"}; !slices.Equal(got, want) {
 		t.Fatalf("All: %v, want %v", got, want)
 	}
 	if got := panicText(func() {
@@ -97,7 +97,7 @@ func TestRegisterLookupNew(t *testing.T) {
 	}); !strings.Contains(got, `"coin" registered twice`) {
 		t.Fatalf("second Register of coin: panic %q", got)
 	}
-	for _, name := range []string{"battleship", "hadron", "mnk", "coin"} {
+	for _, name := range []string{"battleship", "chess", "hadron", "mnk", "coin"} {
 		info, err := Lookup(name)
 		if err != nil || info.Name != name {
 			t.Fatalf("Lookup(%q) = %q, %v", name, info.Name, err)
@@ -114,12 +114,12 @@ func TestRegisterLookupNew(t *testing.T) {
 	if err != nil || g == nil || g.Name() != "mnk" {
 		t.Fatalf("New(mnk) = %v, %v", g, err)
 	}
-	const unknown = `unknown game "chess" (known: battleship, hadron, mnk, coin)`
-	if _, err := Lookup("chess"); err == nil || err.Error() != unknown {
-		t.Fatalf("Lookup(chess): %v, want %q", err, unknown)
+	const unknown = `unknown game "go" (known: battleship, chess, hadron, mnk, coin)`
+	if _, err := Lookup("go"); err == nil || err.Error() != unknown {
+		t.Fatalf("Lookup(go): %v, want %q", err, unknown)
 	}
-	if g, err := New("chess", nil); err == nil || err.Error() != unknown || g != nil {
-		t.Fatalf("New(chess) = %v, %v, want %q", g, err, unknown)
+	if g, err := New("go", nil); err == nil || err.Error() != unknown || g != nil {
+		t.Fatalf("New(go) = %v, %v, want %q", g, err, unknown)
 	}
 }
 

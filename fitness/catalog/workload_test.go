@@ -36,6 +36,8 @@ var workloads = []workload{
 		against: "random", oppRole: battleship.PlacerRole, solo: true},
 	{name: "battleship/tuned-placer", game: "battleship", player: "tuned", role: battleship.PlacerRole,
 		against: "over9000", oppRole: battleship.ShooterRole, solo: true},
+	{name: "chess/tiny", game: "chess", rules: map[string]string{"random-plies": "8", "max-moves": "100"},
+		player: "tiny", role: fitness.Mover, against: "random", oppRole: fitness.Mover},
 	{name: "hadron/tuned", game: "hadron", rules: map[string]string{"size": "9", "depth": "3"},
 		player: "tuned", role: fitness.Mover, against: "aenigma", oppRole: fitness.Mover},
 	{name: "mnk-9x9x5/tuned", game: "mnk", rules: map[string]string{"m": "9", "n": "9", "k": "5", "depth": "3"},

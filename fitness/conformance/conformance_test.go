@@ -22,6 +22,7 @@ import (
 // listed is checked under its defaults.
 var small = map[string]map[string]string{
 	"battleship": {"size": "6", "fleet": "3,2,2"},
+	"chess":      {"random-plies": "6", "max-moves": "20"},
 	"hadron":     {"size": "5", "depth": "2"},
 	"mnk":        {"m": "3", "n": "3", "k": "3", "depth": "2"},
 }
@@ -37,7 +38,7 @@ func TestCatalogGamesConform(t *testing.T) {
 // TestRuleVariantsConform checks rule sets that change how a game is
 // played or what its players are: drop-the-chip m,n,k (with a random
 // opening), Hadron under a node budget and with a random opening, Battleship's other reveal rules
-// and placer.
+// and placer, chess from books with adjudication.
 func TestRuleVariantsConform(t *testing.T) {
 	for _, tc := range []struct {
 		game  string
@@ -48,6 +49,10 @@ func TestRuleVariantsConform(t *testing.T) {
 		{"hadron", map[string]string{"size": "5", "depth": "2", "opening": "3"}},
 		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "hits-only", "placer": "blockhalf"}},
 		{"battleship", map[string]string{"size": "6", "fleet": "3,2,2", "reveal": "ship"}},
+		{"chess", map[string]string{"book": "../chess/testdata/book.pgn", "book-plies": "6", "random-plies": "2",
+			"resign-moves": "2", "resign-score": "300", "draw-from": "10", "draw-moves": "3", "draw-score": "30", "max-moves": "16"}},
+		{"chess", map[string]string{"book": "../chess/testdata/book.epd", "resign-moves": "3", "resign-score": "400",
+			"resign-twosided": "true", "max-moves": "16"}},
 	} {
 		t.Run(fmt.Sprintf("%s %v", tc.game, tc.rules), func(t *testing.T) {
 			info, err := catalog.Lookup(tc.game)

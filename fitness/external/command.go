@@ -9,13 +9,13 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/evotune/evotune/internal/childproc"
 	"github.com/evotune/evotune/internal/fileio"
 )
 
@@ -152,27 +152,7 @@ func (c Command) check() error {
 }
 
 // program resolves Argv[0] to the file that will run.
-func (c Command) program() (string, error) {
-	name := c.Argv[0]
-	if !strings.Contains(name, "/") {
-		path, err := exec.LookPath(name)
-		if err != nil {
-			return "", fmt.Errorf("program %q not found in PATH", name)
-		}
-		return path, nil
-	}
-	if !filepath.IsAbs(name) && c.Dir != "" {
-		name = filepath.Join(c.Dir, name)
-	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return "", fmt.Errorf("program %s: %w", name, err)
-	}
-	if st.IsDir() || st.Mode()&0o111 == 0 {
-		return "", fmt.Errorf("program %s is not an executable file", name)
-	}
-	return name, nil
-}
+func (c Command) program() (string, error) { return childproc.LookPath(c.Argv[0], c.Dir) }
 
 // FileHashes returns the SHA-256 (hex) of every existing regular file the
 // argv names: the resolved program, and each argument that names a file

@@ -2,37 +2,27 @@ package external
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/evotune/evotune/fitness/external/internal/wire"
+	"github.com/evotune/evotune/internal/childproc"
 	"github.com/evotune/evotune/internal/fileio"
 	"github.com/evotune/evotune/internal/printable"
 )
 
-// tailLines is how many of a program's last stderr lines an error quotes.
-const tailLines = 10
-
-// maxTailLine bounds one quoted stderr line.
-const maxTailLine = 300
-
-// proc is one running child process. Its writer goroutine writes the
-// lines sent on in, flushing when no more are waiting; its reader
-// goroutine delivers stdout lines on lines and closes it at EOF or on a
-// protocol error (readErr says which); its stderr goroutine forwards
-// stderr lines and keeps the last few.
+// proc is one running child process (internal/childproc runs it). Its
+// writer goroutine writes the lines sent on in, flushing when no more
+// are waiting; its reader goroutine delivers stdout lines on lines and
+// closes it at EOF or on a protocol error (readErr says which); its
+// stderr lines go to the game's sink within budgets (procSink), and the
+// last few are kept.
 type proc struct {
-	cmd   *exec.Cmd
-	pid   int
-	stdin *os.File
+	cp  *childproc.Proc
+	pid int
 
 	in    chan []byte
 	lines chan []byte
@@ -40,14 +30,7 @@ type proc struct {
 
 	readErr error // valid once lines is closed
 
-	stdout, stderr *os.File // parent ends, closed by kill
-	stderrDone     chan struct{}
-
-	tailMu sync.Mutex
-	tail   []string
-
 	killOnce sync.Once
-	waitErr  error // the exit status, valid after kill
 
 	nextID uint64 // request ids, unique within the process
 	// The calls of the last batch played, ids from lastBase: a second
@@ -64,7 +47,7 @@ type proc struct {
 // run's, restarts included) maxSinkLines or maxSinkBytes. Past a bound
 // the lines are dropped and counted: one line says so when it is
 // reached, and one more gives the count when the process ends (for a
-// process) or the game is closed (for the game). The last tailLines
+// process) or the game is closed (for the game). The last childproc.TailLines
 // lines, which errors quote, are kept whatever was dropped. Variables
 // for tests.
 var (
@@ -171,60 +154,23 @@ func start(c Command, sink *syncWriter) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	inR, inW, err := os.Pipe()
+	cp, err := childproc.Start(childproc.Cmd{Path: prog, Args: c.Argv, Dir: c.Dir, Env: c.Env, Stderr: &procSink{sink: sink}})
 	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, err
-	}
-	cmd := &exec.Cmd{
-		Path:        prog,
-		Args:        c.Argv,
-		Dir:         c.Dir,
-		Env:         append(os.Environ(), c.Env...),
-		Stdin:       inR,
-		Stdout:      outW,
-		Stderr:      errW,
-		SysProcAttr: sysProcAttr(),
-	}
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		errR.Close()
-		return nil, fmt.Errorf("start %s: %w", prog, err)
+		return nil, fmt.Errorf("start %s: %w", prog, errors.Unwrap(err))
 	}
 	p := &proc{
-		cmd: cmd, pid: cmd.Process.Pid, stdin: inW,
-		in:     make(chan []byte, wire.MaxInFlight),
-		lines:  make(chan []byte, wire.MaxInFlight),
-		quit:   make(chan struct{}),
-		stdout: outR, stderr: errR,
-		stderrDone: make(chan struct{}),
+		cp: cp, pid: cp.Pid(),
+		in:    make(chan []byte, wire.MaxInFlight),
+		lines: make(chan []byte, wire.MaxInFlight),
+		quit:  make(chan struct{}),
 	}
 	go p.write()
 	go p.read()
-	go p.forward(sink)
 	return p, nil
 }
 
 func (p *proc) write() {
-	w := bufio.NewWriterSize(p.stdin, 64<<10)
+	w := bufio.NewWriterSize(p.cp.Stdin(), 64<<10)
 	var failed bool
 	for {
 		select {
@@ -245,7 +191,7 @@ func (p *proc) write() {
 
 func (p *proc) read() {
 	defer close(p.lines)
-	r := bufio.NewReaderSize(p.stdout, 64<<10)
+	r := bufio.NewReaderSize(p.cp.Stdout(), 64<<10)
 	limit := wire.MaxHelloLine
 	for {
 		line, err := readLine(r, limit)
@@ -279,106 +225,54 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	return line, err
 }
 
-// forward copies stderr to the sink line by line, within the process's
-// budget and the game's, and keeps the tail.
-func (p *proc) forward(sink *syncWriter) {
-	defer close(p.stderrDone)
-	r := bufio.NewReaderSize(p.stderr, 16<<10)
-	prefix := []byte("[pid " + strconv.Itoa(p.pid) + "] ")
-	var lines, size, droppedLines, droppedBytes int
-	for {
-		line, err := r.ReadSlice('\n')
-		if len(line) > 0 {
-			line = []byte(printable.Line(string(bytes.TrimSuffix(line, []byte("\n"))))) // the program's text
-			p.keep(line)
-			switch {
-			case droppedLines == 0 && lines < maxProcLines && size+len(line) <= maxProcBytes:
-				if sink.stderrLine(prefix, line) {
-					lines++
-					size += len(line)
-				}
-			case droppedLines == 0:
-				sink.dropped(prefix, 1, len(line), fmt.Sprintf("stderr: more than %d lines or %s from this process; the rest is dropped (an error still quotes its last lines)",
-					maxProcLines, fileio.Size(int64(maxProcBytes))))
-				droppedLines, droppedBytes = 1, len(line)
-			default:
-				sink.dropped(prefix, 1, len(line), "")
-				droppedLines++
-				droppedBytes += len(line)
-			}
+// procSink takes one process's stderr lines to the game's sink, within
+// the process's budget and the game's.
+type procSink struct {
+	sink                       *syncWriter
+	lines, size                int
+	droppedLines, droppedBytes int
+}
+
+// Line takes one line, escaped (childproc did).
+func (s *procSink) Line(pid int, line string) {
+	prefix := []byte("[pid " + strconv.Itoa(pid) + "] ")
+	switch {
+	case s.droppedLines == 0 && s.lines < maxProcLines && s.size+len(line) <= maxProcBytes:
+		if s.sink.stderrLine(prefix, []byte(line)) {
+			s.lines++
+			s.size += len(line)
 		}
-		if err != nil && err != bufio.ErrBufferFull {
-			break
-		}
-	}
-	if droppedLines > 0 {
-		sink.dropped(prefix, 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", droppedLines, fileio.Size(int64(droppedBytes))))
+	case s.droppedLines == 0:
+		s.sink.dropped(prefix, 1, len(line), fmt.Sprintf("stderr: more than %d lines or %s from this process; the rest is dropped (an error still quotes its last lines)",
+			maxProcLines, fileio.Size(int64(maxProcBytes))))
+		s.droppedLines, s.droppedBytes = 1, len(line)
+	default:
+		s.sink.dropped(prefix, 1, len(line), "")
+		s.droppedLines++
+		s.droppedBytes += len(line)
 	}
 }
 
-func (p *proc) keep(line []byte) {
-	s := string(line)
-	if len(s) > maxTailLine {
-		s = s[:maxTailLine] + "..."
+// End says what the process's budget dropped.
+func (s *procSink) End(pid int) {
+	if s.droppedLines > 0 {
+		s.sink.dropped([]byte("[pid "+strconv.Itoa(pid)+"] "), 0, 0, fmt.Sprintf("stderr: %d lines (%s) dropped", s.droppedLines, fileio.Size(int64(s.droppedBytes))))
 	}
-	p.tailMu.Lock()
-	defer p.tailMu.Unlock()
-	if len(p.tail) == tailLines {
-		copy(p.tail, p.tail[1:])
-		p.tail = p.tail[:tailLines-1]
-	}
-	p.tail = append(p.tail, s)
 }
 
 // stderrTail returns the last stderr lines seen.
-func (p *proc) stderrTail() []string {
-	p.tailMu.Lock()
-	defer p.tailMu.Unlock()
-	return append([]string(nil), p.tail...)
-}
+func (p *proc) stderrTail() []string { return p.cp.Tail() }
 
-// kill kills the process group, reaps the process and closes the pipes.
-// It waits briefly for the last stderr lines, so that errors can quote
-// them. Safe to call more than once and from several goroutines.
+// kill stops the writer and reader goroutines, kills the process group,
+// reaps the process and closes the pipes (childproc.Proc.Kill, which
+// waits briefly for the last stderr lines, so that errors can quote
+// them). Safe to call more than once and from several goroutines.
 func (p *proc) kill() {
 	p.killOnce.Do(func() {
-		// Kill the group before reaping the leader: while the leader is
-		// unreaped its pid cannot be reused, so -pid names our group.
-		killGroup(p)
 		close(p.quit)
-		p.stdin.Close()
-		p.waitErr = p.cmd.Wait()
-		// SIGKILL is delivered asynchronously: the program's children may
-		// still be dying, and one may have forked as the signal went out.
-		// Signal the group until it is empty (ESRCH), for a bounded time,
-		// since orphaned zombies that no init reaps count as members.
-		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
-			if !killGroup(p) {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-		select {
-		case <-p.stderrDone:
-		case <-time.After(200 * time.Millisecond):
-			// A grandchild that left the group holds the pipe open.
-		}
-		p.stdout.Close()
-		p.stderr.Close()
+		p.cp.Kill()
 	})
 }
 
 // exitText describes how the process ended, for errors; call after kill.
-func (p *proc) exitText() string {
-	if p.waitErr == nil {
-		return "exited with status 0"
-	}
-	var ee *exec.ExitError
-	if errors.As(p.waitErr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Sprintf("was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
-		}
-		return "exited with status " + strconv.Itoa(ee.ExitCode())
-	}
-	return p.waitErr.Error()
-}
+func (p *proc) exitText() string { return p.cp.ExitText() }

@@ -3,7 +3,6 @@ package external
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 )
@@ -62,25 +61,12 @@ func TestStderrBudget(t *testing.T) {
 			sink := newSink(&log)
 			var all strings.Builder
 			for pid := 1; pid <= 4; pid++ {
-				r, w, err := os.Pipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := &proc{pid: pid, stderr: r, stderrDone: make(chan struct{})}
-				go func() {
-					for i := range 8 {
-						fmt.Fprintf(w, "line %d\n", i)
-					}
-					w.Close()
-				}()
-				p.forward(sink)
-				r.Close()
+				ps := &procSink{sink: sink}
 				for i := range 8 {
+					ps.Line(pid, fmt.Sprintf("line %d", i))
 					fmt.Fprintf(&all, "[pid %d] line %d\n", pid, i)
 				}
-				if tail := p.stderrTail(); len(tail) != 8 || tail[7] != "line 7" {
-					t.Fatalf("pid %d: tail %q, want every line", pid, tail)
-				}
+				ps.End(pid)
 			}
 			sink.close()
 			sink.close() // said once

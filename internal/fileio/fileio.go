@@ -21,6 +21,7 @@ const (
 	MaxConfig     = 1 << 20   // a config file: 1 MiB
 	MaxPlayerFile = 1 << 20   // a player file (tuned:FILE): 1 MiB
 	MaxCheckpoint = 256 << 20 // checkpoint.json: 256 MiB
+	MaxBook       = 64 << 20  // a chess opening book (EPD or PGN): 64 MiB
 )
 
 // Errors the readers wrap.

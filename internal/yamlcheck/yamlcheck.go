@@ -299,6 +299,16 @@ func (c *Checker) String(dst *string) Reader {
 	}
 }
 
+// Bool reads true or false.
+func (c *Checker) Bool(dst *bool) Reader {
+	return func(n *yaml.Node, key string) {
+		n = Resolve(n)
+		if IsNull(n) || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || n.Decode(dst) != nil {
+			c.Add(line(n), key, "want true or false, got %s", Describe(n))
+		}
+	}
+}
+
 // Int reads a whole number that fits an int.
 func (c *Checker) Int(dst *int) Reader { return whole(c, dst, "want a whole number") }
 
@@ -374,39 +384,79 @@ func (c *Checker) Scalars(dst *map[string]string) Reader { return c.mapping(dst,
 // when lists is set.
 func (c *Checker) mapping(dst *map[string]string, lists bool) Reader {
 	return func(n *yaml.Node, key string) {
-		n = Resolve(n)
-		if IsNull(n) {
+		var pairs []Pair
+		if !c.pairs(n, key, lists, &pairs) {
 			return
 		}
-		if n.Kind != yaml.MappingNode {
-			c.Add(n.Line, key, "want a mapping of option: value, got %s", Describe(n))
-			return
-		}
-		*dst = map[string]string{}
-		seen := map[string]int{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := Resolve(n.Content[i]), Resolve(n.Content[i+1])
-			at := Join(key, k.Value)
-			if first, dup := seen[k.Value]; dup {
-				c.Add(k.Line, at, "given twice (first on line %d)", first)
-				continue
-			}
-			seen[k.Value] = k.Line
-			c.Mark(at, k.Line)
-			switch {
-			case !IsNull(v) && v.Kind == yaml.ScalarNode:
-				(*dst)[k.Value] = v.Value
-			case !IsNull(v) && v.Kind == yaml.SequenceNode && lists:
-				parts := make([]string, len(v.Content))
-				for j, item := range v.Content {
-					parts[j] = Resolve(item).Value
-				}
-				(*dst)[k.Value] = strings.Join(parts, ",")
-			default:
-				c.Add(line(v), at, "want a value, got %s", Describe(v))
-			}
+		*dst = make(map[string]string, len(pairs))
+		for _, p := range pairs {
+			(*dst)[p.Key] = p.Value
 		}
 	}
+}
+
+// Pair is one name: value of a mapping.
+type Pair struct{ Key, Value string }
+
+// Pairs reads a mapping of names to single values in the order written
+// (a UCI engine's options, sent in that order); a list is refused.
+func (c *Checker) Pairs(dst *[]Pair) Reader {
+	return func(n *yaml.Node, key string) {
+		var pairs []Pair
+		if c.pairs(n, key, false, &pairs) {
+			*dst = pairs
+		}
+	}
+}
+
+// pairs reads a mapping of names to values in order, each name's line
+// recorded as key.name; false for a null node or one that is no mapping.
+func (c *Checker) pairs(n *yaml.Node, key string, lists bool, dst *[]Pair) bool {
+	ok := c.Each(n, key, func(name string, v *yaml.Node, at string) {
+		v = Resolve(v)
+		switch {
+		case !IsNull(v) && v.Kind == yaml.ScalarNode:
+			*dst = append(*dst, Pair{name, v.Value})
+		case !IsNull(v) && v.Kind == yaml.SequenceNode && lists:
+			parts := make([]string, len(v.Content))
+			for j, item := range v.Content {
+				parts[j] = Resolve(item).Value
+			}
+			*dst = append(*dst, Pair{name, strings.Join(parts, ",")})
+		default:
+			c.Add(line(v), at, "want a value, got %s", Describe(v))
+		}
+	})
+	return ok && !IsNull(Resolve(n))
+}
+
+// Each reads a mapping whose keys are names the user chooses (an
+// engine's name, an option's): read is called for each name with its
+// value and its key (key.name), whose line is recorded; a name given
+// twice and a node that is no mapping are problems. A null node is an
+// empty mapping. It returns false when n is no mapping.
+func (c *Checker) Each(n *yaml.Node, key string, read func(name string, v *yaml.Node, at string)) bool {
+	n = Resolve(n)
+	if IsNull(n) {
+		return true
+	}
+	if n.Kind != yaml.MappingNode {
+		c.Add(n.Line, key, "want a mapping of option: value, got %s", Describe(n))
+		return false
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := Resolve(n.Content[i]), n.Content[i+1]
+		at := Join(key, k.Value)
+		if first, dup := seen[k.Value]; dup {
+			c.Add(k.Line, at, "given twice (first on line %d)", first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		c.Mark(at, k.Line)
+		read(k.Value, v, at)
+	}
+	return true
 }
 
 // Node keeps the value node for a reader that knows its shape (a

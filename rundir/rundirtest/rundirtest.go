@@ -14,7 +14,8 @@ import (
 )
 
 // Read returns the result files of the run in dir, the rivals' too when
-// rivals, by name; a missing file fails the test.
+// rivals, and the games it keeps (games-NNNN.pgn), by name; a missing
+// result file fails the test.
 func Read(tb testing.TB, dir string, rivals bool) map[string][]byte {
 	tb.Helper()
 	out := map[string][]byte{}
@@ -24,6 +25,21 @@ func Read(tb testing.TB, dir string, rivals bool) map[string][]byte {
 			tb.Fatal(err)
 		}
 		out[f] = data
+	}
+	// The games a run keeps (games-NNNN.pgn): a run that replays keeps
+	// the same.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		if rundir.IsRecordFile(e.Name()) {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out[e.Name()] = data
+		}
 	}
 	return out
 }
@@ -37,6 +53,11 @@ func Same(tb testing.TB, want, got map[string][]byte, what string) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			tb.Errorf("%s: %s is kept where it was not", what, name)
+		}
+	}
 	for _, name := range names {
 		if !bytes.Equal(want[name], got[name]) {
 			tb.Errorf("%s: %s differs:\n%s\n---\n%s", what, name, clip(want[name]), clip(got[name]))

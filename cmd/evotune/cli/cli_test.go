@@ -89,7 +89,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		want string
 	}{
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
-		{"unknown game", []string{"eval", "chess", "--player", "random"}, `unknown game "chess"`},
+		{"unknown game", []string{"eval", "shogi", "--player", "random"}, `unknown game "shogi"`},
 		{"unknown player", []string{"eval", "battleship", "--player", "nobody"}, `unknown shooter "nobody"`},
 		{"unknown opponent", []string{"eval", "battleship", "--player", "random", "--vs", "nobody"}, `unknown shooter "nobody"`},
 		{"unknown placer", []string{"eval", "battleship", "--player", "random", "--placer", "nobody"}, `unknown placer "nobody"`},
@@ -119,7 +119,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		{"blank command", []string{"eval", "--command", " ", "--player", "p"}, "for --command: empty"},
 		{"perft without depth", []string{"perft", "battleship"}, "--depth is required"},
 		{"perft of battleship", []string{"perft", "battleship", "--depth", "2"}, "no move generator"},
-		{"games of unknown", []string{"games", "chess"}, `unknown game "chess"`},
+		{"games of unknown", []string{"games", "shogi"}, `unknown game "shogi"`},
 		{"odd games head to head", []string{"eval", "battleship", "--player", "random", "--vs", "random", "--games", "3"}, "want an even number"},
 		{"run generations 0", []string{"run", "../../../configs/quickstart.yaml", "--generations", "0"}, "--generations 0: want at least 1"},
 		{"resume generations 0", []string{"resume", ".", "--generations", "0"}, "--generations 0: want at least 1"},

@@ -195,7 +195,7 @@ type lazyPool struct {
 
 	once     sync.Once
 	err      error
-	programs bool // the run's games are an outside program's: workers need --allow-programs
+	programs bool // the run's games are an outside program's or engines': workers need --allow-programs
 	pool     natspool.Pool
 	closers  []func()
 	workers  atomic.Int64 // -1 before the first status

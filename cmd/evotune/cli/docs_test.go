@@ -368,9 +368,17 @@ func checkCommand(args []string) error {
 		for _, spec := range specs {
 			// NAME[@KEY=VALUE,...][:FILE]: the settings' keys are the
 			// player's to check when it is built.
-			head, file, hasFile := strings.Cut(spec, ":")
+			head, file, hasFile := fitness.CutFile(spec)
 			name, _, _ := strings.Cut(head, "@")
 			if placeholder(name) {
+				continue
+			}
+			if kind, _, guest := strings.Cut(name, ":"); guest && slices.Contains(fitness.GuestKinds, kind) {
+				// A guest (uci:dev) is the --engines file's, which a doc
+				// names without shipping: only its name's form is checked.
+				if _, err := fitness.SplitSpec(spec); err != nil {
+					return err
+				}
 				continue
 			}
 			if _, ok := fitness.Info(g, role, name); !ok {
@@ -629,7 +637,7 @@ func TestDocCommandParser(t *testing.T) {
 		{[]string{"run", "configs/nope.yaml"}, "no such file"},
 		{[]string{"run"}, "0 positional arguments"},
 		{[]string{"validate", "a.yaml", "b.yaml"}, "2 positional arguments"},
-		{[]string{"eval", "chess", "--player", "random"}, "unknown game"},
+		{[]string{"eval", "shogi", "--player", "random"}, "unknown game"},
 		{[]string{"eval", "battleship", "--player", "nobody"}, `battleship has no shooter "nobody"`},
 		{[]string{"eval", "battleship", "--player", "random", "--placer", "over9000"}, `has no placer "over9000"`},
 		{[]string{"eval", "battleship", "--player", "tuned:configs/players/none.yaml"}, "no such file"},

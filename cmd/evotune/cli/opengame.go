@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/evotune/evotune/engine"
 	"github.com/evotune/evotune/fitness"
 )
 
@@ -25,6 +26,13 @@ func openGame(ctx context.Context, e *env, command, name string, program *progra
 	info, err := program.lookup(ctx, e, name)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if program.book != "" {
+		if _, ok := rules["book"]; ok {
+			return nil, nil, nil, usagef("--book and --rule book= name the same file: give one")
+		}
+		rules = maps.Clone(rules)
+		rules["book"] = program.book
 	}
 	if g, err = info.New(rules); err != nil {
 		return nil, nil, nil, asUsage(err)
@@ -56,13 +64,23 @@ func openGame(ctx context.Context, e *env, command, name string, program *progra
 		}
 		spec = ""
 	}
+	closeEngines := func() {}
+	if program.engines != "" {
+		hosted, closed, err := engine.HostEngines(g, program.engines)
+		if err != nil {
+			fitness.Close(g)
+			return nil, nil, nil, asUsage(err)
+		}
+		g, closeEngines = hosted, closed
+	}
 	if spec != "" {
 		if soloOpponent, err = fitness.ParseSpec(g, solo.Opponent, spec); err != nil {
+			closeEngines()
 			fitness.Close(g)
 			return nil, nil, nil, asUsage(err)
 		}
 	}
-	return g, soloOpponent, func() { fitness.Close(g) }, nil
+	return g, soloOpponent, func() { closeEngines(); fitness.Close(g) }, nil
 }
 
 // fileRules returns the rule options to play: the command line's, and
@@ -148,7 +166,7 @@ func fileSettings(e *env, command string, specs []string) {
 // namesRelativeFile reports whether a rule value is a player spec whose
 // file is a relative path (tuned:rivals-best.yaml).
 func namesRelativeFile(v string) bool {
-	_, file, ok := strings.Cut(v, ":")
+	_, file, ok := fitness.CutFile(v)
 	return ok && file != "" && !filepath.IsAbs(file)
 }
 

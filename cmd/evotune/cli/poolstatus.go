@@ -45,8 +45,8 @@ func recordWorkers(opts *engine.Options, p *lazyPool) {
 func (s *statusPool) Play(ctx context.Context, w engine.Wave) error {
 	var done atomic.Int64
 	inner := w
-	inner.Done = func(b *engine.Batch, results []float64) {
-		w.Done(b, results)
+	inner.Done = func(b *engine.Batch, p engine.Played) {
+		w.Done(b, p)
 		done.Add(1)
 	}
 	stop := make(chan struct{})

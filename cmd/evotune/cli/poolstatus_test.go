@@ -21,7 +21,7 @@ type slowPool struct{ tick time.Duration }
 func (p slowPool) Play(ctx context.Context, w engine.Wave) error {
 	for _, b := range w.Batches {
 		time.Sleep(p.tick)
-		w.Done(b, nil)
+		w.Done(b, engine.Played{})
 	}
 	return nil
 }
@@ -41,11 +41,11 @@ func TestStatusPoolWritesLines(t *testing.T) {
 		batches[i] = &engine.Batch{Index: i}
 	}
 	seen := 0
-	if err := s.Play(context.Background(), engine.Wave{Batches: batches, Done: func(*engine.Batch, []float64) { seen++ }}); err != nil {
+	if err := s.Play(context.Background(), engine.Wave{Batches: batches, Done: func(*engine.Batch, engine.Played) { seen++ }}); err != nil {
 		t.Fatal(err)
 	}
 	workers = 3
-	if err := s.Play(context.Background(), engine.Wave{Batches: batches[:2], Done: func(*engine.Batch, []float64) { seen++ }}); err != nil {
+	if err := s.Play(context.Background(), engine.Wave{Batches: batches[:2], Done: func(*engine.Batch, engine.Played) { seen++ }}); err != nil {
 		t.Fatal(err)
 	}
 	if seen != 8 {

@@ -18,6 +18,10 @@ type programFlags struct {
 	dir     string
 	env     kvFlag
 	timeout time.Duration
+	// engines is a config file or run directory whose engines: the
+	// command plays (uci:NAME players); book a book file, --rule book=.
+	engines string
+	book    string
 }
 
 func (p *programFlags) add(cmd *cobra.Command) {
@@ -28,6 +32,8 @@ func (p *programFlags) add(cmd *cobra.Command) {
 	fs.Var(p.env, "env", "extra environment variable `KEY=VALUE` of the --command program (repeatable)")
 	fs.DurationVar(&p.timeout, "timeout", 0, "longest wait for a --command program's reply, per game (default 30s)")
 	_ = cmd.MarkFlagDirname("dir")
+	fs.Var(nonEmpty{&p.engines, "a config file or a run directory"}, "engines", "the UCI engines of `PATH`'s engines: section (a config file, or a run directory:\nits run's), played as uci:NAME")
+	fs.Var(nonEmpty{&p.book, "an EPD or PGN file"}, "book", "the openings of an EPD or PGN `FILE` (--rule book=FILE, for chess)")
 }
 
 // lookup returns the game called name: from the catalog, or, with

@@ -48,6 +48,9 @@ func writeSummary(w io.Writer, s *runs.Summary, wall time.Duration, asJSON bool)
 	if s.Stopped != nil {
 		fmt.Fprintf(w, "%s (of a budget of %d)\n", s.Stopped, s.Budget)
 	}
+	if len(s.Faults) > 0 {
+		fmt.Fprintf(w, "games lost to faults (each a loss for the player that faulted): %s\n", s.Faults)
+	}
 	b := s.Best
 	where := fmt.Sprintf("hall of fame #%d, generation %d", b.HallOfFameRank, b.Generation)
 	selSaid := fmt.Sprintf("selection said %.4g over %s", b.Selection.Fitness, english.Count(b.Selection.Games, "game"))

@@ -43,6 +43,7 @@ var runPanels = []func(s *Server, r *run) (panel, bool){
 	inFlightPanel,
 	throughputPanel,
 	workersPanel,
+	faultsPanel,
 	commandsPanel,
 	configPanel,
 }

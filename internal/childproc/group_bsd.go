@@ -1,10 +1,10 @@
 //go:build unix && !linux
 
-package external
+package childproc
 
 import "syscall"
 
-// sysProcAttr puts the program in a process group of its own, which
-// killGroup reaches. (No parent-death signal here: a program must exit
+// sysProcAttr puts the child in a process group of its own, which
+// killGroup reaches. (No parent-death signal here: a child must exit
 // when its stdin ends.)
 func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

@@ -1,0 +1,427 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/evotune/evotune/fitness/chess/uci/ucitest"
+	"github.com/evotune/evotune/rundir"
+	"github.com/evotune/evotune/rundir/rundirtest"
+)
+
+// engineMatchConfig is a run of 1,000 games of the fixture engine
+// against itself: a hall of fame only (160 games in each of generations
+// 2 and 3), so the remeasure's 680 games are head to head, its verdict
+// pairs (pentanomial) against the start.
+func engineMatchConfig(t *testing.T) string {
+	return writeConfig(t, fmt.Sprintf(`name: fixture-match
+seed: 5
+game: chess
+rules: {random-plies: 8, max-moves: 60}
+engines:
+  dev: {command: [%s], limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+seeds:
+  - {Focus: 20}
+fitness:
+  hall-of-fame: {members: 2, games: 20}
+evolution: {population: 4, generations: 3, hall-of-fame: 2}
+remeasure: {games: 340, top: 2}
+`, ucitest.Build(t)))
+}
+
+// verdictPairs is the pentanomial counts of a run's verdict.
+func verdictPairs(t *testing.T, files map[string][]byte) []int {
+	t.Helper()
+	var ck struct {
+		Verdict struct {
+			Games int   `json:"games"`
+			Pairs []int `json:"pentanomial"`
+		} `json:"verdict"`
+	}
+	if err := json.Unmarshal(files[rundir.CheckpointFile], &ck); err != nil || len(ck.Verdict.Pairs) != 5 {
+		t.Fatalf("checkpoint without a verdict's pentanomial (%v):\n%.2000s", err, files[rundir.CheckpointFile])
+	}
+	return ck.Verdict.Pairs
+}
+
+// TestEngineMatchReplays: a run of 1,000 games of a UCI engine (the
+// fixture at go nodes 20) writes the same files, and so the same
+// pentanomial counts in its verdict, at 1 and 2 workers, after a kill -9
+// in its last generation and a resume, and on two NATS workers; a
+// 1,000-game eval between two of its limits gives the same pentanomial
+// counts at 1 and 2 workers.
+func TestEngineMatchReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 1,000 engine games several times")
+	}
+	cfg := engineMatchConfig(t)
+	var want map[string][]byte
+	for _, w := range []string{"1", "2"} {
+		dir := filepath.Join(t.TempDir(), "run")
+		out := mustRun(t, "run", cfg, "--out", dir, "--workers", w)
+		if !strings.Contains(out, "320 games and 680 games re-measuring the best") {
+			t.Fatalf("the run did not play 1,000 games:\n%s", out)
+		}
+		got := rundirtest.Read(t, dir, false)
+		if want == nil {
+			want = got
+			t.Logf("verdict pentanomial %v", verdictPairs(t, got))
+			continue
+		}
+		rundirtest.Same(t, want, got, "1 and 2 workers")
+	}
+	pairs := verdictPairs(t, want)
+	if n := pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4]; n != 170 {
+		t.Fatalf("verdict of %d pairs (%v), want 170", n, pairs)
+	}
+
+	t.Run("kill -9 and resume", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "run")
+		cmd := evotune("run", cfg, "--out", dir, "--quiet", "--workers", "2", "--batch", "4")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		waitJournal(t, dir, 2, 10) // generation 3's first 40 games
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		if _, err := os.Stat(filepath.Join(dir, rundir.JournalFile)); err != nil {
+			t.Fatalf("no journal after the kill: %v", err)
+		}
+		mustRun(t, "resume", dir, "--quiet", "--workers", "1")
+		rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "killed and resumed")
+	})
+
+	t.Run("two NATS workers", func(t *testing.T) {
+		addr := freeAddr(t)
+		dir := filepath.Join(t.TempDir(), "run")
+		coord, errb := startCoordinator(t, "run", cfg, "--out", dir, "--serve", addr, "--batch", "10", "--quiet")
+		for range 2 {
+			startWorker(t, "nats://"+addr, "--workers", "1", "--allow-programs")
+		}
+		if err := coord.Wait(); err != nil {
+			t.Fatalf("coordinator: %v\n%s", err, errb.String())
+		}
+		rundirtest.Same(t, want, rundirtest.Read(t, dir, false), "two NATS workers")
+	})
+
+	t.Run("eval", func(t *testing.T) {
+		var first string
+		for _, w := range []string{"1", "2"} {
+			code, out, errs := run(t, "eval", "chess", "--engines", cfg, "--player", "uci:dev@nodes=30", "--vs", "uci:dev",
+				"--rule", "random-plies=8", "--rule", "max-moves=60", "--games", "1000", "--seed", "9", "--workers", w, "--json")
+			var rep struct {
+				Matches []struct {
+					Games int   `json:"games"`
+					Pairs []int `json:"pentanomial"`
+				} `json:"matches"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || len(rep.Matches) != 1 || rep.Matches[0].Games != 1000 {
+				t.Fatalf("eval --json at %s workers: exit %d, %v:\n%s%s", w, code, err, out, errs)
+			}
+			got := fmt.Sprint(rep.Matches[0].Pairs)
+			if first == "" {
+				first = got
+				t.Logf("eval pentanomial %s", got)
+			} else if got != first {
+				t.Errorf("eval pentanomial at 2 workers %s, at 1 %s", got, first)
+			}
+		}
+	})
+}
+
+// TestRealEnginesReplayARun: a run of 50 games of Debian's Stockfish
+// 15.1 at 1,000 nodes, and one of Toga II 3.0 at depth 3, each tuning a
+// knob against the engine at its defaults, writes the same files at 1
+// and 2 workers, every game's PGN among them (record: 1): moves, scores,
+// depths and Stockfish's node counts byte for byte. Toga's node counts
+// vary by one in about one game in 25 with how busy the machine is (its
+// moves, scores and depths do not), so its PGNs are compared without
+// them.
+func TestRealEnginesReplayARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real engines")
+	}
+	withoutNodes := regexp.MustCompile(` [0-9]+N}`)
+	for _, tc := range []struct {
+		name, engine, options, limit, knob string
+		nodes                              bool
+	}{
+		{"stockfish at 1000 nodes", "stockfish", "{Threads: 1, Hash: 16}", "{nodes: 1000}", "Use NNUE: {}", true},
+		{"toga at depth 3", "toga2", "{OwnBook: false, Hash: 16}", "{depth: 3}", "King Safety: {min: 0, max: 400}", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := uciEngine(t, tc.engine)
+			cfg := writeConfig(t, fmt.Sprintf(`name: %[1]s-replay
+seed: 17
+game: chess
+rules: {random-plies: 8, max-moves: 120}
+engines:
+  dev: {command: [%[2]s], options: %[3]s, limit: %[4]s}
+  base: {command: [%[2]s], options: %[3]s, limit: %[4]s}
+player: uci:dev
+space: {%[5]s}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 10}
+evolution: {population: 5, generations: 1, hall-of-fame: 1}
+remeasure: off
+record: 1
+`, tc.engine, bin, tc.options, tc.limit, tc.knob))
+			var runs [2]map[string][]byte
+			for i, w := range []string{"1", "2"} {
+				dir := filepath.Join(t.TempDir(), "run")
+				mustRun(t, "run", cfg, "--out", dir, "--quiet", "--workers", w)
+				runs[i] = rundirtest.Read(t, dir, false)
+				pgn := string(runs[i]["games-0001.pgn"])
+				if n := strings.Count(pgn, "[Event "); n != 50 {
+					t.Fatalf("%d games recorded at %s workers, want 50", n, w)
+				}
+				if !tc.nodes {
+					runs[i]["games-0001.pgn"] = []byte(withoutNodes.ReplaceAllString(pgn, "}"))
+				}
+			}
+			rundirtest.Same(t, runs[0], runs[1], "1 and 2 workers")
+		})
+	}
+}
+
+// TestEngineConfigRefusals: each bad engine or book of a config is one
+// line naming the config's line and key, exit 2, and no run directory:
+// nothing is started that could be lost. The nearest right input of
+// each is the test's config itself, which runs (TestEngineMatchReplays).
+func TestEngineConfigRefusals(t *testing.T) {
+	bin := ucitest.Build(t)
+	base := fmt.Sprintf(`name: refusals
+seed: 3
+game: chess
+rules: {random-plies: 8, max-moves: 80}
+engines:
+  dev: {command: [%[1]s], limit: {nodes: 40}}
+  base: {command: [%[1]s], options: {Focus: 70}, limit: {nodes: 40}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 8}
+evolution: {population: 4, generations: 1}
+`, bin)
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.epd")
+	if err := os.WriteFile(book, []byte("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR a KQkq -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, old, new, want string }{
+		{"missing", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + "-gone]", "config.yaml:6: engines.dev.command: program " + bin + "-gone: "},
+		{"not uci", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -not-uci]", "config.yaml:6: engines.dev.command: uci: uci:dev: not a UCI engine: it exited with status 1 before uciok"},
+		{"no uciok", "dev: {command: [" + bin + "]", "dev: {command: [" + bin + ", -no-uciok], timeouts: {start: 1s}", "config.yaml:6: engines.dev.command: uci: uci:dev: no uciok within 1s"},
+		{"no such option", "options: {Focus: 70}", "options: {Fokus: 70}", "config.yaml:7: engines.base.options: uci: uci:base: option Fokus: the engine has no such option"},
+		{"value out of range", "options: {Focus: 70}", "options: {Focus: 101}", "config.yaml:7: engines.base.options: uci: uci:base: option Focus: 101 is outside its range [0, 100]"},
+		{"range past the engine's", "Focus: {min: 0, max: 100}", "Focus: {min: 0, max: 101}", "config.yaml:9: space.Focus.max: 101 is above the declared maximum 100"},
+		{"book line", "rules: {random-plies: 8,", "rules: {book: book.epd,", "config.yaml:4: rules.book: chess: book " + book + ": line 2: side to move \"a\": want w or b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(base, tc.old) {
+				t.Fatalf("the config has no %q", tc.old)
+			}
+			cfg := filepath.Join(dir, "config.yaml")
+			if err := os.WriteFile(cfg, []byte(strings.Replace(base, tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "run")
+			code, _, errs := run(t, "run", cfg, "--out", out, "--quiet")
+			if code != ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, said %q; want exit 2 and one line with %q", code, errs, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("a refused config left its run directory (stat: %v)", err)
+			}
+		})
+	}
+}
+
+// TestTogaIgnoredLimitRefused: Toga II ignores go nodes; a config that
+// gives it a node limit is refused in one line that says so and what to
+// give it instead, exit 2.
+func TestTogaIgnoredLimitRefused(t *testing.T) {
+	bin := uciEngine(t, "toga2")
+	cfg := writeConfig(t, fmt.Sprintf(`name: toga-nodes
+game: chess
+engines:
+  dev: {command: [%s], options: {OwnBook: false}, limit: {nodes: 1000}}
+player: uci:dev
+space: {King Safety: {min: 0, max: 400}}
+fitness:
+  hall-of-fame: {members: 2, games: 4}
+evolution: {population: 4, generations: 1}
+`, bin))
+	code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet")
+	if code != ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "engines.dev.limit: uci: uci:dev ignores go nodes 1000") ||
+		!strings.Contains(errs, "give it a depth or movetime limit instead") {
+		t.Errorf("exit %d, said %q", code, errs)
+	}
+}
+
+// TestCompareEngineRuns: compare plays the recommended bests of two runs
+// of a UCI engine, starting the engines each run played; an engine whose
+// binary changed since its run is refused, naming it, where before
+// compare failed every game ("described from a run's record and is not
+// started").
+func TestCompareEngineRuns(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tinyuci")
+	data, err := os.ReadFile(ucitest.Build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, seed := range []string{"1", "2"} {
+		cfg := writeConfig(t, fmt.Sprintf(`name: cmp
+seed: %s
+game: chess
+rules: {random-plies: 8, max-moves: 40}
+engines:
+  dev: {command: [%s], limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  hall-of-fame: {members: 2, games: 4}
+evolution: {population: 4, generations: 2, hall-of-fame: 2}
+remeasure: {games: 4, top: 2}
+`, seed, bin))
+		dir := filepath.Join(t.TempDir(), "run")
+		mustRun(t, "run", cfg, "--out", dir, "--quiet")
+		dirs = append(dirs, dir)
+	}
+	code, out, errs := run(t, "compare", dirs[0], dirs[1], "--games", "10", "--json")
+	var cmp struct {
+		HeadToHead []struct {
+			Pentanomial []int `json:"pentanomial"`
+		} `json:"head_to_head"`
+	}
+	if err := json.Unmarshal([]byte(out), &cmp); code != ExitOK || err != nil || len(cmp.HeadToHead) != 1 {
+		t.Fatalf("compare of two engine runs: exit %d, %v:\n%s%s", code, err, out, errs)
+	}
+	if p := cmp.HeadToHead[0].Pentanomial; p[0]+p[1]+p[2]+p[3]+p[4] != 5 {
+		t.Errorf("compare's head to head: pentanomial %v, want 5 pairs", p)
+	}
+	if err := os.WriteFile(bin, append(data, 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "compare", dirs[0], dirs[1], "--games", "10")
+	if code == ExitOK || !strings.Contains(errs, "engine dev is not the build the run played") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("compare with the engine's binary changed: exit %d, said %q", code, errs)
+	}
+}
+
+// TestReplayKeptGame: every game a run kept replays with one command,
+// byte for byte, a crashed one included; a game whose seed was changed
+// does not (exit 1, saying where it first differs); a game number past
+// the file's, and a file of games no run kept, are refused (exit 2).
+func TestReplayKeptGame(t *testing.T) {
+	bin := ucitest.Build(t)
+	cfg := writeConfig(t, fmt.Sprintf(`name: replay
+seed: 3
+game: chess
+rules: {random-plies: 6, max-moves: 40}
+engines:
+  dev: {command: [%[1]s], limit: {nodes: 20}}
+  base: {command: [%[1]s], options: {Focus: 70, "Crash Ply": 12, "Fault Every": 3}, limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 4}
+evolution: {population: 3, generations: 1, hall-of-fame: 1, elitism: 1, tournament-size: 2}
+remeasure: off
+record: 1
+`, bin))
+	dir := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", dir, "--quiet")
+	file := filepath.Join(dir, "games-0001.pgn")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(string(data), "[Event ")
+	crashes := strings.Count(string(data), "crash")
+	if n != 12 || crashes == 0 {
+		t.Fatalf("%d games kept, %d crashes: want 12 and some crashes", n, crashes)
+	}
+	for i := 1; i <= n; i++ {
+		code, out, errs := run(t, "replay", file, "--game", strconv.Itoa(i))
+		if code != ExitOK || !strings.Contains(out, "replayed: the same game") {
+			t.Errorf("game %d: exit %d:\n%s%s", i, code, out, errs)
+		}
+	}
+	forged := filepath.Join(dir, "forged.pgn")
+	seed := regexp.MustCompile(`\[Seed "[0-9]+"\]`).FindString(string(data))
+	if err := os.WriteFile(forged, []byte(strings.Replace(string(data), seed, `[Seed "12345"]`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := run(t, "replay", forged); code != ExitFailure || !strings.Contains(out, "not replayed: the game differs from game 1") {
+		t.Errorf("a game with another seed: exit %d:\n%s", code, out)
+	}
+	if code, _, errs := run(t, "replay", file, "--game", strconv.Itoa(n+1)); code != ExitUsage || !strings.Contains(errs, fmt.Sprintf("holds %d games", n)) {
+		t.Errorf("--game past the file's: exit %d: %s", code, errs)
+	}
+	noSeed := filepath.Join(dir, "other.pgn")
+	if err := os.WriteFile(noSeed, []byte(regexp.MustCompile(`\[Seed "[0-9]+"\]\n`).ReplaceAllString(string(data), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "replay", noSeed); code != ExitUsage || !strings.Contains(errs, "not a game a run kept") {
+		t.Errorf("a game without its seed: exit %d: %s", code, errs)
+	}
+}
+
+// TestEngineAudit: audit: replays a share of an engine run's games and
+// stops the run, naming the game, when one does not replay: Stockfish at
+// Skill Level 5 draws its weaker moves from the clock. The fixture,
+// deterministic at its node limit, passes an audit of every game (the
+// nearest run that must not stop).
+func TestEngineAudit(t *testing.T) {
+	sf := uciEngine(t, "stockfish")
+	fixture := ucitest.Build(t)
+	for _, tc := range []struct {
+		name, command, options, limit, space string
+		stops                                bool
+	}{
+		{"stockfish at skill level 5", sf, `{Threads: 1, Hash: 16, "Skill Level": 5}`, "1000", "Slow Mover: {min: 10, max: 1000}", true},
+		{"the fixture", fixture, "{}", "20", "Focus: {min: 0, max: 100}", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := writeConfig(t, fmt.Sprintf(`name: audit
+game: chess
+rules: {random-plies: 8, max-moves: 40}
+engines:
+  dev: {command: [%[1]s], options: %[2]s, limit: {nodes: %[3]s}}
+  base: {command: [%[1]s], options: %[2]s, limit: {nodes: %[3]s}}
+player: uci:dev
+space: {%[4]s}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 8}
+evolution: {population: 3, generations: 1, hall-of-fame: 1, elitism: 1, tournament-size: 2}
+remeasure: off
+audit: 1
+`, tc.command, tc.options, tc.limit, tc.space))
+			code, _, errs := run(t, "run", cfg, "--out", filepath.Join(t.TempDir(), "run"), "--quiet")
+			if tc.stops {
+				if code != ExitFailure || !strings.Contains(errs, "audit: the game of seed") || !strings.Contains(errs, "did not replay") {
+					t.Errorf("exit %d: %s", code, errs)
+				}
+				t.Log(errs)
+			} else if code != ExitOK {
+				t.Errorf("a deterministic engine audited: exit %d: %s", code, errs)
+			}
+		})
+	}
+}
