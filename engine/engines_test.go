@@ -51,6 +51,37 @@ func TestEngineRunIndependentOfWorkers(t *testing.T) {
 	sameRun(t, runs[0], runs[1], "1 and 2 workers")
 }
 
+// programPool records whether the first batch it is given needs a worker
+// allowed to run programs, and plays it locally.
+type programPool struct {
+	Pool
+	program *bool
+}
+
+func (p programPool) Play(ctx context.Context, w Wave) error {
+	*p.program = len(w.Batches) > 0 && w.Batches[0].Program()
+	return p.Pool.Play(ctx, w)
+}
+
+// TestEngineBatchesNeedPrograms: a run's batches of UCI engine games
+// need a worker allowed to run programs (Batch.Program), so the
+// coordinator's hint names --allow-programs; a built-in game's do not.
+func TestEngineBatchesNeedPrograms(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"engines", chessConfig(t), true},
+		{"built-in", smallConfig, false},
+	} {
+		var program bool
+		runText(t, tc.text, Options{Dir: t.TempDir(), Pool: programPool{LocalPool(2), &program}})
+		if program != tc.want {
+			t.Errorf("%s: Batch.Program() = %v, want %v", tc.name, program, tc.want)
+		}
+	}
+}
+
 // TestEngineReaderStartsNothing: a reader of a run builds its engines
 // from the run's record; with the engine's binary gone, ReadRun still
 // reads the run (it starts nothing), and its tuned player has the
