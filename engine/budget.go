@@ -125,6 +125,10 @@ type Timing struct {
 	// AtLeast is set when not one game finished within the sample's wall
 	// time: a game costs at least that.
 	AtLeast time.Duration `json:"at_least_ns,omitempty"`
+	// Generation is the generation whose games were timed, from 1: the
+	// first, or the second when the first plays none (a hall of fame
+	// alone, empty until the first generation ends).
+	Generation int `json:"generation"`
 }
 
 // Estimate is the cost of games of the sample's kind with its 95%
@@ -195,6 +199,17 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 	}
 	hof := make([][]fitness.Player, len(pools))
 	total := r.scheduleEach(0, sizes, hof, nil)
+	second := false
+	if total == 0 {
+		// A first generation that plays nothing (a hall of fame alone,
+		// empty until it ends): the games of the next, against a hall
+		// of fame of the first generation's members.
+		for i := range hof {
+			hof[i] = players[i][:min(len(players[i]), r.cfg.Fitness.HallOfFame.Members)]
+		}
+		total = r.scheduleEach(0, sizes, hof, nil)
+		second = true
+	}
 	step := max(1, total/sampleGames)
 	var jobs []job
 	i := 0
@@ -210,7 +225,10 @@ func TimeGames(ctx context.Context, s *Setup, budget time.Duration) (_ Timing, e
 
 	// The CPU of outside processes (a program, engines) is not this
 	// process's: they are timed by the clock.
-	t := Timing{CPU: s.program == nil && s.engines == nil && cputime.ProcessSupported()}
+	t := Timing{CPU: s.program == nil && s.engines == nil && cputime.ProcessSupported(), Generation: 1}
+	if second {
+		t.Generation = 2
+	}
 	clock := cputime.Process
 	unit := 1
 	if !t.CPU {

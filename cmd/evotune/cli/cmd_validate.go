@@ -200,7 +200,11 @@ func costText(t engine.Timing, c costEstimate) string {
 	if !c.CPU {
 		what = "of one worker's wall time (an outside program's work is in processes of its own)"
 	}
-	s := fmt.Sprintf("about %s %s at the pace of %s of its first generation timed here", d(c.Seconds), what, english.Count(t.Games, "game"))
+	gen := "first generation"
+	if t.Generation == 2 {
+		gen = "second generation (the first plays none)"
+	}
+	s := fmt.Sprintf("about %s %s at the pace of %s of its %s timed here", d(c.Seconds), what, english.Count(t.Games, "game"), gen)
 	if c.Cores > 1 {
 		s += fmt.Sprintf(" (%s on %d cores)", d(c.OnCores), c.Cores)
 	}

@@ -112,3 +112,20 @@ func TestCalibrationHoldsTheShippedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateHallOfFameAlone: a config measured against its hall of
+// fame alone plays no game in its first generation; validate times the
+// second's (against a hall of fame of the first's members) instead of
+// saying a game costs "more than 0 s".
+func TestValidateHallOfFameAlone(t *testing.T) {
+	cfg := writeConfig(t, `game: mnk
+player: tuned
+fitness:
+  hall-of-fame: {members: 2, games: 20}
+evolution: {population: 4, generations: 3}
+`)
+	code, out, errs := run(t, "validate", cfg)
+	if code != ExitOK || !regexp.MustCompile(`cost: about [0-9.]+ (s|min) of CPU at the pace of [0-9]+ games of its second generation \(the first plays none\) timed here`).MatchString(out) {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+}
