@@ -24,7 +24,7 @@ func engineMatchConfig(t *testing.T) string {
 	return writeConfig(t, fmt.Sprintf(`name: fixture-match
 seed: 5
 game: chess
-rules: {random-plies: 8, max-moves: 60}
+rules: {random-plies: 8, max-moves: 30}
 engines:
   dev: {command: [%s], limit: {nodes: 20}}
 player: uci:dev
@@ -62,6 +62,9 @@ func verdictPairs(t *testing.T, files map[string][]byte) []int {
 func TestEngineMatchReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 1,000 engine games several times")
+	}
+	if raceDetector || os.Getenv("EVOTUNE_LONG") != "1" {
+		t.Skip("1,000 engine games several times, a few CPU-minutes: EVOTUNE_LONG=1 (.ci/run) plays them, without -race")
 	}
 	cfg := engineMatchConfig(t)
 	var want map[string][]byte
@@ -118,7 +121,7 @@ func TestEngineMatchReplays(t *testing.T) {
 		var first string
 		for _, w := range []string{"1", "2"} {
 			code, out, errs := run(t, "eval", "chess", "--engines", cfg, "--player", "uci:dev@nodes=30", "--vs", "uci:dev",
-				"--rule", "random-plies=8", "--rule", "max-moves=60", "--games", "1000", "--seed", "9", "--workers", w, "--json")
+				"--rule", "random-plies=8", "--rule", "max-moves=30", "--games", "1000", "--seed", "9", "--workers", w, "--json")
 			var rep struct {
 				Matches []struct {
 					Games int   `json:"games"`
@@ -150,6 +153,9 @@ func TestEngineMatchReplays(t *testing.T) {
 func TestRealEnginesReplayARun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real engines")
+	}
+	if raceDetector {
+		t.Skip("-race: 100 games of real engines; .ci/run plays them without it")
 	}
 	withoutNodes := regexp.MustCompile(` [0-9]+N}`)
 	for _, tc := range []struct {
