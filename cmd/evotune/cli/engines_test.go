@@ -2,14 +2,18 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/evotune/evotune/internal/proctest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/evotune/evotune/fitness/chess/uci/ucitest"
 	"github.com/evotune/evotune/rundir"
@@ -428,6 +432,90 @@ audit: 1
 			} else if code != ExitOK {
 				t.Errorf("a deterministic engine audited: exit %d: %s", code, errs)
 			}
+		})
+	}
+}
+
+// TestNoEngineOutlivesEvotune: every engine process a run starts is gone
+// once evotune has exited, however it exits: a finished run, a Ctrl-C, a
+// SIGTERM, a kill -9 (the engines die with it: Pdeathsig), and a run an
+// engine that keeps crashing stops. The engine is the fixture behind a
+// script that records its pid and execs it.
+func TestNoEngineOutlivesEvotune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several processes")
+	}
+	bin := ucitest.Build(t)
+	tests := []struct {
+		name   string
+		signal os.Signal
+		base   string // uci:base's options
+		exit   ExitCode
+	}{
+		{"finished", nil, "Focus: 70", ExitOK}, // 2 generations; the others have 30
+		{"ctrl-c", os.Interrupt, "Focus: 70", ExitInterrupted},
+		{"sigterm", syscall.SIGTERM, "Focus: 70", ExitInterrupted},
+		{"kill -9", syscall.SIGKILL, "Focus: 70", -1},
+		// An engine that hangs reads no input: it does not see evotune's
+		// end on its pipe; only the kernel's Pdeathsig ends it.
+		{"kill -9 while an engine hangs", syscall.SIGKILL, `"Hang Ply": 1`, -1},
+		{"keeps crashing", nil, `"Crash Ply": 1`, ExitFailure},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pids := filepath.Join(dir, "pids")
+			if err := os.Mkdir(pids, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			script := filepath.Join(dir, "engine.sh")
+			if err := os.WriteFile(script, []byte("#!/bin/sh\necho > "+pids+"/$$\nexec "+bin+" \"$@\"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cfg := writeConfig(t, fmt.Sprintf(`name: outlive
+game: chess
+rules: {random-plies: 6, max-moves: 40}
+engines:
+  dev: {command: [%[1]s], limit: {nodes: 20}}
+  base: {command: [%[1]s], options: {%[2]s}, limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  baselines: {opponents: ["uci:base"], games: 20}
+evolution: {population: 4, generations: %[3]d}
+remeasure: off
+`, script, tc.base, map[bool]int{true: 2, false: 30}[tc.name == "finished"]))
+			run := filepath.Join(dir, "run")
+			cmd := evotune("run", cfg, "--out", run, "--quiet", "--workers", "2")
+			stderr := &proctest.Buffer{}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case strings.Contains(tc.base, "Hang"):
+				proctest.WaitFor(t, "the engines' start", func() bool { n, _ := os.ReadDir(pids); return len(n) >= 2 })
+				time.Sleep(time.Second) // into the first games, a move of uci:base hanging
+				_ = cmd.Process.Signal(tc.signal)
+			case tc.signal != nil:
+				waitForCheckpoint(t, run, 1)
+				_ = cmd.Process.Signal(tc.signal)
+			}
+			err := waitOrKill(t, cmd)
+			code := 0
+			var exitErr *exec.ExitError
+			if errors.As(err, &exitErr) {
+				code = exitErr.ExitCode()
+			}
+			if code != int(tc.exit) || strings.Contains(stderr.String(), "goroutine ") {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.exit, stderr.String())
+			}
+			if n, _ := os.ReadDir(pids); len(n) < 2 {
+				t.Fatalf("%d engine pids recorded: the engines did not start", len(n))
+			}
+			// The kernel kills a dead parent's children (Pdeathsig) as it
+			// reaps it: wait for that, boundedly.
+			proctest.WaitFor(t, "the engines' exit", func() bool { return len(alive(t, pids)) == 0 })
 		})
 	}
 }
