@@ -254,6 +254,9 @@ func ReadRun(dir string) (*Checkpoint, *Setup, error) {
 // files are not the builds the run recorded. The caller closes the
 // Setup, which stops them.
 func ReadRunToPlay(dir string) (*Checkpoint, *Setup, error) {
+	if err := checkOwnRun(dir); err != nil {
+		return nil, nil, err
+	}
 	data, err := readCheckpointFile(dir)
 	if err != nil {
 		return nil, nil, err
@@ -268,6 +271,18 @@ func ReadRunToPlay(dir string) (*Checkpoint, *Setup, error) {
 		return ck, nil, err
 	}
 	return ck, s, nil
+}
+
+// checkOwnRun refuses to start what the run in dir recorded (its engines)
+// unless the directory and its checkpoint are the user's own and no one
+// else may write them.
+func checkOwnRun(dir string) error {
+	for _, p := range []string{dir, filepath.Join(dir, rundir.CheckpointFile)} {
+		if err := fileio.CheckOwn(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("engine: %w", err)
+		}
+	}
+	return nil
 }
 
 // OpenRun is ReadRun of the run in dir whose checkpoint's bytes, data,

@@ -242,6 +242,9 @@ func namesRelative(ce *config.Engine, base string) bool {
 func HostEngines(g fitness.Game, path string) (fitness.Game, func(), error) {
 	var c *config.Config
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		if err := checkOwnRun(path); err != nil {
+			return nil, nil, err
+		}
 		_, s, err := ReadRun(path)
 		if err != nil {
 			return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/evotune/evotune/internal/proctest"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -516,6 +517,87 @@ remeasure: off
 			// The kernel kills a dead parent's children (Pdeathsig) as it
 			// reaps it: wait for that, boundedly.
 			proctest.WaitFor(t, "the engines' exit", func() bool { return len(alive(t, pids)) == 0 })
+		})
+	}
+}
+
+// TestOthersRunsStartNoEngine: replay, compare and --engines RUN_DIR
+// start the engines a run recorded only from a run directory that is the
+// user's own and that no one else may write: another local user's run
+// (chowned to nobody, as root can), or the user's own made
+// group-writable, is refused in one line before any engine starts; the
+// user's own, mode 755, is played (the nearest input that must pass).
+func TestOthersRunsStartNoEngine(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("chowning a run to another user needs root")
+	}
+	bin := ucitest.Build(t)
+	cfg := writeConfig(t, fmt.Sprintf(`name: others
+seed: 3
+game: chess
+rules: {random-plies: 6, max-moves: 30}
+engines:
+  dev: {command: [%s], limit: {nodes: 20}}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  hall-of-fame: {members: 2, games: 4}
+evolution: {population: 4, generations: 2, hall-of-fame: 2}
+remeasure: {games: 4, top: 2}
+record: 1
+`, bin))
+	own := filepath.Join(t.TempDir(), "run")
+	mustRun(t, "run", cfg, "--out", own, "--quiet")
+	if err := os.Chmod(filepath.Dir(own), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commands := func(dir string) [][]string {
+		return [][]string{
+			{"replay", filepath.Join(dir, "games-0002.pgn")},
+			{"compare", dir, own, "--games", "4"},
+			{"eval", "chess", "--engines", dir, "--player", "uci:dev", "--vs", "uci:dev", "--games", "2"},
+		}
+	}
+	for _, args := range commands(own) {
+		if code, _, errs := run(t, args...); code != ExitOK {
+			t.Fatalf("%s on the user's own run: exit %d: %s", args[0], code, errs)
+		}
+	}
+	copyRun := func(t *testing.T) string {
+		dir := filepath.Join(t.TempDir(), "run")
+		if err := os.CopyFS(dir, os.DirFS(own)); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(dir string) error
+	}{
+		{"another user's", "belongs to another user (uid 65534)", func(dir string) error {
+			return filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				return os.Lchown(p, 65534, 65534)
+			})
+		}},
+		{"the user's, group-writable", "may be written by others", func(dir string) error { return os.Chmod(dir, 0o775) }},
+		{"its checkpoint world-writable", "may be written by others", func(dir string) error {
+			return os.Chmod(filepath.Join(dir, rundir.CheckpointFile), 0o646)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyRun(t)
+			if err := tc.edit(dir); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range commands(dir) {
+				code, _, errs := run(t, args...)
+				if code == ExitOK || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+					t.Errorf("%s: exit %d, said %q; want a refusal saying %q", args[0], code, errs, tc.want)
+				}
+			}
 		})
 	}
 }
