@@ -55,6 +55,15 @@ func member(m map[string]any, section string, i int) map[string]any {
 func TestCorruptCheckpointsNameTheField(t *testing.T) {
 	shotsDir, shots := goodRun(t, smallConfig)
 	scoreDir, score := goodRun(t, hofConfig)
+	h2hDir, h2h := goodRun(t, fmt.Sprintf(noStartConfig, 2)) // a verdict head to head, in pairs
+	pairs := func(d int) func() []byte {
+		return func() []byte {
+			return edit(t, h2h, func(m map[string]any) {
+				p := m["verdict"].(map[string]any)["pentanomial"].([]any)
+				p[2] = p[2].(float64) + float64(d)
+			})
+		}
+	}
 	tests := []struct {
 		name string
 		dir  string
@@ -134,6 +143,8 @@ func TestCorruptCheckpointsNameTheField(t *testing.T) {
 		{"a verdict's difference of no deals", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { m["verdict"].(map[string]any)["difference"].(map[string]any)["n"] = 0 })
 		}, "verdict.difference"},
+		{"a verdict's pentanomial a pair short", h2hDir, pairs(-1), "verdict.pentanomial: 398 games in pairs, the verdict has 400"},
+		{"a verdict's pentanomial a pair over", h2hDir, pairs(+1), "verdict.pentanomial: 402 games in pairs, the verdict has 400"},
 		{"a verdict's start of no games", shotsDir, func() []byte {
 			return edit(t, shots, func(m map[string]any) { m["verdict"].(map[string]any)["start"].(map[string]any)["games"] = 0 })
 		}, "verdict.start"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/evotune/evotune/fitness"
@@ -26,12 +27,19 @@ func (coinPlayer) Name() string { return "coin" }
 
 var coinSchema = genome.Schema{{Name: "s", Kind: genome.Float, Min: 0, Max: 1, Default: genome.Value{Num: 0.5}}}
 
+// handedSchema is coinSchema and a choice that changes nothing, so that a
+// space can leave out its default (space: {hand: {choices: [right]}}): a
+// run without a starting point.
+var handedSchema = append(slices.Clone(coinSchema),
+	genome.Param{Name: "hand", Kind: genome.Choice, Choices: []string{"left", "right"}, Default: genome.Value{Str: "left"}})
+
 func (coin) Name() string          { return "coin" }
 func (coin) Roles() []fitness.Role { return []fitness.Role{fitness.Mover} }
 func (coin) Players() []fitness.PlayerInfo {
 	return []fitness.PlayerInfo{
 		{Name: "tuned", Role: fitness.Mover, Schema: coinSchema},
 		{Name: "even", Role: fitness.Mover},
+		{Name: "handed", Role: fitness.Mover, Schema: handedSchema},
 	}
 }
 func (coin) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.Player, error) {
@@ -40,6 +48,11 @@ func (coin) NewPlayer(role fitness.Role, name string, v genome.Values) (fitness.
 		return coinPlayer{0.5}, nil
 	case "tuned":
 		if err := fitness.CheckParams(coinSchema, v); err != nil {
+			return nil, err
+		}
+		return coinPlayer{v.Get("s").Num}, nil
+	case "handed":
+		if err := fitness.CheckParams(handedSchema, v); err != nil {
 			return nil, err
 		}
 		return coinPlayer{v.Get("s").Num}, nil

@@ -389,6 +389,53 @@ remeasure:
 	}
 }
 
+// TestRemeasureWithoutAStart: without baselines and without a starting
+// point (the space leaves out the player's default), the verdict is the
+// winner head to head against the runner-up of the remeasure, with two
+// members as with more.
+func TestRemeasureWithoutAStart(t *testing.T) {
+	for _, top := range []int{2, 3} {
+		t.Run(fmt.Sprint("top ", top), func(t *testing.T) {
+			ck := runText(t, fmt.Sprintf(noStartConfig, top), Options{Dir: t.TempDir(), Workers: 2})
+			if len(ck.Remeasured) != top {
+				t.Fatalf("remeasured %+v", ck.Remeasured)
+			}
+			order := winnerOrder(ck.Remeasured, false)
+			v := ck.Verdict
+			if v == nil || v.Rank != order[0].Rank || v.Against != AgainstRunnerUp || v.StartGenes != nil || v.Pairs == nil || v.Pairs.Games() != 400 {
+				t.Fatalf("verdict %+v, want the winner %d against the runner-up %d over 400 games", v, order[0].Rank, order[1].Rank)
+			}
+			// coin: a beats b with probability 1/2 + (s_a - s_b)/2.
+			truth := 0.5 + (order[0].Genes[0]-order[1].Genes[0])/2
+			if v.CI95[0] > truth || v.CI95[1] < truth {
+				t.Errorf("winner against the runner-up: %v %v, truth %v", v.Fitness, v.CI95, truth)
+			}
+		})
+	}
+}
+
+// noStartConfig is a head-to-head run of remeasure.top %d whose space
+// leaves out its player's default: no starting point.
+const noStartConfig = `seed: 4
+game: coin
+player: handed
+space:
+  s: {}
+  hand: {choices: [right]}
+fitness:
+  objective: score
+  population:
+    opponents: 3
+    games: 10
+evolution:
+  population: 8
+  generations: 2
+  tournament-size: 2
+remeasure:
+  top: %d
+  games: 400
+`
+
 // TestRemeasureOff: remeasure: off leaves a run's end as it was: no
 // figures, best.yaml the hall of fame's first.
 func TestRemeasureOff(t *testing.T) {

@@ -134,6 +134,18 @@ func TestRejectedResultsAreQueuedAgain(t *testing.T) {
 	if !errors.Is(err, ErrJobFailed) || !strings.Contains(err.Error(), "job r.0.1: failed on every delivery (3 results, none good): a cost no game gives") {
 		t.Fatalf("three results of job 1 refused, three copies allowed: %v\n%s", err, log)
 	}
+	// By default four copies: three refused results are survived, a
+	// fourth ends the wave.
+	refused.Store(0)
+	log, played, err = playWave(t, Settings{}, 3, lies(3), nil, testWorker{play: echo})
+	if err != nil || played["job 1"] != 4 {
+		t.Fatalf("three results of job 1 refused, the default copies: %v, plays %v\n%s", err, played, log)
+	}
+	refused.Store(0)
+	log, _, err = playWave(t, Settings{}, 3, lies(4), nil, testWorker{play: echo})
+	if !errors.Is(err, ErrJobFailed) || !strings.Contains(err.Error(), "(4 results, none good)") {
+		t.Fatalf("four results of job 1 refused, the default copies: %v\n%s", err, log)
+	}
 }
 
 // TestRefusalsAndFailuresAreJudgedApart: a worker's refusal of a run

@@ -70,6 +70,10 @@ func TestReadTokenFile(t *testing.T) {
 		{"a DEL", write("del", "ab\x7fc\n", 0o600), "", "one word"},
 		{"a tab inside", write("tab", "ab\tc\n", 0o600), "", "one word"},
 		{"the printable ends", write("ends", "!~\n", 0o600), "!~", ""},
+		// Blanks about the token are the line's, not the token's: a file
+		// saved with CR LF line ends, or with a space after the token.
+		{"a CR LF line end", write("crlf", "abc\r\n", 0o600), "abc", ""},
+		{"blanks about it", write("blanks", " \tabc \n\n", 0o600), "abc", ""},
 		{"missing", filepath.Join(dir, "none"), "", "no such file"},
 		{"too large", write("big", strings.Repeat("a", maxTokenFile+1), 0o600), "", "too large"},
 		{"as large as allowed", write("most", strings.Repeat("a", maxTokenFile), 0o600), strings.Repeat("a", maxTokenFile), ""},

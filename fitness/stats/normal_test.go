@@ -149,3 +149,31 @@ func TestEloOfAScoreOfOne(t *testing.T) {
 		t.Fatalf("EloOf(0.75) %v", got)
 	}
 }
+
+// TestPairVarianceIsAGames: pairs of independent games show a game's own
+// variance, (1-draws)/4 at an even score (FishtestVariance with no
+// bias), not half of it (a pair mean's); pairs whose seat decides every
+// game (always split 1-1) show next to none.
+func TestPairVarianceIsAGames(t *testing.T) {
+	cases := []struct {
+		name   string
+		counts Pentanomial
+		want   float64
+		rel    float64
+	}{
+		// Each game won, drawn or lost 3:4:3, independently: a pair's
+		// k/4 is the sum of two such, 9, 24, 34, 24, 9 in a hundred.
+		{"independent, 40% draws", Pentanomial{900, 2400, 3400, 2400, 900}, FishtestVariance(0.4, 0), 1e-12},
+		// Won or lost 1:1: two losses, a split, two wins 1:2:1 (the zero
+		// counts regularised move it by less than 1e-6).
+		{"independent, no draws", Pentanomial{1000, 0, 2000, 0, 1000}, FishtestVariance(0, 0), 1e-6},
+		{"the seat decides", Pentanomial{0, 0, 1000, 0, 0}, 0, 1e-5},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.counts.PairVariance(); !near(got, tc.want, tc.rel) {
+				t.Fatalf("PairVariance of %v = %.12g, want %.12g", tc.counts, got, tc.want)
+			}
+		})
+	}
+}

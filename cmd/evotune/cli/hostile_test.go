@@ -82,7 +82,9 @@ func TestHostileInputs(t *testing.T) {
 			args: func(t *testing.T, dir string) []string {
 				return []string{"run", rawbotConfig(t, dir, map[string]string{"RAWBOT_COST": "1.4e154"}, ""), "--out", filepath.Join(dir, "run"), "--quiet"}
 			},
-			code:    ExitFailure,
+			code: ExitFailure,
+			// Refused where the program's cost is read, against the game's
+			// bounds (fitness.PlaySoloMatches), naming the deal's seed.
 			want:    []string{`game seed \d+: steps 1\.4e\+154: not a cost the game gives \(want a cost from 0 to 2\^53\)`},
 			wantNot: []string{"not a finite number"},
 		},

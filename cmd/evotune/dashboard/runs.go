@@ -45,7 +45,9 @@ type entry struct {
 
 // discover lists the runs under the roots: a root that is a run, else
 // its subdirectories to maxDepth, not following links and not looking
-// inside a run. notes say what was left out.
+// inside a run or a hidden directory (.git, caches: runs are not kept
+// there, and their trees would spend maxVisited). notes say what was
+// left out.
 func discover(roots []root) (runs []entry, notes []string) {
 	visited := 0
 	for i, r := range roots {

@@ -193,6 +193,10 @@ func TestPathsOutsideAreRefused(t *testing.T) {
 	}
 	// A run inside whose name begins with "..": inside all the same.
 	finishedRun(t, runs, "..a", liteConfig)
+	// A link to the root's parent: a path of exactly "..", outside.
+	if err := os.Symlink(base, filepath.Join(runs, "up")); err != nil {
+		t.Fatal(err)
+	}
 	ts, _ := serve(t, "", runs)
 	for _, tc := range []struct {
 		id   string
@@ -213,6 +217,7 @@ func TestPathsOutsideAreRefused(t *testing.T) {
 		{"0/missing", 404},
 		{"", 403},
 		{"0/sib", 403},
+		{"0/up", 403},
 		{"0/..a", 200},
 		{"+0/a", 403},
 		{" 0/a", 403},
@@ -240,9 +245,20 @@ func TestPathsOutsideAreRefused(t *testing.T) {
 	if status, _ := get(t, ts, "/assets/../../../etc/passwd"); status == 200 {
 		t.Error("an asset path led out")
 	}
-	// The list does not follow the link out either.
-	if _, body := get(t, ts, "/"); strings.Contains(body, "r=0/out") {
+	// The list does not follow the link out either, nor look into a
+	// hidden directory (..a begins with a dot), which its address still
+	// reaches (above).
+	// (The list's links escape the slash: run?r=0%2fa.)
+	_, body := get(t, ts, "/")
+	listed := func(id string) bool { return strings.Contains(body, `run?r=`+strings.ReplaceAll(id, "/", "%2f")+`"`) }
+	if !listed("0/a") {
+		t.Fatalf("the list does not show the run a:\n%s", body)
+	}
+	if listed("0/out") || listed("0/sib") || listed("0/up") {
 		t.Error("the list shows a run behind a link out")
+	}
+	if listed("0/..a") {
+		t.Error("the list shows the run ..a, in a hidden directory")
 	}
 }
 

@@ -76,6 +76,9 @@ func TestDecodeRefuses(t *testing.T) {
 		{"bounds of other error rates", "bounds", func(s *State) { s.Beta = 0.1 }},
 		{"bounds a hair off", "bounds", func(s *State) { s.Bounds[1] *= 1 + 1e-9 }},
 		{"alpha a half", "bounds", func(s *State) { s.Alpha = 0.5 }},
+		// Past the error rates a test takes, with the bounds they give.
+		{"alpha a half, its bounds", "bounds", func(s *State) { s.Alpha = 0.5; s.Bounds[0], s.Bounds[1] = stats.WaldBounds(s.Alpha, s.Beta) }},
+		{"beta a half, its bounds", "bounds", func(s *State) { s.Beta = 0.5; s.Bounds[0], s.Bounds[1] = stats.WaldBounds(s.Alpha, s.Beta) }},
 		{"games not the last batch's", "80 games, LLR 1.5, but the last batch is", func(s *State) { s.Batches = s.Batches[:1] }},
 		{"an LLR not the last batch's", "but the last batch is", func(s *State) { s.LLR = 1.6 }},
 		{"games without batches", "but the last batch is", func(s *State) { s.Batches = nil }},
