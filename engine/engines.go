@@ -294,7 +294,7 @@ func (s *Setup) enginesSummary() string {
 		e := s.engines.byName[name]
 		replays := "its games replay move for move"
 		if ok, why := e.Deterministic(); !ok {
-			replays = "its games cannot replay (" + why + "): finished games are kept by the journal, but a resumed or distributed run differs from a straight one"
+			replays = why + "; finished games are kept by the journal, but a resumed or distributed run differs from a straight one"
 		}
 		fmt.Fprintf(&b, "  engine %s: %s at %s; %s\n", e.Name(), printableName(e), e.Definition().Limit, replays)
 	}

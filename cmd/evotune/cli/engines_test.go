@@ -601,3 +601,37 @@ record: 1
 		})
 	}
 }
+
+// TestValidateSaysWhetherEnginesReplay: validate and run.log say, per
+// engine, whether its games replay: at a node limit they do; under a
+// clock they cannot, and the line says why and what the journal still
+// keeps.
+func TestValidateSaysWhetherEnginesReplay(t *testing.T) {
+	bin := ucitest.Build(t)
+	for _, tc := range []struct{ limit, want string }{
+		{"{nodes: 20}", "engine uci:dev: tinyuci at nodes=20; its games replay move for move"},
+		{`{tc: "5+0.1"}`, "engine uci:dev: tinyuci at tc=5+0.1; uci:dev plays at tc=5+0.1: its moves depend on time, so its games cannot replay; finished games are kept by the journal"},
+	} {
+		cfg := writeConfig(t, fmt.Sprintf(`name: replays
+game: chess
+rules: {random-plies: 6, max-moves: 10}
+engines:
+  dev: {command: [%s], limit: %s}
+player: uci:dev
+space: {Focus: {min: 0, max: 100}}
+fitness:
+  hall-of-fame: {members: 2, games: 2}
+evolution: {population: 3, generations: 2, hall-of-fame: 2, elitism: 1, tournament-size: 2}
+remeasure: off
+`, bin, tc.limit))
+		code, out, errs := run(t, "validate", cfg)
+		if code != ExitOK || !strings.Contains(out, tc.want) {
+			t.Errorf("validate at %s: exit %d, want %q:\n%s%s", tc.limit, code, tc.want, out, errs)
+		}
+		dir := filepath.Join(t.TempDir(), "run")
+		mustRun(t, "run", cfg, "--out", dir, "--quiet")
+		if log, err := os.ReadFile(filepath.Join(dir, rundir.LogFile)); err != nil || !strings.Contains(string(log), tc.want) {
+			t.Errorf("run.log at %s does not say %q (%v):\n%s", tc.limit, tc.want, err, log)
+		}
+	}
+}
