@@ -578,11 +578,14 @@ func (e *Engine) acquire(ctx context.Context) (*conn, error) {
 		e.mu.Unlock()
 		return nil, ErrNotStarted
 	case e.faultRun >= MaxFaultRun:
+		// Read under the lock: another seat's release writes them.
+		err := &FailingError{Engine: e.name, What: fmt.Sprintf("%d games in a row lost to its faults", e.faultRun), Last: e.lastFailure}
 		e.mu.Unlock()
-		return nil, &FailingError{Engine: e.name, What: fmt.Sprintf("%d games in a row lost to its faults", e.faultRun), Last: e.lastFailure}
+		return nil, err
 	case e.startFails >= MaxStartFailures:
+		err := &FailingError{Engine: e.name, What: fmt.Sprintf("%d starts failed in a row", e.startFails), Last: e.lastFailure}
 		e.mu.Unlock()
-		return nil, &FailingError{Engine: e.name, What: fmt.Sprintf("%d starts failed in a row", e.startFails), Last: e.lastFailure}
+		return nil, err
 	}
 	if n := len(e.idle); n > 0 {
 		c := e.idle[n-1]

@@ -611,3 +611,36 @@ func TestVerifyEveryLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepsFailingInParallel: seats of one engine on two goroutines
+// (two workers) reach MaxFaultRun together; the FailingError is built
+// under the engine's lock (under -race, a read of its counts after the
+// unlock raced with another seat's release).
+func TestKeepsFailingInParallel(t *testing.T) {
+	e := newEngine(t, fixtureDef(t, "crashing", opt("Crash Ply", 1)))
+	p := defaultPlayer(t, e)
+	var wg sync.WaitGroup
+	failing := make([]bool, 2)
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 4 * uci.MaxFaultRun {
+				s, err := p.NewSeat(context.Background(), 1, chess.Black)
+				var fe *uci.FailingError
+				if errors.As(err, &fe) {
+					failing[w] = true
+					return
+				}
+				if err == nil {
+					_, _ = s.Move(context.Background(), chess.Position{StartFEN: uci.StartFEN, Moves: []string{"e2e4"}, ToMove: chess.Black})
+					s.End()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if !failing[0] || !failing[1] {
+		t.Errorf("an engine that crashes every game: keeps failing seen by the workers %v, want both", failing)
+	}
+}
