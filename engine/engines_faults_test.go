@@ -81,6 +81,11 @@ func TestEngineEveryFaultCounted(t *testing.T) {
 			if !strings.Contains(string(log), tc.kind) {
 				t.Errorf("run.log names no %s:\n%s", tc.kind, log)
 			}
+			// The remeasure's games against uci:base fault too: run.log
+			// counts them (they are no generation's).
+			if tc.kind == "crash" && !strings.Contains(string(log), "remeasure: games lost to faults: uci:base") {
+				t.Errorf("run.log does not count the remeasure's faults:\n%s", log)
+			}
 		})
 	}
 }
