@@ -503,12 +503,16 @@ func (r *runner) loop(ctx context.Context, gen int, genomes [][][]float64, state
 			// checkpointed without its figures, and a resume plays them
 			// (finishRemeasure), as a straight run would have.
 			// The remeasure's games are no generation's: their faults
-			// go to run.log alone (playResults).
+			// go to run.log alone (playResults, and here those its
+			// batches played through the pool), their records nowhere.
 			g := r.gen
-			r.gen = nil
+			r.gen = &genNotes{faults: FaultCounts{}}
 			rctx, cancel := r.untilStop(ctx)
 			err := r.remeasure(rctx, states)
 			cancel()
+			if f := r.gen.faults; len(f) > 0 {
+				r.logf("remeasure: games lost to faults: %s", f)
+			}
 			r.gen = g
 			switch {
 			case err != nil && ctx.Err() == nil && r.stopRequested():
